@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading and attaching one BPF program, and, when the kernel cannot do it,
+ * finding out why by probing the kernel itself: never a version table.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
+#endif
+
+static const char *const kind_names[] = {
+	[ATTACH_NONE] = "none",
+	[ATTACH_KPROBE] = "kprobe",
+	[ATTACH_KRETPROBE] = "kretprobe",
+	[ATTACH_KSYSCALL] = "ksyscall",
+	[ATTACH_TRACEPOINT] = "tracepoint",
+	[ATTACH_RAW_TP] = "raw_tp",
+	[ATTACH_TP_BTF] = "tp_btf",
+	[ATTACH_FENTRY] = "fentry",
+	[ATTACH_FEXIT] = "fexit",
+};
+
+static const char *const tracefs_dirs[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+
+const char *attach_kind_name(enum attach_kind kind)
+{
+	return kind_names[kind];
+}
+
+/* ---- kernel probes ---- */
+
+static struct btf *kernel_btf(void)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = btf__load_vmlinux_btf();
+	}
+	return btf;
+}
+
+static bool btf_has(const char *name, int kind)
+{
+	struct btf *btf = kernel_btf();
+
+	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
+}
+
+/* 1: CONFIG_x=y or =m, 0: "is not set", -1: the kernel does not say */
+static int kernel_config(const char *option)
+{
+	char line[256], unset[128];
+	size_t len = strlen(option);
+	int found = -1;
+	gzFile f;
+
+	f = gzopen("/proc/config.gz", "r");
+	if (!f)
+		return -1;
+	snprintf(unset, sizeof(unset), "# %s is not set", option);
+	while (found < 0 && gzgets(f, line, sizeof(line))) {
+		if (!strncmp(line, option, len) && line[len] == '=')
+			found = 1;
+		else if (!strncmp(line, unset, strlen(unset)))
+			found = 0;
+	}
+	gzclose(f);
+	return found;
+}
+
+static bool tracefs_path(const char *rel, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+		snprintf(buf, len, "%s/%s", tracefs_dirs[i], rel);
+		if (!access(buf, F_OK))
+			return true;
+	}
+	return false;
+}
+
+static bool tracefs_mounted(void)
+{
+	char path[256];
+
+	return tracefs_path("events", path, sizeof(path));
+}
+
+/* false with the reason when this kernel cannot attach kprobes at all */
+static bool kprobes_available(struct outcome *out)
+{
+	char path[256];
+
+	if (!access("/sys/bus/event_source/devices/kprobe/type", F_OK) ||
+	    tracefs_path("kprobe_events", path, sizeof(path)))
+		return true;
+	if (kernel_config("CONFIG_KPROBES") == 0)
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without CONFIG_KPROBES");
+	else if (!tracefs_mounted())
+		outcome_set(out, ST_SKIPPED,
+			    "no kprobe PMU, and tracefs is not mounted");
+	else
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no kprobe PMU and no kprobe_events");
+	return false;
+}
+
+static bool kallsyms_has(const char *name)
+{
+	char line[512], sym[256], type;
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %c %255s", &type, sym) == 2 &&
+			(type == 't' || type == 'T') && !strcmp(sym, name);
+	fclose(f);
+	return found;
+}
+
+static bool kfunc_exists(enum attach_kind kind, const char *name)
+{
+	/* kprobes need a symbol; trampolines need the function's BTF */
+	if (kind == ATTACH_KPROBE || kind == ATTACH_KRETPROBE)
+		return kallsyms_has(name) || btf_has(name, BTF_KIND_FUNC);
+	return btf_has(name, BTF_KIND_FUNC);
+}
+
+static const char *resolve_kfunc(enum attach_kind kind,
+				 const struct attach_target *t,
+				 struct outcome *out)
+{
+	char names[128] = "";
+	size_t i, off = 0;
+
+	for (i = 0; i < sizeof(t->kfunc) / sizeof(t->kfunc[0]); i++) {
+		if (!t->kfunc[i])
+			break;
+		if (kfunc_exists(kind, t->kfunc[i]))
+			return t->kfunc[i];
+		off += snprintf(names + off, sizeof(names) - off, "%s%s",
+				i ? " or " : "", t->kfunc[i]);
+	}
+	if (kind == ATTACH_FENTRY || kind == ATTACH_FEXIT)
+		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
+			    names);
+	else
+		outcome_set(out, ST_SKIPPED, "no kernel function %s", names);
+	return NULL;
+}
+
+static bool tracepoint_exists(const char *category, const char *name,
+			      struct outcome *out)
+{
+	char rel[128], path[256];
+
+	if (!tracefs_mounted()) {
+		outcome_set(out, ST_SKIPPED, "tracefs is not mounted");
+		return false;
+	}
+	snprintf(rel, sizeof(rel), "events/%s/%s", category, name);
+	if (tracefs_path(rel, path, sizeof(path)))
+		return true;
+	outcome_set(out, ST_SKIPPED, "no tracepoint %s:%s in this kernel",
+		    category, name);
+	return false;
+}
+
+static bool btf_tracepoint_exists(const char *name, struct outcome *out)
+{
+	char type[128];
+
+	if (!kernel_btf()) {
+		outcome_set(out, ST_SKIPPED, "kernel has no BTF");
+		return false;
+	}
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	if (btf_has(type, BTF_KIND_TYPEDEF))
+		return true;
+	outcome_set(out, ST_SKIPPED, "no tracepoint %s in the kernel's BTF",
+		    name);
+	return false;
+}
+
+/* ---- load and attach ---- */
+
+int bpf_run_open(struct bpf_run *run, const void *elf, size_t size,
+		 const char *obj_name, const char *prog_name,
+		 struct outcome *out)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = obj_name);
+	struct bpf_program *p;
+	int err;
+
+	memset(run, 0, sizeof(*run));
+	run->obj = bpf_object__open_mem(elf, size, &opts);
+	if (!run->obj) {
+		err = -errno;
+		outcome_set(out, ST_FAILED, "opening %s: %s", obj_name,
+			    strerror(-err));
+		return err;
+	}
+	run->prog = bpf_object__find_program_by_name(run->obj, prog_name);
+	if (!run->prog) {
+		outcome_set(out, ST_FAILED, "no program %s in %s", prog_name,
+			    obj_name);
+		bpf_run_close(run);
+		return -ENOENT;
+	}
+	bpf_object__for_each_program(p, run->obj)
+		bpf_program__set_autoload(p, p == run->prog);
+	return 0;
+}
+
+/*
+ * Finds the kernel name to hook and checks the kernel has what the kind
+ * needs; returns the name to attach to (or "" when none is needed).
+ */
+static const char *prepare_target(struct bpf_run *run, enum attach_kind kind,
+				  const struct attach_target *t,
+				  struct outcome *out)
+{
+	const char *name;
+
+	switch (kind) {
+	case ATTACH_KPROBE:
+	case ATTACH_KRETPROBE:
+		if (!kprobes_available(out))
+			return NULL;
+		return resolve_kfunc(kind, t, out);
+	case ATTACH_KSYSCALL:
+		return kprobes_available(out) ? t->syscall : NULL;
+	case ATTACH_FENTRY:
+	case ATTACH_FEXIT:
+		name = resolve_kfunc(kind, t, out);
+		break;
+	case ATTACH_TP_BTF:
+		name = btf_tracepoint_exists(t->tp_name, out) ? t->tp_name :
+							      NULL;
+		break;
+	case ATTACH_TRACEPOINT:
+		return tracepoint_exists(t->tp_category, t->tp_name, out) ?
+			t->tp_name : NULL;
+	case ATTACH_RAW_TP:
+		return t->tp_name;
+	default:
+		return "";
+	}
+	if (name && bpf_program__set_attach_target(run->prog, 0, name)) {
+		outcome_set(out, ST_FAILED, "cannot target %s", name);
+		return NULL;
+	}
+	return name;
+}
+
+/* a load error the kernel gives for what it cannot do is a skip */
+static int load_failed(enum attach_kind kind, int err, struct outcome *out)
+{
+	const char *kname = kind_names[kind];
+
+	/* privileges were checked first, so EPERM is the kernel's refusal */
+	if (err == -EPERM && (kind == ATTACH_FENTRY || kind == ATTACH_FEXIT))
+		outcome_set(out, ST_SKIPPED,
+			    "%s refused by this kernel (EPERM at load)",
+			    kname);
+	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
+		outcome_set(out, ST_SKIPPED,
+			    "%s programs not supported by this kernel (%s)",
+			    kname, err == -ENOTSUPP ? "ENOTSUPP" :
+			    "EOPNOTSUPP");
+	else
+		outcome_set(out, ST_FAILED, "%s program load failed: %s%s",
+			    kname, strerror(-err),
+			    verbosity < 2 ? " (-v shows libbpf's log)" : "");
+	return err;
+}
+
+static struct bpf_link *attach(struct bpf_program *prog,
+			       enum attach_kind kind,
+			       const struct attach_target *t,
+			       const char *name)
+{
+	switch (kind) {
+	case ATTACH_KPROBE:
+	case ATTACH_KRETPROBE:
+		return bpf_program__attach_kprobe(prog,
+						  kind == ATTACH_KRETPROBE,
+						  name);
+	case ATTACH_KSYSCALL:
+		return bpf_program__attach_ksyscall(prog, name, NULL);
+	case ATTACH_TRACEPOINT:
+		return bpf_program__attach_tracepoint(prog, t->tp_category,
+						      name);
+	case ATTACH_RAW_TP:
+		return bpf_program__attach_raw_tracepoint(prog, name);
+	default:
+		/* tp_btf, fentry, fexit: the target was set at load */
+		return bpf_program__attach_trace(prog);
+	}
+}
+
+static int attach_failed(enum attach_kind kind, const char *name, int err,
+			 struct outcome *out)
+{
+	const char *kname = kind_names[kind];
+
+	if (kind == ATTACH_RAW_TP && err == -ENOENT)
+		outcome_set(out, ST_SKIPPED,
+			    "no tracepoint %s in this kernel", name);
+	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
+		outcome_set(out, ST_SKIPPED,
+			    "%s on %s not supported by this kernel", kname,
+			    name);
+	else if ((kind == ATTACH_KPROBE || kind == ATTACH_KRETPROBE) &&
+		 (err == -EINVAL || err == -ENOENT))
+		/* blacklisted or not at a probeable address */
+		outcome_set(out, ST_SKIPPED, "kernel refuses %s on %s: %s",
+			    kname, name, strerror(-err));
+	else
+		outcome_set(out, ST_FAILED, "%s attach to %s failed: %s",
+			    kname, name, strerror(-err));
+	return err;
+}
+
+int bpf_run_attach(struct bpf_run *run, enum attach_kind kind,
+		   const struct attach_target *t, struct outcome *out)
+{
+	const char *name;
+	int err;
+
+	name = prepare_target(run, kind, t, out);
+	if (!name)
+		return -ENOENT;
+	err = bpf_object__load(run->obj);
+	if (err)
+		return load_failed(kind, err, out);
+	run->link = attach(run->prog, kind, t, name);
+	if (!run->link)
+		return attach_failed(kind, name, -errno, out);
+	return 0;
+}
+
+void bpf_run_close(struct bpf_run *run)
+{
+	/* the link first: the program stops firing before it is freed */
+	bpf_link__destroy(run->link);
+	bpf_object__close(run->obj);
+	memset(run, 0, sizeof(*run));
+}
+
+int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum)
+{
+	int i, err, ncpu = libbpf_num_possible_cpus();
+	__u64 *vals;
+
+	if (ncpu < 0)
+		return ncpu;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(map, &key, sizeof(key), vals,
+				   ncpu * sizeof(*vals), 0);
+	*sum = 0;
+	for (i = 0; !err && i < ncpu; i++)
+		*sum += vals[i];
+	free(vals);
+	return err;
+}

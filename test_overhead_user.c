@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_overhead: what each way of attaching a BPF program to a kernel event
+ * costs per event. Every worker repeats an event (a syscall) on its own CPU,
+ * first with nothing attached (base), then with one program attached per
+ * mode; the program counts its hits, and a figure is shown only when the
+ * hits cover every event the workers made.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/utsname.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "test_overhead_kprobe_kern.skel.h"
+#include "test_overhead_tp_kern.skel.h"
+#include "test_overhead_raw_tp_kern.skel.h"
+#include "test_overhead_fentry_kern.skel.h"
+
+#define DEFAULT_COUNT	1000000ull
+#define MAX_COUNT	10000000000ull
+
+/* ---- events: what every worker repeats ---- */
+
+static void rename_run(void *state, __u64 count)
+{
+	static const char names[2][16] = { "overhead_even", "overhead_odd" };
+	__u64 i;
+
+	for (i = 0; i < count; i++)
+		prctl(PR_SET_NAME, names[i & 1]);
+}
+
+static int urandom_setup(void **state)
+{
+	int fd = open("/dev/urandom", O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	*state = (void *)(long)fd;
+	return 0;
+}
+
+static void urandom_run(void *state, __u64 count)
+{
+	int fd = (long)state;
+	char buf[4];
+	__u64 i;
+
+	for (i = 0; i < count; i++)
+		(void)!read(fd, buf, sizeof(buf));
+}
+
+struct overhead_event {
+	struct trigger trigger;		/* trigger.name is the event's name */
+	struct attach_target target;
+};
+
+static const struct overhead_event events[] = {
+	{
+		.trigger = { "task_rename", NULL, rename_run },
+		.target = {
+			.kfunc = { "__set_task_comm" },
+			.tp_category = "task",
+			.tp_name = "task_rename",
+		},
+	},
+	{
+		.trigger = { "urandom_read", urandom_setup, urandom_run },
+		.target = {
+			/* renamed in 5.19 */
+			.kfunc = { "urandom_read_iter", "urandom_read" },
+			.tp_category = "random",
+			.tp_name = "urandom_read",
+		},
+	},
+};
+#define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
+
+/* ---- modes: how the program is attached ---- */
+
+struct attach_mode {
+	/* -m name; its BPF programs are named <name>_<event> */
+	const char *name;
+	const char *header;	/* upstream's line before the mode's results */
+	/* test_flags bit for the first event; the next event's is flag << 1 */
+	unsigned int flag;
+	enum attach_kind kind;
+	const void *(*elf_bytes)(size_t *size);	/* the skeleton's object */
+	const char *obj_name;
+};
+
+#define SKEL(name) name##__elf_bytes, #name
+
+static const struct attach_mode modes[] = {
+	{ "base", "BASE", 0x1, ATTACH_NONE, NULL, NULL },
+	{ "kprobe", "w/KPROBE", 0x4, ATTACH_KPROBE,
+	  SKEL(test_overhead_kprobe_kern) },
+	{ "kretprobe", "w/KRETPROBE", 0x100, ATTACH_KRETPROBE,
+	  SKEL(test_overhead_kprobe_kern) },
+	{ "tracepoint", "w/TRACEPOINT", 0x10, ATTACH_TRACEPOINT,
+	  SKEL(test_overhead_tp_kern) },
+	{ "raw_tp", "w/RAW_TRACEPOINT", 0x40, ATTACH_RAW_TP,
+	  SKEL(test_overhead_raw_tp_kern) },
+	{ "tp_btf", "w/TP_BTF", 0x400, ATTACH_TP_BTF,
+	  SKEL(test_overhead_raw_tp_kern) },
+	{ "fentry", "w/FENTRY", 0x1000, ATTACH_FENTRY,
+	  SKEL(test_overhead_fentry_kern) },
+	{ "fexit", "w/FEXIT", 0x4000, ATTACH_FEXIT,
+	  SKEL(test_overhead_fentry_kern) },
+};
+#define NR_MODES ((int)(sizeof(modes) / sizeof(modes[0])))
+
+/* ---- options ---- */
+
+struct options {
+	bool selected[NR_MODES][NR_EVENTS];
+	struct cpu_list cpus;
+	__u64 count;
+};
+
+static void usage(FILE *f)
+{
+	int m;
+
+	fprintf(f,
+"Usage: test_overhead [options] [test_flags] [num_cpu]\n"
+"Per-event cost of each way to attach a BPF program, verified by the\n"
+"program's own hit count.\n"
+"\n"
+"  -m, --modes LIST   modes to run, comma-separated (default: all)\n"
+"  -e, --events LIST  events: task_rename, urandom_read (default: both)\n"
+"  -c, --cpus N|LIST  N: the first N online CPUs; or a list like 0,2-3\n"
+"                     (default: every online CPU), one worker each\n"
+"  -n, --count N      events per worker (default %llu)\n"
+"  -q, --quiet        only the summary\n"
+"  -v, --verbose      libbpf's messages too\n"
+"  -h, --help         this text\n"
+"\n"
+"test_flags (upstream-compatible; default: all): for each mode, the low\n"
+"bit selects task_rename, the high bit urandom_read:\n",
+		DEFAULT_COUNT);
+	for (m = 0; m < NR_MODES; m++)
+		fprintf(f, "  0x%04x/0x%04x  %s\n", modes[m].flag,
+			modes[m].flag << 1, modes[m].name);
+	fprintf(f,
+"num_cpu: as -c N.\n"
+"\n"
+"Exit status: 0 when every selected measurement ran verified or was skipped\n"
+"for a reason the kernel gives; 1 when one failed or none could run; 2 on a\n"
+"usage error; 128+signal when interrupted.\n");
+}
+
+/* LIST of names into a mask of indexes; -1 with a message on an unknown one */
+static int parse_names(const char *list, const char *what,
+		       const char *const *names, int nr, bool *mask)
+{
+	char buf[256], *tok, *save = NULL;
+	int i;
+
+	if (strlen(list) >= sizeof(buf)) {
+		pr_err("%s list too long", what);
+		return -1;
+	}
+	strcpy(buf, list);
+	memset(mask, 0, nr * sizeof(*mask));
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		i = name_index(tok, names, nr);
+		if (i < 0) {
+			pr_err("unknown %s '%s' (see --help)", what, tok);
+			return -1;
+		}
+		mask[i] = true;
+	}
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *opt)
+{
+	static const struct option longopts[] = {
+		{ "modes", required_argument, NULL, 'm' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *mode_names[NR_MODES], *event_names[NR_EVENTS];
+	bool mode_on[NR_MODES], event_on[NR_EVENTS];
+	const char *cpus = NULL;
+	__u64 flags = ~0ull;
+	int c, m, e, any = 0;
+
+	for (m = 0; m < NR_MODES; m++) {
+		mode_names[m] = modes[m].name;
+		mode_on[m] = true;
+	}
+	for (e = 0; e < NR_EVENTS; e++) {
+		event_names[e] = events[e].trigger.name;
+		event_on[e] = true;
+	}
+	opt->count = DEFAULT_COUNT;
+
+	while ((c = getopt_long(argc, argv, "m:e:c:n:qvh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (parse_names(optarg, "mode", mode_names, NR_MODES,
+					mode_on))
+				return -1;
+			break;
+		case 'e':
+			if (parse_names(optarg, "event", event_names,
+					NR_EVENTS, event_on))
+				return -1;
+			break;
+		case 'c':
+			cpus = optarg;
+			break;
+		case 'n':
+			if (parse_u64(optarg, 1, MAX_COUNT, &opt->count)) {
+				pr_err("bad count '%s': 1 to %llu events per worker",
+				       optarg, MAX_COUNT);
+				return -1;
+			}
+			break;
+		case 'q':
+			verbosity = 0;
+			break;
+		case 'v':
+			verbosity = 2;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			pr_err("see --help");
+			return -1;
+		}
+	}
+	if (argc - optind > 2) {
+		pr_err("too many arguments (see --help)");
+		return -1;
+	}
+	if (optind < argc && parse_u64(argv[optind++], 1, ~0ull, &flags)) {
+		pr_err("bad test_flags '%s': a non-zero number such as 0x15",
+		       argv[optind - 1]);
+		return -1;
+	}
+	if (optind < argc) {
+		if (cpus) {
+			pr_err("give the CPUs once: num_cpu or -c");
+			return -1;
+		}
+		cpus = argv[optind];
+	}
+	if (cpus ? parse_cpus(cpus, &opt->cpus) : online_cpus(&opt->cpus)) {
+		pr_err("bad CPUs '%s': a count from 1 to the online CPUs, or a list of online CPUs",
+		       cpus ? cpus : "(online)");
+		return -1;
+	}
+
+	for (m = 0; m < NR_MODES; m++)
+		for (e = 0; e < NR_EVENTS; e++)
+			any |= opt->selected[m][e] = mode_on[m] &&
+				event_on[e] && (flags & (modes[m].flag << e));
+	if (!any) {
+		pr_err("nothing selected: test_flags, -m and -e leave no mode");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one measurement ---- */
+
+static int attach_program(const struct attach_mode *mode,
+			  const struct overhead_event *ev,
+			  struct bpf_run *run, struct outcome *out)
+{
+	char prog[64];
+	size_t size;
+	const void *elf = mode->elf_bytes(&size);
+
+	snprintf(prog, sizeof(prog), "%s_%s", mode->name, ev->trigger.name);
+	if (bpf_run_open(run, elf, size, mode->obj_name, prog, out))
+		return -1;
+	return bpf_run_attach(run, mode->kind, &ev->target, out);
+}
+
+/* the program must have fired at least once per event the workers made */
+static void verify_hits(struct bpf_run *run, struct measurement *m)
+{
+	struct bpf_map *hits = bpf_object__find_map_by_name(run->obj, "hits");
+	int err;
+
+	err = hits ? percpu_sum(hits, 0, &m->hits) : -ENOENT;
+	if (err)
+		outcome_set(&m->out, ST_FAILED, "cannot read the hit count: %s",
+			    strerror(-err));
+	else if (m->hits < m->events)
+		outcome_set(&m->out, ST_FAILED,
+			    "program fired %llu times for %llu events",
+			    m->hits, m->events);
+}
+
+/* -EINTR when a signal stopped it; any other failure is in m->out */
+static int run_one(const struct options *opt, const struct attach_mode *mode,
+		   const struct overhead_event *ev, struct measurement *m,
+		   struct worker_result *res)
+{
+	struct bpf_run run = {};
+	struct worker_pool pool;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	err = pool_start(&pool, &opt->cpus, &ev->trigger, opt->count);
+	if (err) {
+		outcome_set(&m->out, ST_FAILED, "starting workers: %s",
+			    strerror(-err));
+		return bench_interrupted() ? -EINTR : 0;
+	}
+	if (mode->kind != ATTACH_NONE && attach_program(mode, ev, &run,
+							&m->out)) {
+		pool_stop(&pool);
+		goto cleanup;
+	}
+	err = pool_run(&pool, res);
+	if (err) {
+		outcome_set(&m->out, ST_FAILED, "workers: %s", strerror(-err));
+		goto cleanup;
+	}
+	measure(m, res, opt->cpus.nr);
+	if (mode->kind != ATTACH_NONE)
+		verify_hits(&run, m);
+cleanup:
+	bpf_run_close(&run);
+	return bench_interrupted() ? -EINTR : 0;
+}
+
+/* ---- output ---- */
+
+static void print_workers(const struct overhead_event *ev,
+			  const struct measurement *m,
+			  const struct worker_result *res)
+{
+	int i;
+
+	if (m->out.status != ST_OK) {
+		printf("%s: %s: %s\n", ev->trigger.name,
+		       status_name(m->out.status), m->out.reason);
+		return;
+	}
+	/* upstream's line, so that scripts grepping for it keep working */
+	for (i = 0; i < m->nr_workers; i++)
+		printf("%s:%d: %lld events per sec\n", ev->trigger.name,
+		       res[i].cpu,
+		       (long long)(res[i].events * 1000000000ull /
+				   (res[i].elapsed_ns ? res[i].elapsed_ns : 1)));
+}
+
+static void print_summary(const struct options *opt,
+			  struct measurement results[NR_MODES][NR_EVENTS])
+{
+	const struct measurement *m, *base;
+	char cpus[256], overhead[64];
+	struct utsname uts;
+	double delta;
+	int i, e;
+
+	uname(&uts);
+	format_cpus(&opt->cpus, cpus, sizeof(cpus));
+	printf("\nSummary: %d worker(s) on CPU %s, %llu events each, kernel %s\n",
+	       opt->cpus.nr, cpus, opt->count, uts.release);
+	printf("  %-11s %-13s %-8s %10s %9s %22s %s\n", "mode", "event",
+	       "status", "events/s", "ns/event", "overhead ns/event",
+	       "hits/events");
+	for (i = 0; i < NR_MODES; i++) {
+		for (e = 0; e < NR_EVENTS; e++) {
+			if (!opt->selected[i][e])
+				continue;
+			m = &results[i][e];
+			printf("  %-11s %-13s %-8s ", modes[i].name,
+			       events[e].trigger.name,
+			       status_name(m->out.status));
+			if (m->out.status != ST_OK) {
+				printf("%s\n", m->out.reason);
+				continue;
+			}
+			base = &results[0][e];
+			delta = m->ns_per_event - base->ns_per_event;
+			if (i == 0)
+				snprintf(overhead, sizeof(overhead), "-");
+			else if (!opt->selected[0][e] ||
+				 base->out.status != ST_OK)
+				snprintf(overhead, sizeof(overhead),
+					 "(no base)");
+			else
+				snprintf(overhead, sizeof(overhead),
+					 "%+.1f (%+.1f%%)", delta,
+					 100 * delta / base->ns_per_event);
+			printf("%9.3fM %9.1f %22s ", m->rate / 1e6,
+			       m->ns_per_event, overhead);
+			if (modes[i].kind == ATTACH_NONE)
+				printf("-\n");
+			else
+				printf("%llu/%llu\n", m->hits, m->events);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct measurement results[NR_MODES][NR_EVENTS];
+	static struct worker_result res[MAX_WORKERS];
+	struct options opt = {};
+	int m, e, sig, nr_ok = 0, nr_failed = 0;
+
+	bench_init("test_overhead");
+	if (parse_options(argc, argv, &opt))
+		return EXIT_USAGE;
+	if (check_privileges())
+		return 1;
+	install_signal_handlers();
+	ensure_tracefs();
+
+	for (m = 0; m < NR_MODES; m++) {
+		bool header = false;
+
+		for (e = 0; e < NR_EVENTS; e++) {
+			if (!opt.selected[m][e])
+				continue;
+			if (!header && verbosity > 0)
+				printf("%s\n", modes[m].header);
+			header = true;
+			if (run_one(&opt, &modes[m], &events[e],
+				    &results[m][e], res))
+				goto interrupted;
+			if (verbosity > 0)
+				print_workers(&events[e], &results[m][e], res);
+			fflush(stdout);
+			nr_ok += results[m][e].out.status == ST_OK;
+			nr_failed += results[m][e].out.status == ST_FAILED;
+		}
+	}
+	print_summary(&opt, results);
+	if (!nr_ok && !nr_failed)
+		pr_err("nothing could be measured on this kernel");
+	return nr_failed || !nr_ok ? 1 : 0;
+
+interrupted:
+	sig = bench_interrupted();
+	pr_err("interrupted by %s; everything detached", strsignal(sig));
+	return 128 + sig;
+}

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Installs the Debian 12 packages the build, the tests and vmtest need, only
+# when something is missing, so that a fresh machine passes `make check`.
+set -u
+
+# package: the file that proves it is installed
+declare -A need=(
+	[clang]=/usr/bin/clang
+	[llvm]=/usr/bin/llvm-strip
+	[libbpf-dev]=/usr/include/bpf/libbpf.h
+	[libelf-dev]=/usr/include/libelf.h
+	[zlib1g-dev]=/usr/include/zlib.h
+	[libzstd-dev]=/usr/include/zstd.h
+	[bpftool]=/usr/sbin/bpftool
+	[qemu-system-x86]=/usr/bin/qemu-system-x86_64
+	[busybox-static]=/bin/busybox
+	[cpio]=/usr/bin/cpio
+	[python3]=/usr/bin/python3
+)
+
+missing=()
+for pkg in "${!need[@]}"; do
+	[ -e "${need[$pkg]}" ] || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing ${missing[*]}; run as root (sudo make ...)" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# a fresh machine has no package lists yet
+if ! apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; then
+	apt-get update -qq && apt-get install -y -qq "${missing[@]}" || {
+		echo "install-deps: apt-get install ${missing[*]} failed" >&2
+		exit 1
+	}
+fi
