@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -327,8 +328,9 @@ worker_main(int cpu, int go_fd, int result_fd,
 	} else if (trigger->setup)
 		res.err = trigger->setup(&state);
 	worker_send(result_fd, MSG_READY, &res);
+	/* the message says what went wrong: this is not a death */
 	if (res.err)
-		_exit(1);
+		_exit(0);
 
 	/* EOF on the go pipe is the start signal, for all workers at once */
 	if (read(go_fd, &c, 1) != 0)
@@ -338,23 +340,6 @@ worker_main(int cpu, int go_fd, int result_fd,
 	res.elapsed_ns = now_ns() - start;
 	worker_send(result_fd, MSG_DONE, &res);
 	_exit(0);
-}
-
-/* reads one message; -EINTR on a signal, -EPIPE when workers died */
-static int pool_recv(struct worker_pool *pool, struct worker_msg *msg)
-{
-	ssize_t n;
-
-	for (;;) {
-		n = read(pool->result_fd, msg, sizeof(*msg));
-		if (n == sizeof(*msg))
-			return 0;
-		if (n < 0 && errno == EINTR && !bench_interrupted())
-			continue;
-		if (n < 0 && errno == EINTR)
-			return -EINTR;
-		return -EPIPE;
-	}
 }
 
 static int worker_index(const struct worker_pool *pool, int cpu)
@@ -367,35 +352,69 @@ static int worker_index(const struct worker_pool *pool, int cpu)
 	return -1;
 }
 
-/* names the worker that died and how, for the error line */
-static void report_dead_worker(struct worker_pool *pool)
+/*
+ * Reaps workers that exited; true, with a line naming it, when one died
+ * before its result came: workers exit 0 only after sending it.
+ */
+static bool reap_dead_workers(struct worker_pool *pool)
 {
+	bool dead = false;
 	int i, status;
-	pid_t pid;
 
 	for (i = 0; i < pool->nr; i++) {
-		if (pool->pid[i] <= 0)
-			continue;
-		pid = waitpid(pool->pid[i], &status, WNOHANG);
-		if (pid != pool->pid[i])
+		if (pool->pid[i] <= 0 ||
+		    waitpid(pool->pid[i], &status, WNOHANG) != pool->pid[i])
 			continue;
 		pool->pid[i] = 0;
-		if (WIFSIGNALED(status))
+		if (WIFSIGNALED(status)) {
 			pr_err("worker on CPU %d died: %s", pool->cpu[i],
 			       strsignal(WTERMSIG(status)));
-		else if (WEXITSTATUS(status))
+			dead = true;
+		} else if (WEXITSTATUS(status)) {
 			pr_err("worker on CPU %d exited with status %d",
 			       pool->cpu[i], WEXITSTATUS(status));
+			dead = true;
+		}
+	}
+	return dead;
+}
+
+/*
+ * Reads one message. The other workers keep the pipe open, so a dead
+ * worker shows only in waitpid: look every DEAD_CHECK_MS while waiting.
+ * -EINTR on a signal, -ECHILD when a worker died.
+ */
+#define DEAD_CHECK_MS 200
+static int pool_recv(struct worker_pool *pool, struct worker_msg *msg)
+{
+	struct pollfd pfd = { .fd = pool->result_fd, .events = POLLIN };
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		if (bench_interrupted())
+			return -EINTR;
+		ret = poll(&pfd, 1, DEAD_CHECK_MS);
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		if (ret <= 0) {
+			if (reap_dead_workers(pool))
+				return -ECHILD;
+			continue;
+		}
+		n = read(pool->result_fd, msg, sizeof(*msg));
+		if (n == sizeof(*msg))
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* EOF: every worker is gone, some without a result */
+		reap_dead_workers(pool);
+		return -ECHILD;
 	}
 }
 
 static int pool_fail(struct worker_pool *pool, int err)
 {
-	if (err == -EPIPE) {
-		/* give the dead worker's exit status time to show */
-		usleep(10000);
-		report_dead_worker(pool);
-	}
 	pool_stop(pool);
 	return err;
 }
@@ -474,7 +493,8 @@ int pool_run(struct worker_pool *pool, struct worker_result *res)
 		res[idx] = msg.res;
 	}
 	for (i = 0; i < pool->nr; i++) {
-		if (waitpid(pool->pid[i], &status, 0) == pool->pid[i])
+		if (pool->pid[i] > 0 &&
+		    waitpid(pool->pid[i], &status, 0) == pool->pid[i])
 			pool->pid[i] = 0;
 	}
 	pool_stop(pool);

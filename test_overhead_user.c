@@ -210,7 +210,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	}
 	opt->count = DEFAULT_COUNT;
 
-	while ((c = getopt_long(argc, argv, "m:e:c:n:qvh", longopts,
+	opterr = 0;	/* one message of ours instead of getopt's */
+	while ((c = getopt_long(argc, argv, ":m:e:c:n:qvh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -242,8 +243,13 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case ':':
+			pr_err("option %s needs a value (see --help)",
+			       argv[optind - 1]);
+			return -1;
 		default:
-			pr_err("see --help");
+			pr_err("unknown option %s (see --help)",
+			       argv[optind - 1]);
 			return -1;
 		}
 	}
@@ -335,7 +341,8 @@ static int run_one(const struct options *opt, const struct attach_mode *mode,
 	}
 	err = pool_run(&pool, res);
 	if (err) {
-		outcome_set(&m->out, ST_FAILED, "workers: %s", strerror(-err));
+		outcome_set(&m->out, ST_FAILED, "%s", err == -ECHILD ?
+			    "a worker died before its result" : strerror(-err));
 		goto cleanup;
 	}
 	measure(m, res, opt->cpus.nr);

@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# test_overhead on the host kernel: real runs with small counts. Checks hit
+# counts, skips and their reasons, selection, output formats, exit codes and
+# cleanup; never an absolute rate.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+BIN=./test_overhead
+N=20000
+NCPU=$(nproc)
+
+# row MODE EVENT FILE: the summary row of MODE/EVENT
+row() { awk -v m="$1" -v e="$2" '$1 == m && $2 == e && $3 ~ /^(ok|skipped|FAILED)$/' "$3"; }
+status_of() { row "$1" "$2" "$3" | awk '{ print $3 }'; }
+
+# ok_row MODE EVENT FILE: verified, with hits >= events
+ok_row() {
+	local r
+	r=$(row "$1" "$2" "$3")
+	[ "$(awk '{ print $3 }' <<<"$r")" = ok ] || return 1
+	[ "$1" = base ] && return 0
+	awk '{ split($NF, h, "/"); exit !(h[1] + 0 >= h[2] + 0 && h[2] > 0) }' <<<"$r"
+}
+
+# ours_loaded NAME: a program of ours named NAME is in the kernel
+ours_loaded() { bpftool prog list 2>/dev/null | grep -q "name $1"; }
+# gone NAME: it leaves within 2 s (the kernel frees programs asynchronously)
+gone() {
+	local i
+	for i in $(seq 20); do
+		ours_loaded "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# --- a full run
+run_capture full $BIN -n $N
+expect "full run exits 0 (rc=$RC)" test "$RC" -eq 0
+for m in base tracepoint raw_tp tp_btf; do
+	expect "$m task_rename verified" ok_row $m task_rename "$T_TMP/full.out"
+done
+for m in kprobe kretprobe fentry fexit; do
+	st=$(status_of $m task_rename "$T_TMP/full.out")
+	case $st in
+	ok) expect "$m task_rename verified" ok_row $m task_rename "$T_TMP/full.out" ;;
+	skipped)
+		reason=$(row $m task_rename "$T_TMP/full.out" | awk '{ $1 = $2 = $3 = ""; print }')
+		expect "$m task_rename skip has a reason ($reason)" test -n "$reason" ;;
+	*) fail "$m task_rename: '$st'" ;;
+	esac
+done
+rows=$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED) ' "$T_TMP/full.out")
+expect "16 summary rows (got $rows)" test "$rows" -eq 16
+expect "no row FAILED" test -z "$(grep -E '^  \S+ +\S+ +FAILED' "$T_TMP/full.out")"
+
+# the kernel decides the urandom_read tracepoint, never a version table
+if [ -d /sys/kernel/tracing/events/random/urandom_read ]; then
+	expect "tracepoint urandom_read verified" ok_row tracepoint urandom_read "$T_TMP/full.out"
+else
+	expect "tracepoint urandom_read skipped for the missing tracepoint" \
+		grep -qE '^  tracepoint +urandom_read +skipped +no tracepoint random:urandom_read' "$T_TMP/full.out"
+fi
+# kprobe skip reasons come from the kernel's own configuration
+if zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set'; then
+	expect "kprobe skip names CONFIG_KPROBES" \
+		grep -qE '^  kprobe +task_rename +skipped +kernel built without CONFIG_KPROBES' "$T_TMP/full.out"
+fi
+
+# upstream's per-worker lines: one per CPU for each measured mode/event
+bad=$(grep -E '^(task_rename|urandom_read):' "$T_TMP/full.out" |
+	grep -vE '^(task_rename|urandom_read):([0-9]+: [0-9]+ events per sec| (skipped|FAILED): .+)$')
+expect "every per-worker line parses" test -z "$bad"
+lines=$(grep -cE '^task_rename:[0-9]+: [0-9]+ events per sec$' "$T_TMP/full.out")
+ok=$(grep -cE '^  \S+ +task_rename +ok ' "$T_TMP/full.out")
+expect "one task_rename line per CPU per ok mode ($lines = $ok x $NCPU)" \
+	test "$lines" -eq $((ok * NCPU))
+expect "each header printed once though stdout is a pipe" \
+	test "$(grep -c '^BASE$' "$T_TMP/full.out")" -eq 1
+
+# --- selection
+run_capture flags $BIN -n $N 0x41 1
+expect "0x41 1: exit 0" test "$RC" -eq 0
+expect "0x41 1: base and raw_tp task_rename only" test "$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/flags.out")" -eq 2
+expect "0x41 1: rows are base and raw_tp" ok_row raw_tp task_rename "$T_TMP/flags.out"
+expect "0x41 1: headers BASE and w/RAW_TRACEPOINT only" \
+	test "$(grep -E '^(BASE|w/.*)$' "$T_TMP/flags.out" | tr '\n' ' ')" = "BASE w/RAW_TRACEPOINT "
+expect "0x41 1: one worker" test "$(grep -c '^task_rename:' "$T_TMP/flags.out")" -eq 2
+
+run_capture flagurandom $BIN -n $N 0x2
+expect "0x2: base urandom_read only" test "$(grep -cE '^  base +urandom_read +ok' "$T_TMP/flagurandom.out")" -eq 1 -a \
+	"$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/flagurandom.out")" -eq 1
+
+run_capture named $BIN -n $N -m tp_btf,tracepoint -e task_rename -c 1 -q
+expect "-m tp_btf,tracepoint -e task_rename: exit 0" test "$RC" -eq 0
+expect "-m/-e: exactly two rows" test "$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/named.out")" -eq 2
+expect "-m/-e: tp_btf verified" ok_row tp_btf task_rename "$T_TMP/named.out"
+expect "-q: no per-worker lines" test -z "$(grep -E '^(task_rename|BASE|w/)' "$T_TMP/named.out")"
+expect "-m/-e without base: overhead shows (no base)" grep -q '(no base)' "$T_TMP/named.out"
+
+run_capture nothing $BIN -n $N -m kprobe,fentry -e task_rename
+if grep -qE '^  (kprobe|fentry) +task_rename +ok' "$T_TMP/nothing.out"; then
+	skip "every selected mode runs on this kernel"
+else
+	expect "only skipped modes: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "only skipped modes: says nothing was measured" grep -q 'nothing could be measured' "$T_TMP/nothing.err"
+fi
+
+# --- bad arguments: one line on stderr, exit 2
+bad_arg() {
+	local name=$1
+	shift
+	run_capture bad $BIN "$@"
+	if [ "$RC" -eq 2 ] && [ "$(wc -l <"$T_TMP/bad.err")" -eq 1 ] &&
+	   [ ! -s "$T_TMP/bad.out" ]; then
+		pass "bad argument $name: exit 2, one line"
+	else
+		fail "bad argument $name: rc=$RC, stderr: $(cat "$T_TMP/bad.err")"
+	fi
+}
+bad_arg "flags abc" abc
+bad_arg "flags 0" 0
+bad_arg "flags -1" -- -1
+bad_arg "num_cpu 0" 1 0
+bad_arg "num_cpu more than online" 1 $((NCPU + 1))
+bad_arg "num_cpu x" 1 x
+bad_arg "-c offline CPU" -c 4000
+bad_arg "-c bad range" -c 1-0
+bad_arg "-c twice the same" -c 0,0
+bad_arg "-n 0" -n 0
+bad_arg "-n -5" -n -5
+bad_arg "-n huge" -n 99999999999999999999999
+bad_arg "-n 1e6" -n 1e6
+bad_arg "-m unknown" -m kprobes
+bad_arg "-e unknown" -e urandom
+bad_arg "unknown option" --frobnicate
+bad_arg "option without value" -n
+bad_arg "too many arguments" 1 1 1
+bad_arg "num_cpu and -c" -c 1 1 1
+
+# --- privileges: one line naming them, exit 1
+if command -v setpriv >/dev/null; then
+	run_capture nopriv setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all $BIN -n $N
+	expect "unprivileged: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "unprivileged: one line naming CAP_BPF" \
+		test "$(wc -l <"$T_TMP/nopriv.err")" -eq 1 -a -n "$(grep CAP_BPF "$T_TMP/nopriv.err")"
+else
+	skip "setpriv missing: privilege check not tested"
+fi
+
+# --- tracefs: mounted when missing, and said on stderr
+if mountpoint -q /sys/kernel/tracing && umount /sys/kernel/tracing 2>/dev/null; then
+	run_capture tracefs $BIN -n $N -m tracepoint -e task_rename
+	expect "tracefs unmounted: tracepoint still verified" ok_row tracepoint task_rename "$T_TMP/tracefs.out"
+	expect "tracefs unmounted: mount is reported" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
+	expect "tracefs is mounted afterwards" mountpoint -q /sys/kernel/tracing
+else
+	skip "tracefs cannot be unmounted here"
+fi
+
+# --- signals: workers killed, links destroyed, 128+signal
+interrupt() {
+	local sig=$1 want=$2 pid
+	$BIN -m raw_tp -e task_rename -n 2000000000 >"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
+	pid=$!
+	sleep 1
+	expect "SIG$sig mid-run: program attached while running" ours_loaded raw_tp_task_ren
+	kill -"$sig" $pid
+	wait $pid
+	RC=$?
+	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
+	expect "SIG$sig mid-run: nothing of ours stays loaded" gone raw_tp_task_ren
+	expect "SIG$sig mid-run: no worker left" eval '! pgrep -f "^$BIN -m raw_tp" >/dev/null'
+}
+interrupt INT 130
+interrupt TERM 143
+interrupt HUP 129
+
+# a worker that dies is reported and the run fails cleanly
+$BIN -m raw_tp -e task_rename -n 2000000000 >"$T_TMP/dead.out" 2>"$T_TMP/dead.err" &
+pid=$!
+sleep 1
+kill -KILL "$(pgrep -P $pid | head -n 1)"
+wait $pid
+RC=$?
+expect "dead worker: exit 1 (rc=$RC)" test "$RC" -eq 1
+expect "dead worker: reported" grep -q 'worker on CPU [0-9]* died: Killed' "$T_TMP/dead.err"
+expect "dead worker: mode FAILED, no rate" grep -qE '^  raw_tp +task_rename +FAILED' "$T_TMP/dead.out"
+expect "dead worker: nothing stays loaded" gone raw_tp_task_ren
+sleep 0.2
+expect "dead worker: the other workers are gone" eval '! pgrep -P $pid >/dev/null'
+
+# SIGKILL of the parent: the kernel detaches, the workers follow it
+$BIN -m raw_tp -e task_rename -n 2000000000 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+{ kill -KILL $pid; wait $pid; } 2>/dev/null
+sleep 0.5
+expect "SIGKILL: nothing stays loaded" gone raw_tp_task_ren
+expect "SIGKILL: no worker left" eval '! pgrep -f "^$BIN -m raw_tp" >/dev/null'
+
+finish
