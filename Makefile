@@ -33,6 +33,8 @@ LDFLAGS += -static
 LDLIBS += -lzstd
 endif
 
+.DEFAULT_GOAL := all
+
 ifeq ($(V),1)
 Q =
 msg =
@@ -40,8 +42,6 @@ else
 Q = @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
-
-all: $(PROGS)
 
 $(OUTPUT):
 	$(Q)mkdir -p $@
@@ -58,7 +58,7 @@ $(OUTPUT)/%_kern.skel.h: $(OUTPUT)/%_kern.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-# static binaries are kept apart so a static and a dynamic build never mix
+# objects of static and dynamic builds are kept apart so they never mix
 OBJDIR := $(OUTPUT)/$(if $(filter 1,$(STATIC)),static,dynamic)
 $(OBJDIR):
 	$(Q)mkdir -p $@
@@ -70,7 +70,11 @@ $(OBJDIR)/%.o: %.c bench.h | $(OBJDIR)
 $(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
 $(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h)
 
-$(PROGS): %: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(COMMON))
+# static binaries land in build/static/, the host's at the top
+BINDIR := $(if $(filter 1,$(STATIC)),$(OBJDIR),.)
+all: $(PROGS:%=$(BINDIR)/%)
+
+$(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(COMMON))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -1,0 +1,465 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vmtest.sh: run the statically linked benchmarks inside a stock kernel
+# under qemu.  The host kernel lacks kprobes and BPF trampolines, so only a
+# guest with a full-featured kernel can prove that every attach mode works.
+# Under TCG the guest proves function (attach, fire counts, skips, exit
+# codes), never speed.
+
+set -u
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=$TOP/build/vmtest
+BINARIES=(test_overhead map_perf_test)
+# where 'make STATIC=1' puts the static binaries, apart from the host build
+BIN_DIR=$TOP/build/static
+DEFAULT_META=linux-image-cloud-amd64
+# A summary row printed by the programs: "<name> <name2> <status> <details>".
+ROW_RE='^[[:space:]]*([^[:space:]]+)[[:space:]]+([^[:space:]]+)[[:space:]]+(ok|skipped|FAILED)([[:space:]].*)?$'
+
+KERNEL=
+PKG=
+CONFIG=
+TIMEOUT=300
+BUILD=1
+ACCEL=auto
+VERBOSE=0
+FETCH_ONLY=0
+CMDS=()
+DEFAULT_RUN=1
+APT_UPDATED=0
+WORK=
+REASONS=()
+VERDICTS=()
+ROWS=0
+ACCEL_ARGS=
+QEMU_PID=
+PACK_BINS=
+
+usage() {
+	cat <<EOF
+Usage: tools/vmtest.sh [options] [-- CMD [ARG...]]
+
+Boot a stock kernel under qemu with a busybox initramfs holding the static
+test_overhead and map_perf_test, run the command(s) from / in the guest and
+check the summary rows ("<mode> <event> ok|skipped|FAILED ...").
+
+  -k PATH        kernel image (bzImage) to boot
+  -p NAME        Debian kernel package to boot, fetched with apt-get download
+                 and cached under build/vmtest/ (default: the package that
+                 $DEFAULT_META depends on)
+  -c PATH        kernel config; for -p the package's boot/config-* is used.
+                 With it, a default run fails when a mode the config enables
+                 is reported skipped for task_rename
+  -t SECONDS     hard timeout for the guest (default $TIMEOUT)
+  -v             show the guest console live
+  --no-build     do not run 'make STATIC=1' first; pack the binaries as found
+  --accel MODE   auto (default: KVM only if a probe boot succeeds), kvm, tcg
+  --fetch-only   fetch/unpack the kernel, print its path, do not boot
+  -h, --help     this text
+
+Without CMD the guest runs:
+  ./test_overhead -n 20000
+  ./map_perf_test -n 2000                 (if built)
+  ./map_perf_test -n 2000 -a kprobe       (if built)
+With CMD it runs exactly that argv (use "sh -c '...'" for shell syntax).
+Summary rows of any command are reported and a FAILED row fails the run;
+the "skipped although the config enables it" and "no rows at all" checks
+apply to the default commands only.
+
+Exit status: 0 PASS, 1 FAIL, 2 bad usage.  The last line is
+"vmtest: PASS" or "vmtest: FAIL (<why>)".
+EOF
+}
+
+# One line on stderr, exit 2: callers tell usage errors from test failures.
+bad_usage() {
+	echo "vmtest: $* (see -h)" >&2
+	exit 2
+}
+
+fail_now() {
+	echo "vmtest: FAIL ($*)"
+	exit 1
+}
+
+note() { echo "vmtest: $*"; }
+
+cleanup() { [ -n "$WORK" ] && rm -rf "$WORK"; }
+
+need_arg() { [ "$2" -ge 2 ] || bad_usage "option $1 needs an argument"; }
+
+parse_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-k) need_arg "$1" $#; KERNEL=$2; shift ;;
+		-p) need_arg "$1" $#; PKG=$2; shift ;;
+		-c) need_arg "$1" $#; CONFIG=$2; shift ;;
+		-t) need_arg "$1" $#; TIMEOUT=$2; shift ;;
+		--accel) need_arg "$1" $#; ACCEL=$2; shift ;;
+		-v) VERBOSE=1 ;;
+		--no-build) BUILD=0 ;;
+		--fetch-only) FETCH_ONLY=1 ;;
+		-h|--help) usage; exit 0 ;;
+		--) shift; break ;;
+		*) bad_usage "unknown option '$1'" ;;
+		esac
+		shift
+	done
+	[ $# -eq 0 ] || { CMDS=("$(quote_argv "$@")"); DEFAULT_RUN=0; }
+	[ -z "$KERNEL" ] || [ -z "$PKG" ] || bad_usage "-k and -p exclude each other"
+	[[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || bad_usage "-t wants a positive number of seconds, not '$TIMEOUT'"
+	# The name becomes a cache path: keep it to Debian package characters.
+	[ -z "$PKG" ] || [[ $PKG =~ ^[a-z0-9][a-z0-9.+-]*$ ]] || bad_usage "bad package name '$PKG'"
+	case $ACCEL in auto|kvm|tcg) ;; *) bad_usage "--accel wants auto, kvm or tcg" ;; esac
+}
+
+# Single-quote each word so the guest shell runs exactly the argv given.
+quote_argv() {
+	local a out=
+	for a in "$@"; do
+		out+=" '${a//\'/\'\\\'\'}'"
+	done
+	echo "${out# }"
+}
+
+# apt lists may be missing on a fresh machine; fetch them at most once.
+apt_update_once() {
+	[ "$APT_UPDATED" -eq 0 ] || return 1
+	APT_UPDATED=1
+	note "apt lists missing or stale: running apt-get update"
+	apt-get update -qq >/dev/null 2>&1
+}
+
+default_pkg() {
+	local dep
+	dep=$(apt-cache depends "$DEFAULT_META" 2>/dev/null |
+	      awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')
+	if [ -z "$dep" ] && apt_update_once; then
+		default_pkg
+		return
+	fi
+	echo "$dep"
+}
+
+# Unpack into a private temp dir, then rename: a concurrent run never sees
+# a half-unpacked kernel.
+fetch_pkg() {
+	local pkg=$1 dir=$CACHE/$1 tmp
+	[ -d "$dir/boot" ] && return 0
+	mkdir -p "$CACHE" || return 1
+	tmp=$(mktemp -d "$CACHE/.fetch.XXXXXX") || return 1
+	note "fetching $pkg"
+	if ! (cd "$tmp" && apt-get download "$pkg") >"$tmp/log" 2>&1; then
+		if ! apt_update_once ||
+		   ! (cd "$tmp" && apt-get download "$pkg") >"$tmp/log" 2>&1; then
+			tail -5 "$tmp/log"
+			rm -rf "$tmp"
+			return 1
+		fi
+	fi
+	if ! dpkg -x "$tmp"/*.deb "$tmp/root" >>"$tmp/log" 2>&1; then
+		tail -5 "$tmp/log"
+		rm -rf "$tmp"
+		return 1
+	fi
+	mv -T "$tmp/root" "$dir" 2>/dev/null || [ -d "$dir/boot" ]
+	local rc=$?
+	rm -rf "$tmp"
+	return $rc
+}
+
+# The console carries CRs and the firmware's terminal escapes; drop both so
+# markers and rows match at the start of a line.
+clean_log() { sed -u -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' "$@"; }
+
+first_file() { [ -f "$1" ] && echo "$1"; }
+
+resolve_kernel() {
+	if [ -n "$KERNEL" ]; then
+		[ -f "$KERNEL" ] || fail_now "kernel image $KERNEL not found"
+	else
+		[ -n "$PKG" ] || PKG=$(default_pkg)
+		[ -n "$PKG" ] || fail_now "cannot tell which package $DEFAULT_META depends on (apt-cache depends)"
+		fetch_pkg "$PKG" || fail_now "cannot fetch and unpack $PKG"
+		KERNEL=$(first_file "$CACHE/$PKG"/boot/vmlinuz-*)
+		[ -n "$KERNEL" ] || fail_now "no boot/vmlinuz-* in $PKG"
+		[ -n "$CONFIG" ] || CONFIG=$(first_file "$CACHE/$PKG"/boot/config-*)
+	fi
+	[ -z "$CONFIG" ] || [ -f "$CONFIG" ] || fail_now "kernel config $CONFIG not found"
+}
+
+build_binaries() {
+	[ "$BUILD" -eq 1 ] || return 0
+	note "building: make -C $TOP STATIC=1"
+	make -C "$TOP" STATIC=1 || fail_now "make STATIC=1 failed"
+}
+
+# Only binaries that exist are packed; a dynamic one would die in the guest
+# with a confusing "not found", so say why up front.
+present_binaries() {
+	local b
+	for b in "${BINARIES[@]}"; do
+		[ -x "$BIN_DIR/$b" ] || continue
+		if readelf -l "$BIN_DIR/$b" 2>/dev/null | grep -q 'INTERP'; then
+			note "warning: $b is dynamically linked and will not run in the guest (build with STATIC=1)" >&2
+		fi
+		echo "$b"
+	done
+}
+
+default_cmds() {
+	local have=" $* "
+	[[ $have == *" test_overhead "* ]] || fail_now "no $BIN_DIR/test_overhead to run (build it or drop --no-build)"
+	CMDS=("./test_overhead -n 20000")
+	if [[ $have == *" map_perf_test "* ]]; then
+		CMDS+=("./map_perf_test -n 2000" "./map_perf_test -n 2000 -a kprobe")
+	fi
+}
+
+write_init() {
+	cat >"$1" <<'EOF'
+#!/bin/busybox sh
+# PID 1 of the vmtest guest, written by tools/vmtest.sh.
+/bin/busybox --install -s /bin
+export PATH=/bin:/
+# No /dev/console node is packed (that needs root): mount devtmpfs first,
+# then point our output at the console.
+mount -t devtmpfs devtmpfs /dev
+exec </dev/null >/dev/console 2>&1
+m=
+mnt() { mkdir -p "$3"; if mount -t "$1" "$2" "$3"; then m="$m $1=ok"; else m="$m $1=FAILED"; fi; }
+mnt proc proc /proc
+mnt sysfs sysfs /sys
+mnt tracefs tracefs /sys/kernel/tracing
+mnt debugfs debugfs /sys/kernel/debug
+mnt bpf bpf /sys/fs/bpf
+echo "VMTEST-BOOT $(uname -r) up $(cut -d' ' -f1 /proc/uptime)s mounts:$m"
+cd /
+i=1
+while [ -e /vmtest/cmd.$i ]; do
+	echo "VMTEST-RUN $i: $(cat /vmtest/cmd.$i)"
+	sh /vmtest/cmd.$i </dev/null
+	echo "VMTEST-END rc=$?"
+	i=$((i + 1))
+done
+poweroff -f
+EOF
+	chmod 755 "$1"
+}
+
+# build_initramfs OUT CMD...: busybox, the binaries and one file per command.
+build_initramfs() {
+	local out=$1 root i=1 c b
+	shift
+	root=$(mktemp -d "$WORK/root.XXXXXX") || return 1
+	mkdir -p "$root"/{bin,dev,proc,sys,tmp,vmtest} || return 1
+	cp /bin/busybox "$root/bin/busybox" || return 1
+	for b in $PACK_BINS; do
+		cp "$BIN_DIR/$b" "$root/$b" || return 1
+	done
+	for c in "$@"; do
+		echo "$c" >"$root/vmtest/cmd.$i"
+		i=$((i + 1))
+	done
+	write_init "$root/init"
+	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$out"
+}
+
+# run_qemu ACCEL_ARGS LOG SECONDS INITRD: the console goes to LOG; stdin
+# stays out of qemu (-monitor none, </dev/null) because CI has none.
+# timeout(1) runs in its own process group, so a ^C to us would not reach
+# it: keep its pid for on_signal.
+run_qemu() {
+	local accel=$1 log=$2 secs=$3 initrd=$4 rc
+	# shellcheck disable=SC2086
+	timeout -k 5 "$secs" qemu-system-x86_64 $accel -m 1024 -smp 2 \
+		-kernel "$KERNEL" -initrd "$initrd" \
+		-append "console=ttyS0 quiet panic=-1" \
+		-nographic -no-reboot -monitor none -serial stdio -nic none \
+		</dev/null >"$log" 2>"$log.err" &
+	QEMU_PID=$!
+	[ "$VERBOSE" -eq 0 ] ||
+		tail -n +1 -s 0.2 -f --pid="$QEMU_PID" "$log" | clean_log &
+	wait "$QEMU_PID"
+	rc=$?
+	QEMU_PID=
+	wait	# for the live view to drain
+	return $rc
+}
+
+on_signal() {
+	[ -z "$QEMU_PID" ] || kill "$QEMU_PID" 2>/dev/null
+	echo "vmtest: FAIL (interrupted)"
+	exit 130
+}
+
+# /dev/kvm existing proves nothing here (guests hang or qemu aborts), so
+# boot a tiny guest with KVM under a short timeout; cache the verdict.
+kvm_works() {
+	local key ans probe=$CACHE/kvm-probe
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	key="host=$(uname -r) qemu=$(qemu-system-x86_64 --version | head -1 | awk '{print $4}') guest=$(basename "$KERNEL")"
+	ans=$(grep -F "$key " "$probe" 2>/dev/null | tail -1 | awk '{print $NF}')
+	if [ -z "$ans" ]; then
+		note "probing KVM (bounded to 20 s, result cached in $probe)"
+		PACK_BINS='' build_initramfs "$WORK/probe.gz" true || return 1
+		ans=no
+		VERBOSE=0 run_qemu "-accel kvm -cpu host" "$WORK/probe.log" 20 "$WORK/probe.gz" &&
+			grep -q 'VMTEST-END rc=0' <(clean_log "$WORK/probe.log") && ans=yes
+		mkdir -p "$CACHE" && echo "$key $ans" >>"$probe"
+	fi
+	[ "$ans" = yes ]
+}
+
+# Sets ACCEL_ARGS (not echoed: the probe prints its own notes).
+pick_accel() {
+	case $ACCEL in
+	kvm) ACCEL_ARGS="-accel kvm -cpu host" ;;
+	tcg) ACCEL_ARGS="-accel tcg -cpu max" ;;
+	auto)
+		ACCEL_ARGS="-accel tcg -cpu max"
+		! kvm_works || ACCEL_ARGS="-accel kvm -cpu host" ;;
+	esac
+}
+
+cfg_on() { grep -qx "CONFIG_$1=y" "$CONFIG"; }
+
+# Would this kernel config let MODE attach to task_rename?  BPF_EVENTS is
+# what links kprobe and tracepoint programs to perf events at all.
+mode_supported() {
+	case $1 in
+	kprobe|kretprobe) cfg_on KPROBES && cfg_on BPF_EVENTS ;;
+	fentry|fexit) cfg_on DYNAMIC_FTRACE_WITH_DIRECT_CALLS && cfg_on BPF_JIT ;;
+	tracepoint|raw_tp) cfg_on BPF_EVENTS ;;
+	tp_btf) cfg_on BPF_EVENTS && cfg_on DEBUG_INFO_BTF ;;
+	*) return 1 ;;
+	esac
+}
+
+# judge_row NAME NAME2 STATUS DETAILS: queue one verdict, record failures.
+judge_row() {
+	local a=$1 b=$2 st=$3 why=$4
+	case $st in
+	ok) VERDICTS+=("PASS $a $b") ;;
+	FAILED)
+		VERDICTS+=("FAIL $a $b${why:+ ($why)}")
+		REASONS+=("$a $b FAILED") ;;
+	skipped)
+		if [ "$DEFAULT_RUN" -eq 1 ] && [ -n "$CONFIG" ] && [ "$b" = task_rename ] &&
+		   mode_supported "$a"; then
+			VERDICTS+=("FAIL $a $b (skipped, but $(basename "$CONFIG") enables it: $why)")
+			REASONS+=("$a $b skipped")
+		else
+			VERDICTS+=("SKIP $a $b ($why)")
+		fi ;;
+	esac
+}
+
+# out_line LINE: one line of command output; judge it if it is a row.
+out_line() {
+	local details
+	echo "$1"
+	[[ $1 =~ $ROW_RE ]] || return 0
+	ROWS=$((ROWS + 1))
+	details=${BASH_REMATCH[4]}
+	details=${details#"${details%%[![:space:]]*}"}
+	judge_row "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}" "$details"
+}
+
+# report LOG: print each command's output, then one verdict per summary row.
+# Rows count only between a command's start and end markers, so kernel
+# messages on the console are never mistaken for results.  Markers are
+# matched anywhere in a line: firmware text or output lacking a final
+# newline can precede them.
+report() {
+	local log=$1 line in=0 ends=0 rc pre
+	ROWS=0
+	while IFS= read -r line; do
+		case $line in
+		*VMTEST-BOOT\ *) note "guest: ${line#*VMTEST-BOOT }" ;;
+		*VMTEST-RUN\ *) in=1; echo "== ${line#*VMTEST-RUN }" ;;
+		*VMTEST-END\ rc=*)
+			pre=${line%%VMTEST-END rc=*}
+			[ "$in" -eq 0 ] || [ -z "$pre" ] || out_line "$pre"
+			in=0; ends=$((ends + 1)); rc=${line##*VMTEST-END rc=}
+			echo "== rc=$rc"
+			[ "$rc" = 0 ] || REASONS+=("command $ends exited $rc") ;;
+		*) [ "$in" -eq 0 ] || out_line "$line" ;;
+		esac
+	done < <(clean_log "$log")
+	[ "$ROWS" -eq 0 ] || { echo "== summary"; printf '%s\n' "${VERDICTS[@]}"; }
+	if [ "$ends" -ne "${#CMDS[@]}" ]; then
+		# Init or the kernel died; its last words may precede any marker.
+		echo "last console lines:"
+		clean_log "$log" | tail -30
+		REASONS+=("end marker missing: $ends of ${#CMDS[@]} commands finished")
+	fi
+	[ "$DEFAULT_RUN" -eq 0 ] || [ "$ROWS" -gt 0 ] || REASONS+=("no summary rows")
+}
+
+# A hung guest must end the run, with enough console to see where it hung.
+check_qemu_rc() {
+	local rc=$1 log=$2
+	case $rc in
+	0) return 0 ;;
+	124|137)
+		echo "FAIL: guest timed out after $TIMEOUT s; last console lines:"
+		clean_log "$log" | tail -30
+		fail_now "guest timed out after $TIMEOUT s" ;;
+	*)
+		echo "qemu exited $rc; last console and qemu lines:"
+		clean_log "$log" | tail -30
+		tail -5 "$log.err"
+		REASONS+=("qemu exited $rc") ;;
+	esac
+}
+
+join_reasons() {
+	local out=$1 r
+	shift
+	for r in "$@"; do out+="; $r"; done
+	echo "$out"
+}
+
+main() {
+	local log start rc
+	parse_args "$@"
+	trap cleanup EXIT
+	trap on_signal INT TERM
+	resolve_kernel
+	if [ "$FETCH_ONLY" -eq 1 ]; then
+		echo "$KERNEL"
+		exit 0
+	fi
+	command -v qemu-system-x86_64 >/dev/null || fail_now "qemu-system-x86_64 not installed"
+	[ -x /bin/busybox ] || fail_now "/bin/busybox missing (apt-get install busybox-static)"
+	build_binaries
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/vmtest.XXXXXX") || fail_now "mktemp failed"
+	PACK_BINS=$(present_binaries)
+	# shellcheck disable=SC2086
+	[ "$DEFAULT_RUN" -eq 0 ] || default_cmds $PACK_BINS
+	build_initramfs "$WORK/initrd.gz" "${CMDS[@]}" || fail_now "cannot build the initramfs"
+	pick_accel
+	[ -n "$CONFIG" ] || [ "$DEFAULT_RUN" -eq 0 ] ||
+		note "no kernel config known (-c): not checking that skipped modes are unsupported"
+	note "booting $KERNEL ($ACCEL_ARGS, timeout $TIMEOUT s)"
+	[[ $ACCEL_ARGS == *tcg* ]] &&
+		note "TCG: the CPU is emulated; rates are meaningless as performance numbers"
+	mkdir -p "$CACHE" || fail_now "cannot create $CACHE"
+	log=$WORK/console.log
+	start=$SECONDS
+	run_qemu "$ACCEL_ARGS" "$log" "$TIMEOUT" "$WORK/initrd.gz"
+	rc=$?
+	# Keep a copy for after the temp dir is gone (the last run wins).
+	clean_log "$log" >"$CACHE/last-console.log" 2>/dev/null
+	note "guest ran $((SECONDS - start)) s; console kept in build/vmtest/last-console.log"
+	check_qemu_rc "$rc" "$log"
+	report "$log"
+	[ ${#REASONS[@]} -eq 0 ] || fail_now "$(join_reasons "${REASONS[@]}")"
+	echo "vmtest: PASS"
+}
+
+main "$@"
