@@ -17,6 +17,7 @@ declare -A need=(
 	[busybox-static]=/bin/busybox
 	[cpio]=/usr/bin/cpio
 	[python3]=/usr/bin/python3
+	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
 )
 
 missing=()

@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# README.rst is reStructuredText that parses cleanly, and documents every
+# option each program's --help lists.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+
+expect "README.rst parses without warnings" /usr/bin/python3 -c '
+import sys, docutils.core
+docutils.core.publish_string(open("README.rst").read(), writer_name="null",
+	settings_overrides={"halt_level": 2, "report_level": 2})'
+
+for prog in test_overhead map_perf_test; do
+	[ -x "./$prog" ] || { fail "$prog is built"; continue; }
+	for opt in $(./$prog --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+		expect "README documents $prog $opt" grep -q -- "$opt" README.rst
+	done
+done
+finish
