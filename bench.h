@@ -133,6 +133,9 @@ enum attach_kind {
 	ATTACH_TP_BTF,
 	ATTACH_FENTRY,
 	ATTACH_FEXIT,
+	ATTACH_FMOD_RET,
+	ATTACH_UPROBE,
+	ATTACH_URETPROBE,
 };
 
 const char *attach_kind_name(enum attach_kind kind);
@@ -143,8 +146,14 @@ struct attach_target {
 	const char *kfunc[3];
 	const char *tp_category;	/* tracepoint */
 	const char *tp_name;		/* tracepoint, raw_tp, tp_btf */
+	const char *raw_tp_name;	/* raw_tp, tp_btf when not tp_name */
 	const char *syscall;		/* ksyscall */
+	bool error_injection;		/* kfunc allows fmod_ret */
+	const char *ufunc;		/* uprobe: a function of this program */
 };
+
+/* whether @t gives what @kind needs to attach at all */
+bool attach_applies(enum attach_kind kind, const struct attach_target *t);
 
 struct bpf_object;
 struct bpf_program;
@@ -174,5 +183,16 @@ void bpf_run_close(struct bpf_run *run);
 
 /* sum of a per-CPU __u64 slot over every possible CPU */
 int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum);
+/*
+ * The same for a value of @n __u64 fields: sums[i] is field i summed over
+ * every possible CPU.
+ */
+int percpu_sum_fields(struct bpf_map *map, __u32 key, __u64 *sums, int n);
+
+/*
+ * Before load: can this kernel create @map as defined (type, then flags)?
+ * -EOPNOTSUPP with @out skipped and the reason when it cannot.
+ */
+int probe_map(struct bpf_map *map, struct outcome *out);
 
 #endif /* __BENCH_H */

@@ -5,11 +5,16 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <zlib.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
@@ -28,6 +33,9 @@ static const char *const kind_names[] = {
 	[ATTACH_TP_BTF] = "tp_btf",
 	[ATTACH_FENTRY] = "fentry",
 	[ATTACH_FEXIT] = "fexit",
+	[ATTACH_FMOD_RET] = "fmod_ret",
+	[ATTACH_UPROBE] = "uprobe",
+	[ATTACH_URETPROBE] = "uretprobe",
 };
 
 static const char *const tracefs_dirs[] = {
@@ -38,6 +46,31 @@ static const char *const tracefs_dirs[] = {
 const char *attach_kind_name(enum attach_kind kind)
 {
 	return kind_names[kind];
+}
+
+bool attach_applies(enum attach_kind kind, const struct attach_target *t)
+{
+	switch (kind) {
+	case ATTACH_KPROBE:
+	case ATTACH_KRETPROBE:
+	case ATTACH_FENTRY:
+	case ATTACH_FEXIT:
+		return t->kfunc[0];
+	case ATTACH_FMOD_RET:
+		return t->kfunc[0] && t->error_injection;
+	case ATTACH_KSYSCALL:
+		return t->syscall;
+	case ATTACH_TRACEPOINT:
+		return t->tp_category && t->tp_name;
+	case ATTACH_RAW_TP:
+	case ATTACH_TP_BTF:
+		return t->tp_name || t->raw_tp_name;
+	case ATTACH_UPROBE:
+	case ATTACH_URETPROBE:
+		return t->ufunc;
+	default:
+		return true;
+	}
 }
 
 /* ---- kernel probes ---- */
@@ -61,6 +94,20 @@ static bool btf_has(const char *name, int kind)
 	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
 }
 
+/* the running kernel's config: its own, or the one its package installed */
+static gzFile open_kernel_config(void)
+{
+	struct utsname uts;
+	char path[128];
+	gzFile f;
+
+	f = gzopen("/proc/config.gz", "r");
+	if (f || uname(&uts))
+		return f;
+	snprintf(path, sizeof(path), "/boot/config-%s", uts.release);
+	return gzopen(path, "r");	/* reads plain text too */
+}
+
 /* 1: CONFIG_x=y or =m, 0: "is not set", -1: the kernel does not say */
 static int kernel_config(const char *option)
 {
@@ -69,7 +116,7 @@ static int kernel_config(const char *option)
 	int found = -1;
 	gzFile f;
 
-	f = gzopen("/proc/config.gz", "r");
+	f = open_kernel_config();
 	if (!f)
 		return -1;
 	snprintf(unset, sizeof(unset), "# %s is not set", option);
@@ -122,6 +169,62 @@ static bool kprobes_available(struct outcome *out)
 	return false;
 }
 
+static bool uprobes_available(struct outcome *out)
+{
+	char path[256];
+
+	if (!access("/sys/bus/event_source/devices/uprobe/type", F_OK) ||
+	    tracefs_path("uprobe_events", path, sizeof(path)))
+		return true;
+	if (kernel_config("CONFIG_UPROBES") == 0)
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without CONFIG_UPROBES");
+	else
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no uprobe PMU and no uprobe_events");
+	return false;
+}
+
+static bool debugfs_mounted(void)
+{
+	struct statfs st;
+
+	return !statfs("/sys/kernel/debug", &st) && st.f_type == DEBUGFS_MAGIC;
+}
+
+/* fmod_ret may only change what the kernel lists as error-injectable */
+static bool error_injectable(const char *func, struct outcome *out)
+{
+	char line[256], sym[128];
+	bool found = false;
+	FILE *f;
+
+	if (kernel_config("CONFIG_FUNCTION_ERROR_INJECTION") == 0) {
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without CONFIG_FUNCTION_ERROR_INJECTION: %s is not modifiable",
+			    func);
+		return false;
+	}
+	f = fopen("/sys/kernel/debug/error_injection/list", "r");
+	if (!f && debugfs_mounted()) {
+		/* debugfs has the list whenever the kernel keeps one */
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no error-injection list (CONFIG_FUNCTION_ERROR_INJECTION off): %s is not modifiable",
+			    func);
+		return false;
+	}
+	if (!f)
+		return true;	/* no list to read: the load will tell */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%127s", sym) == 1 && !strcmp(sym, func);
+	fclose(f);
+	if (!found)
+		outcome_set(out, ST_SKIPPED,
+			    "%s is not on the kernel's error-injection list",
+			    func);
+	return found;
+}
+
 static bool kallsyms_has(const char *name)
 {
 	char line[512], sym[256], type;
@@ -146,6 +249,12 @@ static bool kfunc_exists(enum attach_kind kind, const char *name)
 	return btf_has(name, BTF_KIND_FUNC);
 }
 
+static bool is_trampoline(enum attach_kind kind)
+{
+	return kind == ATTACH_FENTRY || kind == ATTACH_FEXIT ||
+	       kind == ATTACH_FMOD_RET;
+}
+
 static const char *resolve_kfunc(enum attach_kind kind,
 				 const struct attach_target *t,
 				 struct outcome *out)
@@ -161,7 +270,7 @@ static const char *resolve_kfunc(enum attach_kind kind,
 		off += snprintf(names + off, sizeof(names) - off, "%s%s",
 				i ? " or " : "", t->kfunc[i]);
 	}
-	if (kind == ATTACH_FENTRY || kind == ATTACH_FEXIT)
+	if (is_trampoline(kind))
 		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
 			    names);
 	else
@@ -232,6 +341,11 @@ int bpf_run_open(struct bpf_run *run, const void *elf, size_t size,
 	return 0;
 }
 
+static const char *raw_tp_name(const struct attach_target *t)
+{
+	return t->raw_tp_name ? t->raw_tp_name : t->tp_name;
+}
+
 /*
  * Finds the kernel name to hook and checks the kernel has what the kind
  * needs; returns the name to attach to (or "" when none is needed).
@@ -252,17 +366,25 @@ static const char *prepare_target(struct bpf_run *run, enum attach_kind kind,
 		return kprobes_available(out) ? t->syscall : NULL;
 	case ATTACH_FENTRY:
 	case ATTACH_FEXIT:
+	case ATTACH_FMOD_RET:
 		name = resolve_kfunc(kind, t, out);
+		if (name && kind == ATTACH_FMOD_RET &&
+		    !error_injectable(name, out))
+			return NULL;
 		break;
 	case ATTACH_TP_BTF:
-		name = btf_tracepoint_exists(t->tp_name, out) ? t->tp_name :
-							      NULL;
+		name = raw_tp_name(t);
+		if (!btf_tracepoint_exists(name, out))
+			return NULL;
 		break;
+	case ATTACH_UPROBE:
+	case ATTACH_URETPROBE:
+		return uprobes_available(out) ? t->ufunc : NULL;
 	case ATTACH_TRACEPOINT:
 		return tracepoint_exists(t->tp_category, t->tp_name, out) ?
 			t->tp_name : NULL;
 	case ATTACH_RAW_TP:
-		return t->tp_name;
+		return raw_tp_name(t);
 	default:
 		return "";
 	}
@@ -279,7 +401,7 @@ static int load_failed(enum attach_kind kind, int err, struct outcome *out)
 	const char *kname = kind_names[kind];
 
 	/* privileges were checked first, so EPERM is the kernel's refusal */
-	if (err == -EPERM && (kind == ATTACH_FENTRY || kind == ATTACH_FEXIT))
+	if (err == -EPERM && is_trampoline(kind))
 		outcome_set(out, ST_SKIPPED,
 			    "%s refused by this kernel (EPERM at load)",
 			    kname);
@@ -293,6 +415,22 @@ static int load_failed(enum attach_kind kind, int err, struct outcome *out)
 			    kname, strerror(-err),
 			    verbosity < 2 ? " (-v shows libbpf's log)" : "");
 	return err;
+}
+
+/* every process running this executable, so forked workers too */
+static struct bpf_link *attach_uprobe(struct bpf_program *prog, bool retprobe,
+				      const char *func)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = func,
+		    .retprobe = retprobe);
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return NULL;
+	exe[n] = '\0';
+	return bpf_program__attach_uprobe_opts(prog, -1, exe, 0, &opts);
 }
 
 static struct bpf_link *attach(struct bpf_program *prog,
@@ -313,6 +451,9 @@ static struct bpf_link *attach(struct bpf_program *prog,
 						      name);
 	case ATTACH_RAW_TP:
 		return bpf_program__attach_raw_tracepoint(prog, name);
+	case ATTACH_UPROBE:
+	case ATTACH_URETPROBE:
+		return attach_uprobe(prog, kind == ATTACH_URETPROBE, name);
 	default:
 		/* tp_btf, fentry, fexit: the target was set at load */
 		return bpf_program__attach_trace(prog);
@@ -385,4 +526,69 @@ int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum)
 		*sum += vals[i];
 	free(vals);
 	return err;
+}
+
+int percpu_sum_fields(struct bpf_map *map, __u32 key, __u64 *sums, int n)
+{
+	int i, err, ncpu = libbpf_num_possible_cpus();
+	__u64 *vals;
+
+	if (ncpu < 0)
+		return ncpu;
+	vals = calloc((size_t)ncpu * n, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(map, &key, sizeof(key), vals,
+				   (size_t)ncpu * n * sizeof(*vals), 0);
+	memset(sums, 0, n * sizeof(*sums));
+	for (i = 0; !err && i < ncpu * n; i++)
+		sums[i % n] += vals[i];
+	free(vals);
+	return err;
+}
+
+/* a small map of @map's definition, with or without its flags */
+static int try_map_create(struct bpf_map *map, __u32 flags)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
+	int fd;
+
+	/* small: only the type and the flags are in question */
+	fd = bpf_map_create(bpf_map__type(map), NULL, bpf_map__key_size(map),
+			    bpf_map__value_size(map), 1, &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+int probe_map(struct bpf_map *map, struct outcome *out)
+{
+	enum bpf_map_type type = bpf_map__type(map);
+	__u32 flags = bpf_map__map_flags(map);
+	const char *tname = libbpf_bpf_map_type_str(type);
+	struct bpf_map *inner = bpf_map__inner_map(map);
+	int err;
+
+	if (libbpf_probe_bpf_map_type(type, NULL) == 0) {
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no BPF_MAP_TYPE_%s maps (%s)",
+			    tname ? tname : "?", bpf_map__name(map));
+		return -EOPNOTSUPP;
+	}
+	/* a map of maps is probed through the maps it holds */
+	if (inner)
+		return probe_map(inner, out);
+	if (!flags)
+		return 0;
+	err = try_map_create(map, flags);
+	if (err != -EINVAL && err != -EOPNOTSUPP && err != -ENOTSUPP)
+		return 0;	/* created, or a failure load will report */
+	/* invalid only with the flags: the kernel does not take them */
+	if (try_map_create(map, 0))
+		return 0;
+	outcome_set(out, ST_SKIPPED,
+		    "kernel refuses map_flags 0x%x on %s maps (%s): %s", flags,
+		    tname ? tname : "?", bpf_map__name(map), strerror(-err));
+	return -EOPNOTSUPP;
 }

@@ -52,4 +52,14 @@ static __always_inline void observe_rename(struct task_struct *task,
 	count_hit();
 }
 
+/*
+ * raw_tp and tp_btf on sys_enter see every syscall of every process: keep
+ * getpgid's. The syscall number is the architecture's ABI.
+ */
+#if defined(__TARGET_ARCH_x86)
+#define NR_getpgid 121
+#elif defined(__TARGET_ARCH_arm64)
+#define NR_getpgid 155
+#endif
+
 #endif /* __OVERHEAD_KERN_H */

@@ -32,4 +32,29 @@ int BPF_PROG(fexit_urandom_read)
 	return 0;
 }
 
+SEC("fentry/__x64_sys_getpgid")
+int BPF_PROG(fentry_getpgid)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("fexit/__x64_sys_getpgid")
+int BPF_PROG(fexit_getpgid)
+{
+	count_hit();
+	return 0;
+}
+
+/*
+ * Syscalls allow error injection: a non-zero return skips the syscall's
+ * body, so this measures the trampoline without getpgid's own work.
+ */
+SEC("fmod_ret/__x64_sys_getpgid")
+int BPF_PROG(fmod_ret_getpgid)
+{
+	count_hit();
+	return -22;	/* -EINVAL */
+}
+
 char _license[] SEC("license") = "GPL";

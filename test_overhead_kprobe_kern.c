@@ -33,4 +33,19 @@ int BPF_KRETPROBE(kretprobe_urandom_read)
 	return 0;
 }
 
+/* the runner attaches to the architecture's syscall function */
+SEC("kprobe/__x64_sys_getpgid")
+int BPF_KPROBE(kprobe_getpgid)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("kretprobe/__x64_sys_getpgid")
+int BPF_KRETPROBE(kretprobe_getpgid)
+{
+	count_hit();
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

@@ -30,4 +30,21 @@ int BPF_PROG(tp_btf_urandom_read)
 	return 0;
 }
 
+/* sys_enter fires for every syscall in the system: the filter is part of the cost */
+SEC("raw_tracepoint/sys_enter")
+int raw_tp_getpgid(struct bpf_raw_tracepoint_args *ctx)
+{
+	if (ctx->args[1] == NR_getpgid)
+		count_hit();
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(tp_btf_getpgid, struct pt_regs *regs, long id)
+{
+	if (id == NR_getpgid)
+		count_hit();
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

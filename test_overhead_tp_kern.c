@@ -18,4 +18,11 @@ int tracepoint_urandom_read(void *ctx)
 	return 0;
 }
 
+SEC("tracepoint/syscalls/sys_enter_getpgid")
+int tracepoint_getpgid(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

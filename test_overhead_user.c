@@ -22,6 +22,7 @@
 #include "test_overhead_tp_kern.skel.h"
 #include "test_overhead_raw_tp_kern.skel.h"
 #include "test_overhead_fentry_kern.skel.h"
+#include "test_overhead_uprobe_kern.skel.h"
 
 #define DEFAULT_COUNT	1000000ull
 #define MAX_COUNT	10000000000ull
@@ -57,9 +58,97 @@ static void urandom_run(void *state, __u64 count)
 		(void)!read(fd, buf, sizeof(buf));
 }
 
+static void getpgid_run(void *state, __u64 count)
+{
+	__u64 i;
+
+	for (i = 0; i < count; i++)
+		getpgid(0);
+}
+
+/*
+ * uprobe targets, each starting with the instruction it is named after:
+ * the kernel emulates or single-steps each kind differently. nop and ret
+ * are assembly, so no compiler can change their first instruction; push
+ * is what a compiler makes of a non-leaf function with frame pointers,
+ * and uprobe_target_ok() checks that it still starts that way.
+ */
+#if defined(__x86_64__)
+asm(".text\n"
+    ".globl uprobe_nop\n.type uprobe_nop, @function\n"
+    "uprobe_nop:\n\tnop\n\tret\n.size uprobe_nop, .-uprobe_nop\n"
+    ".globl uprobe_ret\n.type uprobe_ret, @function\n"
+    "uprobe_ret:\n\tret\n.size uprobe_ret, .-uprobe_ret\n");
+#define UPROBE_TARGETS 1
+#endif
+void uprobe_nop(void);
+void uprobe_ret(void);
+
+__attribute__((weak)) void uprobe_opaque(void)
+{
+}
+
+/* non-leaf, so the frame pointer stays; weak, so it is never inlined */
+__attribute__((weak, noinline)) int uprobe_push(void)
+{
+	uprobe_opaque();
+	return 1;
+}
+
+static bool uprobe_target_ok(const void *func, unsigned char insn,
+			     const char *what, struct outcome *out)
+{
+#ifdef UPROBE_TARGETS
+	unsigned char first = *(const unsigned char *)func;
+
+	if (first == insn)
+		return true;
+	outcome_set(out, ST_FAILED,
+		    "target starts with byte 0x%02x, not %s (0x%02x): check the build flags",
+		    first, what, insn);
+#else
+	outcome_set(out, ST_SKIPPED, "uprobe targets exist on x86-64 only");
+#endif
+	return false;
+}
+
+static bool nop_ok(struct outcome *out)
+{
+	return uprobe_target_ok(uprobe_nop, 0x90, "nop", out);
+}
+
+static bool push_ok(struct outcome *out)
+{
+	return uprobe_target_ok(uprobe_push, 0x55, "push %rbp", out);
+}
+
+static bool ret_ok(struct outcome *out)
+{
+	return uprobe_target_ok(uprobe_ret, 0xc3, "ret", out);
+}
+
+#define UPROBE_RUN(name)						\
+static void name##_run(void *state, __u64 count)			\
+{									\
+	__u64 i;							\
+									\
+	for (i = 0; i < count; i++)					\
+		name();							\
+}
+UPROBE_RUN(uprobe_nop)
+UPROBE_RUN(uprobe_push)
+UPROBE_RUN(uprobe_ret)
+
 struct overhead_event {
 	struct trigger trigger;		/* trigger.name is the event's name */
 	struct attach_target target;
+	/*
+	 * test_flags bit selecting the event in every mode that applies;
+	 * 0 for upstream's events, selected by each mode's bit pair
+	 */
+	unsigned int flag;
+	/* checks the event itself before a mode runs it, if needed */
+	bool (*usable)(struct outcome *out);
 };
 
 static const struct overhead_event events[] = {
@@ -79,6 +168,37 @@ static const struct overhead_event events[] = {
 			.tp_category = "random",
 			.tp_name = "urandom_read",
 		},
+	},
+	{
+		.trigger = { "getpgid", NULL, getpgid_run },
+		.target = {
+			/* the architecture's syscall wrapper */
+			.kfunc = { "__x64_sys_getpgid", "__arm64_sys_getpgid",
+				   "sys_getpgid" },
+			.tp_category = "syscalls",
+			.tp_name = "sys_enter_getpgid",
+			.raw_tp_name = "sys_enter",
+			.error_injection = true,
+		},
+		.flag = 0x10000,
+	},
+	{
+		.trigger = { "uprobe-nop", NULL, uprobe_nop_run },
+		.target = { .ufunc = "uprobe_nop" },
+		.flag = 0x20000,
+		.usable = nop_ok,
+	},
+	{
+		.trigger = { "uprobe-push", NULL, uprobe_push_run },
+		.target = { .ufunc = "uprobe_push" },
+		.flag = 0x40000,
+		.usable = push_ok,
+	},
+	{
+		.trigger = { "uprobe-ret", NULL, uprobe_ret_run },
+		.target = { .ufunc = "uprobe_ret" },
+		.flag = 0x80000,
+		.usable = ret_ok,
 	},
 };
 #define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
@@ -114,6 +234,13 @@ static const struct attach_mode modes[] = {
 	  SKEL(test_overhead_fentry_kern) },
 	{ "fexit", "w/FEXIT", 0x4000, ATTACH_FEXIT,
 	  SKEL(test_overhead_fentry_kern) },
+	/* the newer modes apply to the newer events only: no bit pair */
+	{ "fmod_ret", "w/FMOD_RET", 0, ATTACH_FMOD_RET,
+	  SKEL(test_overhead_fentry_kern) },
+	{ "uprobe", "w/UPROBE", 0, ATTACH_UPROBE,
+	  SKEL(test_overhead_uprobe_kern) },
+	{ "uretprobe", "w/URETPROBE", 0, ATTACH_URETPROBE,
+	  SKEL(test_overhead_uprobe_kern) },
 };
 #define NR_MODES ((int)(sizeof(modes) / sizeof(modes[0])))
 
@@ -127,7 +254,7 @@ struct options {
 
 static void usage(FILE *f)
 {
-	int m;
+	int m, e;
 
 	fprintf(f,
 "Usage: test_overhead [options] [test_flags] [num_cpu]\n"
@@ -135,7 +262,17 @@ static void usage(FILE *f)
 "program's own hit count.\n"
 "\n"
 "  -m, --modes LIST   modes to run, comma-separated (default: all)\n"
-"  -e, --events LIST  events: task_rename, urandom_read (default: both)\n"
+"  -e, --events LIST  events, comma-separated (default: all):\n"
+"                     task_rename   prctl(PR_SET_NAME)\n"
+"                     urandom_read  read(2) of 4 bytes of /dev/urandom\n"
+"                     getpgid       getpgid(0): cheap, and rarely called by\n"
+"                                   others; raw_tp and tp_btf hook sys_enter,\n"
+"                                   which fires for every syscall of every\n"
+"                                   process, and filter by syscall number\n"
+"                     uprobe-nop, uprobe-push, uprobe-ret  calls of a user\n"
+"                                   function starting with that instruction\n"
+"                                   (uprobe and uretprobe modes; base is the\n"
+"                                   bare call)\n"
 "  -c, --cpus N|LIST  N: the first N online CPUs; or a list like 0,2-3\n"
 "                     (default: every online CPU), one worker each\n"
 "  -n, --count N      events per worker (default %llu)\n"
@@ -143,12 +280,22 @@ static void usage(FILE *f)
 "  -v, --verbose      libbpf's messages too\n"
 "  -h, --help         this text\n"
 "\n"
+"Modes: base (nothing attached), kprobe, kretprobe, tracepoint, raw_tp,\n"
+"tp_btf, fentry, fexit, fmod_ret (getpgid only: returns an error so the\n"
+"syscall body is skipped), uprobe, uretprobe (uprobe-* events only).\n"
+"\n"
 "test_flags (upstream-compatible; default: all): for each mode, the low\n"
 "bit selects task_rename, the high bit urandom_read:\n",
 		DEFAULT_COUNT);
 	for (m = 0; m < NR_MODES; m++)
-		fprintf(f, "  0x%04x/0x%04x  %s\n", modes[m].flag,
-			modes[m].flag << 1, modes[m].name);
+		if (modes[m].flag)
+			fprintf(f, "  0x%04x/0x%04x  %s\n", modes[m].flag,
+				modes[m].flag << 1, modes[m].name);
+	fprintf(f, "and one bit for each newer event, in every mode that applies:\n");
+	for (e = 0; e < NR_EVENTS; e++)
+		if (events[e].flag)
+			fprintf(f, "  0x%05x        %s\n", events[e].flag,
+				events[e].trigger.name);
 	fprintf(f,
 "num_cpu: as -c N.\n"
 "\n"
@@ -180,6 +327,15 @@ static int parse_names(const char *list, const char *what,
 		mask[i] = true;
 	}
 	return 0;
+}
+
+static bool flags_select(__u64 flags, int m, int e)
+{
+	const struct overhead_event *ev = &events[e];
+
+	if (!attach_applies(modes[m].kind, &ev->target))
+		return false;
+	return flags & (ev->flag ? ev->flag : (__u64)modes[m].flag << e);
 }
 
 static int parse_options(int argc, char **argv, struct options *opt)
@@ -278,7 +434,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	for (m = 0; m < NR_MODES; m++)
 		for (e = 0; e < NR_EVENTS; e++)
 			any |= opt->selected[m][e] = mode_on[m] &&
-				event_on[e] && (flags & (modes[m].flag << e));
+				event_on[e] && flags_select(flags, m, e);
 	if (!any) {
 		pr_err("nothing selected: test_flags, -m and -e leave no mode");
 		return -1;
@@ -296,7 +452,12 @@ static int attach_program(const struct attach_mode *mode,
 	size_t size;
 	const void *elf = mode->elf_bytes(&size);
 
+	char *dash;
+
+	/* "uprobe-nop" events have C programs named uprobe_uprobe_nop */
 	snprintf(prog, sizeof(prog), "%s_%s", mode->name, ev->trigger.name);
+	while ((dash = strchr(prog, '-')))
+		*dash = '_';
 	if (bpf_run_open(run, elf, size, mode->obj_name, prog, out))
 		return -1;
 	return bpf_run_attach(run, mode->kind, &ev->target, out);
@@ -328,6 +489,8 @@ static int run_one(const struct options *opt, const struct attach_mode *mode,
 	int err;
 
 	memset(m, 0, sizeof(*m));
+	if (ev->usable && !ev->usable(&m->out))
+		return 0;
 	err = pool_start(&pool, &opt->cpus, &ev->trigger, opt->count);
 	if (err) {
 		outcome_set(&m->out, ST_FAILED, "starting workers: %s",
@@ -387,7 +550,7 @@ static void print_summary(const struct options *opt,
 	format_cpus(&opt->cpus, cpus, sizeof(cpus));
 	printf("\nSummary: %d worker(s) on CPU %s, %llu events each, kernel %s\n",
 	       opt->cpus.nr, cpus, opt->count, uts.release);
-	printf("  %-11s %-13s %-8s %10s %9s %22s %s\n", "mode", "event",
+	printf("  %-11s %-13s %-8s %10s %9s %26s %s\n", "mode", "event",
 	       "status", "events/s", "ns/event", "overhead ns/event",
 	       "hits/events");
 	for (i = 0; i < NR_MODES; i++) {
@@ -414,7 +577,7 @@ static void print_summary(const struct options *opt,
 				snprintf(overhead, sizeof(overhead),
 					 "%+.1f (%+.1f%%)", delta,
 					 100 * delta / base->ns_per_event);
-			printf("%9.3fM %9.1f %22s ", m->rate / 1e6,
+			printf("%9.3fM %9.1f %26s ", m->rate / 1e6,
 			       m->ns_per_event, overhead);
 			if (modes[i].kind == ATTACH_NONE)
 				printf("-\n");

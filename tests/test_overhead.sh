@@ -40,18 +40,35 @@ expect "full run exits 0 (rc=$RC)" test "$RC" -eq 0
 for m in base tracepoint raw_tp tp_btf; do
 	expect "$m task_rename verified" ok_row $m task_rename "$T_TMP/full.out"
 done
-for m in kprobe kretprobe fentry fexit; do
-	st=$(status_of $m task_rename "$T_TMP/full.out")
-	case $st in
-	ok) expect "$m task_rename verified" ok_row $m task_rename "$T_TMP/full.out" ;;
-	skipped)
-		reason=$(row $m task_rename "$T_TMP/full.out" | awk '{ $1 = $2 = $3 = ""; print }')
-		expect "$m task_rename skip has a reason ($reason)" test -n "$reason" ;;
-	*) fail "$m task_rename: '$st'" ;;
-	esac
+for m in base tracepoint raw_tp tp_btf; do
+	expect "$m getpgid verified" ok_row $m getpgid "$T_TMP/full.out"
 done
+for e in uprobe-nop uprobe-push uprobe-ret; do
+	for m in base uprobe uretprobe; do
+		expect "$m $e verified" ok_row $m $e "$T_TMP/full.out"
+	done
+done
+# verified, or skipped with a reason, never a number for a skip
+verified_or_reason() {
+	local st reason
+	st=$(status_of "$1" "$2" "$T_TMP/full.out")
+	case $st in
+	ok) expect "$1 $2 verified" ok_row "$1" "$2" "$T_TMP/full.out" ;;
+	skipped)
+		reason=$(row "$1" "$2" "$T_TMP/full.out" | awk '{ $1 = $2 = $3 = ""; print }')
+		expect "$1 $2 skip has a reason ($reason)" test -n "$reason"
+		expect "$1 $2 skip shows no rate" eval '! grep -qE "^$2:[0-9]+: " <(sed -n "/^w\/$(tr a-z A-Z <<<"$1")\$/,/^w\//p" "$T_TMP/full.out")' ;;
+	*) fail "$1 $2: '$st'" ;;
+	esac
+}
+for m in kprobe kretprobe fentry fexit; do
+	verified_or_reason $m task_rename
+	verified_or_reason $m getpgid
+done
+verified_or_reason fmod_ret getpgid
 rows=$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED) ' "$T_TMP/full.out")
-expect "16 summary rows (got $rows)" test "$rows" -eq 16
+# 8 modes x 2 upstream events, 9 getpgid modes, 3 uprobe events x 3 modes
+expect "34 summary rows (got $rows)" test "$rows" -eq 34
 expect "no row FAILED" test -z "$(grep -E '^  \S+ +\S+ +FAILED' "$T_TMP/full.out")"
 
 # the kernel decides the urandom_read tracepoint, never a version table
@@ -78,6 +95,20 @@ expect "one task_rename line per CPU per ok mode ($lines = $ok x $NCPU)" \
 expect "each header printed once though stdout is a pipe" \
 	test "$(grep -c '^BASE$' "$T_TMP/full.out")" -eq 1
 
+# the uprobe targets start with the instruction they are named after
+if command -v objdump >/dev/null; then
+	first_insn() {
+		objdump -d --no-show-raw-insn "$BIN" |
+			awk -v f="<$1>:" '$2 == f { getline; $1 = ""; print; exit }' |
+			sed 's/^ *//; s/ *$//'
+	}
+	expect "uprobe_nop starts with nop ($(first_insn uprobe_nop))" test "$(first_insn uprobe_nop)" = nop
+	expect "uprobe_push starts with push %rbp ($(first_insn uprobe_push))" test "$(first_insn uprobe_push)" = "push %rbp"
+	expect "uprobe_ret starts with ret ($(first_insn uprobe_ret))" test "$(first_insn uprobe_ret)" = ret
+else
+	skip "objdump missing: uprobe targets not disassembled"
+fi
+
 # --- selection
 run_capture flags $BIN -n $N 0x41 1
 expect "0x41 1: exit 0" test "$RC" -eq 0
@@ -90,6 +121,15 @@ expect "0x41 1: one worker" test "$(grep -c '^task_rename:' "$T_TMP/flags.out")"
 run_capture flagurandom $BIN -n $N 0x2
 expect "0x2: base urandom_read only" test "$(grep -cE '^  base +urandom_read +ok' "$T_TMP/flagurandom.out")" -eq 1 -a \
 	"$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/flagurandom.out")" -eq 1
+
+run_capture getpgid $BIN -n $N 0x10000
+expect "0x10000: getpgid only, in the 9 modes that apply" \
+	test "$(grep -cE '^  \S+ +getpgid +(ok|skipped)' "$T_TMP/getpgid.out")" -eq 9 -a \
+	"$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/getpgid.out")" -eq 9
+run_capture uprobes $BIN -n $N -m uprobe,uretprobe
+expect "-m uprobe,uretprobe: the 6 uprobe rows only" \
+	test "$(grep -cE '^  (uprobe|uretprobe) +uprobe-(nop|push|ret) +ok' "$T_TMP/uprobes.out")" -eq 6 -a \
+	"$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/uprobes.out")" -eq 6
 
 run_capture named $BIN -n $N -m tp_btf,tracepoint -e task_rename -c 1 -q
 expect "-m tp_btf,tracepoint -e task_rename: exit 0" test "$RC" -eq 0
@@ -133,6 +173,7 @@ bad_arg "-n huge" -n 99999999999999999999999
 bad_arg "-n 1e6" -n 1e6
 bad_arg "-m unknown" -m kprobes
 bad_arg "-e unknown" -e urandom
+bad_arg "a mode that does not apply to the event" -m fmod_ret -e task_rename
 bad_arg "unknown option" --frobnicate
 bad_arg "option without value" -n
 bad_arg "too many arguments" 1 1 1
