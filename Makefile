@@ -19,7 +19,7 @@ PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 COMMON := bench_runner.c bench_attach.c
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
-		     test_overhead_uprobe_kern \
+		     test_overhead_uprobe_kern test_overhead_batch_kern \
 		     test_overhead_raw_tp_kern test_overhead_fentry_kern
 map_perf_test_BPF := map_perf_test_kern
 

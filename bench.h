@@ -67,6 +67,11 @@ struct trigger {
 	int (*setup)(void **state);
 	/* the timed loop: the syscall and nothing else */
 	void (*run)(void *state, __u64 count);
+	/*
+	 * events one call of the loop makes (0 means 1): the worker asks
+	 * run() for count / events_per_call calls, rounded up
+	 */
+	unsigned int events_per_call;
 };
 
 struct worker_result {

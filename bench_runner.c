@@ -308,7 +308,9 @@ static void __attribute__((noreturn))
 worker_main(int cpu, int go_fd, int result_fd,
 	    const struct trigger *trigger, __u64 count)
 {
-	struct worker_result res = { .cpu = cpu, .events = count };
+	unsigned int per_call = trigger->events_per_call ?: 1;
+	__u64 calls = (count + per_call - 1) / per_call;
+	struct worker_result res = { .cpu = cpu, .events = calls * per_call };
 	void *state = NULL;
 	cpu_set_t set;
 	__u64 start;
@@ -336,7 +338,7 @@ worker_main(int cpu, int go_fd, int result_fd,
 	if (read(go_fd, &c, 1) != 0)
 		_exit(1);
 	start = now_ns();
-	trigger->run(state, count);
+	trigger->run(state, calls);
 	res.elapsed_ns = now_ns() - start;
 	worker_send(result_fd, MSG_DONE, &res);
 	_exit(0);

@@ -46,6 +46,20 @@ int BPF_PROG(fexit_getpgid)
 	return 0;
 }
 
+SEC("fentry/bpf_get_numa_node_id")
+int BPF_PROG(fentry_kernel_batch)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("fexit/bpf_get_numa_node_id")
+int BPF_PROG(fexit_kernel_batch)
+{
+	count_hit();
+	return 0;
+}
+
 /*
  * Syscalls allow error injection: a non-zero return skips the syscall's
  * body, so this measures the trampoline without getpgid's own work.

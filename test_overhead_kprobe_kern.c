@@ -48,4 +48,18 @@ int BPF_KRETPROBE(kretprobe_getpgid)
 	return 0;
 }
 
+SEC("kprobe/bpf_get_numa_node_id")
+int BPF_KPROBE(kprobe_kernel_batch)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("kretprobe/bpf_get_numa_node_id")
+int BPF_KRETPROBE(kretprobe_kernel_batch)
+{
+	count_hit();
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/utsname.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "test_overhead_kprobe_kern.skel.h"
@@ -23,6 +24,7 @@
 #include "test_overhead_raw_tp_kern.skel.h"
 #include "test_overhead_fentry_kern.skel.h"
 #include "test_overhead_uprobe_kern.skel.h"
+#include "test_overhead_batch_kern.skel.h"
 
 #define DEFAULT_COUNT	1000000ull
 #define MAX_COUNT	10000000000ull
@@ -139,6 +141,84 @@ UPROBE_RUN(uprobe_nop)
 UPROBE_RUN(uprobe_push)
 UPROBE_RUN(uprobe_ret)
 
+/*
+ * kernel-batch: BPF_PROG_TEST_RUN of a driver program that calls
+ * bpf_get_numa_node_id() KERNEL_BATCH times per run, the programs under
+ * test on that function: the syscall's cost is shared by the batch.
+ */
+#define KERNEL_BATCH 100
+
+struct batch_driver {
+	struct bpf_run run;
+	int fd;
+	__u64 args[1];	/* the driver's ctx: how many helper calls */
+};
+
+static int batch_driver_load(struct batch_driver *d, struct outcome *out)
+{
+	size_t size;
+	const void *elf = test_overhead_batch_kern__elf_bytes(&size);
+	int err;
+
+	err = bpf_run_open(&d->run, elf, size, "test_overhead_batch_kern",
+			   "kernel_batch_driver", out);
+	if (err)
+		return err;
+	err = bpf_object__load(d->run.obj);
+	if (err) {
+		outcome_set(out, ST_FAILED, "loading the batch driver: %s",
+			    strerror(-err));
+		bpf_run_close(&d->run);
+		return err;
+	}
+	d->fd = bpf_program__fd(d->run.prog);
+	d->args[0] = KERNEL_BATCH;
+	return 0;
+}
+
+/* each worker loads its own driver: workers hold no parent's BPF fds */
+static int batch_setup(void **state)
+{
+	static struct batch_driver driver;
+	struct outcome out;
+	int err;
+
+	err = batch_driver_load(&driver, &out);
+	*state = &driver;
+	return err;
+}
+
+static void batch_run(void *state, __u64 count)
+{
+	struct batch_driver *d = state;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = d->args,
+		    .ctx_size_in = sizeof(d->args));
+	__u64 i;
+
+	for (i = 0; i < count; i++)
+		bpf_prog_test_run_opts(d->fd, &opts);
+}
+
+/* the kernel must be able to test-run a raw_tp program at all */
+static bool batch_ok(struct outcome *out)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct batch_driver d;
+	int err;
+
+	if (batch_driver_load(&d, out))
+		return false;
+	opts.ctx_in = d.args;
+	opts.ctx_size_in = sizeof(d.args);
+	err = bpf_prog_test_run_opts(d.fd, &opts) ? -errno : 0;
+	bpf_run_close(&d.run);
+	if (err)
+		outcome_set(out, ST_SKIPPED,
+			    "kernel cannot BPF_PROG_TEST_RUN a raw_tp program: %s",
+			    strerror(-err));
+	return !err;
+}
+
 struct overhead_event {
 	struct trigger trigger;		/* trigger.name is the event's name */
 	struct attach_target target;
@@ -153,7 +233,7 @@ struct overhead_event {
 
 static const struct overhead_event events[] = {
 	{
-		.trigger = { "task_rename", NULL, rename_run },
+		.trigger = { .name = "task_rename", .run = rename_run },
 		.target = {
 			.kfunc = { "__set_task_comm" },
 			.tp_category = "task",
@@ -161,7 +241,11 @@ static const struct overhead_event events[] = {
 		},
 	},
 	{
-		.trigger = { "urandom_read", urandom_setup, urandom_run },
+		.trigger = {
+			.name = "urandom_read",
+			.setup = urandom_setup,
+			.run = urandom_run,
+		},
 		.target = {
 			/* renamed in 5.19 */
 			.kfunc = { "urandom_read_iter", "urandom_read" },
@@ -170,7 +254,7 @@ static const struct overhead_event events[] = {
 		},
 	},
 	{
-		.trigger = { "getpgid", NULL, getpgid_run },
+		.trigger = { .name = "getpgid", .run = getpgid_run },
 		.target = {
 			/* the architecture's syscall wrapper */
 			.kfunc = { "__x64_sys_getpgid", "__arm64_sys_getpgid",
@@ -183,22 +267,33 @@ static const struct overhead_event events[] = {
 		.flag = 0x10000,
 	},
 	{
-		.trigger = { "uprobe-nop", NULL, uprobe_nop_run },
+		.trigger = { .name = "uprobe-nop", .run = uprobe_nop_run },
 		.target = { .ufunc = "uprobe_nop" },
 		.flag = 0x20000,
 		.usable = nop_ok,
 	},
 	{
-		.trigger = { "uprobe-push", NULL, uprobe_push_run },
+		.trigger = { .name = "uprobe-push", .run = uprobe_push_run },
 		.target = { .ufunc = "uprobe_push" },
 		.flag = 0x40000,
 		.usable = push_ok,
 	},
 	{
-		.trigger = { "uprobe-ret", NULL, uprobe_ret_run },
+		.trigger = { .name = "uprobe-ret", .run = uprobe_ret_run },
 		.target = { .ufunc = "uprobe_ret" },
 		.flag = 0x80000,
 		.usable = ret_ok,
+	},
+	{
+		.trigger = {
+			.name = "kernel-batch",
+			.setup = batch_setup,
+			.run = batch_run,
+			.events_per_call = KERNEL_BATCH,
+		},
+		.target = { .kfunc = { "bpf_get_numa_node_id" } },
+		.flag = 0x100000,
+		.usable = batch_ok,
 	},
 };
 #define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
@@ -273,6 +368,10 @@ static void usage(FILE *f)
 "                                   function starting with that instruction\n"
 "                                   (uprobe and uretprobe modes; base is the\n"
 "                                   bare call)\n"
+"                     kernel-batch  BPF_PROG_TEST_RUN of a program calling\n"
+"                                   bpf_get_numa_node_id() %d times: no\n"
+"                                   syscall per event (kprobe, kretprobe,\n"
+"                                   fentry, fexit on that function)\n"
 "  -c, --cpus N|LIST  N: the first N online CPUs; or a list like 0,2-3\n"
 "                     (default: every online CPU), one worker each\n"
 "  -n, --count N      events per worker (default %llu)\n"
@@ -286,7 +385,7 @@ static void usage(FILE *f)
 "\n"
 "test_flags (upstream-compatible; default: all): for each mode, the low\n"
 "bit selects task_rename, the high bit urandom_read:\n",
-		DEFAULT_COUNT);
+		KERNEL_BATCH, DEFAULT_COUNT);
 	for (m = 0; m < NR_MODES; m++)
 		if (modes[m].flag)
 			fprintf(f, "  0x%04x/0x%04x  %s\n", modes[m].flag,

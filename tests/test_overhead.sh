@@ -66,9 +66,14 @@ for m in kprobe kretprobe fentry fexit; do
 	verified_or_reason $m getpgid
 done
 verified_or_reason fmod_ret getpgid
+expect "base kernel-batch verified" ok_row base kernel-batch "$T_TMP/full.out"
+for m in kprobe kretprobe fentry fexit; do
+	verified_or_reason $m kernel-batch
+done
 rows=$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED) ' "$T_TMP/full.out")
-# 8 modes x 2 upstream events, 9 getpgid modes, 3 uprobe events x 3 modes
-expect "34 summary rows (got $rows)" test "$rows" -eq 34
+# 8 modes x 2 upstream events, 9 getpgid modes, 3 uprobe events x 3 modes,
+# 5 kernel-batch modes
+expect "39 summary rows (got $rows)" test "$rows" -eq 39
 expect "no row FAILED" test -z "$(grep -E '^  \S+ +\S+ +FAILED' "$T_TMP/full.out")"
 
 # the kernel decides the urandom_read tracepoint, never a version table
