@@ -51,7 +51,7 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-$(OUTPUT)/%_kern.o: %_kern.c overhead_kern.h $(OUTPUT)/vmlinux.h
+$(OUTPUT)/%_kern.o: %_kern.c overhead_kern.h map_perf_test.h $(OUTPUT)/vmlinux.h
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -69,7 +69,8 @@ $(OBJDIR)/%.o: %.c bench.h | $(OBJDIR)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
-$(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h)
+$(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h) \
+	map_perf_test.h
 
 # static binaries land in build/static/, the host's at the top
 BINDIR := $(if $(filter 1,$(STATIC)),$(OBJDIR),.)

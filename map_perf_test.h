@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What map_perf_test's BPF programs and its user space must agree on: the
+ * test numbers (upstream's test_flags bits), the per-test counters the
+ * programs keep, and the magic address the connect() tests carry.
+ * Include <linux/types.h> (user space) or vmlinux.h (BPF) first.
+ */
+#ifndef __MAP_PERF_TEST_H
+#define __MAP_PERF_TEST_H
+
+/* upstream's numbering: test t is selected by test_flags bit 1 << t */
+enum map_test_id {
+	HASH_PREALLOC,
+	PERCPU_HASH_PREALLOC,
+	HASH_KMALLOC,
+	PERCPU_HASH_KMALLOC,
+	LRU_HASH_PREALLOC,
+	NOCOMMON_LRU_HASH_PREALLOC,
+	LPM_KMALLOC,
+	HASH_LOOKUP,
+	ARRAY_LOOKUP,
+	INNER_LRU_HASH_PREALLOC,
+	LRU_HASH_LOOKUP,
+	NR_TESTS,
+};
+
+/* one per test and CPU, added to once per program run */
+struct map_perf_counters {
+	__u64 calls;		/* runs for a worker's syscall */
+	__u64 lookups;
+	__u64 found;		/* lookups that found what the test expects */
+	__u64 updates;
+	__u64 update_fails;
+};
+
+/* the worker tgids the programs act for; the runner's MAX_WORKERS */
+#define MAP_PERF_MAX_WORKERS	256
+
+/*
+ * connect(-1, &sin6, sizeof(sin6)) fails with EBADF before the kernel
+ * looks at the address, so the address is free to carry the test:
+ * s6_addr16[0..1] the magic, s6_addr16[2] the case, s6_addr32[3] a key.
+ */
+#define CONNECT_MAGIC0		0xdead
+#define CONNECT_MAGIC1		0xbeef
+
+enum connect_case {
+	CASE_LRU_HASH,
+	CASE_NOCOMMON_LRU_HASH,
+	CASE_INNER_LRU_HASH,
+	CASE_LRU_HASH_LOOKUP,
+};
+
+/* the LPM test looks up 192.168.0.1/32, which user space maps to 128 */
+#define LPM_ADDR		{ 192, 168, 0, 1 }
+#define LPM_VALUE		128
+
+/* HASH_LOOKUP and ARRAY_LOOKUP look up this key: every map holds key 0 */
+#define LOOKUP_KEY		0
+
+#endif /* __MAP_PERF_TEST_H */

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * map_perf_test's BPF side: one body per test, doing that test's map work,
+ * and for each body one entry point per attach method (<method>_<test>),
+ * so that every method does exactly the same work and differs only in how
+ * it finds the worker's syscall. The runner loads one entry point per run.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "map_perf_test.h"
+
+#define MAX_ENTRIES	1000
+#define MAX_NR_CPUS	1024
+
+/* ---- the maps: upstream's names, which num_map_entries resizes ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, MAX_ENTRIES);
+} hash_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, MAX_ENTRIES);
+} percpu_hash_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, MAX_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} hash_map_alloc SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, MAX_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} percpu_hash_map_alloc SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, 10000);
+} lru_hash_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, 10000);
+	__uint(map_flags, BPF_F_NO_COMMON_LRU);
+} nocommon_lru_hash_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(key_size, 8);
+	__uint(value_size, sizeof(long));
+	__uint(max_entries, 10000);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} lpm_trie_map_alloc SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, MAX_ENTRIES);
+} array_map SEC(".maps");
+
+/*
+ * The template of the per-CPU inner maps. User space creates one per
+ * worker CPU on that CPU's NUMA node and puts it in the CPU's slot.
+ */
+struct inner_lru {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, MAX_ENTRIES);
+	__uint(map_flags, BPF_F_NUMA_NODE);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, MAX_NR_CPUS);
+	__type(key, __u32);
+	__array(values, struct inner_lru);
+} array_of_lru_hashs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u32);
+	__type(value, long);
+	__uint(max_entries, MAX_ENTRIES);
+} lru_hash_lookup_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NR_TESTS);
+	__type(key, __u32);
+	__type(value, struct map_perf_counters);
+} counters SEC(".maps");
+
+/* ---- set by user space before load ---- */
+
+const volatile __u32 nr_workers;
+const volatile __u32 worker_tgid[MAP_PERF_MAX_WORKERS];
+/* the lowest and highest worker tgid: most foreign tasks stop here */
+const volatile __u32 tgid_min;
+const volatile __u32 tgid_max;
+/* raw_tp sees every syscall: the number of the test's own */
+const volatile long syscall_nr = -1;
+
+/* ---- shared by every test ---- */
+
+/* other processes must neither touch the maps nor count as events */
+static __always_inline bool from_worker(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 i;
+
+	if (tgid < tgid_min || tgid > tgid_max)
+		return false;
+	for (i = 0; i < MAP_PERF_MAX_WORKERS && i < nr_workers; i++)
+		if (worker_tgid[i] == tgid)
+			return true;
+	return false;
+}
+
+/* once per run, after the timed map work: a per-CPU slot, no atomics */
+static __always_inline void count(__u32 test, __u32 lookups, __u32 found,
+				  __u32 updates, __u32 update_fails)
+{
+	struct map_perf_counters *c = bpf_map_lookup_elem(&counters, &test);
+
+	if (!c)
+		return;
+	c->calls++;
+	c->lookups += lookups;
+	c->found += found;
+	c->updates += updates;
+	c->update_fails += update_fails;
+}
+
+/* ---- the bodies: one per test, upstream's work ---- */
+
+/* 10 x (update, lookup, delete) of the calling thread's own key */
+static __always_inline void stress_hash(void *map, __u32 test)
+{
+	__u32 key = bpf_get_current_pid_tgid();
+	__u32 found = 0, fails = 0;
+	long init_val = 1;
+	long *value;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		if (bpf_map_update_elem(map, &key, &init_val, BPF_ANY))
+			fails++;
+		value = bpf_map_lookup_elem(map, &key);
+		if (value) {
+			found++;
+			bpf_map_delete_elem(map, &key);
+		}
+	}
+	count(test, 10, found, 10, fails);
+}
+
+static __always_inline void hash_prealloc(void)
+{
+	stress_hash(&hash_map, HASH_PREALLOC);
+}
+
+static __always_inline void percpu_hash_prealloc(void)
+{
+	stress_hash(&percpu_hash_map, PERCPU_HASH_PREALLOC);
+}
+
+static __always_inline void hash_kmalloc(void)
+{
+	stress_hash(&hash_map_alloc, HASH_KMALLOC);
+}
+
+static __always_inline void percpu_hash_kmalloc(void)
+{
+	stress_hash(&percpu_hash_map_alloc, PERCPU_HASH_KMALLOC);
+}
+
+/* one update with a random key: a full LRU map evicts, it must not fail */
+static __always_inline void stress_lru(void *map, __u32 test)
+{
+	__u32 key = bpf_get_prandom_u32();
+	long val = 1;
+	int err;
+
+	err = bpf_map_update_elem(map, &key, &val, BPF_ANY);
+	count(test, 0, 0, 1, err != 0);
+}
+
+static __always_inline void lru_hash_prealloc(__u32 key)
+{
+	stress_lru(&lru_hash_map, LRU_HASH_PREALLOC);
+}
+
+static __always_inline void nocommon_lru_hash_prealloc(__u32 key)
+{
+	stress_lru(&nocommon_lru_hash_map, NOCOMMON_LRU_HASH_PREALLOC);
+}
+
+/* the same in this CPU's own inner map; a missing one is a failed update */
+static __always_inline void inner_lru_hash_prealloc(__u32 key)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	void *inner = bpf_map_lookup_elem(&array_of_lru_hashs, &cpu);
+
+	if (!inner) {
+		count(INNER_LRU_HASH_PREALLOC, 0, 0, 1, 1);
+		return;
+	}
+	stress_lru(inner, INNER_LRU_HASH_PREALLOC);
+}
+
+/*
+ * In the unrolled lookup loops below, barrier_var() makes clang add up the
+ * hits as it goes: left alone it keeps every lookup's result until the end
+ * and runs out of BPF stack.
+ */
+
+/* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
+static __always_inline void lpm_kmalloc(void)
+{
+	union {
+		__u32 b32[2];
+		__u8 b8[8];
+	} key;
+	const __u8 addr[4] = LPM_ADDR;
+	__u32 found = 0;
+	long *value;
+	int i;
+
+	key.b32[0] = 32;
+	__builtin_memcpy(&key.b8[4], addr, sizeof(addr));
+#pragma clang loop unroll(full)
+	for (i = 0; i < 32; i++) {
+		value = bpf_map_lookup_elem(&lpm_trie_map_alloc, &key);
+		found += value && *value == LPM_VALUE;
+		barrier_var(found);
+	}
+	count(LPM_KMALLOC, 32, found, 0, 0);
+}
+
+static __always_inline void lookup64(void *map, __u32 test)
+{
+	__u32 key = LOOKUP_KEY, found = 0;
+	int i;
+
+#pragma clang loop unroll(full)
+	for (i = 0; i < 64; i++) {
+		found += bpf_map_lookup_elem(map, &key) != NULL;
+		barrier_var(found);
+	}
+	count(test, 64, found, 0, 0);
+}
+
+static __always_inline void hash_lookup(void)
+{
+	lookup64(&hash_map, HASH_LOOKUP);
+}
+
+static __always_inline void array_lookup(void)
+{
+	lookup64(&array_map, ARRAY_LOOKUP);
+}
+
+/* 32 consecutive keys from the one the worker put in the address */
+static __always_inline void lru_hash_lookup(__u32 key)
+{
+	__u32 found = 0;
+	int i;
+
+#pragma clang loop unroll(full)
+	for (i = 0; i < 32; i++) {
+		if (bpf_map_lookup_elem(&lru_hash_lookup_map, &key))
+			found++;
+		barrier_var(found);
+		key++;
+	}
+	count(LRU_HASH_LOOKUP, 32, found, 0, 0);
+}
+
+/* ---- connect(): the test case and key are in the address ---- */
+
+/* true when this connect() carries @tcase; *key is then its key */
+static __always_inline bool connect_case(const struct sockaddr *uaddr,
+					 long addrlen, __u16 tcase, __u32 *key)
+{
+	union {
+		__u16 dst6[8];
+		struct {
+			__u16 magic0;
+			__u16 magic1;
+			__u16 tcase;
+			__u16 unused16;
+			__u32 unused32;
+			__u32 key;
+		};
+	} p;
+	const struct sockaddr_in6 *in6 = (const void *)uaddr;
+
+	if (addrlen != sizeof(*in6))
+		return false;
+	if (bpf_probe_read_user(p.dst6, sizeof(p.dst6), &in6->sin6_addr))
+		return false;
+	if (p.magic0 != CONNECT_MAGIC0 || p.magic1 != CONNECT_MAGIC1 ||
+	    p.tcase != tcase)
+		return false;
+	*key = p.key;
+	return true;
+}
+
+/* ---- the entry points: <method>_<test> for each attach method ---- */
+
+/*
+ * A syscall test: @sc is the syscall the workers make. fentry's target is
+ * set at run time: __<arch>_sys_<sc>, or __do_sys_<sc> where the arch stub
+ * is an alias without BTF. Only the worker tgid check comes before the body.
+ */
+#define SYSCALL_TEST(test, sc)						\
+SEC("ksyscall/" #sc)							\
+int BPF_KPROBE(kprobe_##test)	/* no arguments to unwrap */		\
+{									\
+	if (from_worker())						\
+		test();							\
+	return 0;							\
+}									\
+									\
+SEC("fentry")								\
+int BPF_PROG(fentry_##test)						\
+{									\
+	if (from_worker())						\
+		test();							\
+	return 0;							\
+}									\
+									\
+SEC("tracepoint/syscalls/sys_enter_" #sc)				\
+int tracepoint_##test(void *ctx)					\
+{									\
+	if (from_worker())						\
+		test();							\
+	return 0;							\
+}									\
+									\
+SEC("raw_tp/sys_enter")							\
+int raw_tp_##test(struct bpf_raw_tracepoint_args *ctx)			\
+{									\
+	if (ctx->args[1] == syscall_nr && from_worker())		\
+		test();							\
+	return 0;							\
+}
+
+/*
+ * A connect() test: each method finds the address argument its own way,
+ * fentry through the pt_regs of the arch's __<arch>_sys_connect stub.
+ */
+#define CONNECT_TEST(test, tcase)					\
+SEC("ksyscall/connect")							\
+int BPF_KSYSCALL(kprobe_##test, int fd, struct sockaddr *uaddr,		\
+		 int addrlen)						\
+{									\
+	__u32 key;							\
+									\
+	if (from_worker() && connect_case(uaddr, addrlen, tcase, &key))	\
+		test(key);						\
+	return 0;							\
+}									\
+									\
+SEC("fentry")								\
+int BPF_PROG(fentry_##test, struct pt_regs *regs)			\
+{									\
+	__u32 key;							\
+									\
+	if (!from_worker())						\
+		return 0;						\
+	if (connect_case((void *)PT_REGS_PARM2_CORE_SYSCALL(regs),	\
+			 PT_REGS_PARM3_CORE_SYSCALL(regs), tcase,	\
+			 &key))						\
+		test(key);						\
+	return 0;							\
+}									\
+									\
+/* the record holds each argument widened to 8 bytes */			\
+SEC("tracepoint/syscalls/sys_enter_connect")				\
+int tracepoint_##test(struct syscall_trace_enter *ctx)			\
+{									\
+	__u32 key;							\
+									\
+	if (from_worker() &&						\
+	    connect_case((void *)ctx->args[1], ctx->args[2], tcase,	\
+			 &key))						\
+		test(key);						\
+	return 0;							\
+}									\
+									\
+SEC("raw_tp/sys_enter")							\
+int raw_tp_##test(struct bpf_raw_tracepoint_args *ctx)			\
+{									\
+	struct pt_regs *regs = (void *)ctx->args[0];			\
+	__u32 key;							\
+									\
+	if (ctx->args[1] != syscall_nr || !from_worker())		\
+		return 0;						\
+	if (connect_case((void *)PT_REGS_PARM2_CORE_SYSCALL(regs),	\
+			 PT_REGS_PARM3_CORE_SYSCALL(regs), tcase,	\
+			 &key))						\
+		test(key);						\
+	return 0;							\
+}
+
+SYSCALL_TEST(hash_prealloc, getuid)
+SYSCALL_TEST(percpu_hash_prealloc, geteuid)
+SYSCALL_TEST(hash_kmalloc, getgid)
+SYSCALL_TEST(percpu_hash_kmalloc, getegid)
+CONNECT_TEST(lru_hash_prealloc, CASE_LRU_HASH)
+CONNECT_TEST(nocommon_lru_hash_prealloc, CASE_NOCOMMON_LRU_HASH)
+SYSCALL_TEST(lpm_kmalloc, gettid)
+SYSCALL_TEST(hash_lookup, getpgid)
+SYSCALL_TEST(array_lookup, getppid)
+CONNECT_TEST(inner_lru_hash_prealloc, CASE_INNER_LRU_HASH)
+CONNECT_TEST(lru_hash_lookup, CASE_LRU_HASH_LOOKUP)
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,277 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# map_perf_test on the host kernel: real runs with small counts. Checks the
+# programs' counts, upstream's selections and lines, --miss, resizing, each
+# attach method, the tgid filter, bad arguments, exit codes and cleanup;
+# never an absolute rate.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+BIN=./map_perf_test
+N=2000
+NCPU=$(nproc)
+TESTS="hash_prealloc percpu_hash_prealloc hash_kmalloc percpu_hash_kmalloc
+lru_hash_prealloc nocommon_lru_hash_prealloc lpm_kmalloc hash_lookup
+array_lookup inner_lru_hash_prealloc lru_hash_lookup"
+# upstream's line of each test, as in samples/bpf/map_perf_test_user.c
+declare -A LINE=(
+	[hash_prealloc]="hash_map_perf pre-alloc [0-9]+ events"
+	[percpu_hash_prealloc]="percpu_hash_map_perf pre-alloc [0-9]+ events"
+	[hash_kmalloc]="hash_map_perf kmalloc [0-9]+ events"
+	[percpu_hash_kmalloc]="percpu_hash_map_perf kmalloc [0-9]+ events"
+	[lru_hash_prealloc]="lru_hash_map_perf pre-alloc [0-9]+ events"
+	[nocommon_lru_hash_prealloc]="nocommon_lru_hash_map_perf pre-alloc [0-9]+ events"
+	[lpm_kmalloc]="lpm_perf kmalloc [0-9]+ events"
+	[hash_lookup]="hash_lookup [0-9]+ lookups"
+	[array_lookup]="array_lookup [0-9]+ lookups"
+	[inner_lru_hash_prealloc]="inner_lru_hash_map_perf pre-alloc [0-9]+ events"
+	[lru_hash_lookup]="lru_hash_lookup_perf pre-alloc [0-9]+ events"
+)
+
+if [ ! -x $BIN ]; then
+	fail "map_perf_test is built"
+	finish
+	exit
+fi
+
+# Summary rows: test attach status events/s ops/s ns/op hits entries calls
+# row TEST FILE: the summary row of TEST
+row() { awk -v t="$1" '$1 == t && $3 ~ /^(ok|skipped|FAILED)$/' "$2"; }
+field() { row "$1" "$3" | awk -v f="$2" '{ print $f }'; }
+nrows() { grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)( |$)' "$1"; }
+
+# ok_row TEST FILE: verified, with the program run for every syscall
+ok_row() {
+	local r
+	r=$(row "$1" "$2")
+	[ "$(awk '{ print $3 }' <<<"$r")" = ok ] || return 1
+	awk '{ split($NF, c, "/"); exit !(c[1] + 0 >= c[2] + 0 && c[2] > 0) }' <<<"$r"
+}
+
+# skip_row TEST FILE: skipped, with a reason
+skip_row() {
+	local r
+	r=$(row "$1" "$2")
+	[ "$(awk '{ print $3 }' <<<"$r")" = skipped ] &&
+		[ -n "$(awk '{ $1 = $2 = $3 = ""; print }' <<<"$r" | tr -d ' ')" ]
+}
+
+# upstream_lines TEST FILE: one upstream line per worker
+upstream_lines() {
+	test "$(grep -cE "^[0-9]+:${LINE[$1]} per sec$" "$2")" -eq "$NCPU"
+}
+
+ours_loaded() { bpftool prog list 2>/dev/null | grep -q "name $1"; }
+# gone NAME: it leaves within 2 s (the kernel frees programs asynchronously)
+gone() {
+	local i
+	for i in $(seq 20); do
+		ours_loaded "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# --- every test, verified, with auto attach
+run_capture full $BIN -n $N
+expect "full run exits 0 (rc=$RC)" test "$RC" -eq 0
+expect "11 summary rows (got $(nrows "$T_TMP/full.out"))" test "$(nrows "$T_TMP/full.out")" -eq 11
+for t in $TESTS; do
+	expect "$t verified" ok_row $t "$T_TMP/full.out"
+	expect "$t: upstream's line for each worker" upstream_lines $t "$T_TMP/full.out"
+done
+for t in lpm_kmalloc hash_lookup array_lookup lru_hash_lookup hash_prealloc; do
+	expect "$t: every lookup hit" test "$(field $t 7 "$T_TMP/full.out")" = 1.000
+done
+method=$(field hash_prealloc 2 "$T_TMP/full.out")
+expect "auto's method ($method) is in the header" \
+	grep -qE "attach by $method \(auto\)" "$T_TMP/full.out"
+expect "one method for every row" \
+	test "$(awk '$3 ~ /^(ok|skipped|FAILED)$/ { print $2 }' "$T_TMP/full.out" | sort -u)" = "$method"
+if [ "$method" != kprobe ]; then
+	expect "auto says why kprobe was not used" \
+		grep -qE '^auto attach tried: kprobe (skipped|FAILED): .+' "$T_TMP/full.out"
+fi
+
+# --- upstream's selections: bit 7 hash_lookup, bit 8 array_lookup
+run_capture sel128 $BIN 128 $NCPU 0 $N
+expect "128: exit 0 (rc=$RC)" test "$RC" -eq 0
+expect "128: hash_lookup only" test "$(nrows "$T_TMP/sel128.out")" -eq 1
+expect "128: hash_lookup verified" ok_row hash_lookup "$T_TMP/sel128.out"
+expect "128: only hash_lookup lines" test "$(grep -cE '^[0-9]+:' "$T_TMP/sel128.out")" -eq "$NCPU"
+expect "128: upstream's hash_lookup lines" upstream_lines hash_lookup "$T_TMP/sel128.out"
+
+run_capture sel256 $BIN -n $N 256
+expect "256: exit 0 (rc=$RC)" test "$RC" -eq 0
+expect "256: array_lookup only" test "$(nrows "$T_TMP/sel256.out")" -eq 1
+expect "256: array_lookup verified" ok_row array_lookup "$T_TMP/sel256.out"
+expect "256: upstream's array_lookup lines" upstream_lines array_lookup "$T_TMP/sel256.out"
+
+run_capture named $BIN -n $N -t lpm_kmalloc,inner_lru_hash_prealloc -c 1 -q
+expect "-t two tests -c 1 -q: exit 0" test "$RC" -eq 0
+expect "-t: exactly two rows" test "$(nrows "$T_TMP/named.out")" -eq 2
+expect "-c 1: one worker's syscalls" test "$(field lpm_kmalloc 9 "$T_TMP/named.out")" = "$N/$N"
+expect "-q: no per-worker lines" test -z "$(grep -E '^[0-9]+:' "$T_TMP/named.out")"
+
+# --- --miss: absent keys on purpose, verified as misses
+run_capture miss $BIN -n $N --miss -t hash_lookup,lpm_kmalloc,lru_hash_lookup
+expect "--miss: exit 0 (rc=$RC)" test "$RC" -eq 0
+for t in hash_lookup lpm_kmalloc lru_hash_lookup; do
+	expect "--miss: $t verified" ok_row $t "$T_TMP/miss.out"
+	expect "--miss: $t hit ratio 0" test "$(field $t 7 "$T_TMP/miss.out")" = 0.000
+done
+
+# --- num_map_entries resizes the maps, as the kernel reports them
+run_capture resize $BIN 0x7c1 $NCPU 77 $N -v
+expect "num_map_entries 77: exit 0 (rc=$RC)" test "$RC" -eq 0
+for t in hash_prealloc lpm_kmalloc hash_lookup array_lookup lru_hash_lookup; do
+	expect "num_map_entries 77: $t verified" ok_row $t "$T_TMP/resize.out"
+	expect "num_map_entries 77: $t map has 77 entries" test "$(field $t 8 "$T_TMP/resize.out")" = 77
+done
+expect "num_map_entries 77: inner LRU maps have 77 entries" \
+	test "$(field inner_lru_hash_prealloc 8 "$T_TMP/resize.out")" = 77
+expect "-v: the map's size is said" \
+	grep -q 'hash_lookup: hash_map has max_entries 77' "$T_TMP/resize.err"
+run_capture resizeE $BIN -n $N -E 5000 -t hash_kmalloc,nocommon_lru_hash_prealloc -q
+expect "-E 5000: hash_kmalloc has 5000 entries" test "$(field hash_kmalloc 8 "$T_TMP/resizeE.out")" = 5000
+expect "-E 5000: nocommon_lru_hash_prealloc verified" ok_row nocommon_lru_hash_prealloc "$T_TMP/resizeE.out"
+
+# a hash map smaller than the workers' keys: failed updates are reported
+if [ "$NCPU" -gt 1 ]; then
+	run_capture tiny $BIN -n 20000 -E 1 -t hash_prealloc -q
+	expect "-E 1 hash_prealloc: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "-E 1 hash_prealloc: FAILED with the updates that failed" \
+		grep -qE '^  hash_prealloc +\S+ +FAILED +[0-9]+ of [0-9]+ updates failed' "$T_TMP/tiny.out"
+fi
+
+# --- each forced method: verified, or skipped with the kernel's reason
+kprobes_off=0
+zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' && kprobes_off=1
+for m in kprobe fentry tracepoint raw_tp; do
+	run_capture "m_$m" $BIN -n 1000 -a $m
+	out=$T_TMP/m_$m.out
+	expect "-a $m: 11 rows" test "$(nrows "$out")" -eq 11
+	expect "-a $m: rows say $m" test "$(awk '$3 ~ /^(ok|skipped|FAILED)$/ { print $2 }' "$out" | sort -u)" = $m
+	nok=0
+	for t in $TESTS; do
+		if ok_row $t "$out"; then
+			nok=$((nok + 1))
+		elif ! skip_row $t "$out"; then
+			fail "-a $m $t: $(row $t "$out")"
+		fi
+	done
+	if [ $nok -eq 11 ]; then
+		pass "-a $m: every test verified"
+		expect "-a $m: exit 0 (rc=$RC)" test "$RC" -eq 0
+	elif [ $nok -eq 0 ]; then
+		pass "-a $m: every test skipped with a reason:$(row hash_prealloc "$out" | awk '{ $1 = $2 = $3 = ""; print }')"
+		expect "-a $m, nothing ran: exit 1 (rc=$RC)" test "$RC" -eq 1
+	else
+		expect "-a $m: partly skipped, exit 0 (rc=$RC)" test "$RC" -eq 0
+	fi
+done
+if [ $kprobes_off -eq 1 ]; then
+	expect "-a kprobe without CONFIG_KPROBES: that is the reason" \
+		grep -qE '^  hash_prealloc +kprobe +skipped .*CONFIG_KPROBES' "$T_TMP/m_kprobe.out"
+fi
+
+# --- the tgid filter: another process's syscalls are not counted
+if command -v python3 >/dev/null; then
+	python3 -c 'import os
+while True: os.getuid(); os.getpgid(0)' &
+	hog=$!
+	for m in tracepoint raw_tp; do
+		run_capture "hog_$m" $BIN -n 20000 -a $m -t hash_prealloc,hash_lookup -q
+		for t in hash_prealloc hash_lookup; do
+			calls=$(field $t 9 "$T_TMP/hog_$m.out")
+			expect "$m $t with another process's syscalls: exactly ours counted ($calls)" \
+				test "$calls" = "$((20000 * NCPU))/$((20000 * NCPU))"
+		done
+	done
+	kill $hog
+	wait $hog 2>/dev/null
+else
+	skip "python3 missing: tgid filter not tested"
+fi
+
+# --- bad arguments: one line on stderr, nothing on stdout, exit 2
+bad_arg() {
+	local name=$1
+	shift
+	run_capture bad $BIN "$@"
+	if [ "$RC" -eq 2 ] && [ "$(wc -l <"$T_TMP/bad.err")" -eq 1 ] &&
+	   [ ! -s "$T_TMP/bad.out" ]; then
+		pass "bad argument $name: exit 2, one line"
+	else
+		fail "bad argument $name: rc=$RC, stderr: $(cat "$T_TMP/bad.err")"
+	fi
+}
+bad_arg "test_flags abc" abc
+bad_arg "test_flags 0" 0
+bad_arg "test_flags -1" -- -1
+bad_arg "test_flags without a known test" 0x800
+bad_arg "nr_cpus 0" 1 0
+bad_arg "nr_cpus more than online" 1 $((NCPU + 1))
+bad_arg "nr_cpus x" 1 x
+bad_arg "num_map_entries x" 1 1 x
+bad_arg "num_map_entries negative" 1 1 -5
+bad_arg "num_map_entries huge" 1 1 99999999999
+bad_arg "max_cnt 0" 1 1 0 0
+bad_arg "max_cnt huge" 1 1 0 99999999999999999999
+bad_arg "-c offline CPU" -c 4000
+bad_arg "-c 0 CPUs" -c 0
+bad_arg "-n 0" -n 0
+bad_arg "-n -5" -n -5
+bad_arg "-n 1e6" -n 1e6
+bad_arg "-n huge" -n 99999999999999999999999
+bad_arg "-E huge" -E 4294967296
+bad_arg "-E x" -E x
+bad_arg "-t unknown" -t hash
+bad_arg "-t none" -t ,
+bad_arg "-t and test_flags disjoint" -t hash_lookup 256
+bad_arg "-a unknown" -a kprobes
+bad_arg "unknown option" --frobnicate
+bad_arg "option without value" -n
+bad_arg "too many arguments" 1 1 0 1 1
+bad_arg "nr_cpus and -c" -c 1 1 1
+bad_arg "num_map_entries and -E" -E 5 1 1 5
+bad_arg "max_cnt and -n" -n 5 1 1 0 5
+
+# --- privileges: one line naming them, exit 1
+if command -v setpriv >/dev/null; then
+	run_capture nopriv setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all $BIN -n $N
+	expect "unprivileged: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "unprivileged: one line naming CAP_BPF" \
+		test "$(wc -l <"$T_TMP/nopriv.err")" -eq 1 -a -n "$(grep CAP_BPF "$T_TMP/nopriv.err")"
+else
+	skip "setpriv missing: privilege check not tested"
+fi
+
+# --- tracefs: mounted when missing, and said on stderr
+if mountpoint -q /sys/kernel/tracing && umount /sys/kernel/tracing 2>/dev/null; then
+	run_capture tracefs $BIN -n $N -a tracepoint -t lru_hash_prealloc
+	expect "tracefs unmounted: tracepoint still verified" ok_row lru_hash_prealloc "$T_TMP/tracefs.out"
+	expect "tracefs unmounted: mount is reported" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
+	expect "tracefs is mounted afterwards" mountpoint -q /sys/kernel/tracing
+else
+	skip "tracefs cannot be unmounted here"
+fi
+
+# --- signals: workers killed, programs detached, 128+signal
+interrupt() {
+	local sig=$1 want=$2 pid
+	$BIN -a raw_tp -t hash_prealloc -n 2000000000 >"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
+	pid=$!
+	sleep 0.5
+	expect "SIG$sig mid-run: program attached while running" ours_loaded raw_tp_hash_pre
+	kill -"$sig" $pid
+	wait $pid
+	RC=$?
+	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
+	expect "SIG$sig mid-run: says so" grep -q 'interrupted by' "$T_TMP/sig.err"
+	expect "SIG$sig mid-run: nothing of ours stays loaded" gone raw_tp_hash_pre
+	expect "SIG$sig mid-run: no worker left" eval '! pgrep -f "^$BIN -a raw_tp" >/dev/null'
+}
+interrupt INT 130
+interrupt TERM 143
+finish
