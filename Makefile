@@ -16,7 +16,7 @@ ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 OUTPUT := build
 
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
-COMMON := bench_runner.c bench_attach.c
+COMMON := bench_runner.c bench_attach.c bench_stats.c bench_json.c bench_compare.c
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 		     test_overhead_uprobe_kern test_overhead_batch_kern \
@@ -33,6 +33,8 @@ ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS += -lzstd
 endif
+# bench_stats.c: sqrt, lgamma, erfc
+LDLIBS += -lm
 
 .DEFAULT_GOAL := all
 
@@ -71,12 +73,30 @@ $(OBJDIR)/%.o: %.c bench.h | $(OBJDIR)
 $(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
 $(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h) \
 	map_perf_test.h
+$(OBJDIR)/bench_stats.o: bench_stats.h
+$(OBJDIR)/bench_json.o: bench_json.h
+$(OBJDIR)/bench_compare.o: bench_compare.h bench_json.h bench_stats.h
+$(PROGS:%=$(OBJDIR)/%_user.o): bench_stats.h bench_json.h bench_compare.h
 
 # static binaries land in build/static/, the host's at the top
 BINDIR := $(if $(filter 1,$(STATIC)),$(OBJDIR),.)
-all: $(PROGS:%=$(BINDIR)/%)
+all: $(PROGS:%=$(BINDIR)/%) tests
 
 $(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(COMMON))
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# unit tests of the statistics, JSON and compare, run by tests/test_stats.sh
+STATS_TEST := $(OBJDIR)/stats_test
+tests: $(STATS_TEST)
+
+$(OBJDIR)/tests/%.o: tests/%.c bench.h bench_stats.h bench_json.h bench_compare.h
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
+	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c bench_json.c bench_compare.c bench_runner.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -104,6 +124,6 @@ clean:
 	$(Q)rm -rf $(OUTPUT)/*.o $(OUTPUT)/*.skel.h $(OUTPUT)/vmlinux.h \
 		$(OUTPUT)/static $(OUTPUT)/dynamic test_overhead map_perf_test
 
-.PHONY: all deps check run vmtest bench clean
+.PHONY: all tests deps check run vmtest bench clean
 .DELETE_ON_ERROR:
 .SECONDARY:

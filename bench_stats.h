@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Statistics over repeated samples: summary figures, outliers, cost per
+ * event, overhead with its uncertainty, and Welch's t-test for A/B
+ * verdicts. Pure functions: no I/O, no global state.
+ */
+#ifndef __BENCH_STATS_H
+#define __BENCH_STATS_H
+
+#include <stdbool.h>
+
+/* above this coefficient of variation a figure is called noisy */
+#define NOISY_CV		0.05
+/* |modified z-score| above this flags an outlier (Iglewicz & Hoaglin) */
+#define OUTLIER_Z		3.5
+/* a verdict is reached at 1 - alpha confidence */
+#define DEFAULT_ALPHA		0.05
+
+struct sample_stats {
+	int n;
+	double mean;
+	double stddev;		/* sample stddev (n - 1); 0 when n == 1 */
+	double min, max;
+	double cv;		/* stddev / mean; NAN when mean == 0 */
+	double median;
+	double mad;		/* median absolute deviation from the median */
+};
+
+/* n < 1 gives n = 0 and every figure NAN */
+void stats_compute(const double *x, int n, struct sample_stats *s);
+
+static inline bool stats_noisy(const struct sample_stats *s)
+{
+	return s->n > 1 && !(s->cv <= NOISY_CV);
+}
+
+/*
+ * Flags (never drops) samples whose modified z-score
+ * 0.6745 * (x - median) / MAD exceeds OUTLIER_Z in absolute value; with
+ * MAD == 0 nothing is flagged. Returns how many were flagged.
+ */
+int stats_outliers(const double *x, int n, bool *is_outlier);
+
+/*
+ * ns[i] = 1e9 / rate[i]. Statistics of a cost must be taken over the
+ * costs, not derived from the mean rate: 1 / mean(rate) != mean(1 / rate).
+ * -EINVAL (ns[i] NAN) when a rate is not a positive finite number.
+ */
+int stats_ns_per_event(const double *rate, int n, double *ns);
+
+struct overhead {
+	double value;		/* mean_ns(mode) - mean_ns(base) */
+	double uncertainty;	/* sqrt(sd_mode^2 + sd_base^2) */
+	double pct;		/* 100 * value / mean_ns(base) */
+};
+
+/* both arguments are statistics of ns per event */
+void stats_overhead(const struct sample_stats *mode,
+		    const struct sample_stats *base, struct overhead *o);
+
+enum verdict { V_NO_CHANGE, V_FASTER, V_SLOWER };
+
+struct welch {
+	double t;		/* (mean_b - mean_a) / standard error */
+	double df;		/* Welch-Satterthwaite degrees of freedom */
+	double p;		/* two-sided */
+	bool decidable;		/* false: fewer than 2 samples on a side */
+};
+
+/*
+ * Welch's t-test of B against A. -EINVAL (decidable false, p = 1) when a
+ * side has fewer than 2 samples: one sample has no spread to test with.
+ */
+int welch_test(const struct sample_stats *a, const struct sample_stats *b,
+	       struct welch *w);
+
+/*
+ * B against A at 1 - alpha confidence, never from the delta alone.
+ * @higher_is_faster: true for rates, false for costs. @w may be NULL.
+ */
+enum verdict stats_verdict(const struct sample_stats *a,
+			   const struct sample_stats *b, double alpha,
+			   bool higher_is_faster, struct welch *w);
+/* "faster", "slower", "no significant change" */
+const char *verdict_name(enum verdict v);
+
+/* two-sided p-value of Student's t with @df degrees of freedom */
+double student_t_p2(double t, double df);
+/* the regularized incomplete beta function I_x(a, b) */
+double incbeta(double x, double a, double b);
+
+#endif /* __BENCH_STATS_H */
