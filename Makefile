@@ -16,7 +16,8 @@ ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 OUTPUT := build
 
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
-COMMON := bench_runner.c bench_attach.c bench_stats.c bench_json.c bench_compare.c
+COMMON := bench_runner.c bench_attach.c bench_stats.c bench_json.c bench_compare.c \
+	  bench_report.c
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 		     test_overhead_uprobe_kern test_overhead_batch_kern \
@@ -76,7 +77,8 @@ $(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h) \
 $(OBJDIR)/bench_stats.o: bench_stats.h
 $(OBJDIR)/bench_json.o: bench_json.h
 $(OBJDIR)/bench_compare.o: bench_compare.h bench_json.h bench_stats.h
-$(PROGS:%=$(OBJDIR)/%_user.o): bench_stats.h bench_json.h bench_compare.h
+$(PROGS:%=$(OBJDIR)/%_user.o) $(OBJDIR)/bench_report.o: bench_stats.h bench_json.h \
+	bench_compare.h bench_report.h
 
 # static binaries land in build/static/, the host's at the top
 BINDIR := $(if $(filter 1,$(STATIC)),$(OBJDIR),.)

@@ -44,6 +44,9 @@ int online_cpus(struct cpu_list *out);
 void format_cpus(const struct cpu_list *cpus, char *buf, size_t len);
 /* index of @name among @nr names, or -1 */
 int name_index(const char *name, const char *const *names, int nr);
+/* "a,b": @mask[i] set for each named one; -1 with a message on a stranger */
+int parse_name_list(const char *list, const char *what,
+		    const char *const *names, int nr, bool *mask);
 
 /* ---- environment ---- */
 
@@ -95,8 +98,9 @@ struct worker_pool {
  * workers exist before any BPF object of the run does, so they hold no
  * BPF file descriptors.
  */
+/* each worker makes @count events, or runs @duration_ns when not 0 */
 int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
-	       const struct trigger *trigger, __u64 count);
+	       const struct trigger *trigger, __u64 count, __u64 duration_ns);
 /* releases the workers and waits for one result each */
 int pool_run(struct worker_pool *pool, struct worker_result *res);
 /* kills and reaps what is left; safe to call twice */
@@ -122,6 +126,7 @@ struct measurement {
 	__u64 hits;		/* counted by the BPF program */
 	double rate;		/* events per second, all workers together */
 	double ns_per_event;	/* mean over workers of their ns per event */
+	double prog_ns;		/* ns inside the BPF program per run, or NAN */
 };
 
 void measure(struct measurement *m, const struct worker_result *res, int nr);
@@ -185,6 +190,14 @@ int bpf_run_open(struct bpf_run *run, const void *elf, size_t size,
 int bpf_run_attach(struct bpf_run *run, enum attach_kind kind,
 		   const struct attach_target *t, struct outcome *out);
 void bpf_run_close(struct bpf_run *run);
+
+/*
+ * The kernel's BPF run-time statistics are on while the returned fd is
+ * open (never through the sysctl, so nothing stays on after exit).
+ */
+int prog_stats_enable(struct outcome *out);
+/* ns spent in the program per run, from the kernel's counters */
+int prog_run_time(const struct bpf_run *run, double *ns_per_run);
 
 /* sum of a per-CPU __u64 slot over every possible CPU */
 int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum);

@@ -509,23 +509,28 @@ void bpf_run_close(struct bpf_run *run)
 	memset(run, 0, sizeof(*run));
 }
 
-int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum)
+int prog_stats_enable(struct outcome *out)
 {
-	int i, err, ncpu = libbpf_num_possible_cpus();
-	__u64 *vals;
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
-	if (ncpu < 0)
-		return ncpu;
-	vals = calloc(ncpu, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	err = bpf_map__lookup_elem(map, &key, sizeof(key), vals,
-				   ncpu * sizeof(*vals), 0);
-	*sum = 0;
-	for (i = 0; !err && i < ncpu; i++)
-		*sum += vals[i];
-	free(vals);
-	return err;
+	if (fd < 0)
+		outcome_set(out, ST_SKIPPED,
+			    "kernel cannot enable BPF run-time stats (BPF_ENABLE_STATS: %s)",
+			    strerror(errno));
+	return fd < 0 ? -errno : fd;
+}
+
+int prog_run_time(const struct bpf_run *run, double *ns_per_run)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(run->prog), &info, &len))
+		return -errno;
+	if (!info.run_cnt)
+		return -ENODATA;
+	*ns_per_run = (double)info.run_time_ns / info.run_cnt;
+	return 0;
 }
 
 int percpu_sum_fields(struct bpf_map *map, __u32 key, __u64 *sums, int n)
@@ -545,6 +550,11 @@ int percpu_sum_fields(struct bpf_map *map, __u32 key, __u64 *sums, int n)
 		sums[i % n] += vals[i];
 	free(vals);
 	return err;
+}
+
+int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum)
+{
+	return percpu_sum_fields(map, key, sum, 1);
 }
 
 /* a small map of @map's definition, with or without its flags */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <poll.h>
 #include <signal.h>
@@ -209,6 +210,30 @@ int name_index(const char *name, const char *const *names, int nr)
 	return -1;
 }
 
+int parse_name_list(const char *list, const char *what,
+		    const char *const *names, int nr, bool *mask)
+{
+	char buf[512], *tok, *save = NULL;
+	int i;
+
+	if (strlen(list) >= sizeof(buf)) {
+		pr_err("%s list too long", what);
+		return -1;
+	}
+	strcpy(buf, list);
+	memset(mask, 0, nr * sizeof(*mask));
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		i = name_index(tok, names, nr);
+		if (i < 0) {
+			pr_err("unknown %s '%s' (see --help)", what, tok);
+			return -1;
+		}
+		mask[i] = true;
+	}
+	return 0;
+}
+
 /* ---- environment ---- */
 
 static bool has_cap(const struct __user_cap_data_struct *data, int cap)
@@ -304,13 +329,32 @@ static void worker_send(int fd, int type, const struct worker_result *res)
 		_exit(1);
 }
 
+/*
+ * With a duration the worker runs the loop in chunks and reads the clock
+ * between them: often enough to stop on time, rarely enough (a vDSO call
+ * per DURATION_CHUNK syscalls) not to disturb what is measured.
+ */
+#define DURATION_CHUNK 1000
+
+static __u64 run_for(const struct trigger *trigger, void *state,
+		     __u64 start, __u64 duration_ns)
+{
+	__u64 calls = 0;
+
+	do {
+		trigger->run(state, DURATION_CHUNK);
+		calls += DURATION_CHUNK;
+	} while (now_ns() - start < duration_ns);
+	return calls;
+}
+
 static void __attribute__((noreturn))
 worker_main(int cpu, int go_fd, int result_fd,
-	    const struct trigger *trigger, __u64 count)
+	    const struct trigger *trigger, __u64 count, __u64 duration_ns)
 {
 	unsigned int per_call = trigger->events_per_call ?: 1;
 	__u64 calls = (count + per_call - 1) / per_call;
-	struct worker_result res = { .cpu = cpu, .events = calls * per_call };
+	struct worker_result res = { .cpu = cpu };
 	void *state = NULL;
 	cpu_set_t set;
 	__u64 start;
@@ -338,8 +382,12 @@ worker_main(int cpu, int go_fd, int result_fd,
 	if (read(go_fd, &c, 1) != 0)
 		_exit(1);
 	start = now_ns();
-	trigger->run(state, calls);
+	if (duration_ns)
+		calls = run_for(trigger, state, start, duration_ns);
+	else
+		trigger->run(state, calls);
 	res.elapsed_ns = now_ns() - start;
+	res.events = calls * per_call;
 	worker_send(result_fd, MSG_DONE, &res);
 	_exit(0);
 }
@@ -422,7 +470,7 @@ static int pool_fail(struct worker_pool *pool, int err)
 }
 
 int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
-	       const struct trigger *trigger, __u64 count)
+	       const struct trigger *trigger, __u64 count, __u64 duration_ns)
 {
 	int go[2], result[2], i, err;
 	struct worker_msg msg;
@@ -455,7 +503,7 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 			close(go[1]);
 			close(result[0]);
 			worker_main(cpus->cpu[i], go[0], result[1], trigger,
-				    count);
+				    count, duration_ns);
 		}
 		pool->cpu[i] = cpus->cpu[i];
 		pool->pid[i] = pid;
@@ -561,4 +609,5 @@ void measure(struct measurement *m, const struct worker_result *res, int nr)
 		ns_sum += ns / res[i].events;
 	}
 	m->ns_per_event = nr ? ns_sum / nr : 0;
+	m->prog_ns = NAN;
 }

@@ -524,27 +524,11 @@ static void usage(FILE *f)
 static int parse_tests(const char *list, bool *mask)
 {
 	const char *names[NR_TESTS];
-	char buf[512], *tok, *save = NULL;
 	int i;
 
-	if (strlen(list) >= sizeof(buf)) {
-		pr_err("test list too long");
-		return -1;
-	}
 	for (i = 0; i < NR_TESTS; i++)
 		names[i] = tests[i].name;
-	strcpy(buf, list);
-	memset(mask, 0, NR_TESTS * sizeof(*mask));
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		i = name_index(tok, names, NR_TESTS);
-		if (i < 0) {
-			pr_err("unknown test '%s' (see --help)", tok);
-			return -1;
-		}
-		mask[i] = true;
-	}
-	return 0;
+	return parse_name_list(list, "test", names, NR_TESTS, mask);
 }
 
 static int parse_method(const char *s, int *method)
@@ -950,7 +934,7 @@ static int run_one(const struct options *opt, int test, int method,
 
 	memset(r, 0, sizeof(*r));
 	r->method = method;
-	err = pool_start(&pool, &opt->cpus, &t->trigger, opt->count);
+	err = pool_start(&pool, &opt->cpus, &t->trigger, opt->count, 0);
 	if (err) {
 		outcome_set(&r->m.out, ST_FAILED, "starting workers: %s",
 			    strerror(-err));

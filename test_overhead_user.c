@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "bench_report.h"
 #include "test_overhead_kprobe_kern.skel.h"
 #include "test_overhead_tp_kern.skel.h"
 #include "test_overhead_raw_tp_kern.skel.h"
@@ -26,7 +28,6 @@
 #include "test_overhead_uprobe_kern.skel.h"
 #include "test_overhead_batch_kern.skel.h"
 
-#define DEFAULT_COUNT	1000000ull
 #define MAX_COUNT	10000000000ull
 
 /* ---- events: what every worker repeats ---- */
@@ -229,6 +230,8 @@ struct overhead_event {
 	unsigned int flag;
 	/* checks the event itself before a mode runs it, if needed */
 	bool (*usable)(struct outcome *out);
+	/* events per worker and sample without -n: about 0.1 s each */
+	__u64 count;
 };
 
 static const struct overhead_event events[] = {
@@ -239,6 +242,7 @@ static const struct overhead_event events[] = {
 			.tp_category = "task",
 			.tp_name = "task_rename",
 		},
+		.count = 500000,
 	},
 	{
 		.trigger = {
@@ -252,6 +256,7 @@ static const struct overhead_event events[] = {
 			.tp_category = "random",
 			.tp_name = "urandom_read",
 		},
+		.count = 500000,
 	},
 	{
 		.trigger = { .name = "getpgid", .run = getpgid_run },
@@ -265,24 +270,28 @@ static const struct overhead_event events[] = {
 			.error_injection = true,
 		},
 		.flag = 0x10000,
+		.count = 1000000,
 	},
 	{
 		.trigger = { .name = "uprobe-nop", .run = uprobe_nop_run },
 		.target = { .ufunc = "uprobe_nop" },
 		.flag = 0x20000,
 		.usable = nop_ok,
+		.count = 200000,
 	},
 	{
 		.trigger = { .name = "uprobe-push", .run = uprobe_push_run },
 		.target = { .ufunc = "uprobe_push" },
 		.flag = 0x40000,
 		.usable = push_ok,
+		.count = 200000,
 	},
 	{
 		.trigger = { .name = "uprobe-ret", .run = uprobe_ret_run },
 		.target = { .ufunc = "uprobe_ret" },
 		.flag = 0x80000,
 		.usable = ret_ok,
+		.count = 50000,
 	},
 	{
 		.trigger = {
@@ -294,6 +303,7 @@ static const struct overhead_event events[] = {
 		.target = { .kfunc = { "bpf_get_numa_node_id" } },
 		.flag = 0x100000,
 		.usable = batch_ok,
+		.count = 5000000,
 	},
 };
 #define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
@@ -344,7 +354,8 @@ static const struct attach_mode modes[] = {
 struct options {
 	bool selected[NR_MODES][NR_EVENTS];
 	struct cpu_list cpus;
-	__u64 count;
+	__u64 count;		/* 0: each event's own */
+	struct run_settings rs;
 };
 
 static void usage(FILE *f)
@@ -353,6 +364,7 @@ static void usage(FILE *f)
 
 	fprintf(f,
 "Usage: test_overhead [options] [test_flags] [num_cpu]\n"
+"       test_overhead --compare A.json B.json [--fail-on-regression PCT]\n"
 "Per-event cost of each way to attach a BPF program, verified by the\n"
 "program's own hit count.\n"
 "\n"
@@ -374,7 +386,9 @@ static void usage(FILE *f)
 "                                   fentry, fexit on that function)\n"
 "  -c, --cpus N|LIST  N: the first N online CPUs; or a list like 0,2-3\n"
 "                     (default: every online CPU), one worker each\n"
-"  -n, --count N      events per worker (default %llu)\n"
+"  -n, --count N      events per worker and sample (default: the event's,\n"
+"                     about 0.1 s)\n"
+COMMON_USAGE
 "  -q, --quiet        only the summary\n"
 "  -v, --verbose      libbpf's messages too\n"
 "  -h, --help         this text\n"
@@ -385,7 +399,7 @@ static void usage(FILE *f)
 "\n"
 "test_flags (upstream-compatible; default: all): for each mode, the low\n"
 "bit selects task_rename, the high bit urandom_read:\n",
-		KERNEL_BATCH, DEFAULT_COUNT);
+		KERNEL_BATCH);
 	for (m = 0; m < NR_MODES; m++)
 		if (modes[m].flag)
 			fprintf(f, "  0x%04x/0x%04x  %s\n", modes[m].flag,
@@ -400,32 +414,8 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 when every selected measurement ran verified or was skipped\n"
 "for a reason the kernel gives; 1 when one failed or none could run; 2 on a\n"
-"usage error; 128+signal when interrupted.\n");
-}
-
-/* LIST of names into a mask of indexes; -1 with a message on an unknown one */
-static int parse_names(const char *list, const char *what,
-		       const char *const *names, int nr, bool *mask)
-{
-	char buf[256], *tok, *save = NULL;
-	int i;
-
-	if (strlen(list) >= sizeof(buf)) {
-		pr_err("%s list too long", what);
-		return -1;
-	}
-	strcpy(buf, list);
-	memset(mask, 0, nr * sizeof(*mask));
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		i = name_index(tok, names, nr);
-		if (i < 0) {
-			pr_err("unknown %s '%s' (see --help)", what, tok);
-			return -1;
-		}
-		mask[i] = true;
-	}
-	return 0;
+"usage error; 128+signal when interrupted. --compare: 0, or 1 for a\n"
+"regression beyond --fail-on-regression.\n");
 }
 
 static bool flags_select(__u64 flags, int m, int e)
@@ -447,6 +437,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		COMMON_LONGOPTS,
 		{},
 	};
 	const char *mode_names[NR_MODES], *event_names[NR_EVENTS];
@@ -463,20 +454,26 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		event_names[e] = events[e].trigger.name;
 		event_on[e] = true;
 	}
-	opt->count = DEFAULT_COUNT;
+	run_settings_init(&opt->rs);
 
 	opterr = 0;	/* one message of ours instead of getopt's */
-	while ((c = getopt_long(argc, argv, ":m:e:c:n:qvh", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:e:c:n:qvh" COMMON_SHORTOPTS,
+				longopts, NULL)) != -1) {
+		switch (parse_common_option(c, optarg, argc, argv, &opt->rs)) {
+		case 1:
+			continue;
+		case -1:
+			return -1;
+		}
 		switch (c) {
 		case 'm':
-			if (parse_names(optarg, "mode", mode_names, NR_MODES,
-					mode_on))
+			if (parse_name_list(optarg, "mode", mode_names,
+					    NR_MODES, mode_on))
 				return -1;
 			break;
 		case 'e':
-			if (parse_names(optarg, "event", event_names,
-					NR_EVENTS, event_on))
+			if (parse_name_list(optarg, "event", event_names,
+					    NR_EVENTS, event_on))
 				return -1;
 			break;
 		case 'c':
@@ -507,6 +504,15 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			       argv[optind - 1]);
 			return -1;
 		}
+	}
+	if (check_common_options(&opt->rs))
+		return -1;
+	if (opt->rs.compare[0]) {
+		if (optind < argc) {
+			pr_err("--compare takes two files and nothing else");
+			return -1;
+		}
+		return 0;
 	}
 	if (argc - optind > 2) {
 		pr_err("too many arguments (see --help)");
@@ -547,11 +553,9 @@ static int attach_program(const struct attach_mode *mode,
 			  const struct overhead_event *ev,
 			  struct bpf_run *run, struct outcome *out)
 {
-	char prog[64];
+	char prog[64], *dash;
 	size_t size;
 	const void *elf = mode->elf_bytes(&size);
-
-	char *dash;
 
 	/* "uprobe-nop" events have C programs named uprobe_uprobe_nop */
 	snprintf(prog, sizeof(prog), "%s_%s", mode->name, ev->trigger.name);
@@ -578,10 +582,23 @@ static void verify_hits(struct bpf_run *run, struct measurement *m)
 			    m->hits, m->events);
 }
 
-/* -EINTR when a signal stopped it; any other failure is in m->out */
+static void read_prog_stats(struct bpf_run *run, struct measurement *m)
+{
+	int err = prog_run_time(run, &m->prog_ns);
+
+	if (err)
+		outcome_set(&m->out, ST_FAILED, "reading run-time stats: %s",
+			    strerror(-err));
+}
+
+/*
+ * One sample of one mode and event. -EINTR when a signal stopped it; any
+ * other failure is in m->out. With @prog_stats the kernel's counters of the
+ * program's run time are read too (they are on only for that pass).
+ */
 static int run_one(const struct options *opt, const struct attach_mode *mode,
-		   const struct overhead_event *ev, struct measurement *m,
-		   struct worker_result *res)
+		   const struct overhead_event *ev, bool prog_stats,
+		   struct measurement *m, struct worker_result *res)
 {
 	struct bpf_run run = {};
 	struct worker_pool pool;
@@ -590,7 +607,8 @@ static int run_one(const struct options *opt, const struct attach_mode *mode,
 	memset(m, 0, sizeof(*m));
 	if (ev->usable && !ev->usable(&m->out))
 		return 0;
-	err = pool_start(&pool, &opt->cpus, &ev->trigger, opt->count);
+	err = pool_start(&pool, &opt->cpus, &ev->trigger,
+			 opt->count ?: ev->count, opt->rs.duration * 1e9);
 	if (err) {
 		outcome_set(&m->out, ST_FAILED, "starting workers: %s",
 			    strerror(-err));
@@ -610,6 +628,8 @@ static int run_one(const struct options *opt, const struct attach_mode *mode,
 	measure(m, res, opt->cpus.nr);
 	if (mode->kind != ATTACH_NONE)
 		verify_hits(&run, m);
+	if (prog_stats && m->out.status == ST_OK)
+		read_prog_stats(&run, m);
 cleanup:
 	bpf_run_close(&run);
 	return bench_interrupted() ? -EINTR : 0;
@@ -636,96 +656,222 @@ static void print_workers(const struct overhead_event *ev,
 				   (res[i].elapsed_ns ? res[i].elapsed_ns : 1)));
 }
 
-static void print_summary(const struct options *opt,
-			  struct measurement results[NR_MODES][NR_EVENTS])
+static void print_row(const struct bench_row *row, bool prog_stats)
 {
-	const struct measurement *m, *base;
-	char cpus[256], overhead[64];
+	char overhead[64] = "-", hits[48] = "-", body[48] = "", notes[160];
+	struct row_summary s;
+
+	printf("  %-11s %-13s %-8s ", row->name, row->variant,
+	       status_name(row->out.status));
+	if (row->out.status != ST_OK) {
+		printf("%s\n", row->out.reason);
+		return;
+	}
+	row_summarize(row, &s);
+	if (s.has_overhead)
+		snprintf(overhead, sizeof(overhead), "%+.1f ± %.1f (%+.1f%%)",
+			 s.overhead.value, s.overhead.uncertainty,
+			 s.overhead.pct);
+	else if (row->base != row)
+		snprintf(overhead, sizeof(overhead), "(no base)");
+	if (row->counts_hits)
+		snprintf(hits, sizeof(hits), "%llu/%llu", row->hits,
+			 row->events);
+	if (prog_stats && !isnan(row->prog_ns))
+		snprintf(body, sizeof(body), "  body %.1f%s", row->prog_ns,
+			 s.has_overhead ? "" : " ns");
+	if (prog_stats && !isnan(row->prog_ns) && s.has_overhead)
+		snprintf(body, sizeof(body), "  body %.1f + attach %.1f",
+			 row->prog_ns, s.overhead.value - row->prog_ns);
+	row_notes(row, &s, notes, sizeof(notes));
+	printf("%8.3fM ± %-6.3f %8.1f %27s %21s%s%s%s\n", s.rate.mean / 1e6,
+	       s.rate.stddev / 1e6, s.ns.mean, overhead, hits, body,
+	       notes[0] ? "  " : "", notes);
+}
+
+static void print_summary(const struct options *opt,
+			  const struct bench_row *rows)
+{
+	char cpus[256], count[64];
 	struct utsname uts;
-	double delta;
-	int i, e;
+	int i;
 
 	uname(&uts);
 	format_cpus(&opt->cpus, cpus, sizeof(cpus));
-	printf("\nSummary: %d worker(s) on CPU %s, %llu events each, kernel %s\n",
-	       opt->cpus.nr, cpus, opt->count, uts.release);
-	printf("  %-11s %-13s %-8s %10s %9s %26s %s\n", "mode", "event",
-	       "status", "events/s", "ns/event", "overhead ns/event",
-	       "hits/events");
-	for (i = 0; i < NR_MODES; i++) {
+	if (opt->rs.duration)
+		snprintf(count, sizeof(count), "%g s", opt->rs.duration);
+	else if (opt->count)
+		snprintf(count, sizeof(count), "%llu events", opt->count);
+	else
+		snprintf(count, sizeof(count), "the event's count of events");
+	printf("\nSummary: %d worker(s) on CPU %s, %s per sample, %d sample(s)%s, kernel %s\n",
+	       opt->cpus.nr, cpus, count, opt->rs.repeat,
+	       opt->rs.warmup ? " after warm-up" : "", uts.release);
+	printf("  %-11s %-13s %-8s %-18s %8s %27s %21s\n", "mode", "event",
+	       "status", "events/s mean ± sd", "ns/event",
+	       "overhead ns/event ± sd", "hits/events");
+	for (i = 0; i < NR_MODES * NR_EVENTS; i++)
+		if (rows[i].selected)
+			print_row(&rows[i], opt->rs.prog_stats);
+	if (opt->rs.prog_stats)
+		printf("body: ns inside the program per run, from the kernel's run-time stats (their\n"
+		       "clock reads included, so attach, the rest of the overhead, can come out negative)\n");
+}
+
+/* ---- the run ---- */
+
+#define ROW(m, e) ((m) * NR_EVENTS + (e))
+
+/* --json -: stdout holds the JSON alone */
+static bool text_off;
+
+static void init_rows(const struct options *opt, struct bench_row *rows)
+{
+	int m, e;
+
+	for (m = 0; m < NR_MODES; m++) {
 		for (e = 0; e < NR_EVENTS; e++) {
-			if (!opt->selected[i][e])
-				continue;
-			m = &results[i][e];
-			printf("  %-11s %-13s %-8s ", modes[i].name,
-			       events[e].trigger.name,
-			       status_name(m->out.status));
-			if (m->out.status != ST_OK) {
-				printf("%s\n", m->out.reason);
-				continue;
-			}
-			base = &results[0][e];
-			delta = m->ns_per_event - base->ns_per_event;
-			if (i == 0)
-				snprintf(overhead, sizeof(overhead), "-");
-			else if (!opt->selected[0][e] ||
-				 base->out.status != ST_OK)
-				snprintf(overhead, sizeof(overhead),
-					 "(no base)");
-			else
-				snprintf(overhead, sizeof(overhead),
-					 "%+.1f (%+.1f%%)", delta,
-					 100 * delta / base->ns_per_event);
-			printf("%9.3fM %9.1f %26s ", m->rate / 1e6,
-			       m->ns_per_event, overhead);
-			if (modes[i].kind == ATTACH_NONE)
-				printf("-\n");
-			else
-				printf("%llu/%llu\n", m->hits, m->events);
+			struct bench_row *row = &rows[ROW(m, e)];
+
+			row_init(row, modes[m].name, events[e].trigger.name,
+				 "events/s");
+			row->selected = opt->selected[m][e];
+			row->counts_hits = modes[m].kind != ATTACH_NONE;
+			/* overhead is against base, mode 0 */
+			row->base = opt->selected[0][e] ? &rows[ROW(0, e)] :
+							  NULL;
 		}
 	}
 }
 
+/*
+ * Rounds of every selected row, so that drift hits every mode alike; the
+ * warm-up rounds count only for skips and failures.
+ */
+static int run_rounds(const struct options *opt, struct bench_row *rows)
+{
+	static struct worker_result res[MAX_WORKERS];
+	int rounds = opt->rs.warmup + opt->rs.repeat;
+	int r, m, e, done, total = 0;
+	struct measurement meas;
+
+	for (m = 0; m < NR_MODES * NR_EVENTS; m++)
+		total += rows[m].selected;
+	for (r = 0; r < rounds; r++) {
+		bool counted = r >= opt->rs.warmup;
+
+		done = 0;
+		for (m = 0; m < NR_MODES; m++) {
+			bool header = false;
+
+			for (e = 0; e < NR_EVENTS; e++) {
+				struct bench_row *row = &rows[ROW(m, e)];
+
+				if (!row->selected)
+					continue;
+				progress(done++, total, row, r, rounds);
+				if (!row_runnable(row))
+					continue;
+				if (run_one(opt, &modes[m], &events[e], false,
+					    &meas, res))
+					return -EINTR;
+				if (counted || meas.out.status != ST_OK)
+					row_record(row, &meas);
+				if (!counted || verbosity < 1 || text_off)
+					continue;
+				progress_end();
+				if (!header)
+					printf("%s\n", modes[m].header);
+				header = true;
+				print_workers(&events[e], &meas, res);
+				fflush(stdout);
+			}
+		}
+	}
+	progress_end();
+	return 0;
+}
+
+/* a separate pass: the kernel's run-time stats cost something themselves */
+static int run_prog_stats(const struct options *opt, struct bench_row *rows)
+{
+	static struct worker_result res[MAX_WORKERS];
+	struct measurement meas;
+	struct outcome why;
+	int m, e, fd;
+
+	fd = prog_stats_enable(&why);
+	for (m = 1; m < NR_MODES; m++) {
+		for (e = 0; e < NR_EVENTS; e++) {
+			struct bench_row *row = &rows[ROW(m, e)];
+
+			if (!row_runnable(row))
+				continue;
+			if (fd < 0) {
+				row->prog_out = why;
+				continue;
+			}
+			if (run_one(opt, &modes[m], &events[e], true, &meas,
+				    res)) {
+				close(fd);
+				return -EINTR;
+			}
+			if (meas.out.status == ST_OK)
+				row->prog_ns = meas.prog_ns;
+			else
+				row->prog_out = meas.out;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static struct measurement results[NR_MODES][NR_EVENTS];
-	static struct worker_result res[MAX_WORKERS];
+	static struct bench_row rows[NR_MODES * NR_EVENTS];
 	struct options opt = {};
-	int m, e, sig, nr_ok = 0, nr_failed = 0;
+	struct run_context ctx = { .tool = "test_overhead" };
+	int i, sig, nr_ok = 0, nr_failed = 0;
 
 	bench_init("test_overhead");
 	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
+	if (opt.rs.compare[0])
+		return run_compare(&opt.rs);
+	/* JSON on stdout: the text would spoil it; errors still go to stderr */
+	if (opt.rs.json && !strcmp(opt.rs.json, "-"))
+		text_off = true;
 	if (check_privileges())
 		return 1;
 	install_signal_handlers();
 	ensure_tracefs();
 
-	for (m = 0; m < NR_MODES; m++) {
-		bool header = false;
+	init_rows(&opt, rows);
+	if (run_rounds(&opt, rows))
+		goto interrupted;
+	if (opt.rs.prog_stats && run_prog_stats(&opt, rows))
+		goto interrupted;
+	if (!text_off)
+		print_summary(&opt, rows);
 
-		for (e = 0; e < NR_EVENTS; e++) {
-			if (!opt.selected[m][e])
-				continue;
-			if (!header && verbosity > 0)
-				printf("%s\n", modes[m].header);
-			header = true;
-			if (run_one(&opt, &modes[m], &events[e],
-				    &results[m][e], res))
-				goto interrupted;
-			if (verbosity > 0)
-				print_workers(&events[e], &results[m][e], res);
-			fflush(stdout);
-			nr_ok += results[m][e].out.status == ST_OK;
-			nr_failed += results[m][e].out.status == ST_FAILED;
-		}
+	for (i = 0; i < NR_MODES * NR_EVENTS; i++) {
+		if (!rows[i].selected)
+			continue;
+		nr_ok += rows[i].out.status == ST_OK;
+		nr_failed += rows[i].out.status == ST_FAILED;
 	}
-	print_summary(&opt, results);
+	ctx.cpus = &opt.cpus;
+	ctx.count = opt.count;
+	ctx.rs = &opt.rs;
+	if (opt.rs.json && write_json(&ctx, rows, NR_MODES * NR_EVENTS))
+		nr_failed++;
 	if (!nr_ok && !nr_failed)
 		pr_err("nothing could be measured on this kernel");
 	return nr_failed || !nr_ok ? 1 : 0;
 
 interrupted:
+	progress_end();
 	sig = bench_interrupted();
 	pr_err("interrupted by %s; everything detached", strsignal(sig));
 	return 128 + sig;
