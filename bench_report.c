@@ -107,6 +107,9 @@ int run_compare(const struct run_settings *rs)
 
 /* ---- rows ---- */
 
+/* a median absolute deviation of fewer samples says little */
+#define MIN_OUTLIER_SAMPLES 5
+
 void row_init(struct bench_row *row, const char *name, const char *variant,
 	      const char *unit)
 {
@@ -148,7 +151,8 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 	memset(s, 0, sizeof(*s));
 	stats_compute(row->rate, row->nr, &s->rate);
 	stats_compute(row->ns, row->nr, &s->ns);
-	s->outliers = row->nr > 2 ? stats_outliers(row->rate, row->nr, flags)
+	s->outliers = row->nr >= MIN_OUTLIER_SAMPLES ?
+		      stats_outliers(row->rate, row->nr, flags)
 				  : 0;
 	if (!row->base || row->base == row || row->base->nr == 0 ||
 	    row->base->out.status != ST_OK)
@@ -279,7 +283,7 @@ static void write_stats(struct json_writer *w, const struct bench_row *row,
 	int i;
 
 	write_samples(w, "samples", row->rate, row->nr);
-	if (row->nr > 2)
+	if (row->nr >= MIN_OUTLIER_SAMPLES)
 		stats_outliers(row->rate, row->nr, flags);
 	jsonw_name(w, "outliers");
 	jsonw_start_array(w);
