@@ -43,16 +43,22 @@ void bench_init(const char *prog_name)
 	libbpf_set_print(libbpf_print);
 }
 
+static void vprint_line(const char *fmt, va_list ap)
+{
+	/* what stdout holds goes first, so the two read in order */
+	fflush(stdout);
+	fprintf(stderr, "%s: ", bench_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void pr_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: ", bench_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vprint_line(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void pr_note(const char *fmt, ...)
@@ -61,12 +67,9 @@ void pr_note(const char *fmt, ...)
 
 	if (verbosity < 1)
 		return;
-	fflush(stdout);
-	fprintf(stderr, "%s: ", bench_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vprint_line(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* ---- command line ---- */
