@@ -10,13 +10,13 @@ ROUNDS=${ROUNDS:-5}
 BARE=build/bare_rename
 cc -O2 -Wall -o "$BARE" tools/bare_rename.c
 
-./test_overhead -q -n "$COUNT" || true
+./test_overhead -q || true
 cpus=$(seq 0 $(($(nproc) - 1)))
 echo
 echo "base vs bare prctl loop, $COUNT events per CPU on CPUs" $cpus
 sum=0
 for r in $(seq "$ROUNDS"); do
-	base=$(./test_overhead -q -m base -e task_rename -n "$COUNT" |
+	base=$(./test_overhead -q -r 1 -m base -e task_rename -n "$COUNT" |
 		awk '$1 == "base" && $3 == "ok" { sub("M", "", $4); print $4 * 1e6 }')
 	bare=$("$BARE" "$COUNT" $cpus)
 	pct=$(awk -v a="$base" -v b="$bare" 'BEGIN { printf "%.1f", 100 * a / b }')
