@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "bench_report.h"
 #include "map_perf_test.h"
 #include "map_perf_test_kern.skel.h"
 
@@ -56,6 +58,7 @@ struct options {
 	__u32 entries;		/* 0: every map keeps its own size */
 	int method;		/* index in methods[], or METHOD_AUTO */
 	bool miss;
+	struct run_settings rs;
 };
 
 /*
@@ -129,11 +132,16 @@ CONNECT_TRIGGER(lru_hash, CASE_LRU_HASH)
 CONNECT_TRIGGER(nocommon_lru_hash, CASE_NOCOMMON_LRU_HASH)
 CONNECT_TRIGGER(inner_lru_hash, CASE_INNER_LRU_HASH)
 
-/* the next 32 keys each time, back to 0 before a span would pass the range */
+/*
+ * The next 32 keys each time, back to 0 before a span would pass the
+ * range. The key outlives the call: with -d the loop comes in chunks, and
+ * the walk must go on as in one call for the hits expected of it. Each
+ * worker is a process of its own, forked with the key at 0.
+ */
 static void lru_hash_lookup_run(void *state, __u64 count)
 {
+	static __u32 key;
 	struct sockaddr_in6 in6;
-	__u32 key = 0;
 	__u64 i;
 
 	connect_addr(&in6, CASE_LRU_HASH_LOOKUP);
@@ -171,7 +179,6 @@ struct test_result {
 	__u64 min_found;	/* HITS_KEPT: the hits the kept keys allow */
 	struct map_def inner;	/* the test's inner maps, if any */
 	__u32 entries;		/* the kernel's max_entries of the test's map */
-	int method;		/* what measured it */
 };
 
 static int map_fd(struct bpf_object *obj, const char *name)
@@ -262,36 +269,37 @@ static int fill_lpm(struct bpf_object *obj, const struct options *opt,
 /*
  * Filling an LRU map up to its size evicts some of the keys already in
  * it: each CPU takes free nodes in batches and evicts to complete a batch.
- * Lookups evict nothing, so the keys still there after the fill are the
- * hits the workers must find: every window of 32 keys they look up, in
- * their order (lru_hash_lookup_run), holds a known number of them.
+ * Lookups evict nothing, so the keys still there after the run are those
+ * the fill kept, and each worker, walking the windows of 32 keys in order
+ * (lru_hash_lookup_run), must have found what the windows it looked up
+ * hold. The count of each worker is known only then: -d decides it.
  */
-static int expect_kept_keys(int fd, const struct options *opt,
-			    struct test_result *r)
+static int expect_kept_keys(int fd, const struct worker_result *res, int nr,
+			    __u64 *min_found)
 {
 	__u32 nr_windows = lru_lookup_range / LRU_LOOKUP_SPAN, w, i, key;
-	__u64 per_cycle = 0, first = 0, rem, kept, all = 0;
+	__u64 *before;	/* before[w]: keys kept in the windows below w */
 	long val;
+	int k;
 
-	rem = opt->count % nr_windows;
+	before = calloc(nr_windows + 1, sizeof(*before));
+	if (!before)
+		return -ENOMEM;
 	for (w = 0; w < nr_windows; w++) {
-		kept = 0;
+		before[w + 1] = before[w];
 		for (i = 0; i < LRU_LOOKUP_SPAN; i++) {
 			key = w * LRU_LOOKUP_SPAN + i;
-			kept += !bpf_map_lookup_elem(fd, &key, &val);
+			before[w + 1] += !bpf_map_lookup_elem(fd, &key, &val);
 		}
-		per_cycle += kept;
-		first += w < rem ? kept : 0;
-		all += LRU_LOOKUP_SPAN;
 	}
-	if (per_cycle == all)
-		return 0;
-	r->hits = HITS_KEPT;
-	r->min_found = (opt->count / nr_windows * per_cycle + first) *
-		       opt->cpus.nr;
-	if (verbosity > 1)
-		pr_note("lru_hash_lookup: LRU eviction during the fill kept %llu of the %llu keys looked up",
-			per_cycle, all);
+	*min_found = 0;
+	for (k = 0; k < nr; k++)
+		*min_found += res[k].events / nr_windows * before[nr_windows] +
+			      before[res[k].events % nr_windows];
+	if (verbosity > 1 && before[nr_windows] < nr_windows * LRU_LOOKUP_SPAN)
+		pr_note("lru_hash_lookup: LRU eviction during the fill kept %llu of the %u keys looked up",
+			before[nr_windows], nr_windows * LRU_LOOKUP_SPAN);
+	free(before);
 	return 0;
 }
 
@@ -308,7 +316,8 @@ static int fill_lru_hash_lookup(struct bpf_object *obj,
 	for (key = 0; key < lru_lookup_range; key++)
 		if (bpf_map_update_elem(fd, &key, &val, BPF_NOEXIST))
 			return -errno;
-	return expect_kept_keys(fd, opt, r);
+	r->hits = HITS_KEPT;
+	return 0;
 }
 
 /* the NUMA node of @cpu from sysfs; 0 on kernels without NUMA */
@@ -490,13 +499,14 @@ static void usage(FILE *f)
 
 	fprintf(f,
 "Usage: map_perf_test [options] [test_flags] [nr_cpus] [num_map_entries] [max_cnt]\n"
+"       map_perf_test --compare A.json B.json [--fail-on-regression PCT]\n"
 "Speed of BPF map operations, done by a BPF program on each worker's\n"
 "syscalls and verified by the program's own counts.\n"
 "\n"
 "  -t, --tests LIST    tests to run, comma-separated (default: all)\n"
 "  -c, --cpus N|LIST   N: the first N online CPUs; or a list like 0,2-3\n"
 "                      (default: every online CPU), one worker each\n"
-"  -n, --count N       syscalls per worker and test (default %llu)\n"
+"  -n, --count N       syscalls per worker, test and sample (default %llu)\n"
 "  -E, --entries N     resize the tests' maps to N entries (0: keep sizes)\n"
 "  -a, --attach METHOD how the programs see the syscalls: kprobe (ksyscall,\n"
 "                      as upstream), fentry, tracepoint (sys_enter_<name>),\n"
@@ -504,6 +514,7 @@ static void usage(FILE *f)
 "                      them that works here\n"
 "      --miss          look up absent keys on purpose (lpm_kmalloc,\n"
 "                      hash_lookup, lru_hash_lookup): every lookup must miss\n"
+COMMON_USAGE
 "  -q, --quiet         only the summary\n"
 "  -v, --verbose       the maps' sizes, and libbpf's messages too\n"
 "  -h, --help          this text\n"
@@ -517,7 +528,8 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 when every selected test ran verified or was skipped for a\n"
 "reason the kernel gives; 1 when one failed or none could run; 2 on a usage\n"
-"error; 128+signal when interrupted.\n");
+"error; 128+signal when interrupted. --compare: 0, or 1 for a regression\n"
+"beyond --fail-on-regression.\n");
 }
 
 /* LIST of test names into @mask; -1 with a message on an unknown one */
@@ -621,7 +633,8 @@ static const char *bad_option(char **argv)
 
 static int parse_options(int argc, char **argv, struct options *opt)
 {
-	enum { OPT_MISS = 256 };
+	/* after the common options' values */
+	enum { OPT_MISS = OPT_FAIL_ON_REGRESSION + 1 };
 	static const struct option longopts[] = {
 		{ "tests", required_argument, NULL, 't' },
 		{ "cpus", required_argument, NULL, 'c' },
@@ -632,6 +645,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		COMMON_LONGOPTS,
 		{},
 	};
 	bool test_on[NR_TESTS], entries_set = false, count_set = false;
@@ -643,10 +657,17 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		test_on[t] = true;
 	opt->count = DEFAULT_COUNT;
 	opt->method = METHOD_AUTO;
+	run_settings_init(&opt->rs);
 
 	opterr = 0;	/* one line of ours instead of getopt's two */
-	while ((c = getopt_long(argc, argv, ":t:c:n:E:a:qvh", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:c:n:E:a:qvh" COMMON_SHORTOPTS,
+				longopts, NULL)) != -1) {
+		switch (parse_common_option(c, optarg, argc, argv, &opt->rs)) {
+		case 1:
+			continue;
+		case -1:
+			return -1;
+		}
 		switch (c) {
 		case 't':
 			if (parse_tests(optarg, test_on))
@@ -690,6 +711,15 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			       bad_option(argv));
 			return -1;
 		}
+	}
+	if (check_common_options(&opt->rs))
+		return -1;
+	if (opt->rs.compare[0]) {
+		if (optind < argc) {
+			pr_err("--compare takes two files and nothing else");
+			return -1;
+		}
+		return 0;
 	}
 	if (parse_positional(argc - optind, argv + optind, opt, &cpus,
 			     &entries_set, &count_set, &flags))
@@ -887,18 +917,31 @@ static int prepare_map(struct bpf_run *run, const struct options *opt,
 }
 
 /* the counts must prove the work: one run per syscall, expected outcomes */
-static void verify(struct bpf_run *run, struct test_result *r, int test)
+static void verify(struct bpf_run *run, struct test_result *r, int test,
+		   const struct worker_result *res)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(run->obj,
 							   "counters");
 	struct map_perf_counters *c = &r->c;
 	struct outcome *out = &r->m.out;
-	int err;
+	int fd, err;
 
 	err = map ? percpu_sum_fields(map, test, (__u64 *)c,
 				      sizeof(*c) / sizeof(__u64)) : -ENOENT;
-	if (err)
+	if (err) {
 		outcome_set(out, ST_FAILED, "cannot read the counters: %s",
+			    strerror(-err));
+		return;
+	}
+	/* what the row reports as hits: the program's runs */
+	r->m.hits = c->calls;
+	if (r->hits == HITS_KEPT) {
+		fd = map_fd(run->obj, tests[test].map);
+		err = fd < 0 ? fd : expect_kept_keys(fd, res, r->m.nr_workers,
+						     &r->min_found);
+	}
+	if (err)
+		outcome_set(out, ST_FAILED, "cannot read the kept keys: %s",
 			    strerror(-err));
 	else if (c->calls < r->m.events)
 		outcome_set(out, ST_FAILED,
@@ -923,9 +966,23 @@ static void verify(struct bpf_run *run, struct test_result *r, int test)
 			    c->found, c->lookups, r->min_found);
 }
 
-/* -EINTR when a signal stopped it; any other failure is in r->m.out */
+static void read_prog_stats(struct bpf_run *run, struct measurement *m)
+{
+	int err = prog_run_time(run, &m->prog_ns);
+
+	if (err)
+		outcome_set(&m->out, ST_FAILED, "reading run-time stats: %s",
+			    strerror(-err));
+}
+
+/*
+ * One sample of one test. -EINTR when a signal stopped it; any other
+ * failure is in r->m.out. With @prog_stats the kernel's counters of the
+ * program's run time are read too (they are on only for that pass).
+ */
 static int run_one(const struct options *opt, int test, int method,
-		   struct test_result *r, struct worker_result *res)
+		   bool prog_stats, struct test_result *r,
+		   struct worker_result *res)
 {
 	const struct map_test *t = &tests[test];
 	struct bpf_run run = {};
@@ -933,8 +990,8 @@ static int run_one(const struct options *opt, int test, int method,
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	r->method = method;
-	err = pool_start(&pool, &opt->cpus, &t->trigger, opt->count, 0);
+	err = pool_start(&pool, &opt->cpus, &t->trigger, opt->count,
+			 opt->rs.duration * 1e9);
 	if (err) {
 		outcome_set(&r->m.out, ST_FAILED, "starting workers: %s",
 			    strerror(-err));
@@ -952,7 +1009,9 @@ static int run_one(const struct options *opt, int test, int method,
 		goto cleanup;
 	}
 	measure(&r->m, res, opt->cpus.nr);
-	verify(&run, r, test);
+	verify(&run, r, test, res);
+	if (prog_stats && r->m.out.status == ST_OK)
+		read_prog_stats(&run, &r->m);
 cleanup:
 	bpf_run_close(&run);
 	return bench_interrupted() ? -EINTR : 0;
@@ -999,14 +1058,24 @@ static int pick_method(const struct options *opt, char *why, size_t len,
 
 /* ---- output ---- */
 
+/* "100000 syscalls" or "0.05 s": what one sample is */
+static void format_sample(const struct options *opt, char *buf, size_t len)
+{
+	if (opt->rs.duration)
+		snprintf(buf, len, "%g s", opt->rs.duration);
+	else
+		snprintf(buf, len, "%llu syscalls", opt->count);
+}
+
 static void print_header(const struct options *opt, int method,
 			 const char *why)
 {
-	char cpus[256];
+	char cpus[256], sample[64];
 
 	format_cpus(&opt->cpus, cpus, sizeof(cpus));
-	printf("map_perf_test: %d worker(s) on CPU %s, %llu syscalls each, ",
-	       opt->cpus.nr, cpus, opt->count);
+	format_sample(opt, sample, sizeof(sample));
+	printf("map_perf_test: %d worker(s) on CPU %s, %s per worker and sample, ",
+	       opt->cpus.nr, cpus, sample);
 	if (opt->entries)
 		printf("maps resized to %u entries, ", opt->entries);
 	else
@@ -1040,65 +1109,189 @@ static void print_workers(const struct map_test *t, const struct test_result *r,
 	}
 }
 
-static void print_row(const struct options *opt, int test,
-		      const struct test_result *r)
-{
-	const struct map_test *t = &tests[test];
-	const struct measurement *m = &r->m;
-	const char *method = r->method < NR_METHODS ?
-			     methods[r->method].name : "auto";
-	char ratio[16] = "-";
+/* what a row gathers beyond its samples, over its counted rounds */
+struct map_counts {
+	__u64 lookups;
+	__u64 found;
+	__u32 entries;		/* the kernel's max_entries of the map */
+};
 
-	printf("  %-26s %-10s %-8s ", t->name, method,
-	       status_name(m->out.status));
-	if (m->out.status != ST_OK) {
-		printf("%s\n", m->out.reason);
+static void counts_record(struct map_counts *mc, const struct test_result *r)
+{
+	mc->lookups += r->c.lookups;
+	mc->found += r->c.found;
+	mc->entries = r->entries;
+}
+
+/* " prog 41.2 ns/run", or why there is no such figure */
+static void format_prog(const struct bench_row *row, char *buf, size_t len)
+{
+	if (!isnan(row->prog_ns))
+		snprintf(buf, len, "  prog %.1f ns/run", row->prog_ns);
+	else if (row->prog_out.status == ST_FAILED)
+		snprintf(buf, len, "  prog stats FAILED: %s",
+			 row->prog_out.reason);
+	else
+		buf[0] = '\0';	/* a skip is among the notes */
+}
+
+static void print_row(const struct bench_row *row, const struct map_test *t,
+		      const struct map_counts *mc)
+{
+	char ratio[16] = "-", prog[REASON_LEN + 32], notes[REASON_LEN + 64];
+	struct row_summary s;
+
+	printf("  %-26s %-10s %-8s ", row->name, row->variant,
+	       status_name(row->out.status));
+	if (row->out.status != ST_OK) {
+		printf("%s\n", row->out.reason);
 		return;
 	}
-	if (r->c.lookups)
+	row_summarize(row, &s);
+	if (mc->lookups)
 		snprintf(ratio, sizeof(ratio), "%.3f",
-			 (double)r->c.found / r->c.lookups);
-	printf("%9.3fM %9.3fM %7.1f %6s %8u %llu/%llu\n", m->rate / 1e6,
-	       m->rate * t->ops / 1e6, m->ns_per_event / t->ops, ratio,
-	       r->entries, r->c.calls, m->events);
+			 (double)mc->found / mc->lookups);
+	format_prog(row, prog, sizeof(prog));
+	row_notes(row, &s, notes, sizeof(notes));
+	printf("%8.3fM ± %-6.3f %9.3fM %7.1f %6s %8u %llu/%llu%s%s%s\n",
+	       s.rate.mean / 1e6, s.rate.stddev / 1e6,
+	       s.rate.mean * t->ops / 1e6, s.ns.mean / t->ops, ratio,
+	       mc->entries, row->hits, row->events, prog,
+	       notes[0] ? "  " : "", notes);
 }
 
 static void print_summary(const struct options *opt, const char *method,
-			  const struct test_result *results)
+			  const struct bench_row *rows,
+			  const struct map_counts *counts)
 {
-	char cpus[256];
+	char cpus[256], sample[64];
 	struct utsname uts;
 	int t;
 
 	uname(&uts);
 	format_cpus(&opt->cpus, cpus, sizeof(cpus));
-	printf("\nSummary: %d worker(s) on CPU %s, %llu syscalls each, attach %s, kernel %s\n",
-	       opt->cpus.nr, cpus, opt->count, method, uts.release);
-	printf("  %-26s %-10s %-8s %10s %10s %7s %6s %8s %s\n", "test",
-	       "attach", "status", "events/s", "ops/s", "ns/op", "hits",
-	       "entries", "calls/syscalls");
+	format_sample(opt, sample, sizeof(sample));
+	printf("\nSummary: %d worker(s) on CPU %s, %s per worker and sample, %d sample(s)%s, attach %s, kernel %s\n",
+	       opt->cpus.nr, cpus, sample, opt->rs.repeat,
+	       opt->rs.warmup ? " after warm-up" : "", method, uts.release);
+	printf("  %-26s %-10s %-8s %-18s %10s %7s %6s %8s %s\n", "test",
+	       "attach", "status", "events/s mean ± sd", "ops/s", "ns/op",
+	       "hits", "entries", "calls/syscalls");
 	for (t = 0; t < NR_TESTS; t++)
-		if (opt->selected[t])
-			print_row(opt, t, &results[t]);
-	if (verbosity > 0)
-		printf("ns/op: the syscall and its program, per map operation; hits: share of lookups that found their key\n");
+		if (rows[t].selected)
+			print_row(&rows[t], &tests[t], &counts[t]);
+	if (verbosity < 1)
+		return;
+	printf("ns/op: the syscall and its program, per map operation; hits: share of lookups that found their key\n");
+	if (opt->rs.prog_stats)
+		printf("prog: ns inside the program per run, from the kernel's run-time stats, in a pass of its own\n");
 }
 
-/* no method to run with: every selected test gets @why */
-static void none_ran(const struct outcome *why, struct test_result *results)
+/* ---- the run ---- */
+
+/* --json -: stdout holds the JSON alone */
+static bool text_off;
+
+static void init_rows(const struct options *opt, int method,
+		      struct bench_row *rows)
 {
+	const char *variant = method >= 0 ? methods[method].name : "auto";
 	int t;
 
 	for (t = 0; t < NR_TESTS; t++) {
-		results[t].method = METHOD_AUTO;
-		results[t].m.out = *why;
+		row_init(&rows[t], tests[t].name, variant, "events/s");
+		rows[t].selected = opt->selected[t];
+		/* hits: the program's runs, against the syscalls made */
+		rows[t].counts_hits = true;
 	}
+}
+
+/* no method to run with: every selected test gets @why */
+static void none_ran(const struct outcome *why, struct bench_row *rows)
+{
+	int t;
+
+	for (t = 0; t < NR_TESTS; t++)
+		rows[t].out = *why;
+}
+
+/*
+ * Rounds of every selected test, so that drift hits every test alike; the
+ * warm-up rounds count only for skips and failures.
+ */
+static int run_rounds(const struct options *opt, int method,
+		      struct bench_row *rows, struct map_counts *counts)
+{
+	static struct worker_result res[MAX_WORKERS];
+	struct test_result r;
+	int rounds = opt->rs.warmup + opt->rs.repeat;
+	int i, t, done, total = 0;
+
+	for (t = 0; t < NR_TESTS; t++)
+		total += rows[t].selected;
+	for (i = 0; i < rounds; i++) {
+		bool counted = i >= opt->rs.warmup;
+
+		done = 0;
+		for (t = 0; t < NR_TESTS; t++) {
+			if (!rows[t].selected)
+				continue;
+			progress(done++, total, &rows[t], i, rounds);
+			if (!row_runnable(&rows[t]))
+				continue;
+			if (run_one(opt, t, method, false, &r, res))
+				return -EINTR;
+			if (counted || r.m.out.status != ST_OK)
+				row_record(&rows[t], &r.m);
+			if (counted && r.m.out.status == ST_OK)
+				counts_record(&counts[t], &r);
+			if (!counted || verbosity < 1 || text_off)
+				continue;
+			progress_end();
+			print_workers(&tests[t], &r, res);
+			fflush(stdout);
+		}
+	}
+	progress_end();
+	return 0;
+}
+
+/* a separate pass: the kernel's run-time stats cost something themselves */
+static int run_prog_stats(const struct options *opt, int method,
+			  struct bench_row *rows)
+{
+	static struct worker_result res[MAX_WORKERS];
+	struct test_result r;
+	struct outcome why;
+	int t, fd, err = 0;
+
+	fd = prog_stats_enable(&why);
+	for (t = 0; t < NR_TESTS; t++) {
+		if (!row_runnable(&rows[t]))
+			continue;
+		if (fd < 0) {
+			rows[t].prog_out = why;
+			continue;
+		}
+		err = run_one(opt, t, method, true, &r, res);
+		if (err)
+			goto cleanup;
+		if (r.m.out.status == ST_OK)
+			rows[t].prog_ns = r.m.prog_ns;
+		else
+			rows[t].prog_out = r.m.out;
+	}
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	return err;
 }
 
 int main(int argc, char **argv)
 {
-	static struct test_result results[NR_TESTS];
-	static struct worker_result res[MAX_WORKERS];
+	static struct bench_row rows[NR_TESTS];
+	static struct map_counts counts[NR_TESTS];
+	struct run_context ctx = { .tool = "map_perf_test" };
 	struct options opt = {};
 	struct outcome none = {};
 	char why[4 * REASON_LEN];
@@ -1107,6 +1300,11 @@ int main(int argc, char **argv)
 	bench_init("map_perf_test");
 	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
+	if (opt.rs.compare[0])
+		return run_compare(&opt.rs);
+	/* JSON on stdout: the text would spoil it; errors still go to stderr */
+	if (opt.rs.json && !strcmp(opt.rs.json, "-"))
+		text_off = true;
 	if (check_privileges())
 		return 1;
 	install_signal_handlers();
@@ -1118,32 +1316,42 @@ int main(int argc, char **argv)
 		method = pick_method(&opt, why, sizeof(why), &none);
 	if (bench_interrupted())
 		goto interrupted;
-	if (verbosity > 0)
+	if (verbosity > 0 && !text_off)
 		print_header(&opt, method, why);
 	else if (method < 0)
 		pr_err("auto attach tried: %s", why);
-	if (method < 0)
-		none_ran(&none, results);
 
-	for (t = 0; method >= 0 && t < NR_TESTS; t++) {
-		if (!opt.selected[t])
+	init_rows(&opt, method, rows);
+	if (method < 0)
+		none_ran(&none, rows);
+	else if (run_rounds(&opt, method, rows, counts))
+		goto interrupted;
+	if (method >= 0 && opt.rs.prog_stats &&
+	    run_prog_stats(&opt, method, rows))
+		goto interrupted;
+	if (!text_off)
+		print_summary(&opt, method >= 0 ? methods[method].name : "none",
+			      rows, counts);
+
+	for (t = 0; t < NR_TESTS; t++) {
+		if (!rows[t].selected)
 			continue;
-		if (run_one(&opt, t, method, &results[t], res))
-			goto interrupted;
-		if (verbosity > 0)
-			print_workers(&tests[t], &results[t], res);
-		fflush(stdout);
-		nr_ok += results[t].m.out.status == ST_OK;
-		nr_failed += results[t].m.out.status == ST_FAILED;
+		nr_ok += rows[t].out.status == ST_OK;
+		nr_failed += rows[t].out.status == ST_FAILED;
 	}
-	print_summary(&opt, method >= 0 ? methods[method].name : "none",
-		      results);
-	nr_failed += none.status == ST_FAILED;
+	ctx.cpus = &opt.cpus;
+	ctx.attach_method = method >= 0 ? methods[method].name : NULL;
+	/* -d makes the count meaningless: the file says so with null */
+	ctx.count = opt.rs.duration ? 0 : opt.count;
+	ctx.rs = &opt.rs;
+	if (opt.rs.json && write_json(&ctx, rows, NR_TESTS))
+		nr_failed++;
 	if (!nr_ok && !nr_failed)
 		pr_err("nothing could be measured on this kernel");
 	return nr_failed || !nr_ok ? 1 : 0;
 
 interrupted:
+	progress_end();
 	sig = bench_interrupted();
 	pr_err("interrupted by %s; everything detached", strsignal(sig));
 	return 128 + sig;

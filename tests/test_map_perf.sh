@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # map_perf_test on the host kernel: real runs with small counts. Checks the
 # programs' counts, upstream's selections and lines, --miss, resizing, each
-# attach method, the tgid filter, bad arguments, exit codes and cleanup;
-# never an absolute rate.
+# attach method, the tgid filter, repeats, --json, --prog-stats, --compare,
+# bad arguments, exit codes and cleanup; never an absolute rate.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=./map_perf_test
 N=2000
+# one sample per test unless a check is about repeats: quick
 NCPU=$(nproc)
 TESTS="hash_prealloc percpu_hash_prealloc hash_kmalloc percpu_hash_kmalloc
 lru_hash_prealloc nocommon_lru_hash_prealloc lpm_kmalloc hash_lookup
@@ -33,7 +34,8 @@ if [ ! -x $BIN ]; then
 	exit
 fi
 
-# Summary rows: test attach status events/s ops/s ns/op hits entries calls
+# Summary rows: test attach status events/s-mean ± sd ops/s ns/op hits
+# entries calls, then notes
 # row TEST FILE: the summary row of TEST
 row() { awk -v t="$1" '$1 == t && $3 ~ /^(ok|skipped|FAILED)$/' "$2"; }
 field() { row "$1" "$3" | awk -v f="$2" '{ print $f }'; }
@@ -44,7 +46,7 @@ ok_row() {
 	local r
 	r=$(row "$1" "$2")
 	[ "$(awk '{ print $3 }' <<<"$r")" = ok ] || return 1
-	awk '{ split($NF, c, "/"); exit !(c[1] + 0 >= c[2] + 0 && c[2] > 0) }' <<<"$r"
+	awk '{ split($11, c, "/"); exit !($5 == "±" && c[1] + 0 >= c[2] + 0 && c[2] > 0) }' <<<"$r"
 }
 
 # skip_row TEST FILE: skipped, with a reason
@@ -60,6 +62,28 @@ upstream_lines() {
 	test "$(grep -cE "^[0-9]+:${LINE[$1]} per sec$" "$2")" -eq "$NCPU"
 }
 
+# json_true FILE EXPR: the Python expression EXPR holds, d the parsed FILE
+json_true() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["context"]
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
+}
+# json_rows FILE / summary_rows FILE: "test method status reason?" each
+json_rows() {
+	python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+	print(r["name"], r["variant"], r["status"], "reason" if r["reason"] else "-")' "$1"
+}
+summary_rows() {
+	awk '$3 ~ /^(ok|skipped|FAILED)$/ {
+		print $1, $2, tolower($3), ($3 == "ok" ? "-" : (NF > 3 ? "reason" : "-")) }' "$1"
+}
+# verdicts FILE WORD: compare rows whose verdict is WORD
+verdicts() { grep -cE "^  .*  $2( \(|\$)" "$1"; }
+HAVE_PY=0
+command -v python3 >/dev/null && HAVE_PY=1
+
 ours_loaded() { bpftool prog list 2>/dev/null | grep -q "name $1"; }
 # gone NAME: it leaves within 2 s (the kernel frees programs asynchronously)
 gone() {
@@ -72,7 +96,7 @@ gone() {
 }
 
 # --- every test, verified, with auto attach
-run_capture full $BIN -n $N
+run_capture full $BIN -r 1 -n $N
 expect "full run exits 0 (rc=$RC)" test "$RC" -eq 0
 expect "11 summary rows (got $(nrows "$T_TMP/full.out"))" test "$(nrows "$T_TMP/full.out")" -eq 11
 for t in $TESTS; do
@@ -80,7 +104,7 @@ for t in $TESTS; do
 	expect "$t: upstream's line for each worker" upstream_lines $t "$T_TMP/full.out"
 done
 for t in lpm_kmalloc hash_lookup array_lookup lru_hash_lookup hash_prealloc; do
-	expect "$t: every lookup hit" test "$(field $t 7 "$T_TMP/full.out")" = 1.000
+	expect "$t: every lookup hit" test "$(field $t 9 "$T_TMP/full.out")" = 1.000
 done
 method=$(field hash_prealloc 2 "$T_TMP/full.out")
 expect "auto's method ($method) is in the header" \
@@ -93,61 +117,64 @@ if [ "$method" != kprobe ]; then
 fi
 
 # --- upstream's selections: bit 7 hash_lookup, bit 8 array_lookup
-run_capture sel128 $BIN 128 $NCPU 0 $N
+run_capture sel128 $BIN -r 1 128 $NCPU 0 $N
 expect "128: exit 0 (rc=$RC)" test "$RC" -eq 0
 expect "128: hash_lookup only" test "$(nrows "$T_TMP/sel128.out")" -eq 1
 expect "128: hash_lookup verified" ok_row hash_lookup "$T_TMP/sel128.out"
 expect "128: only hash_lookup lines" test "$(grep -cE '^[0-9]+:' "$T_TMP/sel128.out")" -eq "$NCPU"
 expect "128: upstream's hash_lookup lines" upstream_lines hash_lookup "$T_TMP/sel128.out"
 
-run_capture sel256 $BIN -n $N 256
+run_capture sel256 $BIN -r 1 -n $N 256
 expect "256: exit 0 (rc=$RC)" test "$RC" -eq 0
 expect "256: array_lookup only" test "$(nrows "$T_TMP/sel256.out")" -eq 1
 expect "256: array_lookup verified" ok_row array_lookup "$T_TMP/sel256.out"
 expect "256: upstream's array_lookup lines" upstream_lines array_lookup "$T_TMP/sel256.out"
 
-run_capture named $BIN -n $N -t lpm_kmalloc,inner_lru_hash_prealloc -c 1 -q
+run_capture named $BIN -r 1 -n $N -t lpm_kmalloc,inner_lru_hash_prealloc -c 1 -q
 expect "-t two tests -c 1 -q: exit 0" test "$RC" -eq 0
 expect "-t: exactly two rows" test "$(nrows "$T_TMP/named.out")" -eq 2
-expect "-c 1: one worker's syscalls" test "$(field lpm_kmalloc 9 "$T_TMP/named.out")" = "$N/$N"
+expect "-c 1: one worker's syscalls" test "$(field lpm_kmalloc 11 "$T_TMP/named.out")" = "$N/$N"
 expect "-q: no per-worker lines" test -z "$(grep -E '^[0-9]+:' "$T_TMP/named.out")"
 
 # --- --miss: absent keys on purpose, verified as misses
-run_capture miss $BIN -n $N --miss -t hash_lookup,lpm_kmalloc,lru_hash_lookup
+run_capture miss $BIN -r 1 -n $N --miss -t hash_lookup,lpm_kmalloc,lru_hash_lookup
 expect "--miss: exit 0 (rc=$RC)" test "$RC" -eq 0
 for t in hash_lookup lpm_kmalloc lru_hash_lookup; do
 	expect "--miss: $t verified" ok_row $t "$T_TMP/miss.out"
-	expect "--miss: $t hit ratio 0" test "$(field $t 7 "$T_TMP/miss.out")" = 0.000
+	expect "--miss: $t hit ratio 0" test "$(field $t 9 "$T_TMP/miss.out")" = 0.000
 done
 
 # --- num_map_entries resizes the maps, as the kernel reports them
-run_capture resize $BIN 0x7c1 $NCPU 77 $N -v
+run_capture resize $BIN -r 1 0x7c1 $NCPU 77 $N -v
 expect "num_map_entries 77: exit 0 (rc=$RC)" test "$RC" -eq 0
 for t in hash_prealloc lpm_kmalloc hash_lookup array_lookup lru_hash_lookup; do
 	expect "num_map_entries 77: $t verified" ok_row $t "$T_TMP/resize.out"
-	expect "num_map_entries 77: $t map has 77 entries" test "$(field $t 8 "$T_TMP/resize.out")" = 77
+	expect "num_map_entries 77: $t map has 77 entries" test "$(field $t 10 "$T_TMP/resize.out")" = 77
 done
 expect "num_map_entries 77: inner LRU maps have 77 entries" \
-	test "$(field inner_lru_hash_prealloc 8 "$T_TMP/resize.out")" = 77
+	test "$(field inner_lru_hash_prealloc 10 "$T_TMP/resize.out")" = 77
 expect "-v: the map's size is said" \
 	grep -q 'hash_lookup: hash_map has max_entries 77' "$T_TMP/resize.err"
-run_capture resizeE $BIN -n $N -E 5000 -t hash_kmalloc,nocommon_lru_hash_prealloc -q
-expect "-E 5000: hash_kmalloc has 5000 entries" test "$(field hash_kmalloc 8 "$T_TMP/resizeE.out")" = 5000
+run_capture resizeE $BIN -r 1 -n $N -E 5000 -t hash_kmalloc,nocommon_lru_hash_prealloc -q
+expect "-E 5000: hash_kmalloc has 5000 entries" test "$(field hash_kmalloc 10 "$T_TMP/resizeE.out")" = 5000
 expect "-E 5000: nocommon_lru_hash_prealloc verified" ok_row nocommon_lru_hash_prealloc "$T_TMP/resizeE.out"
 
 # a hash map smaller than the workers' keys: failed updates are reported
 if [ "$NCPU" -gt 1 ]; then
-	run_capture tiny $BIN -n 20000 -E 1 -t hash_prealloc -q
+	run_capture tiny $BIN -r 1 -n 20000 -E 1 -t hash_prealloc -q --json "$T_TMP/tiny.json"
 	expect "-E 1 hash_prealloc: exit 1 (rc=$RC)" test "$RC" -eq 1
 	expect "-E 1 hash_prealloc: FAILED with the updates that failed" \
 		grep -qE '^  hash_prealloc +\S+ +FAILED +[0-9]+ of [0-9]+ updates failed' "$T_TMP/tiny.out"
+	[ $HAVE_PY -eq 1 ] &&
+		expect "-E 1 --json: hash_prealloc is failed there too, with the reason" \
+			json_true "$T_TMP/tiny.json" '[(r["name"], r["status"], "updates failed" in r["reason"]) for r in d["results"]] == [("hash_prealloc", "failed", True)]'
 fi
 
 # --- each forced method: verified, or skipped with the kernel's reason
 kprobes_off=0
 zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' && kprobes_off=1
 for m in kprobe fentry tracepoint raw_tp; do
-	run_capture "m_$m" $BIN -n 1000 -a $m
+	run_capture "m_$m" $BIN -r 1 -n 1000 -a $m --json "$T_TMP/m_$m.json"
 	out=$T_TMP/m_$m.out
 	expect "-a $m: 11 rows" test "$(nrows "$out")" -eq 11
 	expect "-a $m: rows say $m" test "$(awk '$3 ~ /^(ok|skipped|FAILED)$/ { print $2 }' "$out" | sort -u)" = $m
@@ -168,7 +195,23 @@ for m in kprobe fentry tracepoint raw_tp; do
 	else
 		expect "-a $m: partly skipped, exit 0 (rc=$RC)" test "$RC" -eq 0
 	fi
+	[ $HAVE_PY -eq 1 ] &&
+		expect "-a $m --json: every row with the summary's status, a reason for each skip" \
+			test "$(json_rows "$T_TMP/m_$m.json")" = "$(summary_rows "$out")"
 done
+# a method skipped on this kernel: its rows are skipped in the file too
+skipped_m=
+for m in kprobe fentry tracepoint raw_tp; do
+	skip_row hash_prealloc "$T_TMP/m_$m.out" && skipped_m=$m && break
+done
+if [ $HAVE_PY -eq 0 ]; then
+	skip "python3 missing: --json of skipped rows not read"
+elif [ -n "$skipped_m" ]; then
+	expect "-a $skipped_m skipped: JSON rows skipped with a reason, attach_method $skipped_m" \
+		json_true "$T_TMP/m_$skipped_m.json" 'all(r["status"] == "skipped" and r["reason"] and "samples" not in r for r in d["results"] if r["name"] == "hash_prealloc") and c["attach_method"] == "'$skipped_m'"'
+else
+	skip "every attach method works here: no skipped row to write"
+fi
 if [ $kprobes_off -eq 1 ]; then
 	expect "-a kprobe without CONFIG_KPROBES: that is the reason" \
 		grep -qE '^  hash_prealloc +kprobe +skipped .*CONFIG_KPROBES' "$T_TMP/m_kprobe.out"
@@ -180,9 +223,9 @@ if command -v python3 >/dev/null; then
 while True: os.getuid(); os.getpgid(0)' &
 	hog=$!
 	for m in tracepoint raw_tp; do
-		run_capture "hog_$m" $BIN -n 20000 -a $m -t hash_prealloc,hash_lookup -q
+		run_capture "hog_$m" $BIN -r 1 -n 20000 -a $m -t hash_prealloc,hash_lookup -q
 		for t in hash_prealloc hash_lookup; do
-			calls=$(field $t 9 "$T_TMP/hog_$m.out")
+			calls=$(field $t 11 "$T_TMP/hog_$m.out")
 			expect "$m $t with another process's syscalls: exactly ours counted ($calls)" \
 				test "$calls" = "$((20000 * NCPU))/$((20000 * NCPU))"
 		done
@@ -191,6 +234,106 @@ while True: os.getuid(); os.getpgid(0)' &
 	wait $hog 2>/dev/null
 else
 	skip "python3 missing: tgid filter not tested"
+fi
+
+# --- repeats: rounds of every test, warm-up not counted, one file of it all
+R=20000	# samples of about 10 ms: steadier, for the compare below
+run_capture rep $BIN -n $R -r 3 -w 1 -t hash_lookup,array_lookup,lru_hash_prealloc \
+	--json "$T_TMP/rep.json"
+expect "-r 3 -w 1 --json: exit 0 (rc=$RC)" test "$RC" -eq 0
+for t in hash_lookup array_lookup lru_hash_prealloc; do
+	expect "-r 3: $t verified over the 3 counted rounds" \
+		test "$(field $t 11 "$T_TMP/rep.out")" = "$((3 * R * NCPU))/$((3 * R * NCPU))"
+done
+expect "-r 3 -w 1: the summary says 3 samples after warm-up" \
+	grep -q ', 3 sample(s) after warm-up, ' "$T_TMP/rep.out"
+run_capture warm $BIN -n $N -r 2 -w 1 -t array_lookup
+expect "-r 2 -w 1: per-worker lines of the 2 counted rounds only" \
+	test "$(grep -cE '^[0-9]+:array_lookup [0-9]+ lookups per sec$' "$T_TMP/warm.out")" -eq $((2 * NCPU))
+if [ $HAVE_PY -eq 1 ]; then
+	expect "--json: python3's json reads it" json_true "$T_TMP/rep.json" True
+	expect "--json: schema bpf-bench/1, tool map_perf_test" \
+		json_true "$T_TMP/rep.json" 'd["schema"] == "bpf-bench/1" and d["tool"] == "map_perf_test"'
+	expect "--json: context repeat 3, warmup 1, count $R, attach_method $method" \
+		json_true "$T_TMP/rep.json" 'c["repeat"] == 3 and c["warmup"] == 1 and c["count"] == '$R' and c["duration_s"] is None and c["attach_method"] == "'$method'"'
+	expect "--json: 3 ok rows, each with 3 samples and 3 outlier flags" \
+		json_true "$T_TMP/rep.json" 'sorted(r["name"] for r in d["results"] if r["status"] == "ok" and r["variant"] == c["attach_method"] and len(r["samples"]) == 3 and len(r["outliers"]) == 3) == ["array_lookup", "hash_lookup", "lru_hash_prealloc"]'
+	expect "--json: hits are program runs, events the syscalls of every counted round" \
+		json_true "$T_TMP/rep.json" 'all(r["hits"] >= r["events"] == 3 * '$((R * NCPU))' for r in d["results"])'
+	run_capture jstdout $BIN -n $N -r 1 -t array_lookup --json -
+	expect "--json -: exit 0 (rc=$RC)" test "$RC" -eq 0
+	expect "--json -: stdout is the JSON alone" python3 -c 'import json, sys
+sys.exit(json.load(sys.stdin)["tool"] != "map_perf_test")' <"$T_TMP/jstdout.out"
+else
+	skip "python3 missing: --json not read"
+fi
+
+# --- -d: each sample runs for a time, verified all the same
+run_capture dur $BIN -d 0.05 -r 1 -t hash_prealloc,lru_hash_lookup --json "$T_TMP/dur.json"
+expect "-d 0.05: exit 0 (rc=$RC)" test "$RC" -eq 0
+for t in hash_prealloc lru_hash_lookup; do
+	expect "-d 0.05: $t verified" ok_row $t "$T_TMP/dur.out"
+done
+expect "-d 0.05: the summary says so" grep -q ', 0.05 s per worker and sample, ' "$T_TMP/dur.out"
+[ $HAVE_PY -eq 1 ] &&
+	expect "-d 0.05 --json: duration_s 0.05, count null" \
+		json_true "$T_TMP/dur.json" 'c["duration_s"] == 0.05 and c["count"] is None'
+
+# --- --prog-stats: the kernel's ns per program run, the sysctl untouched
+stats_was=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)
+for m in raw_tp tracepoint; do
+	run_capture ps $BIN -r 1 -n $N -a $m -t hash_lookup,array_lookup --prog-stats \
+		--json "$T_TMP/ps.json"
+	ok_row hash_lookup "$T_TMP/ps.out" && break
+done
+expect "--prog-stats -a $m: exit 0 (rc=$RC)" test "$RC" -eq 0
+if grep -q 'no prog stats: .' "$T_TMP/ps.out"; then
+	pass "--prog-stats: the kernel cannot, and says why:$(grep -o 'no prog stats: .*' "$T_TMP/ps.out" | head -n 1)"
+else
+	prog_ns=$(row hash_lookup "$T_TMP/ps.out" | sed -nE 's/.*  prog ([0-9.]+) ns\/run.*/\1/p')
+	expect "--prog-stats -a $m: hash_lookup's program takes a positive time per run (${prog_ns:-none} ns)" \
+		awk -v x="$prog_ns" 'BEGIN { exit !(x > 0) }'
+	[ $HAVE_PY -eq 1 ] &&
+		expect "--prog-stats --json: prog_ns_per_run positive in every row" \
+			json_true "$T_TMP/ps.json" 'len(d["results"]) == 2 and all(r["prog_ns_per_run"] > 0 for r in d["results"])'
+fi
+expect "--prog-stats: kernel.bpf_stats_enabled still ${stats_was:-absent}" \
+	test "$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)" = "$stats_was"
+
+# --- --compare: runs nothing, judges by Welch's t-test
+if [ $HAVE_PY -eq 1 ] && [ -s "$T_TMP/rep.json" ]; then
+	# B: every sample of A halved
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+	if r["status"] == "ok":
+		r["samples"] = [x / 2 for x in r["samples"]]
+		for k in ("mean", "stddev", "min", "max"):
+			r[k] /= 2
+json.dump(d, open(sys.argv[2], "w"))' "$T_TMP/rep.json" "$T_TMP/slow.json"
+	# files any user can read: the compare needs no privileges
+	chmod 755 "$T_TMP"
+	chmod 644 "$T_TMP/rep.json" "$T_TMP/slow.json"
+	nobody=()
+	command -v setpriv >/dev/null && nobody=(setpriv --reuid=65534 --regid=65534
+		--clear-groups --inh-caps=-all --bounding-set=-all)
+	run_capture cmpself "${nobody[@]}" $BIN --compare "$T_TMP/rep.json" "$T_TMP/rep.json"
+	expect "--compare A A${nobody:+ unprivileged}: exit 0 (rc=$RC)" test "$RC" -eq 0
+	expect "--compare A A: all 3 rows no significant change" \
+		test "$(verdicts "$T_TMP/cmpself.out" 'no significant change')" -eq 3 -a \
+		"$(verdicts "$T_TMP/cmpself.out" '(faster|slower)')" -eq 0
+	run_capture cmpslow $BIN --compare "$T_TMP/rep.json" "$T_TMP/slow.json" \
+		--fail-on-regression 10
+	expect "--compare A B(halved) --fail-on-regression 10: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "--compare A B(halved): rows say slower ($(verdicts "$T_TMP/cmpslow.out" slower) of 3), none faster" \
+		test "$(verdicts "$T_TMP/cmpslow.out" slower)" -ge 1 -a \
+		"$(verdicts "$T_TMP/cmpslow.out" faster)" -eq 0
+	expect "--compare A B(halved): the regression is named" \
+		grep -q '^regression: [1-3] row(s) significantly slower by more than 10%' "$T_TMP/cmpslow.out"
+	run_capture cmpslow0 $BIN --compare "$T_TMP/rep.json" "$T_TMP/slow.json"
+	expect "--compare A B(halved) without --fail-on-regression: exit 0 (rc=$RC)" test "$RC" -eq 0
+else
+	skip "python3 or -r 3's file missing: --compare not tested"
 fi
 
 # --- bad arguments: one line on stderr, nothing on stdout, exit 2
@@ -235,6 +378,16 @@ bad_arg "too many arguments" 1 1 0 1 1
 bad_arg "nr_cpus and -c" -c 1 1 1
 bad_arg "num_map_entries and -E" -E 5 1 1 5
 bad_arg "max_cnt and -n" -n 5 1 1 0 5
+bad_arg "-r 0" -r 0
+bad_arg "-r 101" -r 101
+bad_arg "-w -1" -w -1
+bad_arg "-d 0" -d 0
+bad_arg "-d x" -d x
+bad_arg "--compare with one file" --compare "$T_TMP/rep.json"
+bad_arg "--compare and test_flags" --compare "$T_TMP/rep.json" "$T_TMP/rep.json" 1
+bad_arg "--compare of a missing file" --compare "$T_TMP/rep.json" /nonexistent.json
+bad_arg "--fail-on-regression without --compare" --fail-on-regression 10
+bad_arg "--fail-on-regression x" --compare "$T_TMP/rep.json" "$T_TMP/rep.json" --fail-on-regression x
 
 # --- privileges: one line naming them, exit 1
 if command -v setpriv >/dev/null; then
@@ -249,7 +402,7 @@ fi
 
 # --- tracefs: mounted when missing, and said on stderr
 if mountpoint -q /sys/kernel/tracing && umount /sys/kernel/tracing 2>/dev/null; then
-	run_capture tracefs $BIN -n $N -a tracepoint -t lru_hash_prealloc
+	run_capture tracefs $BIN -r 1 -n $N -a tracepoint -t lru_hash_prealloc
 	expect "tracefs unmounted: tracepoint still verified" ok_row lru_hash_prealloc "$T_TMP/tracefs.out"
 	expect "tracefs unmounted: mount is reported" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
 	expect "tracefs is mounted afterwards" mountpoint -q /sys/kernel/tracing
@@ -260,7 +413,7 @@ fi
 # --- signals: workers killed, programs detached, 128+signal
 interrupt() {
 	local sig=$1 want=$2 pid
-	$BIN -a raw_tp -t hash_prealloc -n 2000000000 >"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
+	$BIN -r 1 -a raw_tp -t hash_prealloc -n 2000000000 >"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
 	pid=$!
 	sleep 0.5
 	expect "SIG$sig mid-run: program attached while running" ours_loaded raw_tp_hash_pre
@@ -270,7 +423,7 @@ interrupt() {
 	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
 	expect "SIG$sig mid-run: says so" grep -q 'interrupted by' "$T_TMP/sig.err"
 	expect "SIG$sig mid-run: nothing of ours stays loaded" gone raw_tp_hash_pre
-	expect "SIG$sig mid-run: no worker left" eval '! pgrep -f "^$BIN -a raw_tp" >/dev/null'
+	expect "SIG$sig mid-run: no worker left" eval '! pgrep -f "^$BIN -r 1 -a raw_tp" >/dev/null'
 }
 interrupt INT 130
 interrupt TERM 143
