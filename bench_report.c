@@ -38,6 +38,20 @@ static int parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+static const char *option_name(int c)
+{
+	switch (c) {
+	case 'r':
+		return "-r/--repeat";
+	case 'w':
+		return "-w/--warmup";
+	case 'd':
+		return "-d/--duration";
+	default:
+		return "--fail-on-regression";
+	}
+}
+
 int parse_common_option(int c, const char *arg, int argc, char **argv,
 			struct run_settings *rs)
 {
@@ -81,7 +95,7 @@ int parse_common_option(int c, const char *arg, int argc, char **argv,
 		return 0;
 	}
 bad:
-	pr_err("bad value '%s' for -%c (see --help)", arg, c < 0x100 ? c : '-');
+	pr_err("bad value '%s' for %s (see --help)", arg, option_name(c));
 	return -1;
 }
 

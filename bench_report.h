@@ -47,16 +47,16 @@ enum {
 	  OPT_FAIL_ON_REGRESSION }
 
 #define COMMON_USAGE							\
-"  -r, --repeat N     counted rounds, interleaving every selection\n"	\
-"                     (default 5; 1 keeps it quick)\n"		\
-"  -w, --warmup N     rounds run first and not counted (default 0)\n"	\
-"  -d, --duration S   seconds per sample instead of a fixed count\n"	\
-"      --json FILE    every figure and sample as JSON (- for stdout)\n" \
-"      --prog-stats   an extra pass with the kernel's BPF run-time\n"	\
-"                     stats: ns inside the program per run\n"		\
-"      --compare A B  compare two --json files: nothing is run\n"	\
+"  -r, --repeat N      counted rounds, interleaving every selection\n"	\
+"                      (default 5; 1 keeps it quick)\n"		\
+"  -w, --warmup N      rounds run first and not counted (default 0)\n"	\
+"  -d, --duration S    seconds per sample instead of a fixed count\n"	\
+"      --json FILE     every figure and sample as JSON (- for stdout)\n" \
+"      --prog-stats    an extra pass with the kernel's BPF run-time\n"	\
+"                      stats: ns inside the program per run\n"		\
+"      --compare A B   compare two --json files: nothing is run\n"	\
 "      --fail-on-regression PCT  with --compare: exit 1 when a row is\n" \
-"                     significantly slower by more than PCT percent\n"
+"                      significantly slower by more than PCT percent\n"
 
 void run_settings_init(struct run_settings *rs);
 /* 1: handled, 0: not a common option, -1: bad value (said on stderr) */

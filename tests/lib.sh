@@ -34,3 +34,75 @@ finish() {
 	echo "# $(basename "$0"): $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]
 }
+
+# ---- shared by the programs' tests; $BIN is the program under test ----
+
+# ours_loaded NAME: a program of ours named NAME (bpftool shows 15 chars)
+ours_loaded() { bpftool prog list 2>/dev/null | grep -q "name $1"; }
+
+# gone NAME: it leaves within 2 s (the kernel frees programs asynchronously)
+gone() {
+	local i
+	for i in $(seq 20); do
+		ours_loaded "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# bad_arg NAME ARGS...: usage errors are one line on stderr and exit 2
+bad_arg() {
+	local name=$1
+	shift
+	run_capture bad "$BIN" "$@"
+	if [ "$RC" -eq 2 ] && [ "$(wc -l <"$T_TMP/bad.err")" -eq 1 ] &&
+	   [ ! -s "$T_TMP/bad.out" ]; then
+		pass "bad argument $name: exit 2, one line"
+	else
+		fail "bad argument $name: rc=$RC, stderr: $(cat "$T_TMP/bad.err")"
+	fi
+}
+
+# check_interrupt SIG STATUS PROG ARGS...: $BIN ARGS runs long with PROG
+# attached; SIG mid-run must end it with STATUS and leave nothing behind
+check_interrupt() {
+	local sig=$1 want=$2 prog=$3 pid workers
+	shift 3
+	"$BIN" "$@" >"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
+	pid=$!
+	sleep 1
+	workers=$(pgrep -P $pid | tr '\n' ' ')
+	expect "SIG$sig mid-run: $prog attached while running" ours_loaded "$prog"
+	kill -"$sig" $pid
+	wait $pid
+	RC=$?
+	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
+	expect "SIG$sig mid-run: says so" grep -q 'interrupted by' "$T_TMP/sig.err"
+	expect "SIG$sig mid-run: nothing of ours stays loaded" gone "$prog"
+	expect "SIG$sig mid-run: workers were running" test -n "$workers"
+	expect "SIG$sig mid-run: no worker left ($workers)" none_alive $workers
+}
+
+# none_alive PID...: none of them is still running
+none_alive() {
+	local p
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 1
+	done
+	return 0
+}
+
+# check_tracefs_mount ROW_REGEX ARGS...: with tracefs unmounted, $BIN ARGS
+# mounts it, says so, and still prints a verified row matching ROW_REGEX
+check_tracefs_mount() {
+	local row=$1
+	shift
+	if ! mountpoint -q /sys/kernel/tracing || ! umount /sys/kernel/tracing 2>/dev/null; then
+		skip "tracefs cannot be unmounted here"
+		return
+	fi
+	run_capture tracefs "$BIN" "$@"
+	expect "tracefs unmounted: still verified" grep -qE "$row" "$T_TMP/tracefs.out"
+	expect "tracefs unmounted: mount is reported" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
+	expect "tracefs is mounted afterwards" mountpoint -q /sys/kernel/tracing
+}

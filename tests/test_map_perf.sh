@@ -84,16 +84,6 @@ verdicts() { grep -cE "^  .*  $2( \(|\$)" "$1"; }
 HAVE_PY=0
 command -v python3 >/dev/null && HAVE_PY=1
 
-ours_loaded() { bpftool prog list 2>/dev/null | grep -q "name $1"; }
-# gone NAME: it leaves within 2 s (the kernel frees programs asynchronously)
-gone() {
-	local i
-	for i in $(seq 20); do
-		ours_loaded "$1" || return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # --- every test, verified, with auto attach
 run_capture full $BIN -r 1 -n $N
@@ -337,17 +327,6 @@ else
 fi
 
 # --- bad arguments: one line on stderr, nothing on stdout, exit 2
-bad_arg() {
-	local name=$1
-	shift
-	run_capture bad $BIN "$@"
-	if [ "$RC" -eq 2 ] && [ "$(wc -l <"$T_TMP/bad.err")" -eq 1 ] &&
-	   [ ! -s "$T_TMP/bad.out" ]; then
-		pass "bad argument $name: exit 2, one line"
-	else
-		fail "bad argument $name: rc=$RC, stderr: $(cat "$T_TMP/bad.err")"
-	fi
-}
 bad_arg "test_flags abc" abc
 bad_arg "test_flags 0" 0
 bad_arg "test_flags -1" -- -1
@@ -401,30 +380,10 @@ else
 fi
 
 # --- tracefs: mounted when missing, and said on stderr
-if mountpoint -q /sys/kernel/tracing && umount /sys/kernel/tracing 2>/dev/null; then
-	run_capture tracefs $BIN -r 1 -n $N -a tracepoint -t lru_hash_prealloc
-	expect "tracefs unmounted: tracepoint still verified" ok_row lru_hash_prealloc "$T_TMP/tracefs.out"
-	expect "tracefs unmounted: mount is reported" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
-	expect "tracefs is mounted afterwards" mountpoint -q /sys/kernel/tracing
-else
-	skip "tracefs cannot be unmounted here"
-fi
+check_tracefs_mount '^  lru_hash_prealloc +tracepoint +ok ' -r 1 -n $N -a tracepoint -t lru_hash_prealloc
 
 # --- signals: workers killed, programs detached, 128+signal
-interrupt() {
-	local sig=$1 want=$2 pid
-	$BIN -r 1 -a raw_tp -t hash_prealloc -n 2000000000 >"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
-	pid=$!
-	sleep 0.5
-	expect "SIG$sig mid-run: program attached while running" ours_loaded raw_tp_hash_pre
-	kill -"$sig" $pid
-	wait $pid
-	RC=$?
-	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
-	expect "SIG$sig mid-run: says so" grep -q 'interrupted by' "$T_TMP/sig.err"
-	expect "SIG$sig mid-run: nothing of ours stays loaded" gone raw_tp_hash_pre
-	expect "SIG$sig mid-run: no worker left" eval '! pgrep -f "^$BIN -r 1 -a raw_tp" >/dev/null'
-}
-interrupt INT 130
-interrupt TERM 143
+for sig in INT:130 TERM:143; do
+	check_interrupt ${sig%:*} ${sig#*:} raw_tp_hash_pre -r 1 -a raw_tp -t hash_prealloc -n 2000000000
+done
 finish

@@ -25,17 +25,6 @@ ok_row() {
 		exit 1 }' <<<"$r"
 }
 
-# ours_loaded NAME: a program of ours named NAME is in the kernel
-ours_loaded() { bpftool prog list 2>/dev/null | grep -q "name $1"; }
-# gone NAME: it leaves within 2 s (the kernel frees programs asynchronously)
-gone() {
-	local i
-	for i in $(seq 20); do
-		ours_loaded "$1" || return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # --- a full run
 run_capture full $BIN -n $N -r 1
@@ -155,17 +144,6 @@ else
 fi
 
 # --- bad arguments: one line on stderr, exit 2
-bad_arg() {
-	local name=$1
-	shift
-	run_capture bad $BIN "$@"
-	if [ "$RC" -eq 2 ] && [ "$(wc -l <"$T_TMP/bad.err")" -eq 1 ] &&
-	   [ ! -s "$T_TMP/bad.out" ]; then
-		pass "bad argument $name: exit 2, one line"
-	else
-		fail "bad argument $name: rc=$RC, stderr: $(cat "$T_TMP/bad.err")"
-	fi
-}
 bad_arg "flags abc" abc
 bad_arg "flags 0" 0
 bad_arg "flags -1" -- -1
@@ -199,32 +177,12 @@ else
 fi
 
 # --- tracefs: mounted when missing, and said on stderr
-if mountpoint -q /sys/kernel/tracing && umount /sys/kernel/tracing 2>/dev/null; then
-	run_capture tracefs $BIN -n $N -m tracepoint -e task_rename
-	expect "tracefs unmounted: tracepoint still verified" ok_row tracepoint task_rename "$T_TMP/tracefs.out"
-	expect "tracefs unmounted: mount is reported" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
-	expect "tracefs is mounted afterwards" mountpoint -q /sys/kernel/tracing
-else
-	skip "tracefs cannot be unmounted here"
-fi
+check_tracefs_mount '^  tracepoint +task_rename +ok ' -r 1 -n $N -m tracepoint -e task_rename
 
 # --- signals: workers killed, links destroyed, 128+signal
-interrupt() {
-	local sig=$1 want=$2 pid
-	$BIN -m raw_tp -e task_rename -n 2000000000 >"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
-	pid=$!
-	sleep 1
-	expect "SIG$sig mid-run: program attached while running" ours_loaded raw_tp_task_ren
-	kill -"$sig" $pid
-	wait $pid
-	RC=$?
-	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
-	expect "SIG$sig mid-run: nothing of ours stays loaded" gone raw_tp_task_ren
-	expect "SIG$sig mid-run: no worker left" eval '! pgrep -f "^$BIN -m raw_tp" >/dev/null'
-}
-interrupt INT 130
-interrupt TERM 143
-interrupt HUP 129
+for sig in INT:130 TERM:143 HUP:129; do
+	check_interrupt ${sig%:*} ${sig#*:} raw_tp_task_ren -m raw_tp -e task_rename -n 2000000000
+done
 
 # a worker that dies is reported and the run fails cleanly
 $BIN -m raw_tp -e task_rename -n 2000000000 >"$T_TMP/dead.out" 2>"$T_TMP/dead.err" &

@@ -93,16 +93,6 @@ run_capture badjson $BIN --compare "$J" /nonexistent.json
 expect "compare with a missing file: exit 2" test "$RC" -eq 2
 
 # --- bad values: exit 2, one line
-bad_arg() {
-	local name=$1
-	shift
-	run_capture bad $BIN "$@"
-	if [ "$RC" -eq 2 ] && [ "$(wc -l <"$T_TMP/bad.err")" -eq 1 ]; then
-		pass "bad argument $name: exit 2, one line"
-	else
-		fail "bad argument $name: rc=$RC, stderr: $(cat "$T_TMP/bad.err")"
-	fi
-}
 bad_arg "-r 0" -r 0
 bad_arg "-r 101" -r 101
 bad_arg "-w -1" -w -1
