@@ -402,3 +402,50 @@ close:
 		pr_err("writing %s failed: %s", ctx->rs->json, strerror(-err));
 	return err;
 }
+
+/* ---- the start and the end of a run ---- */
+
+bool json_on_stdout(const struct run_settings *rs)
+{
+	return rs->json && !strcmp(rs->json, "-");
+}
+
+int bench_setup(void)
+{
+	if (check_privileges())
+		return -EPERM;
+	install_signal_handlers();
+	ensure_tracefs();
+	return 0;
+}
+
+int bench_finish(const struct run_context *ctx, const struct bench_row *rows,
+		 int nr)
+{
+	struct run_context c = *ctx;
+	int i, nr_ok = 0, nr_failed = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (!rows[i].selected)
+			continue;
+		nr_ok += rows[i].out.status == ST_OK;
+		nr_failed += rows[i].out.status == ST_FAILED;
+	}
+	/* -d makes the count meaningless: the file says so with null */
+	if (c.rs->duration)
+		c.count = 0;
+	if (c.rs->json && write_json(&c, rows, nr))
+		nr_failed++;
+	if (!nr_ok && !nr_failed)
+		pr_err("nothing could be measured on this kernel");
+	return nr_failed || !nr_ok ? 1 : 0;
+}
+
+int bench_exit_interrupted(void)
+{
+	int sig = bench_interrupted();
+
+	progress_end();
+	pr_err("interrupted by %s; everything detached", strsignal(sig));
+	return 128 + sig;
+}

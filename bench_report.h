@@ -112,6 +112,16 @@ struct run_context {
 int write_json(const struct run_context *ctx, const struct bench_row *rows,
 	       int nr);
 
+/* --json -: stdout holds the JSON alone, so no text goes there */
+bool json_on_stdout(const struct run_settings *rs);
+/* privileges (one line when missing), signal handlers, tracefs */
+int bench_setup(void);
+/* writes --json and gives the exit status: 1 for a failure or no result */
+int bench_finish(const struct run_context *ctx, const struct bench_row *rows,
+		 int nr);
+/* after a signal: says so, and gives 128 + the signal */
+int bench_exit_interrupted(void);
+
 /* one updating line on stderr when it is a terminal */
 void progress(int done, int total, const struct bench_row *row, int round,
 	      int rounds);

@@ -1295,20 +1295,16 @@ int main(int argc, char **argv)
 	struct options opt = {};
 	struct outcome none = {};
 	char why[4 * REASON_LEN];
-	int t, method, sig, nr_ok = 0, nr_failed = 0;
+	int method;
 
 	bench_init("map_perf_test");
 	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
 	if (opt.rs.compare[0])
 		return run_compare(&opt.rs);
-	/* JSON on stdout: the text would spoil it; errors still go to stderr */
-	if (opt.rs.json && !strcmp(opt.rs.json, "-"))
-		text_off = true;
-	if (check_privileges())
+	text_off = json_on_stdout(&opt.rs);
+	if (bench_setup())
 		return 1;
-	install_signal_handlers();
-	ensure_tracefs();
 
 	why[0] = '\0';
 	method = opt.method;
@@ -1333,26 +1329,12 @@ int main(int argc, char **argv)
 		print_summary(&opt, method >= 0 ? methods[method].name : "none",
 			      rows, counts);
 
-	for (t = 0; t < NR_TESTS; t++) {
-		if (!rows[t].selected)
-			continue;
-		nr_ok += rows[t].out.status == ST_OK;
-		nr_failed += rows[t].out.status == ST_FAILED;
-	}
 	ctx.cpus = &opt.cpus;
 	ctx.attach_method = method >= 0 ? methods[method].name : NULL;
-	/* -d makes the count meaningless: the file says so with null */
-	ctx.count = opt.rs.duration ? 0 : opt.count;
+	ctx.count = opt.count;
 	ctx.rs = &opt.rs;
-	if (opt.rs.json && write_json(&ctx, rows, NR_TESTS))
-		nr_failed++;
-	if (!nr_ok && !nr_failed)
-		pr_err("nothing could be measured on this kernel");
-	return nr_failed || !nr_ok ? 1 : 0;
+	return bench_finish(&ctx, rows, NR_TESTS);
 
 interrupted:
-	progress_end();
-	sig = bench_interrupted();
-	pr_err("interrupted by %s; everything detached", strsignal(sig));
-	return 128 + sig;
+	return bench_exit_interrupted();
 }

@@ -832,47 +832,26 @@ int main(int argc, char **argv)
 	static struct bench_row rows[NR_MODES * NR_EVENTS];
 	struct options opt = {};
 	struct run_context ctx = { .tool = "test_overhead" };
-	int i, sig, nr_ok = 0, nr_failed = 0;
 
 	bench_init("test_overhead");
 	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
 	if (opt.rs.compare[0])
 		return run_compare(&opt.rs);
-	/* JSON on stdout: the text would spoil it; errors still go to stderr */
-	if (opt.rs.json && !strcmp(opt.rs.json, "-"))
-		text_off = true;
-	if (check_privileges())
+	text_off = json_on_stdout(&opt.rs);
+	if (bench_setup())
 		return 1;
-	install_signal_handlers();
-	ensure_tracefs();
 
 	init_rows(&opt, rows);
 	if (run_rounds(&opt, rows))
-		goto interrupted;
+		return bench_exit_interrupted();
 	if (opt.rs.prog_stats && run_prog_stats(&opt, rows))
-		goto interrupted;
+		return bench_exit_interrupted();
 	if (!text_off)
 		print_summary(&opt, rows);
 
-	for (i = 0; i < NR_MODES * NR_EVENTS; i++) {
-		if (!rows[i].selected)
-			continue;
-		nr_ok += rows[i].out.status == ST_OK;
-		nr_failed += rows[i].out.status == ST_FAILED;
-	}
 	ctx.cpus = &opt.cpus;
 	ctx.count = opt.count;
 	ctx.rs = &opt.rs;
-	if (opt.rs.json && write_json(&ctx, rows, NR_MODES * NR_EVENTS))
-		nr_failed++;
-	if (!nr_ok && !nr_failed)
-		pr_err("nothing could be measured on this kernel");
-	return nr_failed || !nr_ok ? 1 : 0;
-
-interrupted:
-	progress_end();
-	sig = bench_interrupted();
-	pr_err("interrupted by %s; everything detached", strsignal(sig));
-	return 128 + sig;
+	return bench_finish(&ctx, rows, NR_MODES * NR_EVENTS);
 }
