@@ -38,6 +38,17 @@ static int parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+/* getopt leaves a bad short option in optopt, a long one in argv */
+static const char *offending_option(char **argv)
+{
+	static char shortopt[3] = "-";
+
+	if (!optopt || !strncmp(argv[optind - 1], "--", 2))
+		return argv[optind - 1];
+	shortopt[1] = optopt;
+	return shortopt;
+}
+
 static const char *option_name(int c)
 {
 	switch (c) {
@@ -91,6 +102,20 @@ int parse_common_option(int c, const char *arg, int argc, char **argv,
 		if (parse_double(arg, 0, 1e6, &rs->fail_on_regression))
 			goto bad;
 		return 1;
+	case 'q':
+		verbosity = 0;
+		return 1;
+	case 'v':
+		verbosity = 2;
+		return 1;
+	case ':':
+		pr_err("option %s needs a value (see --help)",
+		       offending_option(argv));
+		return -1;
+	case '?':
+		pr_err("unknown option %s (see --help)",
+		       offending_option(argv));
+		return -1;
 	default:
 		return 0;
 	}

@@ -35,7 +35,7 @@ enum {
 	OPT_FAIL_ON_REGRESSION,
 };
 
-#define COMMON_SHORTOPTS "r:w:d:"
+#define COMMON_SHORTOPTS "r:w:d:qv"
 #define COMMON_LONGOPTS							\
 	{ "repeat", required_argument, NULL, 'r' },			\
 	{ "warmup", required_argument, NULL, 'w' },			\
@@ -44,7 +44,9 @@ enum {
 	{ "prog-stats", no_argument, NULL, OPT_PROG_STATS },		\
 	{ "compare", required_argument, NULL, OPT_COMPARE },		\
 	{ "fail-on-regression", required_argument, NULL,		\
-	  OPT_FAIL_ON_REGRESSION }
+	  OPT_FAIL_ON_REGRESSION },					\
+	{ "quiet", no_argument, NULL, 'q' },				\
+	{ "verbose", no_argument, NULL, 'v' }
 
 #define COMMON_USAGE							\
 "  -r, --repeat N      counted rounds, interleaving every selection\n"	\
@@ -59,7 +61,11 @@ enum {
 "                      significantly slower by more than PCT percent\n"
 
 void run_settings_init(struct run_settings *rs);
-/* 1: handled, 0: not a common option, -1: bad value (said on stderr) */
+/*
+ * 1: handled, 0: not a common option, -1: a bad value, an unknown option
+ * or a missing value (said on stderr). Give it getopt's ':' and '?' too:
+ * the option string must start with ':'.
+ */
 int parse_common_option(int c, const char *arg, int argc, char **argv,
 			struct run_settings *rs);
 /* after getopt: options that only make sense together */

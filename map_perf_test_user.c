@@ -621,16 +621,6 @@ static int parse_positional(int argc, char **argv, struct options *opt,
 }
 
 /* the option getopt stopped at: "-x" even inside "-qx" */
-static const char *bad_option(char **argv)
-{
-	static char shortopt[3] = "-";
-
-	if (!optopt || !strncmp(argv[optind - 1], "--", 2))
-		return argv[optind - 1];
-	shortopt[1] = optopt;
-	return shortopt;
-}
-
 static int parse_options(int argc, char **argv, struct options *opt)
 {
 	/* after the common options' values */
@@ -642,8 +632,6 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "entries", required_argument, NULL, 'E' },
 		{ "attach", required_argument, NULL, 'a' },
 		{ "miss", no_argument, NULL, OPT_MISS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		COMMON_LONGOPTS,
 		{},
@@ -660,7 +648,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	run_settings_init(&opt->rs);
 
 	opterr = 0;	/* one line of ours instead of getopt's two */
-	while ((c = getopt_long(argc, argv, ":t:c:n:E:a:qvh" COMMON_SHORTOPTS,
+	while ((c = getopt_long(argc, argv, ":t:c:n:E:a:h" COMMON_SHORTOPTS,
 				longopts, NULL)) != -1) {
 		switch (parse_common_option(c, optarg, argc, argv, &opt->rs)) {
 		case 1:
@@ -693,23 +681,11 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		case OPT_MISS:
 			opt->miss = true;
 			break;
-		case 'q':
-			verbosity = 0;
-			break;
-		case 'v':
-			verbosity = 2;
-			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case ':':
-			pr_err("option '%s' needs a value (see --help)",
-			       bad_option(argv));
-			return -1;
 		default:
-			pr_err("unknown option '%s' (see --help)",
-			       bad_option(argv));
-			return -1;
+			return -1;	/* getopt_long gives nothing else */
 		}
 	}
 	if (check_common_options(&opt->rs))

@@ -434,8 +434,6 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "events", required_argument, NULL, 'e' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "count", required_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		COMMON_LONGOPTS,
 		{},
@@ -457,7 +455,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	run_settings_init(&opt->rs);
 
 	opterr = 0;	/* one message of ours instead of getopt's */
-	while ((c = getopt_long(argc, argv, ":m:e:c:n:qvh" COMMON_SHORTOPTS,
+	while ((c = getopt_long(argc, argv, ":m:e:c:n:h" COMMON_SHORTOPTS,
 				longopts, NULL)) != -1) {
 		switch (parse_common_option(c, optarg, argc, argv, &opt->rs)) {
 		case 1:
@@ -486,23 +484,11 @@ static int parse_options(int argc, char **argv, struct options *opt)
 				return -1;
 			}
 			break;
-		case 'q':
-			verbosity = 0;
-			break;
-		case 'v':
-			verbosity = 2;
-			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case ':':
-			pr_err("option %s needs a value (see --help)",
-			       argv[optind - 1]);
-			return -1;
 		default:
-			pr_err("unknown option %s (see --help)",
-			       argv[optind - 1]);
-			return -1;
+			return -1;	/* getopt_long gives nothing else */
 		}
 	}
 	if (check_common_options(&opt->rs))

@@ -106,3 +106,17 @@ check_tracefs_mount() {
 	expect "tracefs unmounted: mount is reported" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
 	expect "tracefs is mounted afterwards" mountpoint -q /sys/kernel/tracing
 }
+
+# check_unprivileged ARGS...: as nobody with no capabilities, $BIN ARGS
+# says in one line which privileges it needs, and exits 1
+check_unprivileged() {
+	if ! command -v setpriv >/dev/null; then
+		skip "setpriv missing: privilege check not tested"
+		return
+	fi
+	run_capture nopriv setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all "$BIN" "$@"
+	expect "unprivileged: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "unprivileged: one line naming CAP_BPF" \
+		test "$(wc -l <"$T_TMP/nopriv.err")" -eq 1 -a -n "$(grep CAP_BPF "$T_TMP/nopriv.err")"
+}

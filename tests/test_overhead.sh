@@ -166,15 +166,7 @@ bad_arg "too many arguments" 1 1 1
 bad_arg "num_cpu and -c" -c 1 1 1
 
 # --- privileges: one line naming them, exit 1
-if command -v setpriv >/dev/null; then
-	run_capture nopriv setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=-all --bounding-set=-all $BIN -n $N
-	expect "unprivileged: exit 1 (rc=$RC)" test "$RC" -eq 1
-	expect "unprivileged: one line naming CAP_BPF" \
-		test "$(wc -l <"$T_TMP/nopriv.err")" -eq 1 -a -n "$(grep CAP_BPF "$T_TMP/nopriv.err")"
-else
-	skip "setpriv missing: privilege check not tested"
-fi
+check_unprivileged -n $N
 
 # --- tracefs: mounted when missing, and said on stderr
 check_tracefs_mount '^  tracepoint +task_rename +ok ' -r 1 -n $N -m tracepoint -e task_rename
