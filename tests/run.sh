@@ -6,14 +6,18 @@ cd "$(dirname "$0")/.." || exit 1
 [ $# -gt 0 ] || set -- tests/test_*.sh
 passed=0
 failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for t in "$@"; do
 	echo "=== $t"
-	out=$(bash "$t" 2>&1 | tee /dev/stderr)
+	# tee on the inherited stdout: reopening /dev/stderr would rewind a
+	# log file and overwrite what came before
+	bash "$t" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
-	p=$(grep -c '^ok - [^#]' <<<"$out")
-	f=$(grep -c '^not ok' <<<"$out")
+	p=$(grep -c '^ok - [^#]' "$log")
+	f=$(grep -c '^not ok' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $t exited $rc" >&2
+		echo "not ok - $t exited $rc"
 		f=1
 	fi
 	passed=$((passed + p))

@@ -16,6 +16,10 @@ declare -A need=(
 	[qemu-system-x86]=/usr/bin/qemu-system-x86_64
 	[busybox-static]=/bin/busybox
 	[cpio]=/usr/bin/cpio
+	[gcc]=/usr/bin/gcc
+	[make]=/usr/bin/make
+	[binutils]=/usr/bin/objdump
+	[procps]=/usr/bin/pgrep
 	[python3]=/usr/bin/python3
 	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
 )

@@ -59,10 +59,10 @@ check the summary rows ("<mode> <event> ok|skipped|FAILED ...").
   --fetch-only   fetch/unpack the kernel, print its path, do not boot
   -h, --help     this text
 
-Without CMD the guest runs:
-  ./test_overhead -n 20000
-  ./map_perf_test -n 2000                 (if built)
-  ./map_perf_test -n 2000 -a kprobe       (if built)
+Without CMD the guest runs (two rounds each, so repeats run there too):
+  ./test_overhead -n 20000 -r 2
+  ./map_perf_test -n 2000 -r 2            (if built)
+  ./map_perf_test -n 2000 -r 2 -a kprobe  (if built)
 With CMD it runs exactly that argv (use "sh -c '...'" for shell syntax).
 Summary rows of any command are reported and a FAILED row fails the run;
 the "skipped although the config enables it" and "no rows at all" checks
@@ -212,9 +212,9 @@ present_binaries() {
 default_cmds() {
 	local have=" $* "
 	[[ $have == *" test_overhead "* ]] || fail_now "no $BIN_DIR/test_overhead to run (build it or drop --no-build)"
-	CMDS=("./test_overhead -n 20000")
+	CMDS=("./test_overhead -n 20000 -r 2")
 	if [[ $have == *" map_perf_test "* ]]; then
-		CMDS+=("./map_perf_test -n 2000" "./map_perf_test -n 2000 -a kprobe")
+		CMDS+=("./map_perf_test -n 2000 -r 2" "./map_perf_test -n 2000 -r 2 -a kprobe")
 	fi
 }
 
