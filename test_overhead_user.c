@@ -83,9 +83,18 @@ asm(".text\n"
     ".globl uprobe_ret\n.type uprobe_ret, @function\n"
     "uprobe_ret:\n\tret\n.size uprobe_ret, .-uprobe_ret\n");
 #define UPROBE_TARGETS 1
-#endif
 void uprobe_nop(void);
 void uprobe_ret(void);
+#else
+/* elsewhere the events are skipped; these only keep the build whole */
+static void uprobe_nop(void)
+{
+}
+
+static void uprobe_ret(void)
+{
+}
+#endif
 
 __attribute__((weak)) void uprobe_opaque(void)
 {
