@@ -198,6 +198,13 @@ void bpf_run_close(struct bpf_run *run);
 int prog_stats_enable(struct outcome *out);
 /* ns spent in the program per run, from the kernel's counters */
 int prog_run_time(const struct bpf_run *run, double *ns_per_run);
+/* the same into m->prog_ns, or m->out failed */
+void measure_prog_stats(const struct bpf_run *run, struct measurement *m);
+/*
+ * What the run-time stats add to every run by themselves, in ns: the
+ * kernel's clock reads around the program, measured on an empty one.
+ */
+int prog_stats_clock_cost(double *ns);
 
 /* sum of a per-CPU __u64 slot over every possible CPU */
 int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum);

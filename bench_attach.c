@@ -552,6 +552,49 @@ int percpu_sum_fields(struct bpf_map *map, __u32 key, __u64 *sums, int n)
 	return err;
 }
 
+void measure_prog_stats(const struct bpf_run *run, struct measurement *m)
+{
+	int err = prog_run_time(run, &m->prog_ns);
+
+	if (err)
+		outcome_set(&m->out, ST_FAILED, "reading run-time stats: %s",
+			    strerror(-err));
+}
+
+/* enough runs that the mean clock cost is steady */
+#define CLOCK_RUNS 20000
+
+int prog_stats_clock_cost(double *ns)
+{
+	/* r0 = 0; exit: a program that does nothing at all */
+	const struct bpf_insn empty[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	__u64 args[1] = {};
+	int fd, i, err = 0;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "stats_clock", "GPL",
+			   empty, 2, NULL);
+	if (fd < 0)
+		return -errno;
+	opts.ctx_in = args;
+	opts.ctx_size_in = sizeof(args);
+	for (i = 0; i < CLOCK_RUNS && !err; i++)
+		err = bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
+	if (!err && bpf_obj_get_info_by_fd(fd, &info, &len))
+		err = -errno;
+	if (!err && !info.run_cnt)
+		err = -ENODATA;
+	if (!err)
+		*ns = (double)info.run_time_ns / info.run_cnt;
+	close(fd);
+	return err;
+}
+
 int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum)
 {
 	return percpu_sum_fields(map, key, sum, 1);

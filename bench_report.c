@@ -157,6 +157,49 @@ void row_init(struct bench_row *row, const char *name, const char *variant,
 	row->variant = variant;
 	row->unit = unit;
 	row->prog_ns = NAN;
+	row->prog_clock_ns = NAN;
+}
+
+double row_prog_body(const struct bench_row *row)
+{
+	return isnan(row->prog_clock_ns) ? row->prog_ns :
+					   row->prog_ns - row->prog_clock_ns;
+}
+
+int prog_stats_pass(struct bench_row *rows, int nr, stats_sample_fn sample,
+		    void *ctx)
+{
+	struct measurement m;
+	struct outcome why;
+	double clock = NAN;
+	int i, fd, err = 0;
+
+	fd = prog_stats_enable(&why);
+	/* without it the body keeps the clock reads, and JSON says null */
+	if (fd >= 0 && prog_stats_clock_cost(&clock))
+		clock = NAN;
+	for (i = 0; i < nr; i++) {
+		struct bench_row *row = &rows[i];
+
+		if (!row_runnable(row) || !row->counts_hits)
+			continue;
+		if (fd < 0) {
+			row->prog_out = why;
+			continue;
+		}
+		err = sample(ctx, i, &m);
+		if (err)
+			break;
+		if (m.out.status != ST_OK) {
+			row->prog_out = m.out;
+			continue;
+		}
+		row->prog_ns = m.prog_ns;
+		row->prog_clock_ns = clock;
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
 }
 
 void row_record(struct bench_row *row, const struct measurement *m)
@@ -380,6 +423,7 @@ static void write_row(struct json_writer *w, const struct bench_row *row)
 		jsonw_uint_field(w, "events", row->events);
 	}
 	jsonw_double_field(w, "prog_ns_per_run", row->prog_ns);
+	jsonw_double_field(w, "prog_stats_clock_ns", row->prog_clock_ns);
 	if (row->prog_out.status != ST_OK)
 		jsonw_string_field(w, "prog_stats_reason", row->prog_out.reason);
 	jsonw_end_object(w);

@@ -85,6 +85,7 @@ struct bench_row {
 	__u64 events, hits;		/* over every counted sample */
 	bool counts_hits;		/* a BPF program counted its hits */
 	double prog_ns;			/* --prog-stats: ns per program run */
+	double prog_clock_ns;		/* of which the stats' clock reads */
 	struct outcome prog_out;	/* why prog_ns is missing */
 	const struct bench_row *base;	/* overhead is against this row */
 };
@@ -95,6 +96,18 @@ struct row_summary {
 	bool has_overhead;
 	struct overhead overhead;
 };
+
+/* ns the program's own work takes per run: the stats' clock reads out */
+double row_prog_body(const struct bench_row *row);
+
+/*
+ * --prog-stats: one more sample of every runnable row that runs a program,
+ * with the kernel's run-time stats on for the pass alone. @sample runs row
+ * @i with them read into m->prog_ns (-EINTR when a signal came).
+ */
+typedef int (*stats_sample_fn)(void *ctx, int i, struct measurement *m);
+int prog_stats_pass(struct bench_row *rows, int nr, stats_sample_fn sample,
+		    void *ctx);
 
 void row_init(struct bench_row *row, const char *name, const char *variant,
 	      const char *unit);

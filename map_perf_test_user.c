@@ -942,15 +942,6 @@ static void verify(struct bpf_run *run, struct test_result *r, int test,
 			    c->found, c->lookups, r->min_found);
 }
 
-static void read_prog_stats(struct bpf_run *run, struct measurement *m)
-{
-	int err = prog_run_time(run, &m->prog_ns);
-
-	if (err)
-		outcome_set(&m->out, ST_FAILED, "reading run-time stats: %s",
-			    strerror(-err));
-}
-
 /*
  * One sample of one test. -EINTR when a signal stopped it; any other
  * failure is in r->m.out. With @prog_stats the kernel's counters of the
@@ -987,7 +978,7 @@ static int run_one(const struct options *opt, int test, int method,
 	measure(&r->m, res, opt->cpus.nr);
 	verify(&run, r, test, res);
 	if (prog_stats && r->m.out.status == ST_OK)
-		read_prog_stats(&run, &r->m);
+		measure_prog_stats(&run, &r->m);
 cleanup:
 	bpf_run_close(&run);
 	return bench_interrupted() ? -EINTR : 0;
@@ -1103,7 +1094,7 @@ static void counts_record(struct map_counts *mc, const struct test_result *r)
 static void format_prog(const struct bench_row *row, char *buf, size_t len)
 {
 	if (!isnan(row->prog_ns))
-		snprintf(buf, len, "  prog %.1f ns/run", row->prog_ns);
+		snprintf(buf, len, "  prog %.1f ns/run", row_prog_body(row));
 	else if (row->prog_out.status == ST_FAILED)
 		snprintf(buf, len, "  prog stats FAILED: %s",
 			 row->prog_out.reason);
@@ -1160,7 +1151,8 @@ static void print_summary(const struct options *opt, const char *method,
 		return;
 	printf("ns/op: the syscall and its program, per map operation; hits: share of lookups that found their key\n");
 	if (opt->rs.prog_stats)
-		printf("prog: ns inside the program per run, from the kernel's run-time stats, in a pass of its own\n");
+		printf("prog: ns inside the program per run, by the kernel's run-time stats in a pass of\n"
+		       "their own, less their clock reads (measured on an empty program)\n");
 }
 
 /* ---- the run ---- */
@@ -1232,34 +1224,21 @@ static int run_rounds(const struct options *opt, int method,
 	return 0;
 }
 
-/* a separate pass: the kernel's run-time stats cost something themselves */
-static int run_prog_stats(const struct options *opt, int method,
-			  struct bench_row *rows)
+struct stats_ctx {
+	const struct options *opt;
+	int method;
+};
+
+/* --prog-stats: test @t again, with the kernel's run-time stats read */
+static int stats_sample(void *ctx, int t, struct measurement *m)
 {
 	static struct worker_result res[MAX_WORKERS];
+	const struct stats_ctx *c = ctx;
 	struct test_result r;
-	struct outcome why;
-	int t, fd, err = 0;
+	int err;
 
-	fd = prog_stats_enable(&why);
-	for (t = 0; t < NR_TESTS; t++) {
-		if (!row_runnable(&rows[t]))
-			continue;
-		if (fd < 0) {
-			rows[t].prog_out = why;
-			continue;
-		}
-		err = run_one(opt, t, method, true, &r, res);
-		if (err)
-			goto cleanup;
-		if (r.m.out.status == ST_OK)
-			rows[t].prog_ns = r.m.prog_ns;
-		else
-			rows[t].prog_out = r.m.out;
-	}
-cleanup:
-	if (fd >= 0)
-		close(fd);
+	err = run_one(c->opt, t, c->method, true, &r, res);
+	*m = r.m;
 	return err;
 }
 
@@ -1298,8 +1277,10 @@ int main(int argc, char **argv)
 		none_ran(&none, rows);
 	else if (run_rounds(&opt, method, rows, counts))
 		goto interrupted;
+	/* a pass of its own: the run-time stats cost something themselves */
 	if (method >= 0 && opt.rs.prog_stats &&
-	    run_prog_stats(&opt, method, rows))
+	    prog_stats_pass(rows, NR_TESTS, stats_sample,
+			    &(struct stats_ctx){ &opt, method }))
 		goto interrupted;
 	if (!text_off)
 		print_summary(&opt, method >= 0 ? methods[method].name : "none",

@@ -577,15 +577,6 @@ static void verify_hits(struct bpf_run *run, struct measurement *m)
 			    m->hits, m->events);
 }
 
-static void read_prog_stats(struct bpf_run *run, struct measurement *m)
-{
-	int err = prog_run_time(run, &m->prog_ns);
-
-	if (err)
-		outcome_set(&m->out, ST_FAILED, "reading run-time stats: %s",
-			    strerror(-err));
-}
-
 /*
  * One sample of one mode and event. -EINTR when a signal stopped it; any
  * other failure is in m->out. With @prog_stats the kernel's counters of the
@@ -624,7 +615,7 @@ static int run_one(const struct options *opt, const struct attach_mode *mode,
 	if (mode->kind != ATTACH_NONE)
 		verify_hits(&run, m);
 	if (prog_stats && m->out.status == ST_OK)
-		read_prog_stats(&run, m);
+		measure_prog_stats(&run, m);
 cleanup:
 	bpf_run_close(&run);
 	return bench_interrupted() ? -EINTR : 0;
@@ -673,15 +664,28 @@ static void print_row(const struct bench_row *row, bool prog_stats)
 		snprintf(hits, sizeof(hits), "%llu/%llu", row->hits,
 			 row->events);
 	if (prog_stats && !isnan(row->prog_ns))
-		snprintf(body, sizeof(body), "  body %.1f%s", row->prog_ns,
-			 s.has_overhead ? "" : " ns");
+		snprintf(body, sizeof(body), "  body %.1f%s",
+			 row_prog_body(row), s.has_overhead ? "" : " ns");
 	if (prog_stats && !isnan(row->prog_ns) && s.has_overhead)
 		snprintf(body, sizeof(body), "  body %.1f + attach %.1f",
-			 row->prog_ns, s.overhead.value - row->prog_ns);
+			 row_prog_body(row),
+			 s.overhead.value - row_prog_body(row));
 	row_notes(row, &s, notes, sizeof(notes));
 	printf("%8.3fM ± %-6.3f %8.1f %27s %21s%s%s%s\n", s.rate.mean / 1e6,
 	       s.rate.stddev / 1e6, s.ns.mean, overhead, hits, body,
 	       notes[0] ? "  " : "", notes);
+}
+
+static void print_body_legend(const struct bench_row *rows, int nr)
+{
+	double clock = NAN;
+	int i;
+
+	for (i = 0; i < nr && isnan(clock); i++)
+		clock = rows[i].prog_clock_ns;
+	printf("body: ns inside the program per run, by the kernel's run-time stats in a pass\n"
+	       "of their own, less their clock reads (%.1f ns a run, on an empty program);\n"
+	       "attach: the rest of the overhead\n", clock);
 }
 
 static void print_summary(const struct options *opt,
@@ -709,8 +713,7 @@ static void print_summary(const struct options *opt,
 		if (rows[i].selected)
 			print_row(&rows[i], opt->rs.prog_stats);
 	if (opt->rs.prog_stats)
-		printf("body: ns inside the program per run, from the kernel's run-time stats (their\n"
-		       "clock reads included, so attach, the rest of the overhead, can come out negative)\n");
+		print_body_legend(rows, NR_MODES * NR_EVENTS);
 }
 
 /* ---- the run ---- */
@@ -787,39 +790,13 @@ static int run_rounds(const struct options *opt, struct bench_row *rows)
 	return 0;
 }
 
-/* a separate pass: the kernel's run-time stats cost something themselves */
-static int run_prog_stats(const struct options *opt, struct bench_row *rows)
+/* --prog-stats: row @i again, with the kernel's run-time stats read */
+static int stats_sample(void *ctx, int i, struct measurement *m)
 {
 	static struct worker_result res[MAX_WORKERS];
-	struct measurement meas;
-	struct outcome why;
-	int m, e, fd;
 
-	fd = prog_stats_enable(&why);
-	for (m = 1; m < NR_MODES; m++) {
-		for (e = 0; e < NR_EVENTS; e++) {
-			struct bench_row *row = &rows[ROW(m, e)];
-
-			if (!row_runnable(row))
-				continue;
-			if (fd < 0) {
-				row->prog_out = why;
-				continue;
-			}
-			if (run_one(opt, &modes[m], &events[e], true, &meas,
-				    res)) {
-				close(fd);
-				return -EINTR;
-			}
-			if (meas.out.status == ST_OK)
-				row->prog_ns = meas.prog_ns;
-			else
-				row->prog_out = meas.out;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return 0;
+	return run_one(ctx, &modes[i / NR_EVENTS], &events[i % NR_EVENTS],
+		       true, m, res);
 }
 
 int main(int argc, char **argv)
@@ -840,7 +817,9 @@ int main(int argc, char **argv)
 	init_rows(&opt, rows);
 	if (run_rounds(&opt, rows))
 		return bench_exit_interrupted();
-	if (opt.rs.prog_stats && run_prog_stats(&opt, rows))
+	/* a pass of its own: the run-time stats cost something themselves */
+	if (opt.rs.prog_stats &&
+	    prog_stats_pass(rows, NR_MODES * NR_EVENTS, stats_sample, &opt))
 		return bench_exit_interrupted();
 	if (!text_off)
 		print_summary(&opt, rows);

@@ -67,6 +67,7 @@ before=$(sysctl -n kernel.bpf_stats_enabled)
 run_capture ps $BIN -n $N -r 1 -m base,raw_tp -e getpgid --prog-stats --json "$T_TMP/p.json"
 expect "--prog-stats: exit 0" test "$RC" -eq 0
 expect "--prog-stats: raw_tp body ns per run > 0" py "$T_TMP/p.json" '[r for r in d["results"] if r["name"] == "raw_tp"][0]["prog_ns_per_run"] > 0'
+expect "--prog-stats: the stats' own clock cost is measured" py "$T_TMP/p.json" '[r for r in d["results"] if r["name"] == "raw_tp"][0]["prog_stats_clock_ns"] > 0'
 expect "--prog-stats: summary splits body and attach" grep -qE '^  raw_tp +getpgid +ok .* body [0-9.]+ \+ attach -?[0-9.]+' "$T_TMP/ps.out"
 expect "--prog-stats: kernel.bpf_stats_enabled still $before" test "$(sysctl -n kernel.bpf_stats_enabled)" = "$before"
 
