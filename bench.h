@@ -159,6 +159,7 @@ struct attach_target {
 	const char *raw_tp_name;	/* raw_tp, tp_btf when not tp_name */
 	const char *syscall;		/* ksyscall */
 	bool error_injection;		/* kfunc allows fmod_ret */
+	const char *lsm_hook;		/* fmod_ret: an LSM hook on the path */
 	const char *ufunc;		/* uprobe: a function of this program */
 };
 

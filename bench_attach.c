@@ -57,7 +57,7 @@ bool attach_applies(enum attach_kind kind, const struct attach_target *t)
 	case ATTACH_FEXIT:
 		return t->kfunc[0];
 	case ATTACH_FMOD_RET:
-		return t->kfunc[0] && t->error_injection;
+		return t->lsm_hook || (t->kfunc[0] && t->error_injection);
 	case ATTACH_KSYSCALL:
 		return t->syscall;
 	case ATTACH_TRACEPOINT:
@@ -278,6 +278,31 @@ static const char *resolve_kfunc(enum attach_kind kind,
 	return NULL;
 }
 
+/*
+ * fmod_ret may change only what the verifier lets it: any LSM hook
+ * (security_*), or a function on the error-injection list.
+ */
+static const char *resolve_fmod_ret(const struct attach_target *t,
+				    struct outcome *out)
+{
+	const char *name;
+
+	if (!t->lsm_hook) {
+		name = resolve_kfunc(ATTACH_FMOD_RET, t, out);
+		return name && error_injectable(name, out) ? name : NULL;
+	}
+	if (btf_has(t->lsm_hook, BTF_KIND_FUNC))
+		return t->lsm_hook;
+	if (kernel_config("CONFIG_SECURITY") == 0)
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without CONFIG_SECURITY: no LSM hook %s",
+			    t->lsm_hook);
+	else
+		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
+			    t->lsm_hook);
+	return NULL;
+}
+
 static bool tracepoint_exists(const char *category, const char *name,
 			      struct outcome *out)
 {
@@ -366,11 +391,10 @@ static const char *prepare_target(struct bpf_run *run, enum attach_kind kind,
 		return kprobes_available(out) ? t->syscall : NULL;
 	case ATTACH_FENTRY:
 	case ATTACH_FEXIT:
-	case ATTACH_FMOD_RET:
 		name = resolve_kfunc(kind, t, out);
-		if (name && kind == ATTACH_FMOD_RET &&
-		    !error_injectable(name, out))
-			return NULL;
+		break;
+	case ATTACH_FMOD_RET:
+		name = resolve_fmod_ret(t, out);
 		break;
 	case ATTACH_TP_BTF:
 		name = raw_tp_name(t);

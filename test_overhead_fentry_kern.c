@@ -18,6 +18,20 @@ int BPF_PROG(fexit_task_rename, struct task_struct *task, const char *buf)
 }
 
 /* the runner retargets these to urandom_read on kernels before 5.19 */
+/*
+ * fmod_ret may change only LSM hooks and error-injectable functions, and
+ * __set_task_comm is neither: it hooks prctl()'s LSM hook. Returning 0
+ * lets the hook, and the rename, run as usual.
+ */
+SEC("fmod_ret/security_task_prctl")
+int BPF_PROG(fmod_ret_task_rename)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	observe_rename(task, task->comm);
+	return 0;
+}
+
 SEC("fentry/urandom_read_iter")
 int BPF_PROG(fentry_urandom_read)
 {

@@ -250,6 +250,7 @@ static const struct overhead_event events[] = {
 			.kfunc = { "__set_task_comm" },
 			.tp_category = "task",
 			.tp_name = "task_rename",
+			.lsm_hook = "security_task_prctl",
 		},
 		.count = 500000,
 	},
@@ -348,9 +349,9 @@ static const struct attach_mode modes[] = {
 	  SKEL(test_overhead_fentry_kern) },
 	{ "fexit", "w/FEXIT", 0x4000, ATTACH_FEXIT,
 	  SKEL(test_overhead_fentry_kern) },
-	/* the newer modes apply to the newer events only: no bit pair */
-	{ "fmod_ret", "w/FMOD_RET", 0, ATTACH_FMOD_RET,
+	{ "fmod_ret", "w/FMOD_RET", 0x200000, ATTACH_FMOD_RET,
 	  SKEL(test_overhead_fentry_kern) },
+	/* the uprobe modes apply to the uprobe events only: no bit pair */
 	{ "uprobe", "w/UPROBE", 0, ATTACH_UPROBE,
 	  SKEL(test_overhead_uprobe_kern) },
 	{ "uretprobe", "w/URETPROBE", 0, ATTACH_URETPROBE,
@@ -403,20 +404,28 @@ COMMON_USAGE
 "  -h, --help          this text\n"
 "\n"
 "Modes: base (nothing attached), kprobe, kretprobe, tracepoint, raw_tp,\n"
-"tp_btf, fentry, fexit, fmod_ret (getpgid only: returns an error so the\n"
-"syscall body is skipped), uprobe, uretprobe (uprobe-* events only).\n"
+"tp_btf, fentry, fexit, fmod_ret (task_rename: on prctl's LSM hook,\n"
+"returning 0; getpgid: returns an error so the syscall body is skipped),\n"
+"uprobe, uretprobe (uprobe-* events only).\n"
 "\n"
 "test_flags (upstream-compatible; default: all): for each mode, the low\n"
 "bit selects task_rename, the high bit urandom_read:\n",
 		KERNEL_BATCH);
-	for (m = 0; m < NR_MODES; m++)
-		if (modes[m].flag)
-			fprintf(f, "  0x%04x/0x%04x  %s\n", modes[m].flag,
-				modes[m].flag << 1, modes[m].name);
+	for (m = 0; m < NR_MODES; m++) {
+		if (!modes[m].flag)
+			continue;
+		fprintf(f, "  %#-9x", modes[m].flag);
+		/* a pair's urandom_read bit may select nothing */
+		if (attach_applies(modes[m].kind, &events[1].target))
+			fprintf(f, "%#-10x", modes[m].flag << 1);
+		else
+			fprintf(f, "%-10s", "-");
+		fprintf(f, "%s\n", modes[m].name);
+	}
 	fprintf(f, "and one bit for each newer event, in every mode that applies:\n");
 	for (e = 0; e < NR_EVENTS; e++)
 		if (events[e].flag)
-			fprintf(f, "  0x%05x        %s\n", events[e].flag,
+			fprintf(f, "  %#-19x%s\n", events[e].flag,
 				events[e].trigger.name);
 	fprintf(f,
 "num_cpu: as -c N.\n"

@@ -58,14 +58,15 @@ for m in kprobe kretprobe fentry fexit; do
 	verified_or_reason $m getpgid
 done
 verified_or_reason fmod_ret getpgid
+verified_or_reason fmod_ret task_rename
 expect "base kernel-batch verified" ok_row base kernel-batch "$T_TMP/full.out"
 for m in kprobe kretprobe fentry fexit; do
 	verified_or_reason $m kernel-batch
 done
 rows=$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED) ' "$T_TMP/full.out")
-# 8 modes x 2 upstream events, 9 getpgid modes, 3 uprobe events x 3 modes,
-# 5 kernel-batch modes
-expect "39 summary rows (got $rows)" test "$rows" -eq 39
+# 8 modes x 2 upstream events, fmod_ret task_rename, 9 getpgid modes,
+# 3 uprobe events x 3 modes, 5 kernel-batch modes
+expect "40 summary rows (got $rows)" test "$rows" -eq 40
 expect "no row FAILED" test -z "$(grep -E '^  \S+ +\S+ +FAILED' "$T_TMP/full.out")"
 
 # the kernel decides the urandom_read tracepoint, never a version table
@@ -159,7 +160,7 @@ bad_arg "-n huge" -n 99999999999999999999999
 bad_arg "-n 1e6" -n 1e6
 bad_arg "-m unknown" -m kprobes
 bad_arg "-e unknown" -e urandom
-bad_arg "a mode that does not apply to the event" -m fmod_ret -e task_rename
+bad_arg "a mode that does not apply to the event" -m uprobe -e task_rename
 bad_arg "unknown option" --frobnicate
 bad_arg "option without value" -n
 bad_arg "too many arguments" 1 1 1

@@ -327,15 +327,21 @@ pick_accel() {
 
 cfg_on() { grep -qx "CONFIG_$1=y" "$CONFIG"; }
 
-# Would this kernel config let MODE attach to its events?  BPF_EVENTS is
+# Would this kernel config let MODE attach to EVENT?  BPF_EVENTS is
 # what links kprobe and tracepoint programs to perf events at all.
 mode_supported() {
 	case $1 in
 	kprobe|kretprobe) cfg_on KPROBES && cfg_on BPF_EVENTS ;;
 	fentry|fexit) cfg_on DYNAMIC_FTRACE_WITH_DIRECT_CALLS && cfg_on BPF_JIT ;;
 	fmod_ret)
+		# getpgid needs the error-injection list; task_rename hooks
+		# an LSM hook, which any kernel with LSMs lets fmod_ret change
 		cfg_on DYNAMIC_FTRACE_WITH_DIRECT_CALLS && cfg_on BPF_JIT &&
-			cfg_on FUNCTION_ERROR_INJECTION ;;
+			if [ "$2" = getpgid ]; then
+				cfg_on FUNCTION_ERROR_INJECTION
+			else
+				cfg_on SECURITY
+			fi ;;
 	uprobe|uretprobe) cfg_on UPROBE_EVENTS && cfg_on BPF_EVENTS ;;
 	tracepoint|raw_tp) cfg_on BPF_EVENTS ;;
 	tp_btf) cfg_on BPF_EVENTS && cfg_on DEBUG_INFO_BTF ;;
@@ -355,7 +361,7 @@ judge_row() {
 		# urandom_read's tracepoint left the kernel in 5.18: its skips
 		# are legitimate on any config
 		if [ "$DEFAULT_RUN" -eq 1 ] && [ -n "$CONFIG" ] && [ "$b" != urandom_read ] &&
-		   mode_supported "$a"; then
+		   mode_supported "$a" "$b"; then
 			VERDICTS+=("FAIL $a $b (skipped, but $(basename "$CONFIG") enables it: $why)")
 			REASONS+=("$a $b skipped")
 		else
