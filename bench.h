@@ -40,6 +40,8 @@ int parse_u64(const char *s, __u64 min, __u64 max, __u64 *out);
 /* "N" (the first N online CPUs) or a list such as "0,2-3" */
 int parse_cpus(const char *s, struct cpu_list *out);
 int online_cpus(struct cpu_list *out);
+/* @s as -c takes it, or every online CPU when NULL; a line when bad */
+int select_cpus(const char *s, struct cpu_list *out);
 /* "0-1,3" for headers */
 void format_cpus(const struct cpu_list *cpus, char *buf, size_t len);
 /* index of @name among @nr names, or -1 */

@@ -124,10 +124,14 @@ bad:
 	return -1;
 }
 
-int check_common_options(const struct run_settings *rs)
+int check_common_options(const struct run_settings *rs, int argc)
 {
 	if (rs->fail_on_regression >= 0 && !rs->compare[0]) {
 		pr_err("--fail-on-regression goes with --compare");
+		return -1;
+	}
+	if (rs->compare[0] && optind < argc) {
+		pr_err("--compare takes two files and nothing else");
 		return -1;
 	}
 	return 0;

@@ -68,8 +68,8 @@ void run_settings_init(struct run_settings *rs);
  */
 int parse_common_option(int c, const char *arg, int argc, char **argv,
 			struct run_settings *rs);
-/* after getopt: options that only make sense together */
-int check_common_options(const struct run_settings *rs);
+/* after getopt: options that only make sense together; --compare alone */
+int check_common_options(const struct run_settings *rs, int argc);
 /* --compare: the exit status */
 int run_compare(const struct run_settings *rs);
 

@@ -185,6 +185,15 @@ int parse_cpus(const char *s, struct cpu_list *out)
 	return 0;
 }
 
+int select_cpus(const char *s, struct cpu_list *out)
+{
+	if (!(s ? parse_cpus(s, out) : online_cpus(out)))
+		return 0;
+	pr_err("bad CPUs '%s': a count from 1 to the online CPUs, or a list of online CPUs",
+	       s ? s : "(online)");
+	return -1;
+}
+
 void format_cpus(const struct cpu_list *cpus, char *buf, size_t len)
 {
 	size_t off = 0;

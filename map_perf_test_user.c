@@ -688,23 +688,15 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			return -1;	/* getopt_long gives nothing else */
 		}
 	}
-	if (check_common_options(&opt->rs))
+	if (check_common_options(&opt->rs, argc))
 		return -1;
-	if (opt->rs.compare[0]) {
-		if (optind < argc) {
-			pr_err("--compare takes two files and nothing else");
-			return -1;
-		}
+	if (opt->rs.compare[0])
 		return 0;
-	}
 	if (parse_positional(argc - optind, argv + optind, opt, &cpus,
 			     &entries_set, &count_set, &flags))
 		return -1;
-	if (cpus ? parse_cpus(cpus, &opt->cpus) : online_cpus(&opt->cpus)) {
-		pr_err("bad CPUs '%s': a count from 1 to the online CPUs, or a list of online CPUs",
-		       cpus ? cpus : "(online)");
+	if (select_cpus(cpus, &opt->cpus))
 		return -1;
-	}
 	for (t = 0; t < NR_TESTS; t++)
 		any |= opt->selected[t] = test_on[t] && (flags & (1ull << t));
 	if (!any) {

@@ -509,15 +509,10 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			return -1;	/* getopt_long gives nothing else */
 		}
 	}
-	if (check_common_options(&opt->rs))
+	if (check_common_options(&opt->rs, argc))
 		return -1;
-	if (opt->rs.compare[0]) {
-		if (optind < argc) {
-			pr_err("--compare takes two files and nothing else");
-			return -1;
-		}
+	if (opt->rs.compare[0])
 		return 0;
-	}
 	if (argc - optind > 2) {
 		pr_err("too many arguments (see --help)");
 		return -1;
@@ -534,11 +529,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		}
 		cpus = argv[optind];
 	}
-	if (cpus ? parse_cpus(cpus, &opt->cpus) : online_cpus(&opt->cpus)) {
-		pr_err("bad CPUs '%s': a count from 1 to the online CPUs, or a list of online CPUs",
-		       cpus ? cpus : "(online)");
+	if (select_cpus(cpus, &opt->cpus))
 		return -1;
-	}
 
 	for (m = 0; m < NR_MODES; m++)
 		for (e = 0; e < NR_EVENTS; e++)
