@@ -120,3 +120,18 @@ check_unprivileged() {
 	expect "unprivileged: one line naming CAP_BPF" \
 		test "$(wc -l <"$T_TMP/nopriv.err")" -eq 1 -a -n "$(grep CAP_BPF "$T_TMP/nopriv.err")"
 }
+
+# kill_a_worker NAME ARGS...: $BIN ARGS runs long; one of its workers is
+# killed mid-run; stdout/stderr in $T_TMP/NAME.{out,err}, status in $RC,
+# the workers seen mid-run in $WORKERS
+kill_a_worker() {
+	local name=$1 pid
+	shift
+	"$BIN" "$@" >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
+	pid=$!
+	sleep 1
+	WORKERS=$(pgrep -P $pid | tr '\n' ' ')
+	kill -KILL ${WORKERS%% *}
+	wait $pid
+	RC=$?
+}

@@ -178,18 +178,13 @@ for sig in INT:130 TERM:143 HUP:129; do
 done
 
 # a worker that dies is reported and the run fails cleanly
-$BIN -m raw_tp -e task_rename -n 2000000000 >"$T_TMP/dead.out" 2>"$T_TMP/dead.err" &
-pid=$!
-sleep 1
-kill -KILL "$(pgrep -P $pid | head -n 1)"
-wait $pid
-RC=$?
+kill_a_worker dead -m raw_tp -e task_rename -n 2000000000
 expect "dead worker: exit 1 (rc=$RC)" test "$RC" -eq 1
 expect "dead worker: reported" grep -q 'worker on CPU [0-9]* died: Killed' "$T_TMP/dead.err"
 expect "dead worker: mode FAILED, no rate" grep -qE '^  raw_tp +task_rename +FAILED' "$T_TMP/dead.out"
 expect "dead worker: nothing stays loaded" gone raw_tp_task_ren
 sleep 0.2
-expect "dead worker: the other workers are gone" eval '! pgrep -P $pid >/dev/null'
+expect "dead worker: the other workers are gone ($WORKERS)" none_alive $WORKERS
 
 # SIGKILL of the parent: the kernel detaches, the workers follow it
 $BIN -m raw_tp -e task_rename -n 2000000000 >/dev/null 2>&1 &

@@ -47,12 +47,7 @@ run_capture jsonout $BIN -n $N -r 2 -m base,raw_tp -e getpgid --json -
 expect "--json -: stdout is JSON alone" py "$T_TMP/jsonout.out" 'len(d["results"]) == 2'
 
 # a failed row is written too: a worker killed mid-run
-$BIN -m raw_tp -e task_rename -n 2000000000 -r 1 --json "$T_TMP/f.json" >/dev/null 2>&1 &
-pid=$!
-sleep 1
-kill -KILL "$(pgrep -P $pid | head -n 1)"
-wait $pid
-RC=$?
+kill_a_worker killed -m raw_tp -e task_rename -n 2000000000 -r 1 --json "$T_TMP/f.json"
 expect "killed worker with --json: exit 1" test "$RC" -eq 1
 expect "JSON: the failed row with its reason" py "$T_TMP/f.json" 'd["results"][0]["status"] == "failed" and "died" in d["results"][0]["reason"]'
 
