@@ -166,8 +166,10 @@ void row_init(struct bench_row *row, const char *name, const char *variant,
 
 double row_prog_body(const struct bench_row *row)
 {
-	return isnan(row->prog_clock_ns) ? row->prog_ns :
-					   row->prog_ns - row->prog_clock_ns;
+	if (isnan(row->prog_clock_ns))
+		return row->prog_ns;
+	/* a body within the clock's own jitter is nothing measurable */
+	return fmax(row->prog_ns - row->prog_clock_ns, 0);
 }
 
 int prog_stats_pass(struct bench_row *rows, int nr, stats_sample_fn sample,
