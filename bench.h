@@ -209,6 +209,34 @@ void measure_prog_stats(const struct bpf_run *run, struct measurement *m);
  */
 int prog_stats_clock_cost(double *ns);
 
+/* ---- one sample ---- */
+
+/* what a benchmark does around the runner's timed run */
+struct sample_ops {
+	/* with the workers forked and waiting: load, attach, fill maps */
+	int (*prepare)(void *ctx, const struct worker_pool *pool,
+		       struct bpf_run *run, struct outcome *out);
+	/* after the run: the program's own counts against m->events */
+	void (*verify)(void *ctx, struct bpf_run *run, struct measurement *m,
+		       const struct worker_result *res);
+};
+
+struct sample_spec {
+	const struct cpu_list *cpus;
+	const struct trigger *trigger;
+	__u64 count;		/* events per worker */
+	__u64 duration_ns;	/* or a time per worker, when not 0 */
+	bool prog_stats;	/* read the kernel's run-time stats too */
+};
+
+/*
+ * Workers, then the BPF side, then the timed run, the figures and their
+ * verification; everything is gone again when it returns. -EINTR when a
+ * signal stopped it; any other failure is in m->out.
+ */
+int run_sample(const struct sample_spec *spec, const struct sample_ops *ops,
+	       void *ctx, struct measurement *m, struct worker_result *res);
+
 /* sum of a per-CPU __u64 slot over every possible CPU */
 int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum);
 /*

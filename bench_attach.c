@@ -646,6 +646,40 @@ int prog_stats_clock_cost(double *ns)
 	return err;
 }
 
+int run_sample(const struct sample_spec *spec, const struct sample_ops *ops,
+	       void *ctx, struct measurement *m, struct worker_result *res)
+{
+	struct bpf_run run = {};
+	struct worker_pool pool;
+	int err;
+
+	err = pool_start(&pool, spec->cpus, spec->trigger, spec->count,
+			 spec->duration_ns);
+	if (err) {
+		outcome_set(&m->out, ST_FAILED, "starting workers: %s",
+			    strerror(-err));
+		goto out;
+	}
+	if (ops->prepare(ctx, &pool, &run, &m->out) || bench_interrupted()) {
+		pool_stop(&pool);
+		goto cleanup;
+	}
+	err = pool_run(&pool, res);
+	if (err) {
+		outcome_set(&m->out, ST_FAILED, "%s", err == -ECHILD ?
+			    "a worker died before its result" : strerror(-err));
+		goto cleanup;
+	}
+	measure(m, res, spec->cpus->nr);
+	ops->verify(ctx, &run, m, res);
+	if (spec->prog_stats && m->out.status == ST_OK)
+		measure_prog_stats(&run, m);
+cleanup:
+	bpf_run_close(&run);
+out:
+	return bench_interrupted() ? -EINTR : 0;
+}
+
 int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum)
 {
 	return percpu_sum_fields(map, key, sum, 1);

@@ -884,17 +884,38 @@ static int prepare_map(struct bpf_run *run, const struct options *opt,
 	return 0;
 }
 
-/* the counts must prove the work: one run per syscall, expected outcomes */
-static void verify(struct bpf_run *run, struct test_result *r, int test,
-		   const struct worker_result *res)
+/* what one sample of a test needs from the runner */
+struct map_sample {
+	const struct options *opt;
+	int test;
+	int method;
+	struct test_result *r;
+};
+
+static int sample_prepare(void *ctx, const struct worker_pool *pool,
+			  struct bpf_run *run, struct outcome *out)
 {
+	struct map_sample *s = ctx;
+	const struct map_test *t = &tests[s->test];
+
+	if (attach_test(run, s->opt, t, s->method, pool, &s->r->inner, out))
+		return -1;
+	return prepare_map(run, s->opt, t, s->r);
+}
+
+/* the counts must prove the work: one run per syscall, expected outcomes */
+static void sample_verify(void *ctx, struct bpf_run *run,
+			  struct measurement *m, const struct worker_result *res)
+{
+	struct map_sample *s = ctx;
 	struct bpf_map *map = bpf_object__find_map_by_name(run->obj,
 							   "counters");
+	struct test_result *r = s->r;
 	struct map_perf_counters *c = &r->c;
-	struct outcome *out = &r->m.out;
+	struct outcome *out = &m->out;
 	int fd, err;
 
-	err = map ? percpu_sum_fields(map, test, (__u64 *)c,
+	err = map ? percpu_sum_fields(map, s->test, (__u64 *)c,
 				      sizeof(*c) / sizeof(__u64)) : -ENOENT;
 	if (err) {
 		outcome_set(out, ST_FAILED, "cannot read the counters: %s",
@@ -902,24 +923,24 @@ static void verify(struct bpf_run *run, struct test_result *r, int test,
 		return;
 	}
 	/* what the row reports as hits: the program's runs */
-	r->m.hits = c->calls;
+	m->hits = c->calls;
 	if (r->hits == HITS_KEPT) {
-		fd = map_fd(run->obj, tests[test].map);
-		err = fd < 0 ? fd : expect_kept_keys(fd, res, r->m.nr_workers,
+		fd = map_fd(run->obj, tests[s->test].map);
+		err = fd < 0 ? fd : expect_kept_keys(fd, res, m->nr_workers,
 						     &r->min_found);
 	}
 	if (err)
 		outcome_set(out, ST_FAILED, "cannot read the kept keys: %s",
 			    strerror(-err));
-	else if (c->calls < r->m.events)
+	else if (c->calls < m->events)
 		outcome_set(out, ST_FAILED,
 			    "program ran %llu times for %llu syscalls",
-			    c->calls, r->m.events);
+			    c->calls, m->events);
 	else if (c->update_fails)
 		outcome_set(out, ST_FAILED,
 			    "%llu of %llu updates failed (max_entries %u, %d workers)",
 			    c->update_fails, c->updates, r->entries,
-			    r->m.nr_workers);
+			    m->nr_workers);
 	else if (r->hits == HITS_ALL && c->found < c->lookups)
 		outcome_set(out, ST_FAILED,
 			    "%llu of %llu lookups missed; all should hit",
@@ -934,46 +955,30 @@ static void verify(struct bpf_run *run, struct test_result *r, int test,
 			    c->found, c->lookups, r->min_found);
 }
 
+static const struct sample_ops map_ops = {
+	.prepare = sample_prepare,
+	.verify = sample_verify,
+};
+
 /*
- * One sample of one test. -EINTR when a signal stopped it; any other
- * failure is in r->m.out. With @prog_stats the kernel's counters of the
+ * One sample of one test. With @prog_stats the kernel's counters of the
  * program's run time are read too (they are on only for that pass).
  */
 static int run_one(const struct options *opt, int test, int method,
 		   bool prog_stats, struct test_result *r,
 		   struct worker_result *res)
 {
-	const struct map_test *t = &tests[test];
-	struct bpf_run run = {};
-	struct worker_pool pool;
-	int err;
+	struct map_sample s = { opt, test, method, r };
+	struct sample_spec spec = {
+		.cpus = &opt->cpus,
+		.trigger = &tests[test].trigger,
+		.count = opt->count,
+		.duration_ns = opt->rs.duration * 1e9,
+		.prog_stats = prog_stats,
+	};
 
 	memset(r, 0, sizeof(*r));
-	err = pool_start(&pool, &opt->cpus, &t->trigger, opt->count,
-			 opt->rs.duration * 1e9);
-	if (err) {
-		outcome_set(&r->m.out, ST_FAILED, "starting workers: %s",
-			    strerror(-err));
-		return bench_interrupted() ? -EINTR : 0;
-	}
-	if (attach_test(&run, opt, t, method, &pool, &r->inner, &r->m.out) ||
-	    prepare_map(&run, opt, t, r) || bench_interrupted()) {
-		pool_stop(&pool);
-		goto cleanup;
-	}
-	err = pool_run(&pool, res);
-	if (err) {
-		outcome_set(&r->m.out, ST_FAILED, "workers: %s",
-			    strerror(-err));
-		goto cleanup;
-	}
-	measure(&r->m, res, opt->cpus.nr);
-	verify(&run, r, test, res);
-	if (prog_stats && r->m.out.status == ST_OK)
-		measure_prog_stats(&run, &r->m);
-cleanup:
-	bpf_run_close(&run);
-	return bench_interrupted() ? -EINTR : 0;
+	return run_sample(&spec, &map_ops, &s, &r->m, res);
 }
 
 /*

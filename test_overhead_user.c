@@ -545,29 +545,44 @@ static int parse_options(int argc, char **argv, struct options *opt)
 
 /* ---- one measurement ---- */
 
-static int attach_program(const struct attach_mode *mode,
-			  const struct overhead_event *ev,
+/* what one sample of a mode and an event needs from the runner */
+struct overhead_sample {
+	const struct attach_mode *mode;
+	const struct overhead_event *ev;
+};
+
+static int attach_program(void *ctx, const struct worker_pool *pool,
 			  struct bpf_run *run, struct outcome *out)
 {
+	const struct overhead_sample *s = ctx;
 	char prog[64], *dash;
+	const void *elf;
 	size_t size;
-	const void *elf = mode->elf_bytes(&size);
 
+	if (s->mode->kind == ATTACH_NONE)
+		return 0;
 	/* "uprobe-nop" events have C programs named uprobe_uprobe_nop */
-	snprintf(prog, sizeof(prog), "%s_%s", mode->name, ev->trigger.name);
+	snprintf(prog, sizeof(prog), "%s_%s", s->mode->name,
+		 s->ev->trigger.name);
 	while ((dash = strchr(prog, '-')))
 		*dash = '_';
-	if (bpf_run_open(run, elf, size, mode->obj_name, prog, out))
+	elf = s->mode->elf_bytes(&size);
+	if (bpf_run_open(run, elf, size, s->mode->obj_name, prog, out))
 		return -1;
-	return bpf_run_attach(run, mode->kind, &ev->target, out);
+	return bpf_run_attach(run, s->mode->kind, &s->ev->target, out);
 }
 
 /* the program must have fired at least once per event the workers made */
-static void verify_hits(struct bpf_run *run, struct measurement *m)
+static void verify_hits(void *ctx, struct bpf_run *run, struct measurement *m,
+			const struct worker_result *res)
 {
-	struct bpf_map *hits = bpf_object__find_map_by_name(run->obj, "hits");
+	const struct overhead_sample *s = ctx;
+	struct bpf_map *hits;
 	int err;
 
+	if (s->mode->kind == ATTACH_NONE)
+		return;
+	hits = bpf_object__find_map_by_name(run->obj, "hits");
 	err = hits ? percpu_sum(hits, 0, &m->hits) : -ENOENT;
 	if (err)
 		outcome_set(&m->out, ST_FAILED, "cannot read the hit count: %s",
@@ -578,48 +593,32 @@ static void verify_hits(struct bpf_run *run, struct measurement *m)
 			    m->hits, m->events);
 }
 
+static const struct sample_ops overhead_ops = {
+	.prepare = attach_program,
+	.verify = verify_hits,
+};
+
 /*
- * One sample of one mode and event. -EINTR when a signal stopped it; any
- * other failure is in m->out. With @prog_stats the kernel's counters of the
- * program's run time are read too (they are on only for that pass).
+ * One sample of one mode and event. With @prog_stats the kernel's counters
+ * of the program's run time are read too (they are on only for that pass).
  */
 static int run_one(const struct options *opt, const struct attach_mode *mode,
 		   const struct overhead_event *ev, bool prog_stats,
 		   struct measurement *m, struct worker_result *res)
 {
-	struct bpf_run run = {};
-	struct worker_pool pool;
-	int err;
+	struct overhead_sample s = { mode, ev };
+	struct sample_spec spec = {
+		.cpus = &opt->cpus,
+		.trigger = &ev->trigger,
+		.count = opt->count ?: ev->count,
+		.duration_ns = opt->rs.duration * 1e9,
+		.prog_stats = prog_stats,
+	};
 
 	memset(m, 0, sizeof(*m));
 	if (ev->usable && !ev->usable(&m->out))
 		return 0;
-	err = pool_start(&pool, &opt->cpus, &ev->trigger,
-			 opt->count ?: ev->count, opt->rs.duration * 1e9);
-	if (err) {
-		outcome_set(&m->out, ST_FAILED, "starting workers: %s",
-			    strerror(-err));
-		return bench_interrupted() ? -EINTR : 0;
-	}
-	if (mode->kind != ATTACH_NONE && attach_program(mode, ev, &run,
-							&m->out)) {
-		pool_stop(&pool);
-		goto cleanup;
-	}
-	err = pool_run(&pool, res);
-	if (err) {
-		outcome_set(&m->out, ST_FAILED, "%s", err == -ECHILD ?
-			    "a worker died before its result" : strerror(-err));
-		goto cleanup;
-	}
-	measure(m, res, opt->cpus.nr);
-	if (mode->kind != ATTACH_NONE)
-		verify_hits(&run, m);
-	if (prog_stats && m->out.status == ST_OK)
-		measure_prog_stats(&run, m);
-cleanup:
-	bpf_run_close(&run);
-	return bench_interrupted() ? -EINTR : 0;
+	return run_sample(&spec, &overhead_ops, &s, m, res);
 }
 
 /* ---- output ---- */
