@@ -381,4 +381,13 @@ check_tracefs_mount '^  lru_hash_prealloc +tracepoint +ok ' -r 1 -n $N -a tracep
 for sig in INT:130 TERM:143; do
 	check_interrupt ${sig%:*} ${sig#*:} raw_tp_hash_pre -r 1 -a raw_tp -t hash_prealloc -n 2000000000
 done
+
+# a worker that dies is reported and the run fails cleanly
+kill_a_worker dead -r 1 -a raw_tp -t hash_prealloc -n 2000000000
+expect "dead worker: exit 1 (rc=$RC)" test "$RC" -eq 1
+expect "dead worker: reported" grep -q 'worker on CPU [0-9]* died: Killed' "$T_TMP/dead.err"
+expect "dead worker: test FAILED, no rate" grep -qE '^  hash_prealloc +raw_tp +FAILED +a worker died' "$T_TMP/dead.out"
+expect "dead worker: nothing stays loaded" gone raw_tp_hash_pre
+sleep 0.2
+expect "dead worker: the other workers are gone ($WORKERS)" none_alive $WORKERS
 finish
