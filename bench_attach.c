@@ -149,39 +149,28 @@ static bool tracefs_mounted(void)
 	return tracefs_path("events", path, sizeof(path));
 }
 
-/* false with the reason when this kernel cannot attach kprobes at all */
-static bool kprobes_available(struct outcome *out)
+/*
+ * False with the reason when this kernel cannot attach @kind ("kprobe",
+ * "uprobe") at all: no perf PMU of that name and no <kind>_events file.
+ */
+static bool probes_available(const char *kind, const char *config,
+			     struct outcome *out)
 {
-	char path[256];
+	char path[256], events[32];
 
-	if (!access("/sys/bus/event_source/devices/kprobe/type", F_OK) ||
-	    tracefs_path("kprobe_events", path, sizeof(path)))
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 kind);
+	snprintf(events, sizeof(events), "%s_events", kind);
+	if (!access(path, F_OK) || tracefs_path(events, path, sizeof(path)))
 		return true;
-	if (kernel_config("CONFIG_KPROBES") == 0)
-		outcome_set(out, ST_SKIPPED,
-			    "kernel built without CONFIG_KPROBES");
+	if (kernel_config(config) == 0)
+		outcome_set(out, ST_SKIPPED, "kernel built without %s", config);
 	else if (!tracefs_mounted())
 		outcome_set(out, ST_SKIPPED,
-			    "no kprobe PMU, and tracefs is not mounted");
+			    "no %s PMU, and tracefs is not mounted", kind);
 	else
 		outcome_set(out, ST_SKIPPED,
-			    "kernel has no kprobe PMU and no kprobe_events");
-	return false;
-}
-
-static bool uprobes_available(struct outcome *out)
-{
-	char path[256];
-
-	if (!access("/sys/bus/event_source/devices/uprobe/type", F_OK) ||
-	    tracefs_path("uprobe_events", path, sizeof(path)))
-		return true;
-	if (kernel_config("CONFIG_UPROBES") == 0)
-		outcome_set(out, ST_SKIPPED,
-			    "kernel built without CONFIG_UPROBES");
-	else
-		outcome_set(out, ST_SKIPPED,
-			    "kernel has no uprobe PMU and no uprobe_events");
+			    "kernel has no %s PMU and no %s_events", kind, kind);
 	return false;
 }
 
@@ -384,11 +373,12 @@ static const char *prepare_target(struct bpf_run *run, enum attach_kind kind,
 	switch (kind) {
 	case ATTACH_KPROBE:
 	case ATTACH_KRETPROBE:
-		if (!kprobes_available(out))
+		if (!probes_available("kprobe", "CONFIG_KPROBES", out))
 			return NULL;
 		return resolve_kfunc(kind, t, out);
 	case ATTACH_KSYSCALL:
-		return kprobes_available(out) ? t->syscall : NULL;
+		return probes_available("kprobe", "CONFIG_KPROBES", out) ?
+		       t->syscall : NULL;
 	case ATTACH_FENTRY:
 	case ATTACH_FEXIT:
 		name = resolve_kfunc(kind, t, out);
@@ -403,7 +393,8 @@ static const char *prepare_target(struct bpf_run *run, enum attach_kind kind,
 		break;
 	case ATTACH_UPROBE:
 	case ATTACH_URETPROBE:
-		return uprobes_available(out) ? t->ufunc : NULL;
+		return probes_available("uprobe", "CONFIG_UPROBES", out) ?
+		       t->ufunc : NULL;
 	case ATTACH_TRACEPOINT:
 		return tracepoint_exists(t->tp_category, t->tp_name, out) ?
 			t->tp_name : NULL;
