@@ -16,8 +16,11 @@ ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 OUTPUT := build
 
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
-COMMON := bench_runner.c bench_attach.c bench_stats.c bench_json.c bench_compare.c \
-	  bench_report.c
+# the runner both programs share, one file per job
+RUNNER := bench_main.c bench_msg.c bench_cmdline.c bench_kernel.c \
+	  bench_workers.c bench_attach.c bench_report.c bench_stats.c \
+	  bench_compare.c
+HEADERS := $(wildcard *.h)
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 		     test_overhead_uprobe_kern test_overhead_batch_kern \
@@ -29,7 +32,7 @@ CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I.
 # uprobe targets need frame pointers to start with "push %rbp"
 CFLAGS += -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
-LDLIBS := -lbpf -lelf -lz
+LDLIBS := -lbpf -lelf -lz -ljansson
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS += -lzstd
@@ -54,7 +57,7 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-$(OUTPUT)/%_kern.o: %_kern.c overhead_kern.h map_perf_test.h $(OUTPUT)/vmlinux.h
+$(OUTPUT)/%_kern.o: %_kern.c $(HEADERS) $(OUTPUT)/vmlinux.h
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -67,38 +70,33 @@ OBJDIR := $(OUTPUT)/$(if $(filter 1,$(STATIC)),static,dynamic)
 $(OBJDIR):
 	$(Q)mkdir -p $@
 
-$(OBJDIR)/%.o: %.c bench.h | $(OBJDIR)
+$(OBJDIR)/%.o: %.c $(HEADERS) | $(OBJDIR)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
-$(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h) \
-	map_perf_test.h
-$(OBJDIR)/bench_stats.o: bench_stats.h
-$(OBJDIR)/bench_json.o: bench_json.h
-$(OBJDIR)/bench_compare.o: bench_compare.h bench_json.h bench_stats.h
-$(PROGS:%=$(OBJDIR)/%_user.o) $(OBJDIR)/bench_report.o: bench_stats.h bench_json.h \
-	bench_compare.h bench_report.h
+$(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h)
 
 # static binaries land in build/static/, the host's at the top
 BINDIR := $(if $(filter 1,$(STATIC)),$(OBJDIR),.)
 all: $(PROGS:%=$(BINDIR)/%) tests
 
-$(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(COMMON))
+$(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# unit tests of the statistics, JSON and compare, run by tests/test_stats.sh
+# unit tests of the runner's pure parts, run by tests/test_stats.sh
 STATS_TEST := $(OBJDIR)/stats_test
 tests: $(STATS_TEST)
 
-$(OBJDIR)/tests/%.o: tests/%.c bench.h bench_stats.h bench_json.h bench_compare.h
+$(OBJDIR)/tests/%.o: tests/%.c $(HEADERS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
-	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c bench_json.c bench_compare.c bench_runner.c)
+	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
+	       bench_compare.c bench_cmdline.c bench_msg.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -1,116 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The runner shared by test_overhead and map_perf_test: command-line
- * helpers, environment checks, pinned workers released together, BPF
- * program attach with kernel-probed skip reasons, and result lines.
- * It knows nothing about any single benchmark.
+ * The runner shared by test_overhead and map_perf_test. Each program is a
+ * family: its options, its rows, and the callbacks that load, attach and
+ * verify one row's BPF programs. The runner owns everything else: the
+ * command line, the pinned workers, rounds and sampling, the statistics,
+ * JSON, --compare and the exit codes. It knows nothing about any single
+ * benchmark.
  */
 #ifndef __BENCH_H
 #define __BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "bench_stats.h"
 
-#define MAX_WORKERS	256
-#define REASON_LEN	160
+#define REASON_LEN	192
 #define EXIT_USAGE	2
+/* samples a row keeps at most, whatever -r asks */
+#define MAX_SAMPLES	100
+#define TOOL_VERSION	"2.0"
 
-/* ---- messages ---- */
+/* ---- messages: bench_msg.c ---- */
 
-/* 0: -q, 1: default, 2: -v (libbpf debug output too) */
+/* 0: -q, 1: default, 2: -v (libbpf's messages too) */
 extern int verbosity;
 
 void bench_init(const char *prog_name);
-/* one way to print an error: "prog: message" on stderr */
+/* the one way to print an error: "prog: message" on stderr */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* notes about the environment, on stderr unless -q */
 void pr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* @s with control characters as \xNN, for messages that quote input */
+const char *printable(const char *s);
 
-/* ---- command line ---- */
-
-struct cpu_list {
-	int nr;
-	int cpu[MAX_WORKERS];
-};
-
-/* decimal or 0x hex, within [min, max]; -EINVAL or -ERANGE otherwise */
-int parse_u64(const char *s, __u64 min, __u64 max, __u64 *out);
-/* "N" (the first N online CPUs) or a list such as "0,2-3" */
-int parse_cpus(const char *s, struct cpu_list *out);
-int online_cpus(struct cpu_list *out);
-/* @s as -c takes it, or every online CPU when NULL; a line when bad */
-int select_cpus(const char *s, struct cpu_list *out);
-/* "0-1,3" for headers */
-void format_cpus(const struct cpu_list *cpus, char *buf, size_t len);
-/* index of @name among @nr names, or -1 */
-int name_index(const char *name, const char *const *names, int nr);
-/* "a,b": @mask[i] set for each named one; -1 with a message on a stranger */
-int parse_name_list(const char *list, const char *what,
-		    const char *const *names, int nr, bool *mask);
-
-/* ---- environment ---- */
-
-/* root, or CAP_BPF + CAP_PERFMON; one line naming them when missing */
-int check_privileges(void);
-/* mount tracefs at /sys/kernel/tracing when it is missing, and say so */
-int ensure_tracefs(void);
-
-/* ---- signals ---- */
-
-/* SIGINT/SIGTERM/SIGHUP interrupt blocking waits instead of killing us */
-void install_signal_handlers(void);
-/* the signal that arrived, or 0 */
-int bench_interrupted(void);
-
-/* ---- workers ---- */
-
-struct trigger {
-	const char *name;
-	/* runs in the worker before the start, e.g. opens a file */
-	int (*setup)(void **state);
-	/* the timed loop: the syscall and nothing else */
-	void (*run)(void *state, __u64 count);
-	/*
-	 * events one call of the loop makes (0 means 1): the worker asks
-	 * run() for count / events_per_call calls, rounded up
-	 */
-	unsigned int events_per_call;
-};
-
-struct worker_result {
-	int cpu;
-	int err;		/* 0, or -errno of the worker's set-up */
-	bool pin_failed;	/* err came from pinning, not the trigger */
-	__u64 events;
-	__u64 elapsed_ns;
-};
-
-struct worker_pool {
-	int nr;
-	int cpu[MAX_WORKERS];
-	pid_t pid[MAX_WORKERS];
-	int go_fd;		/* closing it releases every worker at once */
-	int result_fd;
-};
-
-/*
- * Forks one worker per CPU, pinned, set up and waiting for the start. The
- * workers exist before any BPF object of the run does, so they hold no
- * BPF file descriptors.
- */
-/* each worker makes @count events, or runs @duration_ns when not 0 */
-int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
-	       const struct trigger *trigger, __u64 count, __u64 duration_ns);
-/* releases the workers and waits for one result each */
-int pool_run(struct worker_pool *pool, struct worker_result *res);
-/* kills and reaps what is left; safe to call twice */
-void pool_stop(struct worker_pool *pool);
-
-/* ---- outcomes ---- */
-
-enum status { ST_OK, ST_SKIPPED, ST_FAILED };
+enum status { ST_OK, ST_SKIPPED, ST_FAILED, ST_DISTURBED };
 
 struct outcome {
 	enum status status;
@@ -119,136 +45,335 @@ struct outcome {
 
 void outcome_set(struct outcome *o, enum status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* "ok", "skipped", "FAILED", "disturbed" */
 const char *status_name(enum status st);
+/* the same in lower case, as JSON writes it */
+const char *status_json(enum status st);
 
-struct measurement {
-	struct outcome out;
-	int nr_workers;
-	__u64 events;		/* made by all workers together */
-	__u64 hits;		/* counted by the BPF program */
-	double rate;		/* events per second, all workers together */
-	double ns_per_event;	/* mean over workers of their ns per event */
-	double prog_ns;		/* ns inside the BPF program per run, or NAN */
-};
+/* ---- command line: bench_cmdline.c, pure functions ---- */
 
-void measure(struct measurement *m, const struct worker_result *res, int nr);
-
-/* ---- BPF programs ---- */
-
-enum attach_kind {
-	ATTACH_NONE,
-	ATTACH_KPROBE,
-	ATTACH_KRETPROBE,
-	ATTACH_KSYSCALL,
-	ATTACH_TRACEPOINT,
-	ATTACH_RAW_TP,
-	ATTACH_TP_BTF,
-	ATTACH_FENTRY,
-	ATTACH_FEXIT,
-	ATTACH_FMOD_RET,
-	ATTACH_UPROBE,
-	ATTACH_URETPROBE,
-};
-
-const char *attach_kind_name(enum attach_kind kind);
-
-/* where an event can be hooked; a kind uses the fields it needs */
-struct attach_target {
-	/* kernel functions, in order of preference: the first in BTF wins */
-	const char *kfunc[3];
-	const char *tp_category;	/* tracepoint */
-	const char *tp_name;		/* tracepoint, raw_tp, tp_btf */
-	const char *raw_tp_name;	/* raw_tp, tp_btf when not tp_name */
-	const char *syscall;		/* ksyscall */
-	bool error_injection;		/* kfunc allows fmod_ret */
-	const char *lsm_hook;		/* fmod_ret: an LSM hook on the path */
-	const char *ufunc;		/* uprobe: a function of this program */
-};
-
-/* whether @t gives what @kind needs to attach at all */
-bool attach_applies(enum attach_kind kind, const struct attach_target *t);
-
-struct bpf_object;
-struct bpf_program;
-struct bpf_link;
-struct bpf_map;
-
-struct bpf_run {
-	struct bpf_object *obj;
-	struct bpf_program *prog;
-	struct bpf_link *link;
+struct cpu_list {
+	int nr;
+	int *cpu;
 };
 
 /*
- * Opens the object embedded in a skeleton (its __elf_bytes()) with only
- * @prog_name set to load, so that one mode's failure touches no other.
+ * Decimal, or hex with 0x: "010" is ten. No sign, no space. -EINVAL for
+ * what is not a number, -ERANGE outside [min, max].
  */
-int bpf_run_open(struct bpf_run *run, const void *elf, size_t size,
-		 const char *obj_name, const char *prog_name,
-		 struct outcome *out);
-/*
- * Resolves the target, loads and attaches. On error @out says why:
- * skipped when probing shows the kernel cannot do it, failed otherwise.
- */
-int bpf_run_attach(struct bpf_run *run, enum attach_kind kind,
-		   const struct attach_target *t, struct outcome *out);
-void bpf_run_close(struct bpf_run *run);
+int parse_u64(const char *s, __u64 min, __u64 max, __u64 *out);
+/* a decimal fraction in [min, max] */
+int parse_double(const char *s, double min, double max, double *out);
+/* "0,2-3": each CPU once; -EINVAL, -E2BIG */
+int parse_cpu_ranges(const char *s, struct cpu_list *out);
+/* "N" (the first N of @allowed) or a list, every CPU in @allowed */
+int parse_cpus(const char *s, const struct cpu_list *allowed,
+	       struct cpu_list *out);
+bool cpu_list_has(const struct cpu_list *cpus, int cpu);
+void cpu_list_free(struct cpu_list *cpus);
+/* "0-1,3" */
+void format_cpus(const struct cpu_list *cpus, char *buf, size_t len);
+int name_index(const char *name, const char *const *names, int nr);
+/* "a,b": @mask[i] set for each; -1 with one line on a stranger */
+int parse_name_list(const char *list, const char *what,
+		    const char *const *names, int nr, bool *mask);
+/* "1,2,4-8": each value once, ascending; -EINVAL, -ERANGE, -E2BIG */
+int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
+		   int max_nr, int *nr);
 
-/*
- * The kernel's BPF run-time statistics are on while the returned fd is
- * open (never through the sysctl, so nothing stays on after exit).
- */
-int prog_stats_enable(struct outcome *out);
-/* ns spent in the program per run, from the kernel's counters */
-int prog_run_time(const struct bpf_run *run, double *ns_per_run);
-/* the same into m->prog_ns, or m->out failed */
-void measure_prog_stats(const struct bpf_run *run, struct measurement *m);
-/*
- * What the run-time stats add to every run by themselves, in ns: the
- * kernel's clock reads around the program, measured on an empty one.
- */
-int prog_stats_clock_cost(double *ns);
+/* ---- the kernel and the machine: bench_kernel.c ---- */
 
-/* ---- one sample ---- */
+/* online CPUs this process may run on (cpuset, affinity) */
+int usable_cpus(struct cpu_list *out);
+/* root, or the capabilities BPF needs, in the initial user namespace */
+int check_privileges(void);
+/* mounts tracefs when it is missing, and says so */
+int ensure_tracefs(void);
+bool tracefs_mounted(void);
+/* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
+int kernel_config(const char *option);
+struct btf;
+struct btf *kernel_btf(void);
+bool btf_has_func(const char *name);
+bool btf_has_typedef(const char *name);
+/* notes a cgroup CPU quota smaller than @nr_cpus CPUs */
+void warn_cpu_quota(int nr_cpus);
+/*
+ * One run of these tools at a time per machine: waits up to @wait_s for
+ * the one that holds the lock, naming it. 0, or -1 said.
+ */
+int bench_lock(const char *tool, double wait_s);
+/* the pid namespace's device and inode, and whether it is the initial one */
+int pid_namespace(__u64 *dev, __u64 *ino, bool *initial);
 
-/* what a benchmark does around the runner's timed run */
-struct sample_ops {
-	/* with the workers forked and waiting: load, attach, fill maps */
-	int (*prepare)(void *ctx, const struct worker_pool *pool,
-		       struct bpf_run *run, struct outcome *out);
-	/* after the run: the program's own counts against m->events */
-	void (*verify)(void *ctx, struct bpf_run *run, struct measurement *m,
-		       const struct worker_result *res);
+/* ---- signals ---- */
+
+/* SIGINT/SIGTERM/SIGHUP interrupt blocking waits instead of killing us */
+void install_signal_handlers(void);
+/* the signal that arrived, or 0 */
+int bench_interrupted(void);
+
+/* ---- workers: bench_workers.c ---- */
+
+struct trigger {
+	const char *name;
+	/* in the worker, pinned, before the start: e.g. opens a socket */
+	int (*setup)(void **state);
+	/* the timed loop: the syscall and nothing else */
+	void (*run)(void *state, __u64 count);
+	/* events one call makes (0 means 1): count / this calls are made */
+	unsigned int events_per_call;
 };
 
-struct sample_spec {
-	const struct cpu_list *cpus;
+struct worker_result {
+	int cpu;
+	int err;		/* 0, or -errno of the worker's set-up */
+	bool pin_failed;	/* err came from pinning, not the trigger */
+	__u64 events;
+	__u64 elapsed_ns;	/* wall time of the loop */
+	__u64 cpu_ns;		/* the worker's CPU time over the loop */
+	long nivcsw;		/* involuntary context switches in it */
+	int end_cpu;		/* where it ran at the end */
+	bool unpinned;		/* its affinity was changed under it */
+};
+
+struct worker_pool {
+	int nr;
+	int *cpu;
+	pid_t *pid;
+	int go_fd;		/* closing it releases every worker at once */
+	int result_fd;
+	volatile int *go;	/* shared: set just before the release */
+	__u64 started_ns;
+};
+
+/*
+ * Forks one worker per CPU, pinned and set up, waiting for the go. Each
+ * makes @count events, or runs @duration_ns when not 0.
+ */
+int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+	       const struct trigger *trigger, __u64 count, __u64 duration_ns,
+	       struct outcome *out);
+/*
+ * Releases the workers and collects one result each. A worker that dies,
+ * stays stopped, makes no progress or outlives @deadline_ns (0: none)
+ * fails the run, named in @out. -EINTR on a signal.
+ */
+int pool_run(struct worker_pool *pool, struct worker_result *res,
+	     __u64 deadline_ns, struct outcome *out);
+/* kills and reaps what is left; safe to call twice */
+void pool_stop(struct worker_pool *pool);
+
+__u64 now_ns(void);
+
+/* ---- rows and samples ---- */
+
+#define MAX_PARAMS	4
+
+/* what else identifies a row, e.g. {"progs", 4} */
+struct row_param {
+	const char *key;
+	long long value;
+};
+
+struct bench_row {
+	/* set by the family */
+	const char *name;		/* mode, or map test */
+	const char *variant;		/* event, or attach method */
+	struct row_param params[MAX_PARAMS];
+	int nr_params;
+	const struct cpu_list *cpus;	/* one worker on each */
 	const struct trigger *trigger;
-	__u64 count;		/* events per worker */
-	__u64 duration_ns;	/* or a time per worker, when not 0 */
-	bool prog_stats;	/* read the kernel's run-time stats too */
+	__u64 count;			/* events per worker and sample */
+	struct bench_row *base;		/* overhead is against this row */
+	bool runs_prog;			/* false: nothing attached */
+	int nr_counters;		/* programs each counting every event */
+	unsigned int hits_per_event;	/* the kernel's hook fires this often */
+	void *priv;
+
+	/* the runner's */
+	struct outcome out;
+	bool opened;
+	bool done;			/* enough samples */
+	int nr;				/* counted samples */
+	double rate[MAX_SAMPLES];	/* events/s, all workers together */
+	double ns[MAX_SAMPLES];		/* mean over workers of ns per event */
+	double *worker_rate;		/* [sample * cpus->nr + worker] */
+	double attach_ns[MAX_SAMPLES];
+	double detach_ns[MAX_SAMPLES];
+	__u64 last_wall_ns;		/* the last sample's, for its deadline */
+	__u64 events;			/* over counted samples */
+	__u64 hits;			/* the first program's, every CPU */
+	__u64 foreign;			/* hits beyond the workers' events */
+	int retries;			/* samples run again as disturbed */
+	double prog_ns;			/* --prog-stats: ns per program run */
+	double prog_clock_ns;		/* of which the stats' clock reads */
+	__u64 prog_runs, prog_hits;	/* in that pass */
+	struct outcome prog_out;	/* why prog_ns is missing */
 };
 
-/*
- * Workers, then the BPF side, then the timed run, the figures and their
- * verification; everything is gone again when it returns. -EINTR when a
- * signal stopped it; any other failure is in m->out.
- */
-int run_sample(const struct sample_spec *spec, const struct sample_ops *ops,
-	       void *ctx, struct measurement *m, struct worker_result *res);
+struct sample {
+	struct outcome out;
+	struct worker_result *res;	/* one per worker */
+	int nr_workers;
+	__u64 events;
+	double rate;
+	double ns_per_event;
+	__u64 *hits;			/* [counter * nr_cpus + cpu] */
+	int nr_cpus;			/* possible CPUs */
+	__u64 counted;			/* the first program's, every CPU */
+	__u64 foreign;
+	double attach_ns, detach_ns;
+};
 
-/* sum of a per-CPU __u64 slot over every possible CPU */
-int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum);
-/*
- * The same for a value of @n __u64 fields: sums[i] is field i summed over
- * every possible CPU.
- */
-int percpu_sum_fields(struct bpf_map *map, __u32 key, __u64 *sums, int n);
+static inline __u64 *sample_hits(struct sample *s, int counter)
+{
+	return s->hits + (size_t)counter * s->nr_cpus;
+}
+
+struct bench_rows {
+	struct bench_row *row;
+	int nr;
+	int cap;
+};
+
+struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
+				const char *variant);
+void row_add_param(struct bench_row *row, const char *key, long long value);
+/* the parameter @key, or NULL */
+const struct row_param *row_param(const struct bench_row *row,
+				  const char *key);
+
+/* ---- the family: one per program ---- */
+
+/* an option of a family's own, for getopt and --help alike */
+struct bench_option {
+	const char *name;	/* long name */
+	int key;		/* short option character, or a value > 0xff */
+	const char *arg;	/* NULL: takes no value */
+	const char *help;	/* lines of the help text, '\n'-separated */
+};
+
+struct json_t;
+
+struct bench_family {
+	const char *name;
+	const char *args;		/* the positional arguments */
+	const char *about;		/* the help text's first lines */
+	const struct bench_option *options;
+	/* 0, or -1 after one line on stderr */
+	int (*parse_option)(int key, const char *arg);
+	int (*parse_args)(int argc, char **argv);
+	/* the help text after the options: the family's tables */
+	void (*usage_tables)(FILE *f);
+	/* the rows to run (every row there is when @all, for --list) */
+	int (*setup)(struct bench_rows *rows, bool all);
+	/* --list: the tables as JSON, filled into @root */
+	void (*list)(const struct bench_rows *all, struct json_t *root);
+
+	/* once per row, before its first sample: probe and load */
+	int (*open)(struct bench_row *row, struct outcome *out);
+	/* per sample, with the workers waiting */
+	int (*attach)(struct bench_row *row, const struct worker_pool *pool,
+		      struct outcome *out);
+	void (*detach)(struct bench_row *row);
+	/* the programs' per-CPU counts into s->hits, then zeroes them */
+	int (*collect)(struct bench_row *row, struct sample *s);
+	/* checks of the family's own, after the runner's per-CPU check */
+	void (*verify)(struct bench_row *row, struct sample *s);
+	/* the program fds, for --prog-stats; returns how many */
+	int (*prog_fds)(const struct bench_row *row, int *fds, int max);
+	void (*close)(struct bench_row *row);
+
+	/* upstream's lines, the summary, and what JSON adds per row */
+	void (*print_upstream)(const struct bench_rows *rows);
+	void (*print_summary)(const struct bench_rows *rows);
+	void (*json_context)(struct json_t *ctx);
+	void (*json_row)(const struct bench_row *row, struct json_t *obj);
+};
+
+/* what the runner's command line decided */
+struct run_settings {
+	struct cpu_list cpus;
+	__u64 count;		/* 0: each row's own */
+	int repeat;		/* fixed samples; 0: until precise enough */
+	int min_samples, max_samples;
+	double precision;	/* wanted 95% half-interval, share of mean */
+	int warmup;
+	double duration;	/* seconds per sample; 0: a count */
+	const char *json;
+	bool prog_stats;
+	bool list;
+	const char *compare[2];
+	double fail_on_regression;	/* percent; < 0: off */
+	double lock_wait;	/* seconds to wait for another run */
+};
+
+extern struct run_settings bench_rs;
 
 /*
- * Before load: can this kernel create @map as defined (type, then flags)?
- * -EOPNOTSUPP with @out skipped and the reason when it cannot.
+ * Faults the tests inject through the environment (BENCH_TEST_FAULT=
+ * miss-odd, miss-cpu=N, uncounted) to prove that verification bites: a
+ * program that misses events must give FAILED. No option reaches them.
  */
-int probe_map(struct bpf_map *map, struct outcome *out);
+enum bench_fault_kind {
+	BENCH_FAULT_NONE,
+	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
+	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
+	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
+};
+
+struct bench_fault {
+	enum bench_fault_kind kind;
+	int cpu;
+	const char *name;
+};
+
+extern struct bench_fault bench_fault;
+
+/*
+ * Positional arguments that stand for -c and -n: each may be given one
+ * way only. -1 after one line on stderr.
+ */
+int bench_cpus_arg(const char *s, const char *what);
+int bench_count_arg(const char *s, __u64 max, const char *what);
+
+int bench_main(const struct bench_family *fam, int argc, char **argv);
+/* "  name      help", the help's further lines indented alike */
+void print_help_item(FILE *f, const char *head, const char *help);
+
+/* ---- the summary: bench_report.c ---- */
+
+struct row_summary {
+	struct sample_stats rate, ns;
+	int outliers;
+	bool has_overhead;
+	struct overhead overhead;
+	double ratio;		/* ns per event against base's; NAN: no base */
+	double foreign_share;	/* foreign hits among all hits */
+};
+
+/* a row with a figure to show: ok, with samples */
+bool row_has_figure(const struct bench_row *row);
+void row_summarize(const struct bench_row *row, struct row_summary *s);
+/* "noisy (CV 7.1%), 1 outlier, foreign hits 3%", or "" */
+void row_notes(const struct bench_row *row, const struct row_summary *s,
+	       char *buf, size_t len);
+/* the body: ns in the program per run, without the stats' clock reads */
+double row_prog_body(const struct bench_row *row);
+/* " [progs=4]", or "" */
+void format_params(const struct bench_row *row, char *buf, size_t len);
+/* the median over samples of one worker's events per second */
+double worker_median_rate(const struct bench_row *row, int worker);
+/* the median of attach or detach ns, NAN without samples */
+double row_median(const double *x, int n);
+/* one updating line on stderr when it is a terminal */
+void progress(int done, int total, const struct bench_row *row, int round);
+void progress_end(void);
+
+/* ---- kept from the sample runner for families' use ---- */
+
+/* possible CPUs, as the kernel numbers per-CPU data */
+int nr_cpus_possible(void);
 
 #endif /* __BENCH_H */

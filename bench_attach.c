@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loading and attaching one BPF program, and, when the kernel cannot do it,
- * finding out why by probing the kernel itself: never a version table.
+ * Loading and attaching BPF programs, one table entry per attach kind,
+ * and, when the kernel cannot do it, finding out why by probing the
+ * kernel itself: never a version table.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -10,125 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
-#include <zlib.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench.h"
+#include "bench_attach.h"
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
 #endif
-
-static const char *const kind_names[] = {
-	[ATTACH_NONE] = "none",
-	[ATTACH_KPROBE] = "kprobe",
-	[ATTACH_KRETPROBE] = "kretprobe",
-	[ATTACH_KSYSCALL] = "ksyscall",
-	[ATTACH_TRACEPOINT] = "tracepoint",
-	[ATTACH_RAW_TP] = "raw_tp",
-	[ATTACH_TP_BTF] = "tp_btf",
-	[ATTACH_FENTRY] = "fentry",
-	[ATTACH_FEXIT] = "fexit",
-	[ATTACH_FMOD_RET] = "fmod_ret",
-	[ATTACH_UPROBE] = "uprobe",
-	[ATTACH_URETPROBE] = "uretprobe",
-};
 
 static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing",
 	"/sys/kernel/debug/tracing",
 };
 
-const char *attach_kind_name(enum attach_kind kind)
-{
-	return kind_names[kind];
-}
-
-bool attach_applies(enum attach_kind kind, const struct attach_target *t)
-{
-	switch (kind) {
-	case ATTACH_KPROBE:
-	case ATTACH_KRETPROBE:
-	case ATTACH_FENTRY:
-	case ATTACH_FEXIT:
-		return t->kfunc[0];
-	case ATTACH_FMOD_RET:
-		return t->lsm_hook || (t->kfunc[0] && t->error_injection);
-	case ATTACH_KSYSCALL:
-		return t->syscall;
-	case ATTACH_TRACEPOINT:
-		return t->tp_category && t->tp_name;
-	case ATTACH_RAW_TP:
-	case ATTACH_TP_BTF:
-		return t->tp_name || t->raw_tp_name;
-	case ATTACH_UPROBE:
-	case ATTACH_URETPROBE:
-		return t->ufunc;
-	default:
-		return true;
-	}
-}
-
 /* ---- kernel probes ---- */
-
-static struct btf *kernel_btf(void)
-{
-	static struct btf *btf;
-	static bool tried;
-
-	if (!tried) {
-		tried = true;
-		btf = btf__load_vmlinux_btf();
-	}
-	return btf;
-}
-
-static bool btf_has(const char *name, int kind)
-{
-	struct btf *btf = kernel_btf();
-
-	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
-}
-
-/* the running kernel's config: its own, or the one its package installed */
-static gzFile open_kernel_config(void)
-{
-	struct utsname uts;
-	char path[128];
-	gzFile f;
-
-	f = gzopen("/proc/config.gz", "r");
-	if (f || uname(&uts))
-		return f;
-	snprintf(path, sizeof(path), "/boot/config-%s", uts.release);
-	return gzopen(path, "r");	/* reads plain text too */
-}
-
-/* 1: CONFIG_x=y or =m, 0: "is not set", -1: the kernel does not say */
-static int kernel_config(const char *option)
-{
-	char line[256], unset[128];
-	size_t len = strlen(option);
-	int found = -1;
-	gzFile f;
-
-	f = open_kernel_config();
-	if (!f)
-		return -1;
-	snprintf(unset, sizeof(unset), "# %s is not set", option);
-	while (found < 0 && gzgets(f, line, sizeof(line))) {
-		if (!strncmp(line, option, len) && line[len] == '=')
-			found = 1;
-		else if (!strncmp(line, unset, strlen(unset)))
-			found = 0;
-	}
-	gzclose(f);
-	return found;
-}
 
 static bool tracefs_path(const char *rel, char *buf, size_t len)
 {
@@ -140,13 +39,6 @@ static bool tracefs_path(const char *rel, char *buf, size_t len)
 			return true;
 	}
 	return false;
-}
-
-static bool tracefs_mounted(void)
-{
-	char path[256];
-
-	return tracefs_path("events", path, sizeof(path));
 }
 
 /*
@@ -230,22 +122,11 @@ static bool kallsyms_has(const char *name)
 	return found;
 }
 
-static bool kfunc_exists(enum attach_kind kind, const char *name)
-{
-	/* kprobes need a symbol; trampolines need the function's BTF */
-	if (kind == ATTACH_KPROBE || kind == ATTACH_KRETPROBE)
-		return kallsyms_has(name) || btf_has(name, BTF_KIND_FUNC);
-	return btf_has(name, BTF_KIND_FUNC);
-}
-
-static bool is_trampoline(enum attach_kind kind)
-{
-	return kind == ATTACH_FENTRY || kind == ATTACH_FEXIT ||
-	       kind == ATTACH_FMOD_RET;
-}
-
-static const char *resolve_kfunc(enum attach_kind kind,
-				 const struct attach_target *t,
+/*
+ * The first of t->kfunc the kernel has: kprobes need a symbol,
+ * trampolines the function's BTF.
+ */
+static const char *resolve_kfunc(const struct attach_target *t, bool need_btf,
 				 struct outcome *out)
 {
 	char names[128] = "";
@@ -254,12 +135,17 @@ static const char *resolve_kfunc(enum attach_kind kind,
 	for (i = 0; i < sizeof(t->kfunc) / sizeof(t->kfunc[0]); i++) {
 		if (!t->kfunc[i])
 			break;
-		if (kfunc_exists(kind, t->kfunc[i]))
+		if (btf_has_func(t->kfunc[i]) ||
+		    (!need_btf && kallsyms_has(t->kfunc[i])))
 			return t->kfunc[i];
 		off += snprintf(names + off, sizeof(names) - off, "%s%s",
 				i ? " or " : "", t->kfunc[i]);
 	}
-	if (is_trampoline(kind))
+	if (need_btf && !kernel_btf())
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no BTF (/sys/kernel/btf/vmlinux): %s cannot be found",
+			    names);
+	else if (need_btf)
 		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
 			    names);
 	else
@@ -267,92 +153,141 @@ static const char *resolve_kfunc(enum attach_kind kind,
 	return NULL;
 }
 
-/*
- * fmod_ret may change only what the verifier lets it: any LSM hook
- * (security_*), or a function on the error-injection list.
- */
-static const char *resolve_fmod_ret(const struct attach_target *t,
-				    struct outcome *out)
+static bool target_set(struct bpf_program *prog, const char *name,
+		       struct outcome *out)
 {
-	const char *name;
+	int err = bpf_program__set_attach_target(prog, 0, name);
 
-	if (!t->lsm_hook) {
-		name = resolve_kfunc(ATTACH_FMOD_RET, t, out);
-		return name && error_injectable(name, out) ? name : NULL;
-	}
-	if (btf_has(t->lsm_hook, BTF_KIND_FUNC))
-		return t->lsm_hook;
-	if (kernel_config("CONFIG_SECURITY") == 0)
-		outcome_set(out, ST_SKIPPED,
-			    "kernel built without CONFIG_SECURITY: no LSM hook %s",
-			    t->lsm_hook);
-	else
-		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
-			    t->lsm_hook);
-	return NULL;
+	if (err)
+		outcome_set(out, ST_SKIPPED, "%s: %s", name,
+			    err == -ESRCH || err == -ENOENT ?
+			    "not in the kernel's BTF" : strerror(-err));
+	return !err;
 }
 
-static bool tracepoint_exists(const char *category, const char *name,
-			      struct outcome *out)
+/* ---- the kinds ---- */
+
+static bool has_kfunc(const struct attach_target *t)
+{
+	return t->kfunc[0];
+}
+
+static const char *kprobe_prepare(struct bpf_program *prog,
+				  const struct attach_target *t,
+				  struct outcome *out)
+{
+	if (!probes_available("kprobe", "CONFIG_KPROBES", out))
+		return NULL;
+	return resolve_kfunc(t, false, out);
+}
+
+static struct bpf_link *kprobe_attach(struct bpf_program *prog,
+				      const struct attach_target *t,
+				      const char *name)
+{
+	return bpf_program__attach_kprobe(prog, false, name);
+}
+
+static struct bpf_link *kretprobe_attach(struct bpf_program *prog,
+					 const struct attach_target *t,
+					 const char *name)
+{
+	return bpf_program__attach_kprobe(prog, true, name);
+}
+
+const struct attach_kind kind_kprobe = {
+	.name = "kprobe",
+	.needs = { "KPROBES", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_prepare,
+	.attach = kprobe_attach,
+};
+
+const struct attach_kind kind_kretprobe = {
+	.name = "kretprobe",
+	.needs = { "KPROBES", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_prepare,
+	.attach = kretprobe_attach,
+};
+
+static bool has_syscall(const struct attach_target *t)
+{
+	return t->syscall;
+}
+
+static const char *ksyscall_prepare(struct bpf_program *prog,
+				    const struct attach_target *t,
+				    struct outcome *out)
+{
+	return probes_available("kprobe", "CONFIG_KPROBES", out) ?
+	       t->syscall : NULL;
+}
+
+static struct bpf_link *ksyscall_attach(struct bpf_program *prog,
+					const struct attach_target *t,
+					const char *name)
+{
+	return bpf_program__attach_ksyscall(prog, name, NULL);
+}
+
+const struct attach_kind kind_ksyscall = {
+	.name = "kprobe",
+	.needs = { "KPROBES", "BPF_EVENTS" },
+	.applies = has_syscall,
+	.prepare = ksyscall_prepare,
+	.attach = ksyscall_attach,
+};
+
+static bool has_tracepoint(const struct attach_target *t)
+{
+	return t->tp_category && t->tp_name;
+}
+
+static const char *tracepoint_prepare(struct bpf_program *prog,
+				      const struct attach_target *t,
+				      struct outcome *out)
 {
 	char rel[128], path[256];
 
 	if (!tracefs_mounted()) {
 		outcome_set(out, ST_SKIPPED, "tracefs is not mounted");
-		return false;
+		return NULL;
 	}
-	snprintf(rel, sizeof(rel), "events/%s/%s", category, name);
+	snprintf(rel, sizeof(rel), "events/%s/%s", t->tp_category, t->tp_name);
 	if (tracefs_path(rel, path, sizeof(path)))
-		return true;
-	outcome_set(out, ST_SKIPPED, "no tracepoint %s:%s in this kernel",
-		    category, name);
-	return false;
+		return t->tp_name;
+	/* tracefs mode 0700: without DAC override the tree looks empty */
+	snprintf(rel, sizeof(rel), "events/%s", t->tp_category);
+	if (access(tracefs_dirs[0], R_OK | X_OK) &&
+	    access(tracefs_dirs[1], R_OK | X_OK))
+		outcome_set(out, ST_SKIPPED,
+			    "tracefs is not readable by this process (needs root or CAP_DAC_READ_SEARCH)");
+	else
+		outcome_set(out, ST_SKIPPED,
+			    "no tracepoint %s:%s in this kernel",
+			    t->tp_category, t->tp_name);
+	return NULL;
 }
 
-static bool btf_tracepoint_exists(const char *name, struct outcome *out)
+static struct bpf_link *tracepoint_attach(struct bpf_program *prog,
+					  const struct attach_target *t,
+					  const char *name)
 {
-	char type[128];
-
-	if (!kernel_btf()) {
-		outcome_set(out, ST_SKIPPED, "kernel has no BTF");
-		return false;
-	}
-	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	if (btf_has(type, BTF_KIND_TYPEDEF))
-		return true;
-	outcome_set(out, ST_SKIPPED, "no tracepoint %s in the kernel's BTF",
-		    name);
-	return false;
+	return bpf_program__attach_tracepoint(prog, t->tp_category, name);
 }
 
-/* ---- load and attach ---- */
+const struct attach_kind kind_tracepoint = {
+	.name = "tracepoint",
+	.needs = { "BPF_EVENTS" },
+	.applies = has_tracepoint,
+	.prepare = tracepoint_prepare,
+	.attach = tracepoint_attach,
+};
 
-int bpf_run_open(struct bpf_run *run, const void *elf, size_t size,
-		 const char *obj_name, const char *prog_name,
-		 struct outcome *out)
+static bool has_raw_tp(const struct attach_target *t)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = obj_name);
-	struct bpf_program *p;
-	int err;
-
-	memset(run, 0, sizeof(*run));
-	run->obj = bpf_object__open_mem(elf, size, &opts);
-	if (!run->obj) {
-		err = -errno;
-		outcome_set(out, ST_FAILED, "opening %s: %s", obj_name,
-			    strerror(-err));
-		return err;
-	}
-	run->prog = bpf_object__find_program_by_name(run->obj, prog_name);
-	if (!run->prog) {
-		outcome_set(out, ST_FAILED, "no program %s in %s", prog_name,
-			    obj_name);
-		bpf_run_close(run);
-		return -ENOENT;
-	}
-	bpf_object__for_each_program(p, run->obj)
-		bpf_program__set_autoload(p, p == run->prog);
-	return 0;
+	return t->tp_name || t->raw_tp_name;
 }
 
 static const char *raw_tp_name(const struct attach_target *t)
@@ -360,81 +295,155 @@ static const char *raw_tp_name(const struct attach_target *t)
 	return t->raw_tp_name ? t->raw_tp_name : t->tp_name;
 }
 
-/*
- * Finds the kernel name to hook and checks the kernel has what the kind
- * needs; returns the name to attach to (or "" when none is needed).
- */
-static const char *prepare_target(struct bpf_run *run, enum attach_kind kind,
+static const char *raw_tp_prepare(struct bpf_program *prog,
 				  const struct attach_target *t,
 				  struct outcome *out)
 {
-	const char *name;
-
-	switch (kind) {
-	case ATTACH_KPROBE:
-	case ATTACH_KRETPROBE:
-		if (!probes_available("kprobe", "CONFIG_KPROBES", out))
-			return NULL;
-		return resolve_kfunc(kind, t, out);
-	case ATTACH_KSYSCALL:
-		return probes_available("kprobe", "CONFIG_KPROBES", out) ?
-		       t->syscall : NULL;
-	case ATTACH_FENTRY:
-	case ATTACH_FEXIT:
-		name = resolve_kfunc(kind, t, out);
-		break;
-	case ATTACH_FMOD_RET:
-		name = resolve_fmod_ret(t, out);
-		break;
-	case ATTACH_TP_BTF:
-		name = raw_tp_name(t);
-		if (!btf_tracepoint_exists(name, out))
-			return NULL;
-		break;
-	case ATTACH_UPROBE:
-	case ATTACH_URETPROBE:
-		return probes_available("uprobe", "CONFIG_UPROBES", out) ?
-		       t->ufunc : NULL;
-	case ATTACH_TRACEPOINT:
-		return tracepoint_exists(t->tp_category, t->tp_name, out) ?
-			t->tp_name : NULL;
-	case ATTACH_RAW_TP:
-		return raw_tp_name(t);
-	default:
-		return "";
-	}
-	if (name && bpf_program__set_attach_target(run->prog, 0, name)) {
-		outcome_set(out, ST_FAILED, "cannot target %s", name);
-		return NULL;
-	}
-	return name;
+	return raw_tp_name(t);
 }
 
-/* a load error the kernel gives for what it cannot do is a skip */
-static int load_failed(enum attach_kind kind, int err, struct outcome *out)
+static struct bpf_link *raw_tp_attach(struct bpf_program *prog,
+				      const struct attach_target *t,
+				      const char *name)
 {
-	const char *kname = kind_names[kind];
+	return bpf_program__attach_raw_tracepoint(prog, name);
+}
 
-	/* privileges were checked first, so EPERM is the kernel's refusal */
-	if (err == -EPERM && is_trampoline(kind))
+const struct attach_kind kind_raw_tp = {
+	.name = "raw_tp",
+	.needs = { "BPF_EVENTS" },
+	.applies = has_raw_tp,
+	.prepare = raw_tp_prepare,
+	.attach = raw_tp_attach,
+};
+
+static const char *tp_btf_prepare(struct bpf_program *prog,
+				  const struct attach_target *t,
+				  struct outcome *out)
+{
+	const char *name = raw_tp_name(t);
+	char type[128];
+
+	if (!kernel_btf()) {
 		outcome_set(out, ST_SKIPPED,
-			    "%s refused by this kernel (EPERM at load)",
-			    kname);
-	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
+			    "kernel has no BTF (/sys/kernel/btf/vmlinux)");
+		return NULL;
+	}
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	if (!btf_has_typedef(type)) {
 		outcome_set(out, ST_SKIPPED,
-			    "%s programs not supported by this kernel (%s)",
-			    kname, err == -ENOTSUPP ? "ENOTSUPP" :
-			    "EOPNOTSUPP");
+			    "no tracepoint %s in the kernel's BTF", name);
+		return NULL;
+	}
+	return target_set(prog, name, out) ? name : NULL;
+}
+
+/* tp_btf, fentry, fexit, fmod_ret: the target was set before load */
+static struct bpf_link *trace_attach(struct bpf_program *prog,
+				     const struct attach_target *t,
+				     const char *name)
+{
+	return bpf_program__attach_trace(prog);
+}
+
+const struct attach_kind kind_tp_btf = {
+	.name = "tp_btf",
+	.needs = { "BPF_EVENTS", "DEBUG_INFO_BTF" },
+	.applies = has_raw_tp,
+	.prepare = tp_btf_prepare,
+	.attach = trace_attach,
+};
+
+static const char *fentry_prepare(struct bpf_program *prog,
+				  const struct attach_target *t,
+				  struct outcome *out)
+{
+	const char *name = resolve_kfunc(t, true, out);
+
+	return name && target_set(prog, name, out) ? name : NULL;
+}
+
+const struct attach_kind kind_fentry = {
+	.name = "fentry",
+	.needs = { "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
+		   "DEBUG_INFO_BTF" },
+	.applies = has_kfunc,
+	.prepare = fentry_prepare,
+	.attach = trace_attach,
+	.trampoline = true,
+};
+
+const struct attach_kind kind_fexit = {
+	.name = "fexit",
+	.needs = { "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
+		   "DEBUG_INFO_BTF" },
+	.applies = has_kfunc,
+	.prepare = fentry_prepare,
+	.attach = trace_attach,
+	.trampoline = true,
+};
+
+static bool fmod_ret_applies(const struct attach_target *t)
+{
+	return t->lsm_hook || (t->kfunc[0] && t->error_injection);
+}
+
+/*
+ * fmod_ret may change only what the verifier lets it: any LSM hook
+ * (security_*), or a function on the error-injection list.
+ */
+static const char *fmod_ret_prepare(struct bpf_program *prog,
+				    const struct attach_target *t,
+				    struct outcome *out)
+{
+	static char hook[128];
+	const char *name;
+
+	if (!t->lsm_hook) {
+		name = resolve_kfunc(t, true, out);
+		if (!name || !error_injectable(name, out))
+			return NULL;
+		return target_set(prog, name, out) ? name : NULL;
+	}
+	snprintf(hook, sizeof(hook), "security_%s", t->lsm_hook);
+	if (btf_has_func(hook))
+		return target_set(prog, hook, out) ? hook : NULL;
+	if (kernel_config("CONFIG_SECURITY") == 0)
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without CONFIG_SECURITY: no LSM hook %s",
+			    hook);
 	else
-		outcome_set(out, ST_FAILED, "%s program load failed: %s%s",
-			    kname, strerror(-err),
-			    verbosity < 2 ? " (-v shows libbpf's log)" : "");
-	return err;
+		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
+			    hook);
+	return NULL;
+}
+
+const struct attach_kind kind_fmod_ret = {
+	.name = "fmod_ret",
+	.needs = { "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
+		   "DEBUG_INFO_BTF" },
+	.applies = fmod_ret_applies,
+	.prepare = fmod_ret_prepare,
+	.attach = trace_attach,
+	.trampoline = true,
+};
+
+static bool has_ufunc(const struct attach_target *t)
+{
+	return t->ufunc;
+}
+
+static const char *uprobe_prepare(struct bpf_program *prog,
+				  const struct attach_target *t,
+				  struct outcome *out)
+{
+	return probes_available("uprobe", "CONFIG_UPROBES", out) ?
+	       t->ufunc : NULL;
 }
 
 /* every process running this executable, so forked workers too */
-static struct bpf_link *attach_uprobe(struct bpf_program *prog, bool retprobe,
-				      const char *func)
+static struct bpf_link *uprobe_attach_opts(struct bpf_program *prog,
+					   const char *func, bool retprobe)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = func,
 		    .retprobe = retprobe);
@@ -448,81 +457,119 @@ static struct bpf_link *attach_uprobe(struct bpf_program *prog, bool retprobe,
 	return bpf_program__attach_uprobe_opts(prog, -1, exe, 0, &opts);
 }
 
-static struct bpf_link *attach(struct bpf_program *prog,
-			       enum attach_kind kind,
-			       const struct attach_target *t,
-			       const char *name)
+static struct bpf_link *uprobe_attach(struct bpf_program *prog,
+				      const struct attach_target *t,
+				      const char *name)
 {
-	switch (kind) {
-	case ATTACH_KPROBE:
-	case ATTACH_KRETPROBE:
-		return bpf_program__attach_kprobe(prog,
-						  kind == ATTACH_KRETPROBE,
-						  name);
-	case ATTACH_KSYSCALL:
-		return bpf_program__attach_ksyscall(prog, name, NULL);
-	case ATTACH_TRACEPOINT:
-		return bpf_program__attach_tracepoint(prog, t->tp_category,
-						      name);
-	case ATTACH_RAW_TP:
-		return bpf_program__attach_raw_tracepoint(prog, name);
-	case ATTACH_UPROBE:
-	case ATTACH_URETPROBE:
-		return attach_uprobe(prog, kind == ATTACH_URETPROBE, name);
-	default:
-		/* tp_btf, fentry, fexit: the target was set at load */
-		return bpf_program__attach_trace(prog);
-	}
+	return uprobe_attach_opts(prog, name, false);
 }
 
-static int attach_failed(enum attach_kind kind, const char *name, int err,
-			 struct outcome *out)
+static struct bpf_link *uretprobe_attach(struct bpf_program *prog,
+					 const struct attach_target *t,
+					 const char *name)
 {
-	const char *kname = kind_names[kind];
+	return uprobe_attach_opts(prog, name, true);
+}
 
-	if (kind == ATTACH_RAW_TP && err == -ENOENT)
+const struct attach_kind kind_uprobe = {
+	.name = "uprobe",
+	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
+	.applies = has_ufunc,
+	.prepare = uprobe_prepare,
+	.attach = uprobe_attach,
+};
+
+const struct attach_kind kind_uretprobe = {
+	.name = "uretprobe",
+	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
+	.applies = has_ufunc,
+	.prepare = uprobe_prepare,
+	.attach = uretprobe_attach,
+};
+
+/* ---- load and attach ---- */
+
+/* a load error the kernel gives for what it cannot do is a skip */
+static int load_failed(const struct attach_kind *kind, int err,
+		       struct outcome *out)
+{
+	/* privileges were checked first, so EPERM is the kernel's refusal */
+	if (err == -EPERM && kind->trampoline)
+		outcome_set(out, ST_SKIPPED,
+			    "%s refused by this kernel (EPERM at load)",
+			    kind->name);
+	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
+		outcome_set(out, ST_SKIPPED,
+			    "%s programs not supported by this kernel (%s)",
+			    kind->name, err == -ENOTSUPP ? "ENOTSUPP" :
+			    "EOPNOTSUPP");
+	else if (err == -ESRCH && !kernel_btf())
+		/* CO-RE relocations found no kernel BTF to resolve against */
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE programs cannot load");
+	else
+		outcome_set(out, ST_FAILED, "%s program load failed: %s%s",
+			    kind->name, strerror(-err),
+			    verbosity < 2 ? " (-v shows libbpf's log)" : "");
+	return err;
+}
+
+static void attach_failed(const struct attach_kind *kind, const char *name,
+			  int err, struct outcome *out)
+{
+	if (kind == &kind_raw_tp && err == -ENOENT)
 		outcome_set(out, ST_SKIPPED,
 			    "no tracepoint %s in this kernel", name);
 	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
 		outcome_set(out, ST_SKIPPED,
-			    "%s on %s not supported by this kernel", kname,
-			    name);
-	else if ((kind == ATTACH_KPROBE || kind == ATTACH_KRETPROBE) &&
+			    "%s on %s not supported by this kernel (%s)",
+			    kind->name, name, err == -ENOTSUPP ? "ENOTSUPP" :
+			    "EOPNOTSUPP");
+	else if ((kind == &kind_kprobe || kind == &kind_kretprobe) &&
 		 (err == -EINVAL || err == -ENOENT))
 		/* blacklisted or not at a probeable address */
 		outcome_set(out, ST_SKIPPED, "kernel refuses %s on %s: %s",
-			    kname, name, strerror(-err));
+			    kind->name, name, strerror(-err));
 	else
 		outcome_set(out, ST_FAILED, "%s attach to %s failed: %s",
-			    kname, name, strerror(-err));
-	return err;
+			    kind->name, name, strerror(-err));
 }
 
-int bpf_run_attach(struct bpf_run *run, enum attach_kind kind,
+int attach_prepare(const struct attach_kind *kind, struct bpf_program *prog,
 		   const struct attach_target *t, struct outcome *out)
 {
-	const char *name;
+	bpf_program__set_autoload(prog, true);
+	return kind->prepare(prog, t, out) ? 0 : -ENOENT;
+}
+
+int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
+		struct bpf_program *prog, const struct attach_target *t,
+		const char **name, struct outcome *out)
+{
 	int err;
 
-	name = prepare_target(run, kind, t, out);
-	if (!name)
+	bpf_program__set_autoload(prog, true);
+	*name = kind->prepare(prog, t, out);
+	if (!*name)
 		return -ENOENT;
-	err = bpf_object__load(run->obj);
-	if (err)
-		return load_failed(kind, err, out);
-	run->link = attach(run->prog, kind, t, name);
-	if (!run->link)
-		return attach_failed(kind, name, -errno, out);
-	return 0;
+	/* the skeleton's load maps its global data where the skeleton sees it */
+	err = bpf_object__load_skeleton(s);
+	return err ? load_failed(kind, err, out) : 0;
 }
 
-void bpf_run_close(struct bpf_run *run)
+struct bpf_link *attach_link(const struct attach_kind *kind,
+			     struct bpf_program *prog,
+			     const struct attach_target *t, const char *name,
+			     struct outcome *out)
 {
-	/* the link first: the program stops firing before it is freed */
-	bpf_link__destroy(run->link);
-	bpf_object__close(run->obj);
-	memset(run, 0, sizeof(*run));
+	struct bpf_link *link = kind->attach(prog, t, name);
+
+	if (!link)
+		attach_failed(kind, name, -errno, out);
+	return link;
 }
+
+/* ---- run-time stats ---- */
 
 int prog_stats_enable(struct outcome *out)
 {
@@ -535,7 +582,7 @@ int prog_stats_enable(struct outcome *out)
 	return fd < 0 ? -errno : fd;
 }
 
-static int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
+int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
@@ -545,48 +592,6 @@ static int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
 	*run_time_ns = info.run_time_ns;
 	*run_cnt = info.run_cnt;
 	return 0;
-}
-
-int prog_run_time(const struct bpf_run *run, double *ns_per_run)
-{
-	__u64 run_time_ns, run_cnt;
-	int err;
-
-	err = prog_run_totals(bpf_program__fd(run->prog), &run_time_ns,
-			      &run_cnt);
-	if (!err && !run_cnt)
-		err = -ENODATA;
-	if (!err)
-		*ns_per_run = (double)run_time_ns / run_cnt;
-	return err;
-}
-
-int percpu_sum_fields(struct bpf_map *map, __u32 key, __u64 *sums, int n)
-{
-	int i, err, ncpu = libbpf_num_possible_cpus();
-	__u64 *vals;
-
-	if (ncpu < 0)
-		return ncpu;
-	vals = calloc((size_t)ncpu * n, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	err = bpf_map__lookup_elem(map, &key, sizeof(key), vals,
-				   (size_t)ncpu * n * sizeof(*vals), 0);
-	memset(sums, 0, n * sizeof(*sums));
-	for (i = 0; !err && i < ncpu * n; i++)
-		sums[i % n] += vals[i];
-	free(vals);
-	return err;
-}
-
-void measure_prog_stats(const struct bpf_run *run, struct measurement *m)
-{
-	int err = prog_run_time(run, &m->prog_ns);
-
-	if (err)
-		outcome_set(&m->out, ST_FAILED, "reading run-time stats: %s",
-			    strerror(-err));
 }
 
 /*
@@ -637,44 +642,7 @@ int prog_stats_clock_cost(double *ns)
 	return err;
 }
 
-int run_sample(const struct sample_spec *spec, const struct sample_ops *ops,
-	       void *ctx, struct measurement *m, struct worker_result *res)
-{
-	struct bpf_run run = {};
-	struct worker_pool pool;
-	int err;
-
-	err = pool_start(&pool, spec->cpus, spec->trigger, spec->count,
-			 spec->duration_ns);
-	if (err) {
-		outcome_set(&m->out, ST_FAILED, "starting workers: %s",
-			    strerror(-err));
-		goto out;
-	}
-	if (ops->prepare(ctx, &pool, &run, &m->out) || bench_interrupted()) {
-		pool_stop(&pool);
-		goto cleanup;
-	}
-	err = pool_run(&pool, res);
-	if (err) {
-		outcome_set(&m->out, ST_FAILED, "%s", err == -ECHILD ?
-			    "a worker died before its result" : strerror(-err));
-		goto cleanup;
-	}
-	measure(m, res, spec->cpus->nr);
-	ops->verify(ctx, &run, m, res);
-	if (spec->prog_stats && m->out.status == ST_OK)
-		measure_prog_stats(&run, m);
-cleanup:
-	bpf_run_close(&run);
-out:
-	return bench_interrupted() ? -EINTR : 0;
-}
-
-int percpu_sum(struct bpf_map *map, __u32 key, __u64 *sum)
-{
-	return percpu_sum_fields(map, key, sum, 1);
-}
+/* ---- maps ---- */
 
 /* a small map of @map's definition, with or without its flags */
 static int try_map_create(struct bpf_map *map, __u32 flags)

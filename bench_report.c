@@ -1,167 +1,130 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Samples, their summary, the common options and the --json file. */
+/*
+ * What is reported of the samples: each row's summary (mean ± stddev,
+ * noise, outliers, overhead against its base with its uncertainty), the
+ * notes beside it, and the --json file, written with jansson.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include <jansson.h>
 #include <bpf/libbpf.h>
+#include "bench.h"
 #include "bench_compare.h"
-#include "bench_json.h"
 #include "bench_report.h"
 
-/* ---- options ---- */
-
-void run_settings_init(struct run_settings *rs)
-{
-	memset(rs, 0, sizeof(*rs));
-	rs->repeat = DEFAULT_REPEAT;
-	rs->fail_on_regression = -1;
-}
-
-static int parse_double(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end || errno || !(v >= min && v <= max))
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* getopt leaves a bad short option in optopt, a long one in argv */
-static const char *offending_option(char **argv)
-{
-	static char shortopt[3] = "-";
-
-	if (!optopt || !strncmp(argv[optind - 1], "--", 2))
-		return argv[optind - 1];
-	shortopt[1] = optopt;
-	return shortopt;
-}
-
-static const char *option_name(int c)
-{
-	switch (c) {
-	case 'r':
-		return "-r/--repeat";
-	case 'w':
-		return "-w/--warmup";
-	case 'd':
-		return "-d/--duration";
-	default:
-		return "--fail-on-regression";
-	}
-}
-
-int parse_common_option(int c, const char *arg, int argc, char **argv,
-			struct run_settings *rs)
-{
-	__u64 n;
-
-	switch (c) {
-	case 'r':
-		if (parse_u64(arg, 1, MAX_REPEAT, &n))
-			goto bad;
-		rs->repeat = n;
-		return 1;
-	case 'w':
-		if (parse_u64(arg, 0, MAX_REPEAT, &n))
-			goto bad;
-		rs->warmup = n;
-		return 1;
-	case 'd':
-		if (parse_double(arg, 0.001, 3600, &rs->duration))
-			goto bad;
-		return 1;
-	case OPT_JSON:
-		rs->json = arg;
-		return 1;
-	case OPT_PROG_STATS:
-		rs->prog_stats = true;
-		return 1;
-	case OPT_COMPARE:
-		/* the second file is the next word */
-		if (optind >= argc) {
-			pr_err("--compare needs two files: --compare A.json B.json");
-			return -1;
-		}
-		rs->compare[0] = arg;
-		rs->compare[1] = argv[optind++];
-		return 1;
-	case OPT_FAIL_ON_REGRESSION:
-		if (parse_double(arg, 0, 1e6, &rs->fail_on_regression))
-			goto bad;
-		return 1;
-	case 'q':
-		verbosity = 0;
-		return 1;
-	case 'v':
-		verbosity = 2;
-		return 1;
-	case ':':
-		pr_err("option %s needs a value (see --help)",
-		       offending_option(argv));
-		return -1;
-	case '?':
-		pr_err("unknown option %s (see --help)",
-		       offending_option(argv));
-		return -1;
-	default:
-		return 0;
-	}
-bad:
-	pr_err("bad value '%s' for %s (see --help)", arg, option_name(c));
-	return -1;
-}
-
-int check_common_options(const struct run_settings *rs, int argc)
-{
-	if (rs->fail_on_regression >= 0 && !rs->compare[0]) {
-		pr_err("--fail-on-regression goes with --compare");
-		return -1;
-	}
-	if (rs->compare[0] && optind < argc) {
-		pr_err("--compare takes two files and nothing else");
-		return -1;
-	}
-	return 0;
-}
-
-int run_compare(const struct run_settings *rs)
-{
-	int err;
-
-	err = bench_compare(rs->compare[0], rs->compare[1],
-			    rs->fail_on_regression);
-	if (err < 0)
-		return EXIT_USAGE;
-	return err;
-}
+/* a median absolute deviation of fewer samples says little */
+#define MIN_OUTLIER_SAMPLES	5
+/* foreign hits above this share of all hits make a row noisy */
+#define FOREIGN_NOISY		0.01
 
 /* ---- rows ---- */
 
-/* a median absolute deviation of fewer samples says little */
-#define MIN_OUTLIER_SAMPLES 5
-
-void row_init(struct bench_row *row, const char *name, const char *variant,
-	      const char *unit)
+struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
+				const char *variant)
 {
+	struct bench_row *row, *grown;
+	int i;
+
+	if (rows->nr == rows->cap) {
+		rows->cap = rows->cap ? 2 * rows->cap : 64;
+		grown = realloc(rows->row, rows->cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		/* bases point into the array: move them along */
+		for (i = 0; i < rows->nr; i++)
+			if (grown[i].base)
+				grown[i].base = grown + (grown[i].base - rows->row);
+		rows->row = grown;
+	}
+	row = &rows->row[rows->nr++];
 	memset(row, 0, sizeof(*row));
 	row->name = name;
 	row->variant = variant;
-	row->unit = unit;
+	row->nr_counters = 1;
+	row->hits_per_event = 1;
 	row->prog_ns = NAN;
 	row->prog_clock_ns = NAN;
+	return row;
+}
+
+void row_add_param(struct bench_row *row, const char *key, long long value)
+{
+	if (row->nr_params < MAX_PARAMS)
+		row->params[row->nr_params++] =
+			(struct row_param){ key, value };
+}
+
+const struct row_param *row_param(const struct bench_row *row,
+				  const char *key)
+{
+	int i;
+
+	for (i = 0; i < row->nr_params; i++)
+		if (!strcmp(row->params[i].key, key))
+			return &row->params[i];
+	return NULL;
+}
+
+void format_params(const struct bench_row *row, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < row->nr_params && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s=%lld",
+				i ? "," : " [", row->params[i].key,
+				row->params[i].value);
+	if (row->nr_params && off < len)
+		snprintf(buf + off, len - off, "]");
+}
+
+/* ---- summaries ---- */
+
+bool row_has_figure(const struct bench_row *row)
+{
+	return row->out.status == ST_OK && row->nr > 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double row_median(const double *x, int n)
+{
+	double *tmp, m;
+
+	if (n < 1)
+		return NAN;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return NAN;
+	memcpy(tmp, x, n * sizeof(*tmp));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	m = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+	free(tmp);
+	return m;
+}
+
+double worker_median_rate(const struct bench_row *row, int worker)
+{
+	double x[MAX_SAMPLES];
+	int i, nw = row->cpus->nr;
+
+	for (i = 0; i < row->nr; i++)
+		x[i] = row->worker_rate[i * nw + worker];
+	return row_median(x, row->nr);
 }
 
 double row_prog_body(const struct bench_row *row)
@@ -172,82 +135,38 @@ double row_prog_body(const struct bench_row *row)
 	return fmax(row->prog_ns - row->prog_clock_ns, 0);
 }
 
-int prog_stats_pass(struct bench_row *rows, int nr, stats_sample_fn sample,
-		    void *ctx)
-{
-	struct measurement m;
-	struct outcome why;
-	double clock = NAN;
-	int i, fd, err = 0;
-
-	fd = prog_stats_enable(&why);
-	/* without it the body keeps the clock reads, and JSON says null */
-	if (fd >= 0 && prog_stats_clock_cost(&clock))
-		clock = NAN;
-	for (i = 0; i < nr; i++) {
-		struct bench_row *row = &rows[i];
-
-		if (!row_runnable(row) || !row->counts_hits)
-			continue;
-		if (fd < 0) {
-			row->prog_out = why;
-			continue;
-		}
-		err = sample(ctx, i, &m);
-		if (err)
-			break;
-		if (m.out.status != ST_OK) {
-			row->prog_out = m.out;
-			continue;
-		}
-		row->prog_ns = m.prog_ns;
-		row->prog_clock_ns = clock;
-	}
-	if (fd >= 0)
-		close(fd);
-	return err;
-}
-
-void row_record(struct bench_row *row, const struct measurement *m)
-{
-	if (m->out.status != ST_OK) {
-		/* one failed sample fails the row: it shows no rate */
-		row->out = m->out;
-		return;
-	}
-	if (row->nr >= MAX_REPEAT)
-		return;
-	row->rate[row->nr] = m->rate;
-	row->ns[row->nr] = m->ns_per_event;
-	row->nr++;
-	row->events += m->events;
-	row->hits += m->hits;
-	if (!isnan(m->prog_ns))
-		row->prog_ns = m->prog_ns;
-}
-
-bool row_runnable(const struct bench_row *row)
-{
-	return row->selected && row->out.status == ST_OK;
-}
-
 void row_summarize(const struct bench_row *row, struct row_summary *s)
 {
-	struct row_summary base;
-	bool flags[MAX_REPEAT];
+	struct sample_stats base_ns;
+	bool flags[MAX_SAMPLES];
 
 	memset(s, 0, sizeof(*s));
+	s->ratio = NAN;
 	stats_compute(row->rate, row->nr, &s->rate);
 	stats_compute(row->ns, row->nr, &s->ns);
 	s->outliers = row->nr >= MIN_OUTLIER_SAMPLES ?
-		      stats_outliers(row->rate, row->nr, flags)
-				  : 0;
-	if (!row->base || row->base == row || row->base->nr == 0 ||
-	    row->base->out.status != ST_OK)
+		      stats_outliers(row->rate, row->nr, flags) : 0;
+	s->foreign_share = row->hits ? (double)row->foreign / row->hits : 0;
+	if (!row->base || row->base == row || !row_has_figure(row->base))
 		return;
-	stats_compute(row->base->ns, row->base->nr, &base.ns);
-	stats_overhead(&s->ns, &base.ns, &s->overhead);
+	stats_compute(row->base->ns, row->base->nr, &base_ns);
+	stats_overhead(&s->ns, &base_ns, &s->overhead);
 	s->has_overhead = true;
+	s->ratio = s->ns.mean / base_ns.mean;
+}
+
+/* appends ", " and a note to @buf */
+static void note(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*off && *off < len)
+		*off += snprintf(buf + *off, len - *off, ", ");
+	if (*off >= len)
+		return;
+	va_start(ap, fmt);
+	*off += vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
 }
 
 void row_notes(const struct bench_row *row, const struct row_summary *s,
@@ -257,28 +176,30 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 
 	buf[0] = '\0';
 	if (stats_noisy(&s->rate))
-		off += snprintf(buf + off, len - off, "noisy (CV %.1f%%)",
-				100 * s->rate.cv);
-	if (s->outliers && off < len)
-		off += snprintf(buf + off, len - off, "%s%d outlier%s",
-				off ? ", " : "", s->outliers,
-				s->outliers > 1 ? "s" : "");
-	if (row->prog_out.status == ST_SKIPPED && off < len)
-		snprintf(buf + off, len - off, "%sno prog stats: %s",
-			 off ? ", " : "", row->prog_out.reason);
+		note(buf, len, &off, "noisy (CV %.1f%%)", 100 * s->rate.cv);
+	if (s->outliers)
+		note(buf, len, &off, "%d outlier%s", s->outliers,
+		     s->outliers > 1 ? "s" : "");
+	if (s->foreign_share > FOREIGN_NOISY)
+		note(buf, len, &off, "noisy: %.1f%% of hits were other processes'",
+		     100 * s->foreign_share);
+	if (row->retries)
+		note(buf, len, &off, "%d disturbed sample%s run again",
+		     row->retries, row->retries > 1 ? "s" : "");
+	if (row->prog_out.status != ST_OK)
+		note(buf, len, &off, "no prog stats: %s", row->prog_out.reason);
 }
 
 /* ---- progress ---- */
 
 static bool progress_shown;
 
-void progress(int done, int total, const struct bench_row *row, int round,
-	      int rounds)
+void progress(int done, int total, const struct bench_row *row, int round)
 {
 	if (verbosity < 1 || !isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r\033[K[%d/%d] %s %s, round %d/%d", done + 1, total,
-		row->name, row->variant, round + 1, rounds);
+	fprintf(stderr, "\r\033[K[%d/%d] %s %s, round %d", done + 1, total,
+		row->name, row->variant, round + 1);
 	fflush(stderr);
 	progress_shown = true;
 }
@@ -294,6 +215,17 @@ void progress_end(void)
 
 /* ---- --json ---- */
 
+static json_t *json_number(double v)
+{
+	/* NAN and infinities have no JSON spelling */
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
 static void cpu_model(char *buf, size_t len)
 {
 	char line[256], *colon;
@@ -303,7 +235,8 @@ static void cpu_model(char *buf, size_t len)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
+		if (strncmp(line, "model name", 10) ||
+		    !(colon = strchr(line, ':')))
 			continue;
 		snprintf(buf, len, "%s", colon + 2);
 		buf[strcspn(buf, "\n")] = '\0';
@@ -312,215 +245,224 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-static void write_context(struct json_writer *w, const struct run_context *ctx)
+static json_t *context_json(const struct bench_family *fam)
 {
-	char model[128], cpus[256], version[32], stamp[32];
-	struct cpu_list online;
+	char model[128], cpus[1024], version[32], stamp[32];
+	const struct run_settings *rs = &bench_rs;
+	struct cpu_list usable = {};
 	struct utsname uts;
 	time_t now = time(NULL);
+	json_t *c = json_object();
 
 	uname(&uts);
 	cpu_model(model, sizeof(model));
-	format_cpus(ctx->cpus, cpus, sizeof(cpus));
+	format_cpus(&rs->cpus, cpus, sizeof(cpus));
 	snprintf(version, sizeof(version), "%u.%u", libbpf_major_version(),
 		 libbpf_minor_version());
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	if (online_cpus(&online))
-		online.nr = 0;
+	usable_cpus(&usable);
 
-	jsonw_name(w, "context");
-	jsonw_start_object(w);
-	jsonw_string_field(w, "kernel_release", uts.release);
-	jsonw_string_field(w, "kernel_build", uts.version);
-	jsonw_string_field(w, "machine", uts.machine);
-	jsonw_string_field(w, "cpu_model", model);
-	jsonw_int_field(w, "online_cpus", online.nr);
-	jsonw_string_field(w, "cpus_used", cpus);
-	jsonw_string_field(w, "libbpf_version", version);
-	jsonw_string_field(w, "attach_method", ctx->attach_method);
-	if (ctx->count)
-		jsonw_uint_field(w, "count", ctx->count);
-	else
-		jsonw_null_field(w, "count");
-	if (ctx->rs->duration)
-		jsonw_double_field(w, "duration_s", ctx->rs->duration);
-	else
-		jsonw_null_field(w, "duration_s");
-	jsonw_int_field(w, "repeat", ctx->rs->repeat);
-	jsonw_int_field(w, "warmup", ctx->rs->warmup);
-	jsonw_string_field(w, "timestamp", stamp);
-	jsonw_end_object(w);
+	json_object_set_new(c, "kernel_release", json_string(uts.release));
+	json_object_set_new(c, "kernel_build", json_string(uts.version));
+	json_object_set_new(c, "machine", json_string(uts.machine));
+	json_object_set_new(c, "cpu_model", json_string(model));
+	json_object_set_new(c, "online_cpus", json_integer(usable.nr));
+	json_object_set_new(c, "cpus_used", json_string(cpus));
+	json_object_set_new(c, "libbpf_version", json_string(version));
+	json_object_set_new(c, "attach_method", json_null());
+	/* -d makes a count meaningless: null says so */
+	json_object_set_new(c, "count", rs->count && !rs->duration ?
+			    json_integer(rs->count) : json_null());
+	json_object_set_new(c, "duration_s", rs->duration ?
+			    json_real(rs->duration) : json_null());
+	json_object_set_new(c, "repeat", rs->repeat ?
+			    json_integer(rs->repeat) : json_null());
+	json_object_set_new(c, "min_samples", json_integer(rs->repeat ?:
+							    rs->min_samples));
+	json_object_set_new(c, "max_samples", json_integer(rs->repeat ?:
+							    rs->max_samples));
+	json_object_set_new(c, "precision", rs->repeat ? json_null() :
+			    json_real(rs->precision));
+	json_object_set_new(c, "warmup", json_integer(rs->warmup));
+	json_object_set_new(c, "timestamp", json_string(stamp));
+	cpu_list_free(&usable);
+	if (fam->json_context)
+		fam->json_context(c);
+	return c;
 }
 
-static void write_samples(struct json_writer *w, const char *name,
-			  const double *x, int n)
+static json_t *samples_json(const double *x, int n)
 {
+	json_t *a = json_array();
 	int i;
 
-	jsonw_name(w, name);
-	jsonw_start_array(w);
 	for (i = 0; i < n; i++)
-		jsonw_double(w, x[i]);
-	jsonw_end_array(w);
+		json_array_append_new(a, json_number(x[i]));
+	return a;
 }
 
-static void write_stats(struct json_writer *w, const struct bench_row *row,
-			const struct row_summary *s)
+static void stats_json(json_t *o, const struct bench_row *row,
+		       const struct row_summary *s)
 {
-	bool flags[MAX_REPEAT] = {};
+	bool flags[MAX_SAMPLES] = {};
+	json_t *a, *ns;
 	int i;
 
-	write_samples(w, "samples", row->rate, row->nr);
+	json_object_set_new(o, "samples", samples_json(row->rate, row->nr));
 	if (row->nr >= MIN_OUTLIER_SAMPLES)
 		stats_outliers(row->rate, row->nr, flags);
-	jsonw_name(w, "outliers");
-	jsonw_start_array(w);
+	a = json_array();
 	for (i = 0; i < row->nr; i++)
-		jsonw_bool(w, flags[i]);
-	jsonw_end_array(w);
-	jsonw_double_field(w, "mean", s->rate.mean);
-	jsonw_double_field(w, "stddev", s->rate.stddev);
-	jsonw_double_field(w, "min", s->rate.min);
-	jsonw_double_field(w, "max", s->rate.max);
-	jsonw_double_field(w, "cv", s->rate.cv);
-	jsonw_bool_field(w, "noisy", stats_noisy(&s->rate));
-	jsonw_name(w, "ns_per_event");
-	jsonw_start_object(w);
-	jsonw_double_field(w, "mean", s->ns.mean);
-	jsonw_double_field(w, "stddev", s->ns.stddev);
-	write_samples(w, "samples", row->ns, row->nr);
-	jsonw_end_object(w);
-	if (s->has_overhead) {
-		jsonw_name(w, "overhead_ns");
-		jsonw_start_object(w);
-		jsonw_double_field(w, "value", s->overhead.value);
-		jsonw_double_field(w, "uncertainty", s->overhead.uncertainty);
-		jsonw_end_object(w);
-		jsonw_double_field(w, "overhead_pct", s->overhead.pct);
-	} else {
-		jsonw_null_field(w, "overhead_ns");
-		jsonw_null_field(w, "overhead_pct");
+		json_array_append_new(a, json_boolean(flags[i]));
+	json_object_set_new(o, "outliers", a);
+	json_object_set_new(o, "mean", json_number(s->rate.mean));
+	json_object_set_new(o, "stddev", json_number(s->rate.stddev));
+	json_object_set_new(o, "min", json_number(s->rate.min));
+	json_object_set_new(o, "max", json_number(s->rate.max));
+	json_object_set_new(o, "cv", json_number(s->rate.cv));
+	json_object_set_new(o, "ci95", json_number(stats_ci_half(&s->rate,
+								 0.05)));
+	json_object_set_new(o, "noisy", json_boolean(stats_noisy(&s->rate) ||
+						     s->foreign_share >
+						     FOREIGN_NOISY));
+	ns = json_object();
+	json_object_set_new(ns, "mean", json_number(s->ns.mean));
+	json_object_set_new(ns, "stddev", json_number(s->ns.stddev));
+	json_object_set_new(ns, "samples", samples_json(row->ns, row->nr));
+	json_object_set_new(o, "ns_per_event", ns);
+	if (!s->has_overhead) {
+		json_object_set_new(o, "overhead_ns", json_null());
+		json_object_set_new(o, "overhead_pct", json_null());
+		json_object_set_new(o, "ratio_to_base", json_null());
+		return;
 	}
+	ns = json_object();
+	json_object_set_new(ns, "value", json_number(s->overhead.value));
+	json_object_set_new(ns, "uncertainty",
+			    json_number(s->overhead.uncertainty));
+	json_object_set_new(o, "overhead_ns", ns);
+	json_object_set_new(o, "overhead_pct", json_number(s->overhead.pct));
+	json_object_set_new(o, "ratio_to_base", json_number(s->ratio));
 }
 
-static void write_row(struct json_writer *w, const struct bench_row *row)
+static void counts_json(json_t *o, const struct bench_row *row)
 {
-	static const char *const status[] = {
-		[ST_OK] = "ok", [ST_SKIPPED] = "skipped", [ST_FAILED] = "failed",
-	};
-	struct row_summary s;
-	bool ok = row->out.status == ST_OK && row->nr > 0;
-
-	jsonw_start_object(w);
-	jsonw_string_field(w, "name", row->name);
-	jsonw_string_field(w, "variant", row->variant);
-	jsonw_string_field(w, "status", status[row->out.status]);
-	jsonw_string_field(w, "reason", ok ? NULL : row->out.reason);
-	jsonw_string_field(w, "unit", row->unit);
-	if (ok) {
-		row_summarize(row, &s);
-		write_stats(w, row, &s);
+	json_object_set_new(o, "events", json_integer(row->events));
+	if (!row->runs_prog) {
+		json_object_set_new(o, "hits", json_null());
+		return;
 	}
-	if (ok && row->counts_hits) {
-		jsonw_uint_field(w, "hits", row->hits);
-		jsonw_uint_field(w, "events", row->events);
-	} else {
-		jsonw_null_field(w, "hits");
-		jsonw_uint_field(w, "events", row->events);
-	}
-	jsonw_double_field(w, "prog_ns_per_run", row->prog_ns);
-	jsonw_double_field(w, "prog_stats_clock_ns", row->prog_clock_ns);
+	json_object_set_new(o, "hits", json_integer(row->hits));
+	json_object_set_new(o, "foreign_hits", json_integer(row->foreign));
+	json_object_set_new(o, "hits_per_event",
+			    json_integer(row->hits_per_event));
+	json_object_set_new(o, "programs", json_integer(row->nr_counters));
+	json_object_set_new(o, "attach_ns",
+			    json_number(row_median(row->attach_ns, row->nr)));
+	json_object_set_new(o, "detach_ns",
+			    json_number(row_median(row->detach_ns, row->nr)));
+	json_object_set_new(o, "prog_ns_per_run", json_number(row->prog_ns));
+	json_object_set_new(o, "prog_stats_clock_ns",
+			    json_number(row->prog_clock_ns));
+	json_object_set_new(o, "prog_runs", isnan(row->prog_ns) ? json_null() :
+			    json_integer(row->prog_runs));
 	if (row->prog_out.status != ST_OK)
-		jsonw_string_field(w, "prog_stats_reason", row->prog_out.reason);
-	jsonw_end_object(w);
+		json_object_set_new(o, "prog_stats_reason",
+				    json_string(row->prog_out.reason));
 }
 
-int write_json(const struct run_context *ctx, const struct bench_row *rows,
-	       int nr)
+static json_t *row_json(const struct bench_family *fam,
+			const struct bench_row *row)
 {
-	bool to_stdout = !strcmp(ctx->rs->json, "-");
-	struct json_writer *w;
-	FILE *f;
+	json_t *o = json_object(), *params;
+	struct row_summary s;
+	int i;
+
+	json_object_set_new(o, "name", json_string(row->name));
+	json_object_set_new(o, "variant", json_string(row->variant));
+	if (row->nr_params) {
+		params = json_object();
+		for (i = 0; i < row->nr_params; i++)
+			json_object_set_new(params, row->params[i].key,
+					    json_integer(row->params[i].value));
+		json_object_set_new(o, "params", params);
+	}
+	json_object_set_new(o, "status", json_string(status_json(row->out.status)));
+	json_object_set_new(o, "reason", row_has_figure(row) ? json_null() :
+			    json_str(row->out.reason));
+	json_object_set_new(o, "unit", json_string("events/s"));
+	if (row_has_figure(row)) {
+		row_summarize(row, &s);
+		stats_json(o, row, &s);
+	}
+	json_object_set_new(o, "disturbed_retries", json_integer(row->retries));
+	counts_json(o, row);
+	if (fam->json_row)
+		fam->json_row(row, o);
+	return o;
+}
+
+int write_results(const struct bench_family *fam,
+		  const struct bench_rows *rows, FILE *f)
+{
+	json_t *root = json_object(), *results = json_array();
 	int i, err;
 
-	fflush(stdout);
-	f = to_stdout ? stdout : fopen(ctx->rs->json, "w");
-	if (!f) {
-		err = -errno;
-		pr_err("cannot write %s: %s", ctx->rs->json, strerror(errno));
-		return err;
-	}
-	w = jsonw_new(f);
-	if (!w) {
-		err = -ENOMEM;
-		goto close;
-	}
-	jsonw_start_object(w);
-	jsonw_string_field(w, "schema", BENCH_SCHEMA);
-	jsonw_string_field(w, "tool", ctx->tool);
-	jsonw_string_field(w, "version", TOOL_VERSION);
-	write_context(w, ctx);
-	jsonw_name(w, "results");
-	jsonw_start_array(w);
-	for (i = 0; i < nr; i++)
-		if (rows[i].selected)
-			write_row(w, &rows[i]);
-	jsonw_end_array(w);
-	jsonw_end_object(w);
-	err = jsonw_destroy(w);
-close:
-	if (to_stdout)
-		err = fflush(stdout) ? -errno : err;
-	else if (fclose(f) && !err)
-		err = -errno;
-	if (err)
-		pr_err("writing %s failed: %s", ctx->rs->json, strerror(-err));
+	json_object_set_new(root, "schema", json_string(BENCH_SCHEMA));
+	json_object_set_new(root, "tool", json_string(fam->name));
+	json_object_set_new(root, "version", json_string(TOOL_VERSION));
+	json_object_set_new(root, "context", context_json(fam));
+	for (i = 0; i < rows->nr; i++)
+		json_array_append_new(results, row_json(fam, &rows->row[i]));
+	json_object_set_new(root, "results", results);
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			 JSON_REAL_PRECISION(17)) ? -EIO : 0;
+	if (!err && fputc('\n', f) == EOF)
+		err = -EIO;
+	json_decref(root);
 	return err;
 }
 
-/* ---- the start and the end of a run ---- */
-
-bool json_on_stdout(const struct run_settings *rs)
+int write_list(const struct bench_family *fam, const struct bench_rows *all,
+	       FILE *f)
 {
-	return rs->json && !strcmp(rs->json, "-");
+	json_t *root = json_object();
+	int err;
+
+	json_object_set_new(root, "schema", json_string(BENCH_SCHEMA));
+	json_object_set_new(root, "tool", json_string(fam->name));
+	fam->list(all, root);
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ?
+	      -EIO : 0;
+	if (!err && fputc('\n', f) == EOF)
+		err = -EIO;
+	json_decref(root);
+	return err;
 }
 
-int bench_setup(void)
+/* each row of --list on one line: its name, variant and what it needs */
+void print_list(const struct bench_family *fam, const struct bench_rows *all)
 {
-	if (check_privileges())
-		return -EPERM;
-	install_signal_handlers();
-	ensure_tracefs();
-	return 0;
-}
+	json_t *root = json_object(), *rows, *row, *v;
+	const char *key;
+	size_t i;
 
-int bench_finish(const struct run_context *ctx, const struct bench_row *rows,
-		 int nr)
-{
-	struct run_context c = *ctx;
-	int i, nr_ok = 0, nr_failed = 0;
+	fam->list(all, root);
+	rows = json_object_get(root, "rows");
+	json_array_foreach(rows, i, row) {
+		printf("%-12s %-18s", json_string_value(json_object_get(row, "name")),
+		       json_string_value(json_object_get(row, "variant")));
+		json_object_foreach(row, key, v) {
+			if (!strcmp(key, "name") || !strcmp(key, "variant"))
+				continue;
+			if (json_is_array(v) && !json_array_size(v))
+				continue;
+			char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 
-	for (i = 0; i < nr; i++) {
-		if (!rows[i].selected)
-			continue;
-		nr_ok += rows[i].out.status == ST_OK;
-		nr_failed += rows[i].out.status == ST_FAILED;
+			printf(" %s=%s", key, text ? text : "?");
+			free(text);
+		}
+		printf("\n");
 	}
-	/* -d makes the count meaningless: the file says so with null */
-	if (c.rs->duration)
-		c.count = 0;
-	if (c.rs->json && write_json(&c, rows, nr))
-		nr_failed++;
-	if (!nr_ok && !nr_failed)
-		pr_err("nothing could be measured on this kernel");
-	return nr_failed || !nr_ok ? 1 : 0;
-}
-
-int bench_exit_interrupted(void)
-{
-	int sig = bench_interrupted();
-
-	progress_end();
-	pr_err("interrupted by %s; everything detached", strsignal(sig));
-	return 128 + sig;
+	json_decref(root);
 }

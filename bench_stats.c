@@ -265,3 +265,28 @@ const char *verdict_name(enum verdict v)
 		return "no significant change";
 	}
 }
+
+double student_t_quantile(double p2, double df)
+{
+	double lo = 0, hi = 1e6, mid;
+	int i;
+
+	if (!(p2 > 0 && p2 < 1) || !(df > 0))
+		return NAN;
+	/* p2 falls as t grows: bisect to well below any figure's precision */
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (student_t_p2(mid, df) > p2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double stats_ci_half(const struct sample_stats *s, double alpha)
+{
+	if (s->n < 2)
+		return NAN;
+	return student_t_quantile(alpha, s->n - 1) * s->stddev / sqrt(s->n);
+}

@@ -86,6 +86,13 @@ const char *verdict_name(enum verdict v);
 
 /* two-sided p-value of Student's t with @df degrees of freedom */
 double student_t_p2(double t, double df);
+/* the t for which student_t_p2(t, df) == p2: 4.303 for 0.05 and 2 */
+double student_t_quantile(double p2, double df);
+/*
+ * Half the width of the mean's 1 - alpha confidence interval: NAN with
+ * fewer than two samples.
+ */
+double stats_ci_half(const struct sample_stats *s, double alpha);
 /* the regularized incomplete beta function I_x(a, b) */
 double incbeta(double x, double a, double b);
 

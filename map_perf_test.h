@@ -31,10 +31,31 @@ struct map_perf_counters {
 	__u64 found;		/* lookups that found what the test expects */
 	__u64 updates;
 	__u64 update_fails;
+	__u64 foreign;		/* runs for the syscall of another process */
+	__u64 seen;		/* the test fault's own count */
 };
 
-/* the worker tgids the programs act for; the runner's MAX_WORKERS */
-#define MAP_PERF_MAX_WORKERS	256
+/* CPUs the worker table covers; a power of two, checked at run time */
+#define MAP_PERF_MAX_CPUS	1024
+
+/* the test faults of the runner's BENCH_TEST_FAULT, same numbers */
+enum map_perf_fault {
+	MAP_FAULT_NONE,
+	MAP_FAULT_MISS_ODD,
+	MAP_FAULT_MISS_CPU,
+	MAP_FAULT_UNCOUNTED,
+};
+
+/* set in .rodata before load */
+struct map_perf_config {
+	__s64 syscall_nr;	/* raw_tp sees every syscall: the test's own */
+	__u64 pidns_dev;	/* the workers' pid namespace, when not the */
+	__u64 pidns_ino;	/* initial one: tgids are compared in it */
+	__u32 use_pidns;
+	__u32 fault;
+	__u32 fault_cpu;
+	__u32 unused;
+};
 
 /*
  * connect(-1, &sin6, sizeof(sin6)) fails with EBADF before the kernel

@@ -109,30 +109,43 @@ struct {
 	__type(value, struct map_perf_counters);
 } counters SEC(".maps");
 
-/* ---- set by user space before load ---- */
+/* ---- set by user space ---- */
 
-const volatile __u32 nr_workers;
-const volatile __u32 worker_tgid[MAP_PERF_MAX_WORKERS];
-/* the lowest and highest worker tgid: most foreign tasks stop here */
-const volatile __u32 tgid_min;
-const volatile __u32 tgid_max;
-/* raw_tp sees every syscall: the number of the test's own */
-const volatile long syscall_nr = -1;
+const volatile struct map_perf_config cfg = { .syscall_nr = -1 };
+/* the tgid of the worker pinned to each CPU, written before each sample */
+__u32 worker_tgid[MAP_PERF_MAX_CPUS] = {};
 
 /* ---- shared by every test ---- */
 
-/* other processes must neither touch the maps nor count as events */
+/*
+ * Other processes must neither touch the maps nor count as events. Each
+ * worker is pinned, so one compare against this CPU's worker does it.
+ */
 static __always_inline bool from_worker(void)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	__u32 i;
+	__u32 cpu = bpf_get_smp_processor_id() & (MAP_PERF_MAX_CPUS - 1);
+	struct bpf_pidns_info ns;
+	__u32 tgid;
 
-	if (tgid < tgid_min || tgid > tgid_max)
-		return false;
-	for (i = 0; i < MAP_PERF_MAX_WORKERS && i < nr_workers; i++)
-		if (worker_tgid[i] == tgid)
-			return true;
-	return false;
+	if (cfg.use_pidns) {
+		/* in a container: the workers' pids are the namespace's */
+		if (bpf_get_ns_current_pid_tgid(cfg.pidns_dev, cfg.pidns_ino,
+						&ns, sizeof(ns)))
+			return false;
+		tgid = ns.tgid;
+	} else {
+		tgid = bpf_get_current_pid_tgid() >> 32;
+	}
+	return tgid && tgid == worker_tgid[cpu];
+}
+
+/* a run for the test's syscall from another process: shown, not used */
+static __always_inline void count_foreign(__u32 test)
+{
+	struct map_perf_counters *c = bpf_map_lookup_elem(&counters, &test);
+
+	if (c)
+		c->foreign++;
 }
 
 /* once per run, after the timed map work: a per-CPU slot, no atomics */
@@ -142,6 +155,14 @@ static __always_inline void count(__u32 test, __u32 lookups, __u32 found,
 	struct map_perf_counters *c = bpf_map_lookup_elem(&counters, &test);
 
 	if (!c)
+		return;
+	/* frozen .rodata: the verifier drops every branch not taken */
+	if (cfg.fault == MAP_FAULT_UNCOUNTED)
+		return;
+	if (cfg.fault == MAP_FAULT_MISS_ODD && (c->seen++ & 1))
+		return;
+	if (cfg.fault == MAP_FAULT_MISS_CPU &&
+	    bpf_get_smp_processor_id() == cfg.fault_cpu)
 		return;
 	c->calls++;
 	c->lookups += lookups;
@@ -328,40 +349,44 @@ static __always_inline bool connect_case(const struct sockaddr *uaddr,
 /* ---- the entry points: <method>_<test> for each attach method ---- */
 
 /*
- * A syscall test: @sc is the syscall the workers make. fentry's target is
- * set at run time: __<arch>_sys_<sc>, or __do_sys_<sc> where the arch stub
- * is an alias without BTF. Only the worker tgid check comes before the body.
+ * A syscall test; every target (the syscall, its function, its tracepoint)
+ * is set at run time. Only the worker check comes before the body.
  */
-#define SYSCALL_TEST(test, sc)						\
-SEC("ksyscall/" #sc)							\
+#define SYSCALL_TEST(test, id)						\
+static __always_inline void test##_run(void)				\
+{									\
+	if (from_worker())						\
+		test();							\
+	else								\
+		count_foreign(id);					\
+}									\
+									\
+SEC("?ksyscall")							\
 int BPF_KPROBE(kprobe_##test)	/* no arguments to unwrap */		\
 {									\
-	if (from_worker())						\
-		test();							\
+	test##_run();							\
 	return 0;							\
 }									\
 									\
-SEC("fentry")								\
+SEC("?fentry")								\
 int BPF_PROG(fentry_##test)						\
 {									\
-	if (from_worker())						\
-		test();							\
+	test##_run();							\
 	return 0;							\
 }									\
 									\
-SEC("tracepoint/syscalls/sys_enter_" #sc)				\
+SEC("?tracepoint")							\
 int tracepoint_##test(void *ctx)					\
 {									\
-	if (from_worker())						\
-		test();							\
+	test##_run();							\
 	return 0;							\
 }									\
 									\
-SEC("raw_tp/sys_enter")							\
+SEC("?raw_tp")								\
 int raw_tp_##test(struct bpf_raw_tracepoint_args *ctx)			\
 {									\
-	if (ctx->args[1] == syscall_nr && from_worker())		\
-		test();							\
+	if (ctx->args[1] == cfg.syscall_nr)				\
+		test##_run();						\
 	return 0;							\
 }
 
@@ -369,70 +394,65 @@ int raw_tp_##test(struct bpf_raw_tracepoint_args *ctx)			\
  * A connect() test: each method finds the address argument its own way,
  * fentry through the pt_regs of the arch's __<arch>_sys_connect stub.
  */
-#define CONNECT_TEST(test, tcase)					\
-SEC("ksyscall/connect")							\
-int BPF_KSYSCALL(kprobe_##test, int fd, struct sockaddr *uaddr,		\
-		 int addrlen)						\
-{									\
-	__u32 key;							\
-									\
-	if (from_worker() && connect_case(uaddr, addrlen, tcase, &key))	\
-		test(key);						\
-	return 0;							\
-}									\
-									\
-SEC("fentry")								\
-int BPF_PROG(fentry_##test, struct pt_regs *regs)			\
+#define CONNECT_TEST(test, tcase, id)					\
+static __always_inline void test##_run(const struct sockaddr *uaddr,	\
+				       long addrlen)			\
 {									\
 	__u32 key;							\
 									\
 	if (!from_worker())						\
-		return 0;						\
-	if (connect_case((void *)PT_REGS_PARM2_CORE_SYSCALL(regs),	\
-			 PT_REGS_PARM3_CORE_SYSCALL(regs), tcase,	\
-			 &key))						\
+		count_foreign(id);					\
+	else if (connect_case(uaddr, addrlen, tcase, &key))		\
 		test(key);						\
+}									\
+									\
+SEC("?ksyscall")							\
+int BPF_KSYSCALL(kprobe_##test, int fd, struct sockaddr *uaddr,		\
+		 int addrlen)						\
+{									\
+	test##_run(uaddr, addrlen);					\
+	return 0;							\
+}									\
+									\
+SEC("?fentry")								\
+int BPF_PROG(fentry_##test, struct pt_regs *regs)			\
+{									\
+	test##_run((void *)PT_REGS_PARM2_CORE_SYSCALL(regs),		\
+		   PT_REGS_PARM3_CORE_SYSCALL(regs));			\
 	return 0;							\
 }									\
 									\
 /* the record holds each argument widened to 8 bytes */			\
-SEC("tracepoint/syscalls/sys_enter_connect")				\
+SEC("?tracepoint")							\
 int tracepoint_##test(struct syscall_trace_enter *ctx)			\
 {									\
-	__u32 key;							\
-									\
-	if (from_worker() &&						\
-	    connect_case((void *)ctx->args[1], ctx->args[2], tcase,	\
-			 &key))						\
-		test(key);						\
+	test##_run((void *)ctx->args[1], ctx->args[2]);			\
 	return 0;							\
 }									\
 									\
-SEC("raw_tp/sys_enter")							\
+SEC("?raw_tp")								\
 int raw_tp_##test(struct bpf_raw_tracepoint_args *ctx)			\
 {									\
 	struct pt_regs *regs = (void *)ctx->args[0];			\
-	__u32 key;							\
 									\
-	if (ctx->args[1] != syscall_nr || !from_worker())		\
-		return 0;						\
-	if (connect_case((void *)PT_REGS_PARM2_CORE_SYSCALL(regs),	\
-			 PT_REGS_PARM3_CORE_SYSCALL(regs), tcase,	\
-			 &key))						\
-		test(key);						\
+	if (ctx->args[1] == cfg.syscall_nr)				\
+		test##_run((void *)PT_REGS_PARM2_CORE_SYSCALL(regs),	\
+			   PT_REGS_PARM3_CORE_SYSCALL(regs));		\
 	return 0;							\
 }
 
-SYSCALL_TEST(hash_prealloc, getuid)
-SYSCALL_TEST(percpu_hash_prealloc, geteuid)
-SYSCALL_TEST(hash_kmalloc, getgid)
-SYSCALL_TEST(percpu_hash_kmalloc, getegid)
-CONNECT_TEST(lru_hash_prealloc, CASE_LRU_HASH)
-CONNECT_TEST(nocommon_lru_hash_prealloc, CASE_NOCOMMON_LRU_HASH)
-SYSCALL_TEST(lpm_kmalloc, gettid)
-SYSCALL_TEST(hash_lookup, getpgid)
-SYSCALL_TEST(array_lookup, getppid)
-CONNECT_TEST(inner_lru_hash_prealloc, CASE_INNER_LRU_HASH)
-CONNECT_TEST(lru_hash_lookup, CASE_LRU_HASH_LOOKUP)
+SYSCALL_TEST(hash_prealloc, HASH_PREALLOC)
+SYSCALL_TEST(percpu_hash_prealloc, PERCPU_HASH_PREALLOC)
+SYSCALL_TEST(hash_kmalloc, HASH_KMALLOC)
+SYSCALL_TEST(percpu_hash_kmalloc, PERCPU_HASH_KMALLOC)
+CONNECT_TEST(lru_hash_prealloc, CASE_LRU_HASH, LRU_HASH_PREALLOC)
+CONNECT_TEST(nocommon_lru_hash_prealloc, CASE_NOCOMMON_LRU_HASH,
+	     NOCOMMON_LRU_HASH_PREALLOC)
+SYSCALL_TEST(lpm_kmalloc, LPM_KMALLOC)
+SYSCALL_TEST(hash_lookup, HASH_LOOKUP)
+SYSCALL_TEST(array_lookup, ARRAY_LOOKUP)
+CONNECT_TEST(inner_lru_hash_prealloc, CASE_INNER_LRU_HASH,
+	     INNER_LRU_HASH_PREALLOC)
+CONNECT_TEST(lru_hash_lookup, CASE_LRU_HASH_LOOKUP, LRU_HASH_LOOKUP)
 
 char _license[] SEC("license") = "GPL";

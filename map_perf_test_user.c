@@ -4,13 +4,17 @@
  * worker repeats one syscall on its own CPU; a BPF program attached to that
  * syscall does the test's map work, for the workers' processes only, and
  * counts what it did. A figure is shown only when those counts prove the
- * work was done: the program ran once per syscall, lookups found what they
- * should, updates succeeded.
+ * work was done: the program ran once per syscall on every worker's CPU,
+ * lookups found what they should, updates succeeded. The same syscall
+ * with nothing attached is measured too, so that a map operation's cost
+ * is shown without the syscall's.
+ *
+ * This file is the family: its tests, its attach methods, its options and
+ * its output. The runner (bench_main.c) does the rest.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,21 +24,19 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <jansson.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_report.h"
+#include "bench_attach.h"
 #include "map_perf_test.h"
 #include "map_perf_test_kern.skel.h"
 
-#define DEFAULT_COUNT	100000ull
+#define DEFAULT_COUNT	50000ull
 #define MAX_COUNT	10000000000ull
 #define MAX_MAP_ENTRIES	(1u << 24)
 #define LPM_PREFIXES	512	/* random prefixes around the /32 */
 #define LRU_LOOKUP_SPAN	32	/* keys one LRU_HASH_LOOKUP event looks up */
-
-_Static_assert(MAX_WORKERS == MAP_PERF_MAX_WORKERS,
-	       "the BPF side's worker table must fit every worker");
 
 /* the arch's syscall stubs, what fentry attaches to */
 #if defined(__x86_64__)
@@ -48,18 +50,6 @@ _Static_assert(MAX_WORKERS == MAP_PERF_MAX_WORKERS,
 #else
 #define SYS_PREFIX "sys_"
 #endif
-
-/* ---- options ---- */
-
-struct options {
-	bool selected[NR_TESTS];
-	struct cpu_list cpus;
-	__u64 count;
-	__u32 entries;		/* 0: every map keeps its own size */
-	int method;		/* index in methods[], or METHOD_AUTO */
-	bool miss;
-	struct run_settings rs;
-};
 
 /*
  * LRU_HASH_LOOKUP's keys are 0 .. range - 1, as upstream: 32, or
@@ -153,7 +143,7 @@ static void lru_hash_lookup_run(void *state, __u64 count)
 	}
 }
 
-/* ---- filling the maps before the workers start ---- */
+/* ---- the tests ---- */
 
 /* what the lookups of a run must find */
 enum hits {
@@ -172,20 +162,55 @@ struct map_def {
 	int tmpl_fd;		/* the template given to libbpf, until load */
 };
 
-struct test_result {
-	struct measurement m;
-	struct map_perf_counters c;
-	enum hits hits;
-	__u64 min_found;	/* HITS_KEPT: the hits the kept keys allow */
-	struct map_def inner;	/* the test's inner maps, if any */
+/* one row's loaded object and what its verification needs */
+struct map_row {
+	const struct map_test *test;
+	const struct attach_method *method;
+	struct map_perf_test_kern *skel;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	const char *hooked;
+	struct map_def inner;
 	__u32 entries;		/* the kernel's max_entries of the test's map */
+	enum hits hits;
+	struct map_perf_counters c;	/* the last sample's, every CPU */
+	__u64 lookups, found;	/* over every verified sample */
 };
 
-static int map_fd(struct bpf_object *obj, const char *name)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
+struct map_test {
+	/* -t name, and its programs' suffix */
+	const char *name;
+	/* upstream's line for each worker: "<cpu>:<line> <n> <unit> per sec" */
+	const char *line;
+	bool per_lookup;	/* the line counts lookups, not events */
+	unsigned int ops;	/* map operations per event */
+	struct trigger trigger;
+	const char *syscall;	/* the base row it is measured against */
+	long nr;		/* the syscall number, raw_tp's filter */
+	struct attach_target target;
+	size_t map;		/* the map it uses, which -E resizes */
+	size_t prog[4];		/* its program for each attach method */
+	/* fills the map after load, before the workers start */
+	int (*fill)(struct map_row *r);
+	bool miss;		/* --miss applies */
+};
 
-	return map ? bpf_map__fd(map) : -ENOENT;
+#define SKEL_MAP(name)	offsetof(struct map_perf_test_kern, maps.name)
+#define SKEL_PROG(name)	offsetof(struct map_perf_test_kern, progs.name)
+#define METHOD_PROGS(test)						\
+	{ SKEL_PROG(kprobe_##test), SKEL_PROG(fentry_##test),		\
+	  SKEL_PROG(tracepoint_##test), SKEL_PROG(raw_tp_##test) }
+
+static struct bpf_map *skel_map(const struct map_perf_test_kern *skel,
+				size_t off)
+{
+	return *(struct bpf_map **)((char *)skel + off);
+}
+
+static struct bpf_program *skel_prog(const struct map_perf_test_kern *skel,
+				     size_t off)
+{
+	return *(struct bpf_program **)((char *)skel + off);
 }
 
 /* max_entries as the kernel has it, proof that a resize took effect */
@@ -200,16 +225,26 @@ static int kernel_max_entries(int fd, __u32 *entries)
 	return 0;
 }
 
-static int fill_hash_lookup(struct bpf_object *obj, const struct options *opt,
-			    struct test_result *r)
+static struct {
+	bool tests_given;
+	bool test_on[NR_TESTS];
+	__u64 flags;		/* 0: every test */
+	bool methods_given;
+	bool method_on[4];
+	bool entries_given;
+	__u32 entries;		/* 0: every map keeps its own size */
+	bool miss;
+} opt;
+
+static int fill_hash_lookup(struct map_row *r)
 {
 	__u32 key = LOOKUP_KEY;
 	long val = 1;
 
-	if (opt->miss)
+	if (opt.miss)
 		return 0;
-	return bpf_map_update_elem(map_fd(obj, "hash_map"), &key, &val,
-				   BPF_ANY) ? -errno : 0;
+	return bpf_map__update_elem(r->skel->maps.hash_map, &key, sizeof(key),
+				    &val, sizeof(val), BPF_ANY);
 }
 
 struct lpm_key {
@@ -234,31 +269,27 @@ static bool lpm_covers(const struct lpm_key *key, const __u8 *addr)
  * program searches. Under --miss, no prefix at all contains the address.
  * The same seed every run: every run searches the same trie.
  */
-static int fill_lpm(struct bpf_object *obj, const struct options *opt,
-		    struct test_result *r)
+static int fill_lpm(struct map_row *r)
 {
 	const __u8 addr[4] = LPM_ADDR;
-	int fd = map_fd(obj, "lpm_trie_map_alloc");
+	int fd = bpf_map__fd(r->skel->maps.lpm_trie_map_alloc);
 	struct lpm_key key;
-	__u32 max = 0, n = 0;
+	__u32 n = 0;
 	long value = 0;
-	int err, i;
+	int i;
 
-	err = fd < 0 ? fd : kernel_max_entries(fd, &max);
-	if (err)
-		return err;
 	srand(1);
-	while (n < LPM_PREFIXES && n < max - !opt->miss) {
+	while (n < LPM_PREFIXES && n < r->entries - !opt.miss) {
 		key.prefixlen = rand() % 33;
 		for (i = 0; i < 4; i++)
 			key.data[i] = rand() & 0xff;
-		if (opt->miss && lpm_covers(&key, addr))
+		if (opt.miss && lpm_covers(&key, addr))
 			continue;
 		if (bpf_map_update_elem(fd, &key, &value, BPF_ANY))
 			return -errno;
 		n++;
 	}
-	if (opt->miss)
+	if (opt.miss)
 		return 0;
 	key.prefixlen = 32;
 	memcpy(key.data, addr, sizeof(addr));
@@ -296,23 +327,18 @@ static int expect_kept_keys(int fd, const struct worker_result *res, int nr,
 	for (k = 0; k < nr; k++)
 		*min_found += res[k].events / nr_windows * before[nr_windows] +
 			      before[res[k].events % nr_windows];
-	if (verbosity > 1 && before[nr_windows] < nr_windows * LRU_LOOKUP_SPAN)
-		pr_note("lru_hash_lookup: LRU eviction during the fill kept %llu of the %u keys looked up",
-			before[nr_windows], nr_windows * LRU_LOOKUP_SPAN);
 	free(before);
 	return 0;
 }
 
-static int fill_lru_hash_lookup(struct bpf_object *obj,
-				const struct options *opt,
-				struct test_result *r)
+static int fill_lru_hash_lookup(struct map_row *r)
 {
-	int fd = map_fd(obj, "lru_hash_lookup_map");
+	int fd = bpf_map__fd(r->skel->maps.lru_hash_lookup_map);
 	__u32 key;
 	long val = 1;
 
-	if (fd < 0 || opt->miss)
-		return fd < 0 ? fd : 0;
+	if (opt.miss)
+		return 0;
 	for (key = 0; key < lru_lookup_range; key++)
 		if (bpf_map_update_elem(fd, &key, &val, BPF_NOEXIST))
 			return -errno;
@@ -340,21 +366,19 @@ static int cpu_node(int cpu)
 }
 
 /* one inner LRU map per worker CPU, on that CPU's node, in its slot */
-static int fill_inner_lru(struct bpf_object *obj, const struct options *opt,
-			  struct test_result *r)
+static int fill_inner_lru(struct map_row *r)
 {
-	int i, fd, outer = map_fd(obj, "array_of_lru_hashs"), err = 0;
+	int outer = bpf_map__fd(r->skel->maps.array_of_lru_hashs);
 	const struct map_def *def = &r->inner;
+	int i, fd, err = 0;
 	__u32 cpu;
 
-	if (outer < 0)
-		return outer;
-	for (i = 0; !err && i < opt->cpus.nr; i++) {
+	for (i = 0; !err && i < bench_rs.cpus.nr; i++) {
 		LIBBPF_OPTS(bpf_map_create_opts, mopts,
 			    .map_flags = def->flags,
-			    .numa_node = cpu_node(opt->cpus.cpu[i]));
+			    .numa_node = cpu_node(bench_rs.cpus.cpu[i]));
 
-		cpu = opt->cpus.cpu[i];
+		cpu = bench_rs.cpus.cpu[i];
 		fd = bpf_map_create(def->type, "inner_lru_hash", def->key_size,
 				    def->value_size, def->max_entries, &mopts);
 		if (fd < 0)
@@ -368,386 +392,390 @@ static int fill_inner_lru(struct bpf_object *obj, const struct options *opt,
 	return err;
 }
 
-/* ---- the tests ---- */
-
-struct map_test {
-	/* -t name; its BPF programs are <method>_<name> */
-	const char *name;
-	/* upstream's line for each worker: "<cpu>:<line> <n> <unit> per sec" */
-	const char *line;
-	bool per_lookup;	/* the line counts lookups, not events */
-	unsigned int ops;	/* map operations per event */
-	struct trigger trigger;
-	long nr;		/* the syscall number, raw_tp's filter */
-	struct attach_target target;	/* raw_tp uses sys_enter instead */
-	const char *map;	/* the map it uses, which -E resizes */
-	/* fills the map after load, before the workers start */
-	int (*fill)(struct bpf_object *obj, const struct options *opt,
-		    struct test_result *r);
-	bool miss;		/* --miss applies */
-};
-
 /*
  * A test whose workers make syscall @sc. fentry tries the arch stub, then
  * __do_sys_<sc>: SYSCALL_DEFINE0's stubs are aliases of it, the one name
- * with BTF.
+ * with BTF. raw_tp hooks sys_enter and keeps the syscall's number.
  */
 #define SYSCALL_EVENT(sc)						\
 	.trigger = { #sc, NULL, sc##_run },				\
+	.syscall = #sc,							\
 	.nr = __NR_##sc,						\
 	.target = {							\
 		.kfunc = { SYS_PREFIX #sc, "__do_sys_" #sc },		\
 		.tp_category = "syscalls",				\
 		.tp_name = "sys_enter_" #sc,				\
+		.raw_tp_name = "sys_enter",				\
 		.syscall = #sc,						\
 	}
 
 /* a connect() test; fentry reads the arguments from the stub's pt_regs */
 #define CONNECT_EVENT(run)						\
 	.trigger = { "connect", connect_setup, run },			\
+	.syscall = "connect",						\
 	.nr = __NR_connect,						\
 	.target = {							\
 		.kfunc = { SYS_PREFIX "connect" },			\
 		.tp_category = "syscalls",				\
 		.tp_name = "sys_enter_connect",				\
+		.raw_tp_name = "sys_enter",				\
 		.syscall = "connect",					\
 	}
 
 static const struct map_test tests[NR_TESTS] = {
 	[HASH_PREALLOC] = {
 		.name = "hash_prealloc", .line = "hash_map_perf pre-alloc",
-		.ops = 30, SYSCALL_EVENT(getuid), .map = "hash_map",
+		.ops = 30, SYSCALL_EVENT(getuid), .map = SKEL_MAP(hash_map),
+		.prog = METHOD_PROGS(hash_prealloc),
 	},
 	[PERCPU_HASH_PREALLOC] = {
 		.name = "percpu_hash_prealloc",
 		.line = "percpu_hash_map_perf pre-alloc",
-		.ops = 30, SYSCALL_EVENT(geteuid), .map = "percpu_hash_map",
+		.ops = 30, SYSCALL_EVENT(geteuid),
+		.map = SKEL_MAP(percpu_hash_map),
+		.prog = METHOD_PROGS(percpu_hash_prealloc),
 	},
 	[HASH_KMALLOC] = {
 		.name = "hash_kmalloc", .line = "hash_map_perf kmalloc",
-		.ops = 30, SYSCALL_EVENT(getgid), .map = "hash_map_alloc",
+		.ops = 30, SYSCALL_EVENT(getgid),
+		.map = SKEL_MAP(hash_map_alloc),
+		.prog = METHOD_PROGS(hash_kmalloc),
 	},
 	[PERCPU_HASH_KMALLOC] = {
 		.name = "percpu_hash_kmalloc",
 		.line = "percpu_hash_map_perf kmalloc",
 		.ops = 30, SYSCALL_EVENT(getegid),
-		.map = "percpu_hash_map_alloc",
+		.map = SKEL_MAP(percpu_hash_map_alloc),
+		.prog = METHOD_PROGS(percpu_hash_kmalloc),
 	},
 	[LRU_HASH_PREALLOC] = {
 		.name = "lru_hash_prealloc",
 		.line = "lru_hash_map_perf pre-alloc",
-		.ops = 1, CONNECT_EVENT(lru_hash_run), .map = "lru_hash_map",
+		.ops = 1, CONNECT_EVENT(lru_hash_run),
+		.map = SKEL_MAP(lru_hash_map),
+		.prog = METHOD_PROGS(lru_hash_prealloc),
 	},
 	[NOCOMMON_LRU_HASH_PREALLOC] = {
 		.name = "nocommon_lru_hash_prealloc",
 		.line = "nocommon_lru_hash_map_perf pre-alloc",
 		.ops = 1, CONNECT_EVENT(nocommon_lru_hash_run),
-		.map = "nocommon_lru_hash_map",
+		.map = SKEL_MAP(nocommon_lru_hash_map),
+		.prog = METHOD_PROGS(nocommon_lru_hash_prealloc),
 	},
 	[LPM_KMALLOC] = {
 		.name = "lpm_kmalloc", .line = "lpm_perf kmalloc",
-		.ops = 32, SYSCALL_EVENT(gettid), .map = "lpm_trie_map_alloc",
+		.ops = 32, SYSCALL_EVENT(gettid),
+		.map = SKEL_MAP(lpm_trie_map_alloc),
+		.prog = METHOD_PROGS(lpm_kmalloc),
 		.fill = fill_lpm, .miss = true,
 	},
 	[HASH_LOOKUP] = {
 		.name = "hash_lookup", .line = "hash_lookup",
 		.per_lookup = true, .ops = 64, SYSCALL_EVENT(getpgid),
-		.map = "hash_map", .fill = fill_hash_lookup, .miss = true,
+		.map = SKEL_MAP(hash_map), .prog = METHOD_PROGS(hash_lookup),
+		.fill = fill_hash_lookup, .miss = true,
 	},
 	[ARRAY_LOOKUP] = {
 		.name = "array_lookup", .line = "array_lookup",
 		.per_lookup = true, .ops = 64, SYSCALL_EVENT(getppid),
-		.map = "array_map",
+		.map = SKEL_MAP(array_map), .prog = METHOD_PROGS(array_lookup),
 	},
 	[INNER_LRU_HASH_PREALLOC] = {
 		.name = "inner_lru_hash_prealloc",
 		.line = "inner_lru_hash_map_perf pre-alloc",
 		.ops = 1, CONNECT_EVENT(inner_lru_hash_run),
-		.map = "array_of_lru_hashs", .fill = fill_inner_lru,
+		.map = SKEL_MAP(array_of_lru_hashs),
+		.prog = METHOD_PROGS(inner_lru_hash_prealloc),
+		.fill = fill_inner_lru,
 	},
 	[LRU_HASH_LOOKUP] = {
 		.name = "lru_hash_lookup",
 		.line = "lru_hash_lookup_perf pre-alloc",
 		.ops = 32, CONNECT_EVENT(lru_hash_lookup_run),
-		.map = "lru_hash_lookup_map", .fill = fill_lru_hash_lookup,
-		.miss = true,
+		.map = SKEL_MAP(lru_hash_lookup_map),
+		.prog = METHOD_PROGS(lru_hash_lookup),
+		.fill = fill_lru_hash_lookup, .miss = true,
 	},
 };
 
 /* ---- attach methods ---- */
 
 struct attach_method {
-	const char *name;	/* -a name, and the BPF program prefix */
-	enum attach_kind kind;
+	const char *name;	/* -a name */
+	const struct attach_kind *kind;
 };
 
 /* -a auto tries them in this order: upstream's kprobes first */
 static const struct attach_method methods[] = {
-	{ "kprobe", ATTACH_KSYSCALL },
-	{ "fentry", ATTACH_FENTRY },
-	{ "tracepoint", ATTACH_TRACEPOINT },
-	{ "raw_tp", ATTACH_RAW_TP },
+	{ "kprobe", &kind_ksyscall },
+	{ "fentry", &kind_fentry },
+	{ "tracepoint", &kind_tracepoint },
+	{ "raw_tp", &kind_raw_tp },
 };
 #define NR_METHODS ((int)(sizeof(methods) / sizeof(methods[0])))
-#define METHOD_AUTO NR_METHODS
 
 /* ---- options ---- */
 
-static void usage(FILE *f)
-{
-	int t;
+enum {
+	OPT_MISS = 0x200,
+};
 
-	fprintf(f,
-"Usage: map_perf_test [options] [test_flags] [nr_cpus] [num_map_entries] [max_cnt]\n"
-"       map_perf_test --compare A.json B.json [--fail-on-regression PCT]\n"
-"Speed of BPF map operations, done by a BPF program on each worker's\n"
-"syscalls and verified by the program's own counts.\n"
-"\n"
-"  -t, --tests LIST    tests to run, comma-separated (default: all)\n"
-"  -c, --cpus N|LIST   N: the first N online CPUs; or a list like 0,2-3\n"
-"                      (default: every online CPU), one worker each\n"
-"  -n, --count N       syscalls per worker, test and sample (default %llu)\n"
-"  -E, --entries N     resize the tests' maps to N entries (0: keep sizes)\n"
-"  -a, --attach METHOD how the programs see the syscalls: kprobe (ksyscall,\n"
-"                      as upstream), fentry, tracepoint (sys_enter_<name>),\n"
-"                      raw_tp (sys_enter), or auto (default): the first of\n"
-"                      them that works here\n"
-"      --miss          look up absent keys on purpose (lpm_kmalloc,\n"
-"                      hash_lookup, lru_hash_lookup): every lookup must miss\n"
-COMMON_USAGE
-"  -q, --quiet         only the summary\n"
-"  -v, --verbose       the maps' sizes, and libbpf's messages too\n"
-"  -h, --help          this text\n"
-"\n"
-"test_flags (upstream-compatible; default: all): bit 1<<N selects test N:\n",
-		DEFAULT_COUNT);
-	for (t = 0; t < NR_TESTS; t++)
-		fprintf(f, "  %2d  0x%03x  %s\n", t, 1u << t, tests[t].name);
-	fprintf(f,
-"nr_cpus: as -c N; num_map_entries: as -E; max_cnt: as -n.\n"
-"\n"
-"Exit status: 0 when every selected test ran verified or was skipped for a\n"
-"reason the kernel gives; 1 when one failed or none could run; 2 on a usage\n"
-"error; 128+signal when interrupted. --compare: 0, or 1 for a regression\n"
-"beyond --fail-on-regression.\n");
-}
+static const struct bench_option options[] = {
+	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)" },
+	{ "entries", 'E', "N", "resize the tests' maps to N entries (0: keep sizes)" },
+	{ "attach", 'a', "LIST",
+	  "how the programs see the syscalls: kprobe (ksyscall,\n"
+	  "as upstream), fentry, tracepoint (sys_enter_<name>),\n"
+	  "raw_tp (sys_enter), a list of them, all, or auto\n"
+	  "(default): the first of them that works here" },
+	{ "miss", OPT_MISS, NULL,
+	  "look up absent keys on purpose (lpm_kmalloc,\n"
+	  "hash_lookup, lru_hash_lookup): every lookup must miss" },
+	{}
+};
 
-/* LIST of test names into @mask; -1 with a message on an unknown one */
-static int parse_tests(const char *list, bool *mask)
-{
-	const char *names[NR_TESTS];
-	int i;
+static const char *test_names[NR_TESTS];
 
-	for (i = 0; i < NR_TESTS; i++)
-		names[i] = tests[i].name;
-	return parse_name_list(list, "test", names, NR_TESTS, mask);
-}
-
-static int parse_method(const char *s, int *method)
-{
-	const char *names[NR_METHODS + 1];
-	int i;
-
-	for (i = 0; i < NR_METHODS; i++)
-		names[i] = methods[i].name;
-	names[METHOD_AUTO] = "auto";
-	*method = name_index(s, names, NR_METHODS + 1);
-	if (*method >= 0)
-		return 0;
-	pr_err("unknown attach method '%s': kprobe, fentry, tracepoint, raw_tp or auto",
-	       s);
-	return -1;
-}
-
-static int parse_count(const char *s, __u64 *count)
-{
-	if (!parse_u64(s, 1, MAX_COUNT, count))
-		return 0;
-	pr_err("bad count '%s': 1 to %llu syscalls per worker", s, MAX_COUNT);
-	return -1;
-}
-
-static int parse_entries(const char *s, __u32 *entries)
+static int parse_entries(const char *s, const char *what)
 {
 	__u64 v;
 
-	if (!parse_u64(s, 0, MAX_MAP_ENTRIES, &v)) {
-		*entries = v;
+	if (opt.entries_given) {
+		pr_err("give the map size once: num_map_entries or -E");
+		return -1;
+	}
+	if (parse_u64(s, 0, MAX_MAP_ENTRIES, &v)) {
+		pr_err("bad %s '%s': 0 (keep each map's size) to %u", what,
+		       printable(s), MAX_MAP_ENTRIES);
+		return -1;
+	}
+	opt.entries = v;
+	opt.entries_given = true;
+	return 0;
+}
+
+static int parse_methods(const char *s)
+{
+	const char *names[NR_METHODS];
+	int i;
+
+	opt.methods_given = strcmp(s, "auto");
+	if (!opt.methods_given)
+		return 0;
+	if (!strcmp(s, "all")) {
+		for (i = 0; i < NR_METHODS; i++)
+			opt.method_on[i] = true;
 		return 0;
 	}
-	pr_err("bad map entries '%s': 0 (keep each map's size) to %u", s,
-	       MAX_MAP_ENTRIES);
+	for (i = 0; i < NR_METHODS; i++)
+		names[i] = methods[i].name;
+	return parse_name_list(s, "attach method", names, NR_METHODS,
+			       opt.method_on);
+}
+
+static int parse_option(int key, const char *arg)
+{
+	int t;
+
+	switch (key) {
+	case 't':
+		for (t = 0; t < NR_TESTS; t++)
+			test_names[t] = tests[t].name;
+		opt.tests_given = true;
+		return parse_name_list(arg, "test", test_names, NR_TESTS,
+				       opt.test_on);
+	case 'E':
+		return parse_entries(arg, "map entries");
+	case 'a':
+		return parse_methods(arg);
+	case OPT_MISS:
+		opt.miss = true;
+		return 0;
+	}
 	return -1;
 }
 
 /* the positional arguments, upstream's order; each given once */
-static int parse_positional(int argc, char **argv, struct options *opt,
-			    const char **cpus, bool *entries_set,
-			    bool *count_set, __u64 *flags)
+static int parse_args(int argc, char **argv)
 {
+	int t;
+
 	if (argc > 4) {
 		pr_err("too many arguments (see --help)");
 		return -1;
 	}
-	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, flags)) {
+	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, &opt.flags)) {
 		pr_err("bad test_flags '%s': a non-zero number such as 0x180",
-		       argv[0]);
+		       printable(argv[0]));
 		return -1;
 	}
-	if (argc > 1) {
-		if (*cpus) {
-			pr_err("give the CPUs once: nr_cpus or -c");
+	if (opt.flags >> NR_TESTS) {
+		pr_err("test_flags 0x%llx: bits 0x%llx select nothing (see --help)",
+		       opt.flags, opt.flags & ~((1ull << NR_TESTS) - 1));
+		return -1;
+	}
+	if ((argc > 1 && bench_cpus_arg(argv[1], "nr_cpus")) ||
+	    (argc > 2 && parse_entries(argv[2], "num_map_entries")) ||
+	    (argc > 3 && bench_count_arg(argv[3], MAX_COUNT, "max_cnt")))
+		return -1;
+	for (t = 0; opt.miss && opt.tests_given && t < NR_TESTS; t++) {
+		if (opt.test_on[t] && !tests[t].miss) {
+			pr_err("--miss applies to lpm_kmalloc, hash_lookup and lru_hash_lookup, not %s",
+			       tests[t].name);
 			return -1;
 		}
-		*cpus = argv[1];
 	}
-	if (argc > 2) {
-		if (*entries_set) {
-			pr_err("give the map size once: num_map_entries or -E");
-			return -1;
-		}
-		if (parse_entries(argv[2], &opt->entries))
-			return -1;
-	}
-	if (argc > 3) {
-		if (*count_set) {
-			pr_err("give the count once: max_cnt or -n");
-			return -1;
-		}
-		if (parse_count(argv[3], &opt->count))
-			return -1;
-	}
+	if (opt.entries > lru_lookup_range)
+		lru_lookup_range = opt.entries;
 	return 0;
 }
 
-/* the option getopt stopped at: "-x" even inside "-qx" */
-static int parse_options(int argc, char **argv, struct options *opt)
-{
-	/* after the common options' values */
-	enum { OPT_MISS = OPT_FAIL_ON_REGRESSION + 1 };
-	static const struct option longopts[] = {
-		{ "tests", required_argument, NULL, 't' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "entries", required_argument, NULL, 'E' },
-		{ "attach", required_argument, NULL, 'a' },
-		{ "miss", no_argument, NULL, OPT_MISS },
-		{ "help", no_argument, NULL, 'h' },
-		COMMON_LONGOPTS,
-		{},
-	};
-	bool test_on[NR_TESTS], entries_set = false, count_set = false;
-	const char *cpus = NULL;
-	__u64 flags = ~0ull;
-	int c, t, any = 0;
-
-	for (t = 0; t < NR_TESTS; t++)
-		test_on[t] = true;
-	opt->count = DEFAULT_COUNT;
-	opt->method = METHOD_AUTO;
-	run_settings_init(&opt->rs);
-
-	opterr = 0;	/* one line of ours instead of getopt's two */
-	while ((c = getopt_long(argc, argv, ":t:c:n:E:a:h" COMMON_SHORTOPTS,
-				longopts, NULL)) != -1) {
-		switch (parse_common_option(c, optarg, argc, argv, &opt->rs)) {
-		case 1:
-			continue;
-		case -1:
-			return -1;
-		}
-		switch (c) {
-		case 't':
-			if (parse_tests(optarg, test_on))
-				return -1;
-			break;
-		case 'c':
-			cpus = optarg;
-			break;
-		case 'n':
-			if (parse_count(optarg, &opt->count))
-				return -1;
-			count_set = true;
-			break;
-		case 'E':
-			if (parse_entries(optarg, &opt->entries))
-				return -1;
-			entries_set = true;
-			break;
-		case 'a':
-			if (parse_method(optarg, &opt->method))
-				return -1;
-			break;
-		case OPT_MISS:
-			opt->miss = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			return -1;	/* getopt_long gives nothing else */
-		}
-	}
-	if (check_common_options(&opt->rs, argc))
-		return -1;
-	if (opt->rs.compare[0])
-		return 0;
-	if (parse_positional(argc - optind, argv + optind, opt, &cpus,
-			     &entries_set, &count_set, &flags))
-		return -1;
-	if (select_cpus(cpus, &opt->cpus))
-		return -1;
-	for (t = 0; t < NR_TESTS; t++)
-		any |= opt->selected[t] = test_on[t] && (flags & (1ull << t));
-	if (!any) {
-		pr_err("nothing selected: test_flags and -t leave no test");
-		return -1;
-	}
-	if (opt->entries > lru_lookup_range)
-		lru_lookup_range = opt->entries;
-	return 0;
-}
-
-/* ---- one run: load, fill, release the workers, verify ---- */
-
-/* the workers, and for raw_tp the syscall, the programs are to act for */
-static int set_rodata(struct bpf_object *obj, const struct worker_pool *pool,
-		      long nr)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, ".rodata");
-	struct map_perf_test_kern__rodata ro;
-	const void *init;
-	size_t size;
-	int i;
-
-	/* the section is the struct without its tail padding */
-	init = map ? bpf_map__initial_value(map, &size) : NULL;
-	if (!init || size > sizeof(ro))
-		return -ENOENT;
-	memset(&ro, 0, sizeof(ro));
-	memcpy(&ro, init, size);
-	ro.syscall_nr = nr;
-	ro.nr_workers = pool ? pool->nr : 0;
-	for (i = 0; i < (int)ro.nr_workers; i++) {
-		ro.worker_tgid[i] = pool->pid[i];
-		if (!i || ro.worker_tgid[i] < ro.tgid_min)
-			ro.tgid_min = ro.worker_tgid[i];
-		if (ro.worker_tgid[i] > ro.tgid_max)
-			ro.tgid_max = ro.worker_tgid[i];
-	}
-	return bpf_map__set_initial_value(map, &ro, size);
-}
-
-/* is @name some test's map? */
-static bool is_test_map(const char *name)
+static void usage_tables(FILE *f)
 {
 	int t;
 
+	fprintf(f,
+"\ntest_flags (upstream-compatible; default: all): bit 1<<N selects test N:\n");
 	for (t = 0; t < NR_TESTS; t++)
-		if (!strcmp(tests[t].map, name))
-			return true;
-	return false;
+		fprintf(f, "  %2d  0x%03x  %-28s %s, %u map op%s\n", t, 1u << t,
+			tests[t].name, tests[t].syscall, tests[t].ops,
+			tests[t].ops > 1 ? "s" : "");
+	fprintf(f, "nr_cpus: as -c N; num_map_entries: as -E; max_cnt: as -n.\n");
 }
+
+/* ---- rows ---- */
+
+static bool test_selected(int t)
+{
+	if (opt.tests_given && !opt.test_on[t])
+		return false;
+	if (opt.flags && !(opt.flags & (1ull << t)))
+		return false;
+	/* --miss alone keeps the tests it applies to */
+	return !opt.miss || tests[t].miss;
+}
+
+/*
+ * -a auto: the first method that loads array_lookup's program, the
+ * lightest. A method that fails for a reason other than the kernel's
+ * stops the search: a fallback must not hide a bug.
+ */
+static int open_test(struct map_row *r, struct outcome *out);
+
+static int pick_method(struct outcome *none)
+{
+	char why[4 * REASON_LEN];
+	struct outcome out;
+	struct map_row r;
+	size_t off = 0;
+	int m, err;
+
+	why[0] = '\0';
+	for (m = 0; m < NR_METHODS; m++) {
+		memset(&r, 0, sizeof(r));
+		memset(&out, 0, sizeof(out));
+		r.test = &tests[ARRAY_LOOKUP];
+		r.method = &methods[m];
+		err = open_test(&r, &out);
+		map_perf_test_kern__destroy(r.skel);
+		if (!err) {
+			if (why[0])
+				pr_note("auto attach: %s; using %s", why,
+					methods[m].name);
+			return m;
+		}
+		off += snprintf(why + off, off < sizeof(why) ? sizeof(why) - off : 0,
+				"%s%s %s: %s", off ? "; " : "", methods[m].name,
+				status_name(out.status), out.reason);
+		if (out.status == ST_FAILED)
+			break;
+	}
+	outcome_set(none, m < NR_METHODS ? ST_FAILED : ST_SKIPPED,
+		    "no attach method works here: %.150s", why);
+	return -1;
+}
+
+/* the syscall with nothing attached, once per syscall the tests make */
+static struct bench_row *base_row(struct bench_rows *rows, int t)
+{
+	struct bench_row *row;
+	int i;
+
+	for (i = 0; i < rows->nr; i++)
+		if (!rows->row[i].runs_prog &&
+		    !strcmp(rows->row[i].variant, tests[t].syscall))
+			return &rows->row[i];
+	row = bench_add_row(rows, "base", tests[t].syscall);
+	if (!row)
+		return NULL;
+	row->cpus = &bench_rs.cpus;
+	row->trigger = &tests[t].trigger;
+	row->count = DEFAULT_COUNT;
+	return row;
+}
+
+static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
+				      struct outcome *why)
+{
+	struct bench_row *row;
+	struct map_row *r;
+
+	r = calloc(1, sizeof(*r));
+	row = bench_add_row(rows, tests[t].name,
+			    m >= 0 ? methods[m].name : "auto");
+	if (!r || !row)
+		return NULL;
+	r->test = &tests[t];
+	r->method = m >= 0 ? &methods[m] : NULL;
+	row->priv = r;
+	row->cpus = &bench_rs.cpus;
+	row->trigger = &tests[t].trigger;
+	row->count = DEFAULT_COUNT;
+	row->runs_prog = true;
+	if (m < 0)
+		row->out = *why;
+	return row;
+}
+
+static int setup(struct bench_rows *rows, bool all)
+{
+	struct outcome none = {};
+	int t, m, i, picked = -1;
+
+	if (!all && !opt.methods_given)
+		picked = pick_method(&none);
+	/* base rows first: every test's overhead is against one */
+	for (t = 0; t < NR_TESTS; t++)
+		if ((all || test_selected(t)) && !base_row(rows, t))
+			return -ENOMEM;
+	for (m = 0; m < NR_METHODS; m++) {
+		bool on = all || (opt.methods_given ? opt.method_on[m] :
+				  m == picked);
+
+		for (t = 0; on && t < NR_TESTS; t++)
+			if ((all || test_selected(t)) &&
+			    !add_test_row(rows, t, m, &none))
+				return -ENOMEM;
+	}
+	/* no method works: every test says why, as a row of its own */
+	for (t = 0; !all && picked < 0 && !opt.methods_given && t < NR_TESTS; t++)
+		if (test_selected(t) && !add_test_row(rows, t, -1, &none))
+			return -ENOMEM;
+	if (rows->nr == 0) {
+		pr_err("nothing selected: test_flags, -t and --miss leave no test");
+		return -EINVAL;
+	}
+	/* the rows are all in: point each test at its syscall's base */
+	for (i = 0; i < rows->nr; i++) {
+		struct map_row *r = rows->row[i].priv;
+
+		if (r)
+			rows->row[i].base = base_row(rows, r->test - tests);
+	}
+	return 0;
+}
+
+/* ---- one row's program ---- */
 
 /*
  * The template of a map of maps' inner maps, as ours: libbpf 1.1 cannot
@@ -793,502 +821,427 @@ static int set_inner_template(struct bpf_map *outer, __u32 entries,
  * Only the test's own map is created, resized as asked, once the kernel
  * is known to support its type and flags.
  */
-static int setup_maps(struct bpf_object *obj, const struct map_test *t,
-		      __u32 entries, struct map_def *inner, struct outcome *out)
+static int setup_maps(struct map_row *r, struct outcome *out)
 {
-	struct bpf_map *map;
-	int err;
+	struct bpf_map *map = skel_map(r->skel, r->test->map);
+	int t, err;
 
-	bpf_object__for_each_map(map, obj) {
-		if (!is_test_map(bpf_map__name(map)))
-			continue;
-		if (strcmp(bpf_map__name(map), t->map)) {
-			bpf_map__set_autocreate(map, false);
-			continue;
-		}
-		err = probe_map(map, out);
-		if (err)
-			return err;
-		/* a map of maps: its inner maps are what grows */
-		if (bpf_map__inner_map(map)) {
-			err = set_inner_template(map, entries, inner, out);
-			if (err)
-				return err;
-		} else if (entries && bpf_map__set_max_entries(map, entries)) {
-			outcome_set(out, ST_FAILED, "cannot resize %s",
-				    bpf_map__name(map));
-			return -EINVAL;
-		}
+	for (t = 0; t < NR_TESTS; t++)
+		if (tests[t].map != r->test->map)
+			bpf_map__set_autocreate(skel_map(r->skel, tests[t].map),
+						false);
+	err = probe_map(map, out);
+	if (err)
+		return err;
+	/* a map of maps: its inner maps are what grows */
+	if (bpf_map__inner_map(map))
+		return set_inner_template(map, opt.entries, &r->inner, out);
+	if (opt.entries && bpf_map__set_max_entries(map, opt.entries)) {
+		outcome_set(out, ST_FAILED, "cannot resize %s",
+			    bpf_map__name(map));
+		return -EINVAL;
 	}
 	return 0;
 }
 
-/* opens <method>_<test>, sets it up for @pool's workers, loads, attaches */
-static int attach_test(struct bpf_run *run, const struct options *opt,
-		       const struct map_test *t, int method,
-		       const struct worker_pool *pool, struct map_def *inner,
-		       struct outcome *out)
+static void configure(struct map_perf_config *cfg, const struct map_test *t)
 {
-	const struct attach_method *am = &methods[method];
-	struct attach_target target = t->target;
-	const void *elf;
-	char prog[64];
-	size_t size;
+	bool initial = true;
+
+	cfg->syscall_nr = t->nr;
+	if (!pid_namespace(&cfg->pidns_dev, &cfg->pidns_ino, &initial))
+		cfg->use_pidns = !initial;
+	cfg->fault = bench_fault.kind;
+	cfg->fault_cpu = bench_fault.cpu;
+}
+
+/* opens the test's object for its method, sets it up, loads it */
+static int open_test(struct map_row *r, struct outcome *out)
+{
 	int err;
 
-	inner->tmpl_fd = -1;
-	elf = map_perf_test_kern__elf_bytes(&size);
-	snprintf(prog, sizeof(prog), "%s_%s", am->name, t->name);
-	err = bpf_run_open(run, elf, size, "map_perf_test_kern", prog, out);
-	if (err)
-		return err;
-	err = set_rodata(run->obj, pool, t->nr);
-	if (err) {
-		outcome_set(out, ST_FAILED, "no .rodata in the BPF object");
-		return err;
+	r->inner.tmpl_fd = -1;
+	r->skel = map_perf_test_kern__open();
+	if (!r->skel) {
+		outcome_set(out, ST_FAILED, "opening the BPF object: %s",
+			    strerror(errno));
+		return -errno;
 	}
-	err = setup_maps(run->obj, t, opt->entries, inner, out);
-	if (am->kind == ATTACH_RAW_TP)
-		target.tp_name = "sys_enter";
+	configure(&r->skel->rodata->cfg, r->test);
+	r->prog = skel_prog(r->skel, r->test->prog[r->method - methods]);
+	err = setup_maps(r, out);
 	if (!err)
-		err = bpf_run_attach(run, am->kind, &target, out);
+		err = attach_load(r->method->kind, r->skel->skeleton, r->prog,
+				  &r->test->target, &r->hooked, out);
 	/* loaded or not, the outer map has taken what it needs */
-	if (inner->tmpl_fd >= 0)
-		close(inner->tmpl_fd);
-	inner->tmpl_fd = -1;
+	if (r->inner.tmpl_fd >= 0)
+		close(r->inner.tmpl_fd);
+	r->inner.tmpl_fd = -1;
 	return err;
 }
 
 /* the map's size as the kernel has it, and its contents for the test */
-static int prepare_map(struct bpf_run *run, const struct options *opt,
-		       const struct map_test *t, struct test_result *r)
+static int fill_map(struct map_row *r, struct outcome *out)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(run->obj, t->map);
+	struct bpf_map *map = skel_map(r->skel, r->test->map);
+	int err = 0;
+
+	r->hits = opt.miss && r->test->miss ? HITS_NONE : HITS_ALL;
+	/* a map of maps: the fill learns the kernel's size of its inner maps */
+	if (!r->inner.max_entries)
+		err = kernel_max_entries(bpf_map__fd(map), &r->entries);
+	if (!err && r->test->fill)
+		err = r->test->fill(r);
+	if (err)
+		outcome_set(out, ST_FAILED, "filling %s: %s",
+			    bpf_map__name(map), strerror(-err));
+	else if (verbosity > 1)
+		pr_note("%s: %s has max_entries %u", r->test->name,
+			bpf_map__name(map), r->entries);
+	return err;
+}
+
+static int open_row(struct bench_row *row, struct outcome *out)
+{
+	struct map_row *r = row->priv;
 	int err;
 
-	r->hits = opt->miss && t->miss ? HITS_NONE : HITS_ALL;
-	err = map ? 0 : -ENOENT;
-	if (!err && t->fill)
-		err = t->fill(run->obj, opt, r);
+	if (nr_cpus_possible() > MAP_PERF_MAX_CPUS) {
+		outcome_set(out, ST_FAILED,
+			    "%d possible CPUs: the worker table covers %d",
+			    nr_cpus_possible(), MAP_PERF_MAX_CPUS);
+		return -E2BIG;
+	}
+	err = open_test(r, out);
+	if (!err)
+		err = fill_map(r, out);
 	if (err) {
-		outcome_set(&r->m.out, ST_FAILED, "filling %s: %s", t->map,
+		map_perf_test_kern__destroy(r->skel);
+		r->skel = NULL;
+	}
+	return err;
+}
+
+static int zero_counters(struct map_row *r)
+{
+	size_t size = sizeof(struct map_perf_counters) * nr_cpus_possible();
+	__u32 key = r->test - tests;
+	void *zeros = calloc(1, size);
+	int err;
+
+	if (!zeros)
+		return -ENOMEM;
+	err = bpf_map__update_elem(r->skel->maps.counters, &key, sizeof(key),
+				   zeros, size, BPF_ANY);
+	free(zeros);
+	return err;
+}
+
+static int attach_row(struct bench_row *row, const struct worker_pool *pool,
+		      struct outcome *out)
+{
+	struct map_row *r = row->priv;
+	int i, err;
+
+	/* the programs act for these processes only, each on its CPU */
+	memset(r->skel->bss->worker_tgid, 0,
+	       sizeof(r->skel->bss->worker_tgid));
+	for (i = 0; i < pool->nr; i++)
+		r->skel->bss->worker_tgid[pool->cpu[i]] = pool->pid[i];
+	err = zero_counters(r);
+	if (err) {
+		outcome_set(out, ST_FAILED, "zeroing the counters: %s",
 			    strerror(-err));
 		return err;
 	}
-	/* a map of maps: the fill had the kernel's size of its inner maps */
-	if (!r->inner.max_entries)
-		kernel_max_entries(bpf_map__fd(map), &r->entries);
-	if (verbosity > 1)
-		pr_note("%s: %s has max_entries %u", t->name, t->map,
-			r->entries);
-	return 0;
+	r->link = attach_link(r->method->kind, r->prog, &r->test->target,
+			      r->hooked, out);
+	return r->link ? 0 : -ENOENT;
 }
 
-/* what one sample of a test needs from the runner */
-struct map_sample {
-	const struct options *opt;
-	int test;
-	int method;
-	struct test_result *r;
-};
-
-static int sample_prepare(void *ctx, const struct worker_pool *pool,
-			  struct bpf_run *run, struct outcome *out)
+static void detach_row(struct bench_row *row)
 {
-	struct map_sample *s = ctx;
-	const struct map_test *t = &tests[s->test];
+	struct map_row *r = row->priv;
 
-	if (attach_test(run, s->opt, t, s->method, pool, &s->r->inner, out))
-		return -1;
-	return prepare_map(run, s->opt, t, s->r);
+	bpf_link__destroy(r->link);
+	r->link = NULL;
 }
 
-/* the counts must prove the work: one run per syscall, expected outcomes */
-static void sample_verify(void *ctx, struct bpf_run *run,
-			  struct measurement *m, const struct worker_result *res)
+/* the counters per CPU: calls into s->hits, the sums into r->c */
+static int collect(struct bench_row *row, struct sample *s)
 {
-	struct map_sample *s = ctx;
-	struct bpf_map *map = bpf_object__find_map_by_name(run->obj,
-							   "counters");
-	struct test_result *r = s->r;
-	struct map_perf_counters *c = &r->c;
-	struct outcome *out = &m->out;
-	int fd, err;
+	struct map_row *r = row->priv;
+	int ncpu = s->nr_cpus, cpu, err;
+	struct map_perf_counters *v;
+	__u32 key = r->test - tests;
 
-	err = map ? percpu_sum_fields(map, s->test, (__u64 *)c,
-				      sizeof(*c) / sizeof(__u64)) : -ENOENT;
-	if (err) {
-		outcome_set(out, ST_FAILED, "cannot read the counters: %s",
-			    strerror(-err));
-		return;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(r->skel->maps.counters, &key, sizeof(key),
+				   v, ncpu * sizeof(*v), 0);
+	memset(&r->c, 0, sizeof(r->c));
+	for (cpu = 0; !err && cpu < ncpu; cpu++) {
+		sample_hits(s, 0)[cpu] = v[cpu].calls;
+		r->c.calls += v[cpu].calls;
+		r->c.lookups += v[cpu].lookups;
+		r->c.found += v[cpu].found;
+		r->c.updates += v[cpu].updates;
+		r->c.update_fails += v[cpu].update_fails;
+		r->c.foreign += v[cpu].foreign;
 	}
-	/* what the row reports as hits: the program's runs */
-	m->hits = c->calls;
-	if (r->hits == HITS_KEPT) {
-		fd = map_fd(run->obj, tests[s->test].map);
-		err = fd < 0 ? fd : expect_kept_keys(fd, res, m->nr_workers,
-						     &r->min_found);
-	}
+	free(v);
 	if (err)
-		outcome_set(out, ST_FAILED, "cannot read the kept keys: %s",
+		outcome_set(&s->out, ST_FAILED, "cannot read the counters: %s",
 			    strerror(-err));
-	else if (c->calls < m->events)
-		outcome_set(out, ST_FAILED,
-			    "program ran %llu times for %llu syscalls",
-			    c->calls, m->events);
+	return err;
+}
+
+/* beyond one run per syscall: the outcomes the test expects */
+static void verify(struct bench_row *row, struct sample *s)
+{
+	struct map_row *r = row->priv;
+	struct map_perf_counters *c = &r->c;
+	__u64 min_found = 0;
+	int err = 0;
+
+	/* filtered out by the programs: shown beside the hits */
+	s->foreign += c->foreign;
+	if (r->hits == HITS_KEPT)
+		err = expect_kept_keys(bpf_map__fd(skel_map(r->skel, r->test->map)),
+				       s->res, s->nr_workers, &min_found);
+	if (err)
+		outcome_set(&s->out, ST_FAILED, "cannot read the kept keys: %s",
+			    strerror(-err));
 	else if (c->update_fails)
-		outcome_set(out, ST_FAILED,
+		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu updates failed (max_entries %u, %d workers)",
 			    c->update_fails, c->updates, r->entries,
-			    m->nr_workers);
+			    s->nr_workers);
 	else if (r->hits == HITS_ALL && c->found < c->lookups)
-		outcome_set(out, ST_FAILED,
+		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu lookups missed; all should hit",
 			    c->lookups - c->found, c->lookups);
 	else if (r->hits == HITS_NONE && c->found)
-		outcome_set(out, ST_FAILED,
+		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu lookups hit; --miss wants none",
 			    c->found, c->lookups);
-	else if (r->hits == HITS_KEPT && c->found < r->min_found)
-		outcome_set(out, ST_FAILED,
+	else if (r->hits == HITS_KEPT && c->found < min_found)
+		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu lookups hit; the keys kept make %llu",
-			    c->found, c->lookups, r->min_found);
-}
-
-static const struct sample_ops map_ops = {
-	.prepare = sample_prepare,
-	.verify = sample_verify,
-};
-
-/*
- * One sample of one test. With @prog_stats the kernel's counters of the
- * program's run time are read too (they are on only for that pass).
- */
-static int run_one(const struct options *opt, int test, int method,
-		   bool prog_stats, struct test_result *r,
-		   struct worker_result *res)
-{
-	struct map_sample s = { opt, test, method, r };
-	struct sample_spec spec = {
-		.cpus = &opt->cpus,
-		.trigger = &tests[test].trigger,
-		.count = opt->count,
-		.duration_ns = opt->rs.duration * 1e9,
-		.prog_stats = prog_stats,
-	};
-
-	memset(r, 0, sizeof(*r));
-	return run_sample(&spec, &map_ops, &s, &r->m, res);
-}
-
-/*
- * -a auto: the first method that loads and attaches array_lookup's
- * program, the lightest, for no worker. @why gets the rejected methods'
- * reasons. A method that fails for a reason other than the kernel's stops
- * the search: a fallback must not hide a bug. -1 with @none saying why
- * when no method is left.
- */
-static int pick_method(const struct options *opt, char *why, size_t len,
-		       struct outcome *none)
-{
-	struct map_def inner;
-	struct outcome out;
-	struct bpf_run run;
-	size_t off = 0;
-	int i, err;
-
-	why[0] = '\0';
-	for (i = 0; i < NR_METHODS; i++) {
-		memset(&out, 0, sizeof(out));
-		err = attach_test(&run, opt, &tests[ARRAY_LOOKUP], i, NULL,
-				  &inner, &out);
-		bpf_run_close(&run);
-		if (!err || bench_interrupted())
-			return err ? -1 : i;
-		if (off < len)
-			off += snprintf(why + off, len - off, "%s%s %s: %s",
-					off ? "; " : "", methods[i].name,
-					status_name(out.status), out.reason);
-		if (out.status == ST_FAILED) {
-			outcome_set(none, ST_FAILED, "auto attach: %s: %s",
-				    methods[i].name, out.reason);
-			return -1;
-		}
+			    c->found, c->lookups, min_found);
+	if (s->out.status == ST_OK) {
+		r->lookups += c->lookups;
+		r->found += c->found;
 	}
-	outcome_set(none, ST_SKIPPED,
-		    "no attach method works on this kernel (see \"auto attach tried\")");
-	return -1;
+}
+
+static int prog_fds(const struct bench_row *row, int *fds, int max)
+{
+	const struct map_row *r = row->priv;
+
+	fds[0] = bpf_program__fd(r->prog);
+	return 1;
+}
+
+static void close_row(struct bench_row *row)
+{
+	struct map_row *r = row->priv;
+
+	bpf_link__destroy(r->link);
+	map_perf_test_kern__destroy(r->skel);
+	r->link = NULL;
+	r->skel = NULL;
 }
 
 /* ---- output ---- */
 
-/* "100000 syscalls" or "0.05 s": what one sample is */
-static void format_sample(const struct options *opt, char *buf, size_t len)
+/* upstream's line for each worker: the median of its samples */
+static void print_upstream(const struct bench_rows *rows)
 {
-	if (opt->rs.duration)
-		snprintf(buf, len, "%g s", opt->rs.duration);
-	else
-		snprintf(buf, len, "%llu syscalls", opt->count);
-}
+	int i, w;
 
-static void print_header(const struct options *opt, int method,
-			 const char *why)
-{
-	char cpus[256], sample[64];
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+		const struct map_row *r = row->priv;
 
-	format_cpus(&opt->cpus, cpus, sizeof(cpus));
-	format_sample(opt, sample, sizeof(sample));
-	printf("map_perf_test: %d worker(s) on CPU %s, %s per worker and sample, ",
-	       opt->cpus.nr, cpus, sample);
-	if (opt->entries)
-		printf("maps resized to %u entries, ", opt->entries);
-	else
-		printf("maps at their own sizes, ");
-	printf("attach by %s%s%s\n", method >= 0 ? methods[method].name :
-	       "none", opt->method == METHOD_AUTO ? " (auto)" : "",
-	       opt->miss ? ", --miss" : "");
-	/* each rejected method and why: "<method> <status>: <reason>" */
-	if (why[0])
-		printf("auto attach tried: %s\n", why);
-}
-
-static void print_workers(const struct map_test *t, const struct test_result *r,
-			  const struct worker_result *res)
-{
-	const char *unit = t->per_lookup ? "lookups" : "events";
-	unsigned int mult = t->per_lookup ? t->ops : 1;
-	double ns;
-	int i;
-
-	if (r->m.out.status != ST_OK) {
-		printf("%s: %s: %s\n", t->name, status_name(r->m.out.status),
-		       r->m.out.reason);
-		return;
-	}
-	/* upstream's line, so that scripts grepping for it keep working */
-	for (i = 0; i < r->m.nr_workers; i++) {
-		ns = res[i].elapsed_ns ? res[i].elapsed_ns : 1;
-		printf("%d:%s %lld %s per sec\n", res[i].cpu, t->line,
-		       (long long)(res[i].events * 1e9 * mult / ns), unit);
+		if (!r)
+			continue;	/* base rows have no upstream line */
+		if (!row_has_figure(row)) {
+			printf("%s: %s: %s\n", r->test->name,
+			       status_name(row->out.status), row->out.reason);
+			continue;
+		}
+		for (w = 0; w < row->cpus->nr; w++)
+			printf("%d:%s %.0f %s per sec\n", row->cpus->cpu[w],
+			       r->test->line, worker_median_rate(row, w) *
+			       (r->test->per_lookup ? r->test->ops : 1),
+			       r->test->per_lookup ? "lookups" : "events");
 	}
 }
 
-/* what a row gathers beyond its samples, over its counted rounds */
-struct map_counts {
-	__u64 lookups;
-	__u64 found;
-	__u32 entries;		/* the kernel's max_entries of the map */
-};
-
-static void counts_record(struct map_counts *mc, const struct test_result *r)
+static void print_row(const struct bench_row *row)
 {
-	mc->lookups += r->c.lookups;
-	mc->found += r->c.found;
-	mc->entries = r->entries;
-}
-
-/* " prog 41.2 ns/run", or why there is no such figure */
-static void format_prog(const struct bench_row *row, char *buf, size_t len)
-{
-	if (!isnan(row->prog_ns))
-		snprintf(buf, len, "  prog %.1f ns/run", row_prog_body(row));
-	else if (row->prog_out.status == ST_FAILED)
-		snprintf(buf, len, "  prog stats FAILED: %s",
-			 row->prog_out.reason);
-	else
-		buf[0] = '\0';	/* a skip is among the notes */
-}
-
-static void print_row(const struct bench_row *row, const struct map_test *t,
-		      const struct map_counts *mc)
-{
-	char ratio[16] = "-", prog[REASON_LEN + 32], notes[REASON_LEN + 64];
+	const struct map_row *r = row->priv;
+	char nsop[32] = "-", ratio[16] = "-", calls[48] = "-", entries[16] = "-";
+	char notes[REASON_LEN + 128];
 	struct row_summary s;
 
-	printf("  %-26s %-10s %-8s ", row->name, row->variant,
+	printf("  %-26s %-10s %-9s ", row->name, row->variant,
 	       status_name(row->out.status));
-	if (row->out.status != ST_OK) {
+	if (!row_has_figure(row)) {
 		printf("%s\n", row->out.reason);
 		return;
 	}
 	row_summarize(row, &s);
-	if (mc->lookups)
+	if (r && s.has_overhead)
+		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
+			 s.overhead.value / r->test->ops,
+			 s.overhead.uncertainty / r->test->ops);
+	if (r && r->lookups)
 		snprintf(ratio, sizeof(ratio), "%.3f",
-			 (double)mc->found / mc->lookups);
-	format_prog(row, prog, sizeof(prog));
+			 (double)r->found / r->lookups);
+	if (r) {
+		snprintf(calls, sizeof(calls), "%llu/%llu", row->hits,
+			 row->events);
+		snprintf(entries, sizeof(entries), "%u", r->entries);
+	}
 	row_notes(row, &s, notes, sizeof(notes));
-	printf("%8.3fM ± %-6.3f %9.3fM %7.1f %6s %8u %llu/%llu%s%s%s\n",
+	printf("%8.3fM ± %-7.3f %10.3fM %16s %6s %8s %21s%s%s",
 	       s.rate.mean / 1e6, s.rate.stddev / 1e6,
-	       s.rate.mean * t->ops / 1e6, s.ns.mean / t->ops, ratio,
-	       mc->entries, row->hits, row->events, prog,
-	       notes[0] ? "  " : "", notes);
+	       s.rate.mean * (r ? r->test->ops : 0) / 1e6, nsop, ratio,
+	       entries, calls, notes[0] ? "  " : "", notes);
+	if (!isnan(row->prog_ns))
+		printf("  prog %.1f ns/run", row_prog_body(row));
+	printf("\n");
 }
 
-static void print_summary(const struct options *opt, const char *method,
-			  const struct bench_row *rows,
-			  const struct map_counts *counts)
+static void print_summary(const struct bench_rows *rows)
 {
-	char cpus[256], sample[64];
+	char cpus[256];
 	struct utsname uts;
-	int t;
+	int i;
 
 	uname(&uts);
-	format_cpus(&opt->cpus, cpus, sizeof(cpus));
-	format_sample(opt, sample, sizeof(sample));
-	printf("\nSummary: %d worker(s) on CPU %s, %s per worker and sample, %d sample(s)%s, attach %s, kernel %s\n",
-	       opt->cpus.nr, cpus, sample, opt->rs.repeat,
-	       opt->rs.warmup ? " after warm-up" : "", method, uts.release);
-	printf("  %-26s %-10s %-8s %-18s %10s %7s %6s %8s %s\n", "test",
-	       "attach", "status", "events/s mean ± sd", "ops/s", "ns/op",
-	       "hits", "entries", "calls/syscalls");
-	for (t = 0; t < NR_TESTS; t++)
-		if (rows[t].selected)
-			print_row(&rows[t], &tests[t], &counts[t]);
+	format_cpus(&bench_rs.cpus, cpus, sizeof(cpus));
+	printf("\nSummary: %d worker(s) on CPU %s, ", bench_rs.cpus.nr, cpus);
+	if (opt.entries)
+		printf("maps resized to %u entries, ", opt.entries);
+	printf("%s%skernel %s\n", opt.miss ? "--miss, " : "",
+	       bench_fault.kind ? "UNVERIFIED (a test fault is injected), " : "",
+	       uts.release);
+	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
+	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
+	       "ns/op ± sd", "hits", "entries", "calls/syscalls");
+	for (i = 0; i < rows->nr; i++)
+		print_row(&rows->row[i]);
 	if (verbosity < 1)
 		return;
-	printf("ns/op: the syscall and its program, per map operation; hits: share of lookups that found their key\n");
-	if (opt->rs.prog_stats)
+	printf("ns/op: ns per map operation, the syscall's own cost (its base row) taken out;\n"
+	       "map ops/s: operations per second with the syscall's cost in; hits: share of\n"
+	       "lookups that found their key; calls/syscalls: program runs against syscalls made\n");
+	if (bench_rs.prog_stats)
 		printf("prog: ns inside the program per run, by the kernel's run-time stats in a pass of\n"
 		       "their own, less their clock reads (measured on an empty program)\n");
 }
 
-/* ---- the run ---- */
-
-/* --json -: stdout holds the JSON alone */
-static bool text_off;
-
-static void init_rows(const struct options *opt, int method,
-		      struct bench_row *rows)
+static void json_context(json_t *ctx)
 {
-	const char *variant = method >= 0 ? methods[method].name : "auto";
-	int t;
+	json_object_set_new(ctx, "entries", opt.entries ?
+			    json_integer(opt.entries) : json_null());
+	json_object_set_new(ctx, "miss", json_boolean(opt.miss));
+	if (bench_fault.kind)
+		json_object_set_new(ctx, "fault", json_string(bench_fault.name));
+}
 
-	for (t = 0; t < NR_TESTS; t++) {
-		row_init(&rows[t], tests[t].name, variant, "events/s");
-		rows[t].selected = opt->selected[t];
-		/* hits: the program's runs, against the syscalls made */
-		rows[t].counts_hits = true;
+static void json_row(const struct bench_row *row, json_t *o)
+{
+	const struct map_row *r = row->priv;
+	struct row_summary s;
+	json_t *nsop;
+
+	if (!r)
+		return;
+	json_object_set_new(o, "attach_method", r->method ?
+			    json_string(r->method->name) : json_null());
+	json_object_set_new(o, "ops_per_event", json_integer(r->test->ops));
+	json_object_set_new(o, "lookups", json_integer(r->lookups));
+	json_object_set_new(o, "found", json_integer(r->found));
+	json_object_set_new(o, "entries", json_integer(r->entries));
+	if (!row_has_figure(row))
+		return;
+	row_summarize(row, &s);
+	if (!s.has_overhead) {
+		json_object_set_new(o, "ns_per_op", json_null());
+		return;
 	}
+	nsop = json_object();
+	json_object_set_new(nsop, "value",
+			    json_real(s.overhead.value / r->test->ops));
+	json_object_set_new(nsop, "uncertainty",
+			    json_real(s.overhead.uncertainty / r->test->ops));
+	json_object_set_new(o, "ns_per_op", nsop);
 }
 
-/* no method to run with: every selected test gets @why */
-static void none_ran(const struct outcome *why, struct bench_row *rows)
+static void list(const struct bench_rows *all, json_t *root)
 {
-	int t;
+	json_t *rows = json_array(), *o, *needs;
+	int i, k;
 
-	for (t = 0; t < NR_TESTS; t++)
-		rows[t].out = *why;
-}
+	for (i = 0; i < all->nr; i++) {
+		const struct bench_row *row = &all->row[i];
+		const struct map_row *r = row->priv;
+		struct map_perf_test_kern *skel;
 
-/*
- * Rounds of every selected test, so that drift hits every test alike; the
- * warm-up rounds count only for skips and failures.
- */
-static int run_rounds(const struct options *opt, int method,
-		      struct bench_row *rows, struct map_counts *counts)
-{
-	static struct worker_result res[MAX_WORKERS];
-	struct test_result r;
-	int rounds = opt->rs.warmup + opt->rs.repeat;
-	int i, t, done, total = 0;
-
-	for (t = 0; t < NR_TESTS; t++)
-		total += rows[t].selected;
-	for (i = 0; i < rounds; i++) {
-		bool counted = i >= opt->rs.warmup;
-
-		done = 0;
-		for (t = 0; t < NR_TESTS; t++) {
-			if (!rows[t].selected)
-				continue;
-			progress(done++, total, &rows[t], i, rounds);
-			if (!row_runnable(&rows[t]))
-				continue;
-			if (run_one(opt, t, method, false, &r, res))
-				return -EINTR;
-			if (counted || r.m.out.status != ST_OK)
-				row_record(&rows[t], &r.m);
-			if (counted && r.m.out.status == ST_OK)
-				counts_record(&counts[t], &r);
-			if (!counted || verbosity < 1 || text_off)
-				continue;
-			progress_end();
-			print_workers(&tests[t], &r, res);
-			fflush(stdout);
+		o = json_object();
+		json_object_set_new(o, "name", json_string(row->name));
+		json_object_set_new(o, "variant", json_string(row->variant));
+		needs = json_array();
+		for (k = 0; r && k < 4 && r->method->kind->needs[k]; k++)
+			json_array_append_new(needs,
+				json_string(r->method->kind->needs[k]));
+		json_object_set_new(o, "needs", needs);
+		if (r) {
+			json_object_set_new(o, "flag", json_integer(1ull <<
+						(r->test - tests)));
+			/* opening needs no privileges: it only reads the ELF */
+			skel = map_perf_test_kern__open();
+			json_object_set_new(o, "program", skel ? json_string(
+				bpf_program__name(skel_prog(skel,
+					r->test->prog[r->method - methods]))) :
+				json_null());
+			map_perf_test_kern__destroy(skel);
 		}
+		json_array_append_new(rows, o);
 	}
-	progress_end();
-	return 0;
+	json_object_set_new(root, "rows", rows);
 }
 
-struct stats_ctx {
-	const struct options *opt;
-	int method;
+static const struct bench_family map_perf_family = {
+	.name = "map_perf_test",
+	.args = "[test_flags] [nr_cpus] [num_map_entries] [max_cnt]",
+	.about = "Speed of BPF map operations, done by a BPF program on each worker's\n"
+		 "syscalls, verified by the program's own counts on every worker's CPU.\n",
+	.options = options,
+	.parse_option = parse_option,
+	.parse_args = parse_args,
+	.usage_tables = usage_tables,
+	.setup = setup,
+	.list = list,
+	.open = open_row,
+	.attach = attach_row,
+	.detach = detach_row,
+	.collect = collect,
+	.verify = verify,
+	.prog_fds = prog_fds,
+	.close = close_row,
+	.print_upstream = print_upstream,
+	.print_summary = print_summary,
+	.json_context = json_context,
+	.json_row = json_row,
 };
-
-/* --prog-stats: test @t again, with the kernel's run-time stats read */
-static int stats_sample(void *ctx, int t, struct measurement *m)
-{
-	static struct worker_result res[MAX_WORKERS];
-	const struct stats_ctx *c = ctx;
-	struct test_result r;
-	int err;
-
-	err = run_one(c->opt, t, c->method, true, &r, res);
-	*m = r.m;
-	return err;
-}
 
 int main(int argc, char **argv)
 {
-	static struct bench_row rows[NR_TESTS];
-	static struct map_counts counts[NR_TESTS];
-	struct run_context ctx = { .tool = "map_perf_test" };
-	struct options opt = {};
-	struct outcome none = {};
-	char why[4 * REASON_LEN];
-	int method;
-
-	bench_init("map_perf_test");
-	if (parse_options(argc, argv, &opt))
-		return EXIT_USAGE;
-	if (opt.rs.compare[0])
-		return run_compare(&opt.rs);
-	text_off = json_on_stdout(&opt.rs);
-	if (bench_setup())
-		return 1;
-
-	why[0] = '\0';
-	method = opt.method;
-	if (method == METHOD_AUTO)
-		method = pick_method(&opt, why, sizeof(why), &none);
-	if (bench_interrupted())
-		goto interrupted;
-	if (verbosity > 0 && !text_off)
-		print_header(&opt, method, why);
-	else if (method < 0)
-		pr_err("auto attach tried: %s", why);
-
-	init_rows(&opt, method, rows);
-	if (method < 0)
-		none_ran(&none, rows);
-	else if (run_rounds(&opt, method, rows, counts))
-		goto interrupted;
-	/* a pass of its own: the run-time stats cost something themselves */
-	if (method >= 0 && opt.rs.prog_stats &&
-	    prog_stats_pass(rows, NR_TESTS, stats_sample,
-			    &(struct stats_ctx){ &opt, method }))
-		goto interrupted;
-	if (!text_off)
-		print_summary(&opt, method >= 0 ? methods[method].name : "none",
-			      rows, counts);
-
-	ctx.cpus = &opt.cpus;
-	ctx.attach_method = method >= 0 ? methods[method].name : NULL;
-	ctx.count = opt.count;
-	ctx.rs = &opt.rs;
-	return bench_finish(&ctx, rows, NR_TESTS);
-
-interrupted:
-	return bench_exit_interrupted();
+	return bench_main(&map_perf_family, argc, argv);
 }

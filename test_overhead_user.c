@@ -1,34 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_overhead: what each way of attaching a BPF program to a kernel event
- * costs per event. Every worker repeats an event (a syscall) on its own CPU,
- * first with nothing attached (base), then with one program attached per
- * mode; the program counts its hits, and a figure is shown only when the
- * hits cover every event the workers made.
+ * costs per event. Every worker repeats an event on its own CPU, first with
+ * nothing attached (base), then with a program attached in each mode; the
+ * program counts its hits per CPU, and a figure is shown only when, on
+ * every worker's CPU, the hits cover every event that worker made.
+ *
+ * This file is the family: its events, its modes, its options and its
+ * output. The runner (bench_main.c) does the rest.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <jansson.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_report.h"
+#include "bench_attach.h"
+#include "test_overhead.h"
 #include "test_overhead_kprobe_kern.skel.h"
 #include "test_overhead_tp_kern.skel.h"
 #include "test_overhead_raw_tp_kern.skel.h"
 #include "test_overhead_fentry_kern.skel.h"
 #include "test_overhead_uprobe_kern.skel.h"
 #include "test_overhead_batch_kern.skel.h"
-
-#define MAX_COUNT	10000000000ull
 
 /* ---- events: what every worker repeats ---- */
 
@@ -41,9 +50,17 @@ static void rename_run(void *state, __u64 count)
 		prctl(PR_SET_NAME, names[i & 1]);
 }
 
+static void getpgid_run(void *state, __u64 count)
+{
+	__u64 i;
+
+	for (i = 0; i < count; i++)
+		getpgid(0);
+}
+
 static int urandom_setup(void **state)
 {
-	int fd = open("/dev/urandom", O_RDONLY);
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
@@ -61,12 +78,66 @@ static void urandom_run(void *state, __u64 count)
 		(void)!read(fd, buf, sizeof(buf));
 }
 
-static void getpgid_run(void *state, __u64 count)
+/*
+ * fib_table_lookup, as upstream: a small UDP datagram to 127.0.0.1:80 per
+ * event, routed by the kernel. Each worker sends from a network namespace
+ * of its own with only lo up, so the datagrams never leave the worker's
+ * loopback and no other traffic shares its routing; where the namespace
+ * cannot be made (no CAP_SYS_ADMIN), from the host's loopback.
+ */
+struct fib_state {
+	int fd;
+	struct sockaddr_in dst;
+};
+
+static int loopback_up(void)
 {
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd, err = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		err = -errno;
+	ifr.ifr_flags |= IFF_UP;
+	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int fib_setup(void **state)
+{
+	static struct fib_state s;
+	int err;
+
+	if (!unshare(CLONE_NEWNET)) {
+		err = loopback_up();
+		if (err)
+			return err;
+	} else if (errno != EPERM) {
+		return -errno;
+	}
+	s.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s.fd < 0)
+		return -errno;
+	s.dst.sin_family = AF_INET;
+	s.dst.sin_port = htons(80);
+	s.dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	*state = &s;
+	return 0;
+}
+
+static void fib_run(void *state, __u64 count)
+{
+	const struct fib_state *s = state;
+	const char buf[] = "a";
 	__u64 i;
 
 	for (i = 0; i < count; i++)
-		getpgid(0);
+		sendto(s->fd, buf, sizeof(buf), 0,
+		       (const struct sockaddr *)&s->dst, sizeof(s->dst));
 }
 
 /*
@@ -83,6 +154,7 @@ asm(".text\n"
     ".globl uprobe_ret\n.type uprobe_ret, @function\n"
     "uprobe_ret:\n\tret\n.size uprobe_ret, .-uprobe_ret\n");
 #define UPROBE_TARGETS 1
+#define BREAKPOINT 0xcc
 void uprobe_nop(void);
 void uprobe_ret(void);
 #else
@@ -115,9 +187,14 @@ static bool uprobe_target_ok(const void *func, unsigned char insn,
 
 	if (first == insn)
 		return true;
-	outcome_set(out, ST_FAILED,
-		    "target starts with byte 0x%02x, not %s (0x%02x): check the build flags",
-		    first, what, insn);
+	if (first == BREAKPOINT)
+		outcome_set(out, ST_SKIPPED,
+			    "another uprobe is attached here (its breakpoint is in place of %s)",
+			    what);
+	else
+		outcome_set(out, ST_FAILED,
+			    "target starts with byte 0x%02x, not %s (0x%02x): check the build flags",
+			    first, what, insn);
 #else
 	outcome_set(out, ST_SKIPPED, "uprobe targets exist on x86-64 only");
 #endif
@@ -139,7 +216,7 @@ static bool ret_ok(struct outcome *out)
 	return uprobe_target_ok(uprobe_ret, 0xc3, "ret", out);
 }
 
-#define UPROBE_RUN(name)						\
+#define CALL_LOOP(name)							\
 static void name##_run(void *state, __u64 count)			\
 {									\
 	__u64 i;							\
@@ -147,9 +224,9 @@ static void name##_run(void *state, __u64 count)			\
 	for (i = 0; i < count; i++)					\
 		name();							\
 }
-UPROBE_RUN(uprobe_nop)
-UPROBE_RUN(uprobe_push)
-UPROBE_RUN(uprobe_ret)
+CALL_LOOP(uprobe_nop)
+CALL_LOOP(uprobe_push)
+CALL_LOOP(uprobe_ret)
 
 /*
  * kernel-batch: BPF_PROG_TEST_RUN of a driver program that calls
@@ -159,29 +236,17 @@ UPROBE_RUN(uprobe_ret)
 #define KERNEL_BATCH 100
 
 struct batch_driver {
-	struct bpf_run run;
+	struct test_overhead_batch_kern *skel;
 	int fd;
 	__u64 args[1];	/* the driver's ctx: how many helper calls */
 };
 
-static int batch_driver_load(struct batch_driver *d, struct outcome *out)
+static int batch_driver_load(struct batch_driver *d)
 {
-	size_t size;
-	const void *elf = test_overhead_batch_kern__elf_bytes(&size);
-	int err;
-
-	err = bpf_run_open(&d->run, elf, size, "test_overhead_batch_kern",
-			   "kernel_batch_driver", out);
-	if (err)
-		return err;
-	err = bpf_object__load(d->run.obj);
-	if (err) {
-		outcome_set(out, ST_FAILED, "loading the batch driver: %s",
-			    strerror(-err));
-		bpf_run_close(&d->run);
-		return err;
-	}
-	d->fd = bpf_program__fd(d->run.prog);
+	d->skel = test_overhead_batch_kern__open_and_load();
+	if (!d->skel)
+		return -errno;
+	d->fd = bpf_program__fd(d->skel->progs.kernel_batch_driver);
 	d->args[0] = KERNEL_BATCH;
 	return 0;
 }
@@ -190,12 +255,9 @@ static int batch_driver_load(struct batch_driver *d, struct outcome *out)
 static int batch_setup(void **state)
 {
 	static struct batch_driver driver;
-	struct outcome out;
-	int err;
 
-	err = batch_driver_load(&driver, &out);
 	*state = &driver;
-	return err;
+	return batch_driver_load(&driver);
 }
 
 static void batch_run(void *state, __u64 count)
@@ -216,12 +278,16 @@ static bool batch_ok(struct outcome *out)
 	struct batch_driver d;
 	int err;
 
-	if (batch_driver_load(&d, out))
+	err = batch_driver_load(&d);
+	if (err) {
+		outcome_set(out, ST_FAILED, "loading the batch driver: %s",
+			    strerror(-err));
 		return false;
+	}
 	opts.ctx_in = d.args;
 	opts.ctx_size_in = sizeof(d.args);
 	err = bpf_prog_test_run_opts(d.fd, &opts) ? -errno : 0;
-	bpf_run_close(&d.run);
+	test_overhead_batch_kern__destroy(d.skel);
 	if (err)
 		outcome_set(out, ST_SKIPPED,
 			    "kernel cannot BPF_PROG_TEST_RUN a raw_tp program: %s",
@@ -229,19 +295,154 @@ static bool batch_ok(struct outcome *out)
 	return !err;
 }
 
+/* ---- the BPF objects, through their skeletons ---- */
+
+/* what the runner needs of any test_overhead skeleton, typed per object */
+struct overhead_skel {
+	void *(*open)(void);
+	void (*destroy)(void *skel);
+	struct bpf_object_skeleton *(*skeleton)(void *skel);
+	struct overhead_config *(*cfg)(void *skel);
+	struct hit_slot *(*slots)(void *skel);
+};
+
+#define OVERHEAD_SKEL(sk)						\
+static void *sk##_open(void) { return sk##__open(); }			\
+static void sk##_destroy(void *s) { sk##__destroy(s); }			\
+static struct bpf_object_skeleton *sk##_skeleton(void *s)		\
+{									\
+	return ((struct sk *)s)->skeleton;				\
+}									\
+static struct overhead_config *sk##_cfg(void *s)			\
+{									\
+	return &((struct sk *)s)->rodata->cfg;				\
+}									\
+static struct hit_slot *sk##_slots(void *s)				\
+{									\
+	return ((struct sk *)s)->bss->slots;				\
+}									\
+static const struct overhead_skel sk##_skel = {				\
+	sk##_open, sk##_destroy, sk##_skeleton, sk##_cfg, sk##_slots,	\
+}
+
+OVERHEAD_SKEL(test_overhead_kprobe_kern);
+OVERHEAD_SKEL(test_overhead_tp_kern);
+OVERHEAD_SKEL(test_overhead_raw_tp_kern);
+OVERHEAD_SKEL(test_overhead_fentry_kern);
+OVERHEAD_SKEL(test_overhead_uprobe_kern);
+
+/* a program of a skeleton: where its pointer sits in the skeleton */
+#define PROG(sk, name)	offsetof(struct sk, progs.name)
+
+static struct bpf_program *skel_prog(void *skel, size_t off)
+{
+	return *(struct bpf_program **)((char *)skel + off);
+}
+
+/* ---- modes: how the program is attached ---- */
+
+enum mode_id {
+	MODE_BASE,
+	MODE_KPROBE,
+	MODE_KRETPROBE,
+	MODE_TRACEPOINT,
+	MODE_RAW_TP,
+	MODE_TP_BTF,
+	MODE_FENTRY,
+	MODE_FEXIT,
+	MODE_FMOD_RET,
+	MODE_UPROBE,
+	MODE_URETPROBE,
+	NR_MODES
+};
+
+struct attach_mode {
+	const char *name;		/* -m name */
+	const char *header;		/* upstream's line before its results */
+	const struct attach_kind *kind;	/* NULL: nothing attached */
+	/*
+	 * test_flags bit selecting task_rename in this mode; the next one
+	 * up selects fib_table_lookup. 0: the mode has no bit pair.
+	 */
+	__u64 flag;
+	const struct overhead_skel *skel;
+	size_t count_prog;		/* the program that counts alone */
+	const char *help;
+};
+
+static const struct attach_mode modes[NR_MODES] = {
+	[MODE_BASE] = { "base", "BASE", NULL, 0x1, NULL, 0,
+		"nothing attached" },
+	[MODE_KPROBE] = { "kprobe", "w/KPROBE", &kind_kprobe, 0x4,
+		&test_overhead_kprobe_kern_skel,
+		PROG(test_overhead_kprobe_kern, kprobe_count),
+		"kprobe on the event's kernel function" },
+	[MODE_KRETPROBE] = { "kretprobe", "w/KRETPROBE", &kind_kretprobe,
+		0x100, &test_overhead_kprobe_kern_skel,
+		PROG(test_overhead_kprobe_kern, kretprobe_count),
+		"kretprobe on it" },
+	[MODE_TRACEPOINT] = { "tracepoint", "w/TRACEPOINT", &kind_tracepoint,
+		0x10, &test_overhead_tp_kern_skel,
+		PROG(test_overhead_tp_kern, tracepoint_count),
+		"the event's tracepoint" },
+	[MODE_RAW_TP] = { "raw_tp", "w/RAW_TRACEPOINT", &kind_raw_tp, 0x40,
+		&test_overhead_raw_tp_kern_skel,
+		PROG(test_overhead_raw_tp_kern, raw_tp_count),
+		"raw tracepoint on it" },
+	[MODE_TP_BTF] = { "tp_btf", "w/TP_BTF", &kind_tp_btf, 0x400,
+		&test_overhead_raw_tp_kern_skel,
+		PROG(test_overhead_raw_tp_kern, tp_btf_count),
+		"BTF-typed raw tracepoint on it" },
+	[MODE_FENTRY] = { "fentry", "w/FENTRY", &kind_fentry, 0x1000,
+		&test_overhead_fentry_kern_skel,
+		PROG(test_overhead_fentry_kern, fentry_count),
+		"fentry on the kernel function" },
+	[MODE_FEXIT] = { "fexit", "w/FEXIT", &kind_fexit, 0x4000,
+		&test_overhead_fentry_kern_skel,
+		PROG(test_overhead_fentry_kern, fexit_count),
+		"fexit on it" },
+	[MODE_FMOD_RET] = { "fmod_ret", "w/FMOD_RET", &kind_fmod_ret,
+		0x200000, &test_overhead_fentry_kern_skel, 0,
+		"task_rename: on prctl's LSM hook, returning 0;\n"
+		"getpgid: on the syscall, returning an error so its\n"
+		"body is skipped (it measures something else)" },
+	[MODE_UPROBE] = { "uprobe", "w/UPROBE", &kind_uprobe, 0,
+		&test_overhead_uprobe_kern_skel,
+		PROG(test_overhead_uprobe_kern, uprobe_count),
+		"uprobe on the uprobe-* functions" },
+	[MODE_URETPROBE] = { "uretprobe", "w/URETPROBE", &kind_uretprobe, 0,
+		&test_overhead_uprobe_kern_skel,
+		PROG(test_overhead_uprobe_kern, uretprobe_count),
+		"uretprobe on them" },
+};
+
+/* ---- the events' table ---- */
+
 struct overhead_event {
 	struct trigger trigger;		/* trigger.name is the event's name */
 	struct attach_target target;
 	/*
-	 * test_flags bit selecting the event in every mode that applies;
-	 * 0 for upstream's events, selected by each mode's bit pair
+	 * test_flags: 0 and 1 are the low and high bit of each mode's
+	 * pair (upstream's events); otherwise the event's own bit, which
+	 * selects it in every mode that applies
 	 */
-	unsigned int flag;
+	__u64 flag;
+	long syscall_nr;		/* what sys_enter programs keep */
 	/* checks the event itself before a mode runs it, if needed */
 	bool (*usable)(struct outcome *out);
-	/* events per worker and sample without -n: about 0.1 s each */
+	/* events per worker and sample without -n: about 0.05 s each */
 	__u64 count;
+	/* base is a function call, not a syscall: no percentages */
+	bool base_is_call;
+	/* each datagram's lookups are counted before the run */
+	bool calibrated;
+	/* programs other than the mode's counting one */
+	size_t prog[NR_MODES];
+	const char *help;
 };
+
+#define PAIR_LOW	0
+#define PAIR_HIGH	1
 
 static const struct overhead_event events[] = {
 	{
@@ -250,23 +451,38 @@ static const struct overhead_event events[] = {
 			.kfunc = { "__set_task_comm" },
 			.tp_category = "task",
 			.tp_name = "task_rename",
-			.lsm_hook = "security_task_prctl",
+			.lsm_hook = "task_prctl",
 		},
-		.count = 500000,
+		.flag = PAIR_LOW,
+		.count = 250000,
+		.prog = {
+			[MODE_KPROBE] = PROG(test_overhead_kprobe_kern, kprobe_rename),
+			[MODE_KRETPROBE] = PROG(test_overhead_kprobe_kern, kretprobe_rename),
+			[MODE_TRACEPOINT] = PROG(test_overhead_tp_kern, tracepoint_rename),
+			[MODE_RAW_TP] = PROG(test_overhead_raw_tp_kern, raw_tp_rename),
+			[MODE_TP_BTF] = PROG(test_overhead_raw_tp_kern, tp_btf_rename),
+			[MODE_FENTRY] = PROG(test_overhead_fentry_kern, fentry_rename),
+			[MODE_FEXIT] = PROG(test_overhead_fentry_kern, fexit_rename),
+			[MODE_FMOD_RET] = PROG(test_overhead_fentry_kern, fmod_ret_rename),
+		},
+		.help = "prctl(PR_SET_NAME)",
 	},
 	{
 		.trigger = {
-			.name = "urandom_read",
-			.setup = urandom_setup,
-			.run = urandom_run,
+			.name = "fib_table_lookup",
+			.setup = fib_setup,
+			.run = fib_run,
 		},
 		.target = {
-			/* renamed in 5.19 */
-			.kfunc = { "urandom_read_iter", "urandom_read" },
-			.tp_category = "random",
-			.tp_name = "urandom_read",
+			.kfunc = { "fib_table_lookup" },
+			.tp_category = "fib",
+			.tp_name = "fib_table_lookup",
 		},
-		.count = 500000,
+		.flag = PAIR_HIGH,
+		.count = 100000,
+		.calibrated = true,
+		.help = "a UDP datagram to 127.0.0.1:80, from a network\n"
+			"namespace of the worker's own",
 	},
 	{
 		.trigger = { .name = "getpgid", .run = getpgid_run },
@@ -280,28 +496,44 @@ static const struct overhead_event events[] = {
 			.error_injection = true,
 		},
 		.flag = 0x10000,
-		.count = 1000000,
+		.syscall_nr = __NR_getpgid,
+		.count = 500000,
+		.prog = {
+			[MODE_RAW_TP] = PROG(test_overhead_raw_tp_kern, raw_tp_sys_enter),
+			[MODE_TP_BTF] = PROG(test_overhead_raw_tp_kern, tp_btf_sys_enter),
+			[MODE_FMOD_RET] = PROG(test_overhead_fentry_kern, fmod_ret_error),
+		},
+		.help = "getpgid(0): cheap, and rarely called by others;\n"
+			"raw_tp and tp_btf hook sys_enter, which fires for\n"
+			"every syscall, and keep getpgid's",
 	},
 	{
 		.trigger = { .name = "uprobe-nop", .run = uprobe_nop_run },
 		.target = { .ufunc = "uprobe_nop" },
 		.flag = 0x20000,
 		.usable = nop_ok,
-		.count = 200000,
+		.count = 100000,
+		.base_is_call = true,
+		.help = "calls of a function of this program that starts\n"
+			"with a nop (uprobe modes; base is the bare call)",
 	},
 	{
 		.trigger = { .name = "uprobe-push", .run = uprobe_push_run },
 		.target = { .ufunc = "uprobe_push" },
 		.flag = 0x40000,
 		.usable = push_ok,
-		.count = 200000,
+		.count = 100000,
+		.base_is_call = true,
+		.help = "the same, starting with push %rbp",
 	},
 	{
 		.trigger = { .name = "uprobe-ret", .run = uprobe_ret_run },
 		.target = { .ufunc = "uprobe_ret" },
 		.flag = 0x80000,
 		.usable = ret_ok,
-		.count = 50000,
+		.count = 25000,
+		.base_is_call = true,
+		.help = "the same, starting with ret",
 	},
 	{
 		.trigger = {
@@ -313,519 +545,702 @@ static const struct overhead_event events[] = {
 		.target = { .kfunc = { "bpf_get_numa_node_id" } },
 		.flag = 0x100000,
 		.usable = batch_ok,
-		.count = 5000000,
+		.count = 2500000,
+		.help = "BPF_PROG_TEST_RUN of a program calling\n"
+			"bpf_get_numa_node_id() 100 times: no syscall per\n"
+			"event (kprobe, kretprobe, fentry, fexit)",
+	},
+	{
+		.trigger = {
+			.name = "urandom_read",
+			.setup = urandom_setup,
+			.run = urandom_run,
+		},
+		.target = {
+			/* renamed in 5.19 */
+			.kfunc = { "urandom_read_iter", "urandom_read" },
+			.tp_category = "random",
+			.tp_name = "urandom_read",
+		},
+		.flag = 0x800000,
+		.count = 250000,
+		.help = "read(2) of 4 bytes of /dev/urandom: upstream's\n"
+			"second event before 5.18 removed its tracepoint",
 	},
 };
 #define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
 
-/* ---- modes: how the program is attached ---- */
+static bool mode_applies(const struct attach_mode *mode,
+			 const struct overhead_event *ev)
+{
+	if (!mode->kind)
+		return true;
+	/* the uprobe modes and events belong to each other alone */
+	if ((mode->kind == &kind_uprobe || mode->kind == &kind_uretprobe) !=
+	    !!ev->target.ufunc)
+		return false;
+	return mode->kind->applies(&ev->target);
+}
 
-struct attach_mode {
-	/* -m name; its BPF programs are named <name>_<event> */
-	const char *name;
-	const char *header;	/* upstream's line before the mode's results */
-	/* test_flags bit for the first event; the next event's is flag << 1 */
-	unsigned int flag;
-	enum attach_kind kind;
-	const void *(*elf_bytes)(size_t *size);	/* the skeleton's object */
-	const char *obj_name;
-};
-
-#define SKEL(name) name##__elf_bytes, #name
-
-static const struct attach_mode modes[] = {
-	{ "base", "BASE", 0x1, ATTACH_NONE, NULL, NULL },
-	{ "kprobe", "w/KPROBE", 0x4, ATTACH_KPROBE,
-	  SKEL(test_overhead_kprobe_kern) },
-	{ "kretprobe", "w/KRETPROBE", 0x100, ATTACH_KRETPROBE,
-	  SKEL(test_overhead_kprobe_kern) },
-	{ "tracepoint", "w/TRACEPOINT", 0x10, ATTACH_TRACEPOINT,
-	  SKEL(test_overhead_tp_kern) },
-	{ "raw_tp", "w/RAW_TRACEPOINT", 0x40, ATTACH_RAW_TP,
-	  SKEL(test_overhead_raw_tp_kern) },
-	{ "tp_btf", "w/TP_BTF", 0x400, ATTACH_TP_BTF,
-	  SKEL(test_overhead_raw_tp_kern) },
-	{ "fentry", "w/FENTRY", 0x1000, ATTACH_FENTRY,
-	  SKEL(test_overhead_fentry_kern) },
-	{ "fexit", "w/FEXIT", 0x4000, ATTACH_FEXIT,
-	  SKEL(test_overhead_fentry_kern) },
-	{ "fmod_ret", "w/FMOD_RET", 0x200000, ATTACH_FMOD_RET,
-	  SKEL(test_overhead_fentry_kern) },
-	/* the uprobe modes apply to the uprobe events only: no bit pair */
-	{ "uprobe", "w/UPROBE", 0, ATTACH_UPROBE,
-	  SKEL(test_overhead_uprobe_kern) },
-	{ "uretprobe", "w/URETPROBE", 0, ATTACH_URETPROBE,
-	  SKEL(test_overhead_uprobe_kern) },
-};
-#define NR_MODES ((int)(sizeof(modes) / sizeof(modes[0])))
+/* the test_flags bit of @mode and @ev, 0 when none */
+static __u64 flag_of(const struct attach_mode *mode,
+		     const struct overhead_event *ev)
+{
+	if (!mode_applies(mode, ev))
+		return 0;
+	if (ev->flag > PAIR_HIGH)
+		return ev->flag;
+	return mode->flag << ev->flag;
+}
 
 /* ---- options ---- */
 
-struct options {
-	bool selected[NR_MODES][NR_EVENTS];
-	struct cpu_list cpus;
-	__u64 count;		/* 0: each event's own */
-	struct run_settings rs;
+enum {
+	OPT_BODY = 0x200,
 };
 
-static void usage(FILE *f)
+static const char *const body_names[] = {
+	[BODY_COUNT] = "count",
+	[BODY_READS] = "reads",
+	[BODY_UPSTREAM] = "upstream",
+};
+
+static const char *const body_help[] = {
+	[BODY_COUNT] = "the hit count alone: the attach cost",
+	[BODY_READS] = "upstream's reads of the renamed task in every mode",
+	[BODY_UPSTREAM] = "upstream's programs: the reads in kprobe only",
+};
+
+static struct {
+	bool modes_given, events_given;
+	bool mode_on[NR_MODES];
+	bool event_on[NR_EVENTS];
+	__u64 flags;		/* 0: every row */
+	enum overhead_body body;
+} opt;
+
+static const struct bench_option options[] = {
+	{ "modes", 'm', "LIST", "modes to run, comma-separated (default: all)" },
+	{ "events", 'e', "LIST", "events to run, comma-separated (default: all)" },
+	{ "body", OPT_BODY, "BODY",
+	  "what each program does besides counting its hit:\n"
+	  "count (default), reads or upstream (see below)" },
+	{}
+};
+
+static int parse_names(const char *list, const char *what, int nr,
+		       const char *(*name)(int i), bool *mask)
+{
+	const char *names[NR_MODES > NR_EVENTS ? NR_MODES : NR_EVENTS];
+	int i;
+
+	for (i = 0; i < nr; i++)
+		names[i] = name(i);
+	return parse_name_list(list, what, names, nr, mask);
+}
+
+static const char *mode_name(int i)
+{
+	return modes[i].name;
+}
+
+static const char *event_name(int i)
+{
+	return events[i].trigger.name;
+}
+
+static int parse_option(int key, const char *arg)
+{
+	int i;
+
+	switch (key) {
+	case 'm':
+		opt.modes_given = true;
+		return parse_names(arg, "mode", NR_MODES, mode_name,
+				   opt.mode_on);
+	case 'e':
+		opt.events_given = true;
+		return parse_names(arg, "event", NR_EVENTS, event_name,
+				   opt.event_on);
+	case OPT_BODY:
+		i = name_index(arg, body_names, 3);
+		if (i < 0) {
+			pr_err("unknown body '%s': count, reads or upstream",
+			       printable(arg));
+			return -1;
+		}
+		opt.body = i;
+		return 0;
+	}
+	return -1;
+}
+
+static __u64 all_flags(void)
+{
+	__u64 all = 0;
+	int m, e;
+
+	for (m = 0; m < NR_MODES; m++)
+		for (e = 0; e < NR_EVENTS; e++)
+			all |= flag_of(&modes[m], &events[e]);
+	return all;
+}
+
+static int parse_args(int argc, char **argv)
+{
+	__u64 unknown;
+
+	if (argc > 2) {
+		pr_err("too many arguments (see --help)");
+		return -1;
+	}
+	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, &opt.flags)) {
+		pr_err("bad test_flags '%s': a non-zero number such as 0x15",
+		       printable(argv[0]));
+		return -1;
+	}
+	unknown = opt.flags & ~all_flags();
+	if (unknown) {
+		pr_err("test_flags 0x%llx: bits 0x%llx select nothing (see --help)",
+		       opt.flags, unknown);
+		return -1;
+	}
+	return argc > 1 ? bench_cpus_arg(argv[1], "num_cpu") : 0;
+}
+
+static void usage_tables(FILE *f)
 {
 	int m, e;
 
+	fprintf(f, "\nEvents:\n");
+	for (e = 0; e < NR_EVENTS; e++)
+		print_help_item(f, events[e].trigger.name, events[e].help);
+	fprintf(f, "\nModes:\n");
+	for (m = 0; m < NR_MODES; m++)
+		print_help_item(f, modes[m].name, modes[m].help);
+	fprintf(f, "\nBodies (--body):\n");
+	for (m = 0; m < 3; m++)
+		print_help_item(f, body_names[m], body_help[m]);
 	fprintf(f,
-"Usage: test_overhead [options] [test_flags] [num_cpu]\n"
-"       test_overhead --compare A.json B.json [--fail-on-regression PCT]\n"
-"Per-event cost of each way to attach a BPF program, verified by the\n"
-"program's own hit count.\n"
-"\n"
-"  -m, --modes LIST    modes to run, comma-separated (default: all)\n"
-"  -e, --events LIST   events, comma-separated (default: all):\n"
-"                      task_rename   prctl(PR_SET_NAME)\n"
-"                      urandom_read  read(2) of 4 bytes of /dev/urandom\n"
-"                      getpgid       getpgid(0): cheap, and rarely called by\n"
-"                                    others; raw_tp and tp_btf hook sys_enter,\n"
-"                                    which fires for every syscall of every\n"
-"                                    process, and filter by syscall number\n"
-"                      uprobe-nop, uprobe-push, uprobe-ret  calls of a user\n"
-"                                    function starting with that instruction\n"
-"                                    (uprobe and uretprobe modes; base is the\n"
-"                                    bare call)\n"
-"                      kernel-batch  BPF_PROG_TEST_RUN of a program calling\n"
-"                                    bpf_get_numa_node_id() %d times: no\n"
-"                                    syscall per event (kprobe, kretprobe,\n"
-"                                    fentry, fexit on that function)\n"
-"  -c, --cpus N|LIST   N: the first N online CPUs; or a list like 0,2-3\n"
-"                      (default: every online CPU), one worker each\n"
-"  -n, --count N       events per worker and sample (default: the event's,\n"
-"                      about 0.1 s)\n"
-COMMON_USAGE
-"  -q, --quiet         only the summary\n"
-"  -v, --verbose       libbpf's messages too\n"
-"  -h, --help          this text\n"
-"\n"
-"Modes: base (nothing attached), kprobe, kretprobe, tracepoint, raw_tp,\n"
-"tp_btf, fentry, fexit, fmod_ret (task_rename: on prctl's LSM hook,\n"
-"returning 0; getpgid: returns an error so the syscall body is skipped),\n"
-"uprobe, uretprobe (uprobe-* events only).\n"
-"\n"
-"test_flags (upstream-compatible; default: all): for each mode, the low\n"
-"bit selects task_rename, the high bit urandom_read:\n",
-		KERNEL_BATCH);
+"\ntest_flags (upstream-compatible; default: all): for each mode, the low\n"
+"bit selects task_rename, the high bit fib_table_lookup:\n");
 	for (m = 0; m < NR_MODES; m++) {
-		if (!modes[m].flag)
+		__u64 low = flag_of(&modes[m], &events[0]);
+		__u64 high = flag_of(&modes[m], &events[1]);
+
+		if (!low && !high)
 			continue;
-		fprintf(f, "  %#-9x", modes[m].flag);
-		/* a pair's urandom_read bit may select nothing */
-		if (attach_applies(modes[m].kind, &events[1].target))
-			fprintf(f, "%#-10x", modes[m].flag << 1);
+		fprintf(f, "  %#-10llx", low);
+		if (high)
+			fprintf(f, "%#-10llx", high);
 		else
 			fprintf(f, "%-10s", "-");
 		fprintf(f, "%s\n", modes[m].name);
 	}
-	fprintf(f, "and one bit for each newer event, in every mode that applies:\n");
+	fprintf(f, "and one bit for each other event, in every mode that applies:\n");
 	for (e = 0; e < NR_EVENTS; e++)
-		if (events[e].flag)
-			fprintf(f, "  %#-19x%s\n", events[e].flag,
+		if (events[e].flag > PAIR_HIGH)
+			fprintf(f, "  %#-20llx%s\n", events[e].flag,
 				events[e].trigger.name);
-	fprintf(f,
-"num_cpu: as -c N.\n"
-"\n"
-"Exit status: 0 when every selected measurement ran verified or was skipped\n"
-"for a reason the kernel gives; 1 when one failed or none could run; 2 on a\n"
-"usage error; 128+signal when interrupted. --compare: 0, or 1 for a\n"
-"regression beyond --fail-on-regression.\n");
+	fprintf(f, "num_cpu: as -c N. Flags, -m and -e combine: a row runs when all\n"
+		"three select it.\n");
 }
 
-static bool flags_select(__u64 flags, int m, int e)
-{
-	const struct overhead_event *ev = &events[e];
+/* ---- rows ---- */
 
-	if (!attach_applies(modes[m].kind, &ev->target))
+/* one loaded object: its program, and the link while attached */
+struct prog_instance {
+	void *skel;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+};
+
+struct overhead_row {
+	const struct attach_mode *mode;
+	const struct overhead_event *ev;
+	const char *hooked;		/* the kernel name attached to */
+	struct prog_instance *inst;	/* nr_counters of them */
+};
+
+/* lookups one fib datagram makes, counted once per run (0: not yet) */
+static unsigned int fib_lookups;
+static struct outcome fib_calibration;
+
+static bool row_selected(int m, int e)
+{
+	if (!opt.mode_on[m] || !opt.event_on[e])
 		return false;
-	return flags & (ev->flag ? ev->flag : (__u64)modes[m].flag << e);
+	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
 }
 
-static int parse_options(int argc, char **argv, struct options *opt)
+static int setup(struct bench_rows *rows, bool all)
 {
-	static const struct option longopts[] = {
-		{ "modes", required_argument, NULL, 'm' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		COMMON_LONGOPTS,
-		{},
-	};
-	const char *mode_names[NR_MODES], *event_names[NR_EVENTS];
-	bool mode_on[NR_MODES], event_on[NR_EVENTS];
-	const char *cpus = NULL;
-	__u64 flags = ~0ull;
-	int c, m, e, any = 0;
-
-	for (m = 0; m < NR_MODES; m++) {
-		mode_names[m] = modes[m].name;
-		mode_on[m] = true;
-	}
-	for (e = 0; e < NR_EVENTS; e++) {
-		event_names[e] = events[e].trigger.name;
-		event_on[e] = true;
-	}
-	run_settings_init(&opt->rs);
-
-	opterr = 0;	/* one message of ours instead of getopt's */
-	while ((c = getopt_long(argc, argv, ":m:e:c:n:h" COMMON_SHORTOPTS,
-				longopts, NULL)) != -1) {
-		switch (parse_common_option(c, optarg, argc, argv, &opt->rs)) {
-		case 1:
-			continue;
-		case -1:
-			return -1;
-		}
-		switch (c) {
-		case 'm':
-			if (parse_name_list(optarg, "mode", mode_names,
-					    NR_MODES, mode_on))
-				return -1;
-			break;
-		case 'e':
-			if (parse_name_list(optarg, "event", event_names,
-					    NR_EVENTS, event_on))
-				return -1;
-			break;
-		case 'c':
-			cpus = optarg;
-			break;
-		case 'n':
-			if (parse_u64(optarg, 1, MAX_COUNT, &opt->count)) {
-				pr_err("bad count '%s': 1 to %llu events per worker",
-				       optarg, MAX_COUNT);
-				return -1;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			return -1;	/* getopt_long gives nothing else */
-		}
-	}
-	if (check_common_options(&opt->rs, argc))
-		return -1;
-	if (opt->rs.compare[0])
-		return 0;
-	if (argc - optind > 2) {
-		pr_err("too many arguments (see --help)");
-		return -1;
-	}
-	if (optind < argc && parse_u64(argv[optind++], 1, ~0ull, &flags)) {
-		pr_err("bad test_flags '%s': a non-zero number such as 0x15",
-		       argv[optind - 1]);
-		return -1;
-	}
-	if (optind < argc) {
-		if (cpus) {
-			pr_err("give the CPUs once: num_cpu or -c");
-			return -1;
-		}
-		cpus = argv[optind];
-	}
-	if (select_cpus(cpus, &opt->cpus))
-		return -1;
+	struct bench_row *base[NR_EVENTS] = {}, *row;
+	struct overhead_row *priv;
+	int m, e, i;
 
 	for (m = 0; m < NR_MODES; m++)
-		for (e = 0; e < NR_EVENTS; e++)
-			any |= opt->selected[m][e] = mode_on[m] &&
-				event_on[e] && flags_select(flags, m, e);
-	if (!any) {
-		pr_err("nothing selected: test_flags, -m and -e leave no mode");
-		return -1;
+		opt.mode_on[m] |= !opt.modes_given;
+	for (e = 0; e < NR_EVENTS; e++)
+		opt.event_on[e] |= !opt.events_given;
+	for (m = 0; m < NR_MODES; m++) {
+		for (e = 0; e < NR_EVENTS; e++) {
+			if (!mode_applies(&modes[m], &events[e]) ||
+			    (!all && !row_selected(m, e)))
+				continue;
+			priv = calloc(1, sizeof(*priv));
+			row = bench_add_row(rows, modes[m].name,
+					    events[e].trigger.name);
+			if (!priv || !row)
+				return -ENOMEM;
+			if (m == MODE_BASE)
+				base[e] = row;
+			row->cpus = &bench_rs.cpus;
+			row->trigger = &events[e].trigger;
+			row->count = events[e].count;
+			row->runs_prog = modes[m].kind;
+			row->base = base[e];
+			priv->mode = &modes[m];
+			priv->ev = &events[e];
+			row->priv = priv;
+		}
+	}
+	if (!rows->nr) {
+		pr_err("nothing selected: test_flags, -m and -e leave no row");
+		return -EINVAL;
+	}
+	/* base pointers moved as the array grew: set them again */
+	for (e = 0; e < NR_EVENTS; e++)
+		base[e] = NULL;
+	for (i = 0; i < rows->nr; i++) {
+		priv = rows->row[i].priv;
+		e = priv->ev - events;
+		if (priv->mode == &modes[MODE_BASE])
+			base[e] = &rows->row[i];
+		rows->row[i].base = base[e];
 	}
 	return 0;
 }
 
-/* ---- one measurement ---- */
+/* ---- one row's programs ---- */
 
-/* what one sample of a mode and an event needs from the runner */
-struct overhead_sample {
-	const struct attach_mode *mode;
-	const struct overhead_event *ev;
-};
-
-static int attach_program(void *ctx, const struct worker_pool *pool,
-			  struct bpf_run *run, struct outcome *out)
+static void destroy_instances(struct bench_row *row)
 {
-	const struct overhead_sample *s = ctx;
-	char prog[64], *dash;
-	const void *elf;
-	size_t size;
+	struct overhead_row *r = row->priv;
+	int i;
 
-	if (s->mode->kind == ATTACH_NONE)
-		return 0;
-	/* "uprobe-nop" events have C programs named uprobe_uprobe_nop */
-	snprintf(prog, sizeof(prog), "%s_%s", s->mode->name,
-		 s->ev->trigger.name);
-	while ((dash = strchr(prog, '-')))
-		*dash = '_';
-	elf = s->mode->elf_bytes(&size);
-	if (bpf_run_open(run, elf, size, s->mode->obj_name, prog, out))
-		return -1;
-	return bpf_run_attach(run, s->mode->kind, &s->ev->target, out);
+	for (i = 0; r->inst && i < row->nr_counters; i++) {
+		bpf_link__destroy(r->inst[i].link);
+		if (r->inst[i].skel)
+			r->mode->skel->destroy(r->inst[i].skel);
+	}
+	free(r->inst);
+	r->inst = NULL;
 }
 
-/* the program must have fired at least once per event the workers made */
-static void verify_hits(void *ctx, struct bpf_run *run, struct measurement *m,
-			const struct worker_result *res)
+static void configure(struct overhead_config *cfg,
+		      const struct overhead_event *ev)
 {
-	const struct overhead_sample *s = ctx;
-	struct bpf_map *hits;
-	int err;
-
-	if (s->mode->kind == ATTACH_NONE)
-		return;
-	hits = bpf_object__find_map_by_name(run->obj, "hits");
-	err = hits ? percpu_sum(hits, 0, &m->hits) : -ENOENT;
-	if (err)
-		outcome_set(&m->out, ST_FAILED, "cannot read the hit count: %s",
-			    strerror(-err));
-	else if (m->hits < m->events)
-		outcome_set(&m->out, ST_FAILED,
-			    "program fired %llu times for %llu events",
-			    m->hits, m->events);
+	cfg->body = opt.body;
+	cfg->syscall_nr = ev->syscall_nr;
+	cfg->fault = bench_fault.kind;
+	cfg->fault_cpu = bench_fault.cpu;
 }
 
-static const struct sample_ops overhead_ops = {
-	.prepare = attach_program,
-	.verify = verify_hits,
-};
+static int open_instance(struct bench_row *row, struct prog_instance *pi,
+			 struct outcome *out)
+{
+	struct overhead_row *r = row->priv;
+	const struct overhead_skel *sk = r->mode->skel;
+	size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
+
+	pi->skel = sk->open();
+	if (!pi->skel) {
+		outcome_set(out, ST_FAILED, "opening the %s object: %s",
+			    r->mode->name, strerror(errno));
+		return -errno;
+	}
+	configure(sk->cfg(pi->skel), r->ev);
+	pi->prog = skel_prog(pi->skel, off);
+	return attach_load(r->mode->kind, sk->skeleton(pi->skel), pi->prog,
+			   &r->ev->target, &r->hooked, out);
+}
+
+/* how many fib_table_lookup calls one datagram makes on this kernel */
+static int count_fib_lookups(const struct overhead_event *ev,
+			     struct outcome *out);
+
+static int open_row(struct bench_row *row, struct outcome *out)
+{
+	struct overhead_row *r = row->priv;
+	int i, err;
+
+	if (nr_cpus_possible() > OVERHEAD_MAX_CPUS) {
+		outcome_set(out, ST_FAILED,
+			    "%d possible CPUs: the hit slots cover %d",
+			    nr_cpus_possible(), OVERHEAD_MAX_CPUS);
+		return -E2BIG;
+	}
+	if (r->ev->usable && !r->ev->usable(out))
+		return -ENOENT;
+	if (r->ev->calibrated) {
+		err = count_fib_lookups(r->ev, out);
+		if (err)
+			return err;
+		row->hits_per_event = fib_lookups;
+	}
+	r->inst = calloc(row->nr_counters, sizeof(*r->inst));
+	if (!r->inst)
+		return -ENOMEM;
+	for (i = 0; i < row->nr_counters; i++) {
+		err = open_instance(row, &r->inst[i], out);
+		if (err) {
+			destroy_instances(row);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int attach_row(struct bench_row *row, const struct worker_pool *pool,
+		      struct outcome *out)
+{
+	struct overhead_row *r = row->priv;
+	const struct overhead_skel *sk = r->mode->skel;
+	int i;
+
+	for (i = 0; i < row->nr_counters; i++) {
+		struct prog_instance *pi = &r->inst[i];
+
+		memset(sk->slots(pi->skel), 0,
+		       sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
+		pi->link = attach_link(r->mode->kind, pi->prog, &r->ev->target,
+				       r->hooked, out);
+		if (!pi->link)
+			return -errno ?: -EINVAL;
+	}
+	return 0;
+}
+
+static void detach_row(struct bench_row *row)
+{
+	struct overhead_row *r = row->priv;
+	int i;
+
+	/* the links first: the programs stop firing before they are read */
+	for (i = 0; r->inst && i < row->nr_counters; i++) {
+		bpf_link__destroy(r->inst[i].link);
+		r->inst[i].link = NULL;
+	}
+}
+
+static int collect(struct bench_row *row, struct sample *s)
+{
+	struct overhead_row *r = row->priv;
+	const struct overhead_skel *sk = r->mode->skel;
+	int i, cpu;
+
+	for (i = 0; i < row->nr_counters; i++) {
+		const struct hit_slot *slots = sk->slots(r->inst[i].skel);
+		__u64 *hits = sample_hits(s, i);
+
+		for (cpu = 0; cpu < s->nr_cpus; cpu++)
+			hits[cpu] = slots[cpu].hits;
+	}
+	return 0;
+}
+
+static int prog_fds(const struct bench_row *row, int *fds, int max)
+{
+	const struct overhead_row *r = row->priv;
+	int i;
+
+	for (i = 0; i < row->nr_counters && i < max; i++)
+		fds[i] = bpf_program__fd(r->inst[i].prog);
+	return i;
+}
+
+static void close_row(struct bench_row *row)
+{
+	destroy_instances(row);
+}
 
 /*
- * One sample of one mode and event. With @prog_stats the kernel's counters
- * of the program's run time are read too (they are on only for that pass).
+ * A datagram's route lookups depend on the kernel (local and main
+ * tables merged or not, the ICMP reply): count them with a raw_tp program
+ * over a thousand datagrams on the first CPU, and verify against that.
+ * Foreign lookups on that CPU can only add: keep the least of three.
  */
-static int run_one(const struct options *opt, const struct attach_mode *mode,
-		   const struct overhead_event *ev, bool prog_stats,
-		   struct measurement *m, struct worker_result *res)
-{
-	struct overhead_sample s = { mode, ev };
-	struct sample_spec spec = {
-		.cpus = &opt->cpus,
-		.trigger = &ev->trigger,
-		.count = opt->count ?: ev->count,
-		.duration_ns = opt->rs.duration * 1e9,
-		.prog_stats = prog_stats,
-	};
+#define FIB_CALIBRATION	1000
 
-	memset(m, 0, sizeof(*m));
-	if (ev->usable && !ev->usable(&m->out))
-		return 0;
-	return run_sample(&spec, &overhead_ops, &s, m, res);
+static int fib_calibrate_once(const struct overhead_event *ev,
+			      struct test_overhead_raw_tp_kern *skel,
+			      const char *name, __u64 *per_datagram,
+			      struct outcome *out)
+{
+	struct cpu_list one = { 1, bench_rs.cpus.cpu };
+	struct worker_result res;
+	struct worker_pool pool;
+	struct bpf_link *link;
+	int err;
+
+	err = pool_start(&pool, &one, &ev->trigger, FIB_CALIBRATION, 0, out);
+	if (err)
+		return err;
+	memset(skel->bss->slots, 0, sizeof(skel->bss->slots));
+	link = attach_link(&kind_raw_tp, skel->progs.raw_tp_count,
+			   &ev->target, name, out);
+	if (!link) {
+		pool_stop(&pool);
+		return -ENOENT;
+	}
+	err = pool_run(&pool, &res, 0, out);
+	bpf_link__destroy(link);
+	if (!err)
+		*per_datagram = skel->bss->slots[one.cpu[0]].hits /
+				FIB_CALIBRATION;
+	return err;
+}
+
+static int count_fib_lookups(const struct overhead_event *ev,
+			     struct outcome *out)
+{
+	struct test_overhead_raw_tp_kern *skel;
+	__u64 n, least = ~0ull;
+	const char *name;
+	int i, err;
+
+	if (fib_lookups || fib_calibration.status != ST_OK) {
+		*out = fib_calibration;
+		return fib_lookups ? 0 : -ENOENT;
+	}
+	skel = test_overhead_raw_tp_kern__open();
+	if (!skel) {
+		outcome_set(out, ST_FAILED, "opening the raw_tp object: %s",
+			    strerror(errno));
+		return -errno;
+	}
+	err = attach_load(&kind_raw_tp, skel->skeleton,
+			  skel->progs.raw_tp_count,
+			  &ev->target, &name, out);
+	for (i = 0; !err && i < 3; i++) {
+		err = fib_calibrate_once(ev, skel, name, &n, out);
+		if (!err && n < least)
+			least = n;
+	}
+	test_overhead_raw_tp_kern__destroy(skel);
+	if (!err && !least) {
+		outcome_set(out, ST_FAILED,
+			    "fib_table_lookup fired less than once per datagram");
+		err = -ENOENT;
+	}
+	if (err) {
+		/* every fib row says the same, without trying again */
+		fib_calibration = *out;
+		if (fib_calibration.status == ST_OK)
+			fib_calibration.status = ST_FAILED;
+		outcome_set(&fib_calibration, fib_calibration.status,
+			    "counting lookups per datagram: %.150s",
+			    out->reason);
+		*out = fib_calibration;
+		return err;
+	}
+	fib_lookups = least;
+	return 0;
 }
 
 /* ---- output ---- */
 
-static void print_workers(const struct overhead_event *ev,
-			  const struct measurement *m,
-			  const struct worker_result *res)
+/* upstream's lines: per mode, its header and one line per worker */
+static void print_upstream(const struct bench_rows *rows)
 {
-	int i;
+	const struct attach_mode *mode = NULL;
+	int i, w;
 
-	if (m->out.status != ST_OK) {
-		printf("%s: %s: %s\n", ev->trigger.name,
-		       status_name(m->out.status), m->out.reason);
-		return;
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+		const struct overhead_row *r = row->priv;
+
+		if (r->mode != mode)
+			printf("%s\n", r->mode->header);
+		mode = r->mode;
+		if (!row_has_figure(row)) {
+			printf("%s: %s: %s\n", row->variant,
+			       status_name(row->out.status), row->out.reason);
+			continue;
+		}
+		/* the median of each worker's samples: a sum is the run's rate */
+		for (w = 0; w < row->cpus->nr; w++)
+			printf("%s:%d: %.0f events per sec\n", row->variant,
+			       row->cpus->cpu[w], worker_median_rate(row, w));
 	}
-	/* upstream's line, so that scripts grepping for it keep working */
-	for (i = 0; i < m->nr_workers; i++)
-		printf("%s:%d: %lld events per sec\n", ev->trigger.name,
-		       res[i].cpu,
-		       (long long)(res[i].events * 1000000000ull /
-				   (res[i].elapsed_ns ? res[i].elapsed_ns : 1)));
 }
 
-static void print_row(const struct bench_row *row, bool prog_stats)
+static void format_overhead(const struct bench_row *row,
+			    const struct row_summary *s, char *overhead,
+			    size_t olen, char *ratio, size_t rlen)
 {
-	char overhead[64] = "-", hits[48] = "-", body[48] = "", notes[160];
+	snprintf(overhead, olen, "%s", row->base == row ? "-" : "(no base)");
+	snprintf(ratio, rlen, "-");
+	if (!s->has_overhead)
+		return;
+	snprintf(overhead, olen, "%+.1f ± %.1f", s->overhead.value,
+		 s->overhead.uncertainty);
+	snprintf(ratio, rlen, "%.2fx", s->ratio);
+}
+
+static void print_row(const struct bench_row *row)
+{
+	char overhead[48], ratio[24], hits[48] = "-", body[64] = "";
+	char notes[REASON_LEN + 128];
 	struct row_summary s;
 
-	printf("  %-11s %-13s %-8s ", row->name, row->variant,
+	printf("  %-11s %-17s %-9s ", row->name, row->variant,
 	       status_name(row->out.status));
-	if (row->out.status != ST_OK) {
+	if (!row_has_figure(row)) {
 		printf("%s\n", row->out.reason);
 		return;
 	}
 	row_summarize(row, &s);
-	if (s.has_overhead)
-		snprintf(overhead, sizeof(overhead), "%+.1f ± %.1f (%+.1f%%)",
-			 s.overhead.value, s.overhead.uncertainty,
-			 s.overhead.pct);
-	else if (row->base != row)
-		snprintf(overhead, sizeof(overhead), "(no base)");
-	if (row->counts_hits)
+	format_overhead(row, &s, overhead, sizeof(overhead), ratio,
+			sizeof(ratio));
+	if (row->runs_prog)
 		snprintf(hits, sizeof(hits), "%llu/%llu", row->hits,
-			 row->events);
-	if (prog_stats && !isnan(row->prog_ns))
-		snprintf(body, sizeof(body), "  body %.1f%s",
-			 row_prog_body(row), s.has_overhead ? "" : " ns");
-	if (prog_stats && !isnan(row->prog_ns) && s.has_overhead)
-		snprintf(body, sizeof(body), "  body %.1f + attach %.1f",
+			 row->events * row->hits_per_event);
+	if (!isnan(row->prog_ns))
+		snprintf(body, sizeof(body), s.has_overhead ?
+			 "  body %.1f + attach %.1f" : "  body %.1f",
 			 row_prog_body(row),
 			 s.overhead.value - row_prog_body(row));
 	row_notes(row, &s, notes, sizeof(notes));
-	printf("%8.3fM ± %-6.3f %8.1f %27s %21s%s%s%s\n", s.rate.mean / 1e6,
-	       s.rate.stddev / 1e6, s.ns.mean, overhead, hits, body,
-	       notes[0] ? "  " : "", notes);
+	printf("%8.3fM ± %-7.3f %9.1f %16s %8s %21s%s%s%s\n",
+	       s.rate.mean / 1e6, s.rate.stddev / 1e6, s.ns.mean, overhead,
+	       ratio, hits, body, notes[0] ? "  " : "", notes);
 }
 
-static void print_body_legend(const struct bench_row *rows, int nr)
+static void print_summary(const struct bench_rows *rows)
 {
-	double clock = NAN;
-	int i;
-
-	for (i = 0; i < nr && isnan(clock); i++)
-		clock = rows[i].prog_clock_ns;
-	printf("body: ns inside the program per run, by the kernel's run-time stats in a pass\n"
-	       "of their own, less their clock reads (%.1f ns a run, on an empty program);\n"
-	       "attach: the rest of the overhead\n", clock);
-}
-
-static void print_summary(const struct options *opt,
-			  const struct bench_row *rows)
-{
-	char cpus[256], count[64];
+	char cpus[256], samples[96];
 	struct utsname uts;
 	int i;
 
 	uname(&uts);
-	format_cpus(&opt->cpus, cpus, sizeof(cpus));
-	if (opt->rs.duration)
-		snprintf(count, sizeof(count), "%g s", opt->rs.duration);
-	else if (opt->count)
-		snprintf(count, sizeof(count), "%llu events", opt->count);
+	format_cpus(&bench_rs.cpus, cpus, sizeof(cpus));
+	if (bench_rs.repeat)
+		snprintf(samples, sizeof(samples), "%d sample(s) a row",
+			 bench_rs.repeat);
 	else
-		snprintf(count, sizeof(count), "the event's count of events");
-	printf("\nSummary: %d worker(s) on CPU %s, %s per sample, %d sample(s)%s, kernel %s\n",
-	       opt->cpus.nr, cpus, count, opt->rs.repeat,
-	       opt->rs.warmup ? " after warm-up" : "", uts.release);
-	printf("  %-11s %-13s %-8s %-18s %8s %27s %21s\n", "mode", "event",
-	       "status", "events/s mean ± sd", "ns/event",
-	       "overhead ns/event ± sd", "hits/events");
-	for (i = 0; i < NR_MODES * NR_EVENTS; i++)
-		if (rows[i].selected)
-			print_row(&rows[i], opt->rs.prog_stats);
-	if (opt->rs.prog_stats)
-		print_body_legend(rows, NR_MODES * NR_EVENTS);
+		snprintf(samples, sizeof(samples),
+			 "%d to %d samples a row, until the mean is known to ±%g%%",
+			 bench_rs.min_samples, bench_rs.max_samples,
+			 100 * bench_rs.precision);
+	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s\n",
+	       bench_rs.cpus.nr, cpus, samples,
+	       bench_rs.warmup ? " after warm-up" : "", uts.release);
+	printf("Programs: %s (--body %s)%s\n", body_help[opt.body],
+	       body_names[opt.body], bench_fault.kind ?
+	       "; UNVERIFIED: a test fault is injected" : "");
+	printf("  %-11s %-17s %-9s %-19s %9s %16s %8s %21s\n", "mode", "event",
+	       "status", "events/s mean ± sd", "ns/event", "overhead ns ± sd",
+	       "x base", "hits/expected");
+	for (i = 0; i < rows->nr; i++)
+		print_row(&rows->row[i]);
+	if (verbosity < 1)
+		return;
+	printf("overhead: ns per event above base's, with the body above; x base: ns per\n"
+	       "event against base's; hits/expected: the programs' hits on all CPUs against\n"
+	       "what the workers' events make (each worker's CPU is checked on its own)\n");
+	if (fib_lookups)
+		printf("fib_table_lookup: each datagram makes %u lookup(s) on this kernel (counted\n"
+		       "by raw_tp over %d datagrams); hits are checked against that\n",
+		       fib_lookups, FIB_CALIBRATION);
+	if (bench_rs.prog_stats)
+		printf("body: ns inside the program per run, by the kernel's run-time stats in a pass\n"
+		       "of their own, less their clock reads (measured on an empty program);\n"
+		       "attach: the rest of the overhead\n");
 }
 
-/* ---- the run ---- */
-
-#define ROW(m, e) ((m) * NR_EVENTS + (e))
-
-/* --json -: stdout holds the JSON alone */
-static bool text_off;
-
-static void init_rows(const struct options *opt, struct bench_row *rows)
+static void json_context(json_t *ctx)
 {
-	int m, e;
+	json_object_set_new(ctx, "body", json_string(body_names[opt.body]));
+	json_object_set_new(ctx, "fib_lookups_per_datagram",
+			    fib_lookups ? json_integer(fib_lookups) :
+			    json_null());
+	if (bench_fault.kind)
+		json_object_set_new(ctx, "fault", json_string(bench_fault.name));
+}
 
-	for (m = 0; m < NR_MODES; m++) {
-		for (e = 0; e < NR_EVENTS; e++) {
-			struct bench_row *row = &rows[ROW(m, e)];
+static void json_row(const struct bench_row *row, json_t *o)
+{
+	const struct overhead_row *r = row->priv;
 
-			row_init(row, modes[m].name, events[e].trigger.name,
-				 "events/s");
-			row->selected = opt->selected[m][e];
-			row->counts_hits = modes[m].kind != ATTACH_NONE;
-			/* overhead is against base, mode 0 */
-			row->base = opt->selected[0][e] ? &rows[ROW(0, e)] :
-							  NULL;
+	json_object_set_new(o, "hooked", r->hooked ? json_string(r->hooked) :
+			    json_null());
+	/* a bare call's few ns make a percentage meaningless */
+	if (r->ev->base_is_call)
+		json_object_set_new(o, "overhead_pct", json_null());
+}
+
+static void list(const struct bench_rows *all, json_t *root)
+{
+	json_t *rows = json_array(), *o, *needs;
+	int i, k;
+
+	for (i = 0; i < all->nr; i++) {
+		const struct bench_row *row = &all->row[i];
+		const struct overhead_row *r = row->priv;
+		const struct attach_kind *kind = r->mode->kind;
+		size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
+		void *skel;
+
+		o = json_object();
+		json_object_set_new(o, "name", json_string(row->name));
+		json_object_set_new(o, "variant", json_string(row->variant));
+		json_object_set_new(o, "flag", json_integer(flag_of(r->mode,
+								    r->ev)));
+		needs = json_array();
+		for (k = 0; kind && k < 4 && kind->needs[k]; k++)
+			json_array_append_new(needs,
+					      json_string(kind->needs[k]));
+		json_object_set_new(o, "needs", needs);
+		if (kind) {
+			/* opening needs no privileges: it only reads the ELF */
+			skel = r->mode->skel->open();
+			json_object_set_new(o, "program", skel ?
+				json_string(bpf_program__name(skel_prog(skel, off))) :
+				json_null());
+			if (skel)
+				r->mode->skel->destroy(skel);
 		}
+		json_array_append_new(rows, o);
 	}
+	json_object_set_new(root, "rows", rows);
 }
 
-/*
- * Rounds of every selected row, so that drift hits every mode alike; the
- * warm-up rounds count only for skips and failures.
- */
-static int run_rounds(const struct options *opt, struct bench_row *rows)
-{
-	static struct worker_result res[MAX_WORKERS];
-	int rounds = opt->rs.warmup + opt->rs.repeat;
-	int r, m, e, done, total = 0;
-	struct measurement meas;
-
-	for (m = 0; m < NR_MODES * NR_EVENTS; m++)
-		total += rows[m].selected;
-	for (r = 0; r < rounds; r++) {
-		bool counted = r >= opt->rs.warmup;
-
-		done = 0;
-		for (m = 0; m < NR_MODES; m++) {
-			bool header = false;
-
-			for (e = 0; e < NR_EVENTS; e++) {
-				struct bench_row *row = &rows[ROW(m, e)];
-
-				if (!row->selected)
-					continue;
-				progress(done++, total, row, r, rounds);
-				if (!row_runnable(row))
-					continue;
-				if (run_one(opt, &modes[m], &events[e], false,
-					    &meas, res))
-					return -EINTR;
-				if (counted || meas.out.status != ST_OK)
-					row_record(row, &meas);
-				if (!counted || verbosity < 1 || text_off)
-					continue;
-				progress_end();
-				if (!header)
-					printf("%s\n", modes[m].header);
-				header = true;
-				print_workers(&events[e], &meas, res);
-				fflush(stdout);
-			}
-		}
-	}
-	progress_end();
-	return 0;
-}
-
-/* --prog-stats: row @i again, with the kernel's run-time stats read */
-static int stats_sample(void *ctx, int i, struct measurement *m)
-{
-	static struct worker_result res[MAX_WORKERS];
-
-	return run_one(ctx, &modes[i / NR_EVENTS], &events[i % NR_EVENTS],
-		       true, m, res);
-}
+static const struct bench_family overhead_family = {
+	.name = "test_overhead",
+	.args = "[test_flags] [num_cpu]",
+	.about = "Per-event cost of each way to attach a BPF program, verified on every\n"
+		 "worker's CPU by the program's own hit count.\n",
+	.options = options,
+	.parse_option = parse_option,
+	.parse_args = parse_args,
+	.usage_tables = usage_tables,
+	.setup = setup,
+	.list = list,
+	.open = open_row,
+	.attach = attach_row,
+	.detach = detach_row,
+	.collect = collect,
+	.prog_fds = prog_fds,
+	.close = close_row,
+	.print_upstream = print_upstream,
+	.print_summary = print_summary,
+	.json_context = json_context,
+	.json_row = json_row,
+};
 
 int main(int argc, char **argv)
 {
-	static struct bench_row rows[NR_MODES * NR_EVENTS];
-	struct options opt = {};
-	struct run_context ctx = { .tool = "test_overhead" };
-
-	bench_init("test_overhead");
-	if (parse_options(argc, argv, &opt))
-		return EXIT_USAGE;
-	if (opt.rs.compare[0])
-		return run_compare(&opt.rs);
-	text_off = json_on_stdout(&opt.rs);
-	if (bench_setup())
-		return 1;
-
-	init_rows(&opt, rows);
-	if (run_rounds(&opt, rows))
-		return bench_exit_interrupted();
-	/* a pass of its own: the run-time stats cost something themselves */
-	if (opt.rs.prog_stats &&
-	    prog_stats_pass(rows, NR_MODES * NR_EVENTS, stats_sample, &opt))
-		return bench_exit_interrupted();
-	if (!text_off)
-		print_summary(&opt, rows);
-
-	ctx.cpus = &opt.cpus;
-	ctx.count = opt.count;
-	ctx.rs = &opt.rs;
-	return bench_finish(&ctx, rows, NR_MODES * NR_EVENTS);
+	return bench_main(&overhead_family, argc, argv);
 }

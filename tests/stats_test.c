@@ -6,10 +6,12 @@
  *
  *   stats_test			every check
  *   stats_test --emit-json	a results document, for python3's json
- *   stats_test --compare A B [PCT]	bench_compare(), exit code as is
+ *   stats_test --compare A B [PCT]	bench_compare(), exiting as the
+ *				programs' --compare does: 2 on an error
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -316,111 +318,61 @@ static void test_writer_layout(void)
 	free(doc);
 }
 
+/* jansson, as --compare reads them; integers as doubles, as it does */
+static json_t *read_doc(const char *doc, json_error_t *err)
+{
+	return json_loads(doc, JSON_DECODE_INT_AS_REAL, err);
+}
+
+static const char *get_str(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
 static void test_round_trip(void)
 {
-	const struct json_value *v, *e;
-	struct json_value *root;
-	char err[JSON_ERR_LEN] = "", *doc;
+	json_t *root = NULL, *v, *e;
+	json_error_t err = { .text = "" };
 	bool same = true;
-	int ret, i = 0;
-	double n;
+	char *doc;
+	size_t i;
+	int ret;
 
 	doc = write_doc(doc_values, &ret);
-	root = doc ? json_parse(doc, strlen(doc), err, sizeof(err)) : NULL;
-	check(root && !ret, "writer output parses (%s)", err);
+	root = doc ? read_doc(doc, &err) : NULL;
+	check(root && !ret, "writer output parses (%s)", err.text);
 	if (!root)
 		goto out;
-	check(json_get_string(root, "tricky") &&
-	      !strcmp(json_get_string(root, "tricky"), tricky),
+	check(get_str(root, "tricky") && !strcmp(get_str(root, "tricky"), tricky),
 	      "escaped string reads back the same");
 	check(strstr(doc, "\\u0001") && strstr(doc, "\\u001f") &&
 	      strstr(doc, "q\\\"b\\\\s") && strstr(doc, "\\b\\f\\n\\r\\t"),
 	      "quote, backslash and control characters escaped");
-	check(json_get_string(root, "bad_utf8") &&
-	      !strcmp(json_get_string(root, "bad_utf8"),
+	check(get_str(root, "bad_utf8") &&
+	      !strcmp(get_str(root, "bad_utf8"),
 		      "a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd" "c"),
 	      "invalid UTF-8 becomes U+FFFD");
-	v = json_get(root, "doubles");
-	check(v && v->type == JSON_ARRAY && v->nr == ARRAY_LEN(doubles),
+	v = json_object_get(root, "doubles");
+	check(json_array_size(v) == ARRAY_LEN(doubles),
 	      "array of %d doubles", ARRAY_LEN(doubles));
-	if (v)
-		json_for_each(e, v)
-			same &= e->type == JSON_NUMBER &&
-				e->number == doubles[i] &&
-				signbit(e->number) == signbit(doubles[i++]);
+	json_array_foreach(v, i, e)
+		same &= json_is_real(e) &&
+			json_real_value(e) == doubles[i] &&
+			signbit(json_real_value(e)) == signbit(doubles[i]);
 	check(same, "doubles read back bit-exact");
 	check(strstr(doc, "0.1,") && strstr(doc, "3600000,"),
 	      "shortest exact form: 0.1, not 0.10000000000000001");
-	v = json_get(root, "nan");
-	e = json_get(root, "inf");
-	check(v && v->type == JSON_NULL && e && e->type == JSON_NULL,
+	check(json_is_null(json_object_get(root, "nan")) &&
+	      json_is_null(json_object_get(root, "inf")),
 	      "NAN and inf written as null");
-	check(json_get(root, "nothing")->type == JSON_NULL, "NULL string is null");
+	check(json_is_null(json_object_get(root, "nothing")), "NULL string is null");
 	check(strstr(doc, "\"u64max\": 18446744073709551615"), "u64 max");
-	check(json_get_number(root, "neg", &n) && n == -5, "negative int");
-	v = json_get(root, "no");
-	check(v && v->type == JSON_BOOL && !v->boolean, "false");
-	check(!json_get(root, "missing") && !json_get_string(root, "neg"),
-	      "missing key and wrong type give NULL");
+	check(json_number_value(json_object_get(root, "neg")) == -5,
+	      "negative int");
+	check(json_is_false(json_object_get(root, "no")), "false");
 out:
-	json_free(root);
+	json_decref(root);
 	free(doc);
-}
-
-static void expect_parse_error(const char *text, const char *want)
-{
-	char err[JSON_ERR_LEN] = "";
-	struct json_value *v;
-
-	v = json_parse(text, strlen(text), err, sizeof(err));
-	check(!v && strstr(err, want), "malformed %s: \"%s\"", want, err);
-	json_free(v);
-}
-
-static void test_reader(void)
-{
-	static const char ok_text[] =
-		"{ \"s\": \"\\u00b5s \\ud83d\\ude00 \\/\", \"a\": [1, -2.5e3, 0],"
-		" \"k\": 1, \"k\": 2, \"t\": true }";
-	char err[JSON_ERR_LEN] = "", deep[200];
-	struct json_value *root;
-	double n = 0;
-
-	root = json_parse(ok_text, strlen(ok_text), err, sizeof(err));
-	check(root && !strcmp(json_get_string(root, "s"),
-			      "\xc2\xb5s \xf0\x9f\x98\x80 /"),
-	      "\\u escapes and surrogate pairs decode to UTF-8 (%s)", err);
-	check(root && json_get(root, "a")->nr == 3 &&
-	      json_get(root, "a")->first->next->number == -2500,
-	      "array of numbers");
-	check(root && json_get_number(root, "k", &n) && n == 2,
-	      "duplicate key: the last wins");
-	json_free(root);
-
-	expect_parse_error("", "line 1, column 1: unexpected end of input");
-	expect_parse_error("{\"a\": 1,}", "line 1, column 9: expected a string");
-	expect_parse_error("{\n  \"a\": tru\n}", "line 2, column 8: unexpected character");
-	expect_parse_error("[1 2]", "line 1, column 4: expected ',' or ']'");
-	expect_parse_error("{\"a\" 1}", "expected ':'");
-	expect_parse_error("{} x", "line 1, column 4: trailing characters");
-	expect_parse_error("01", "trailing characters");
-	expect_parse_error("-", "invalid number");
-	expect_parse_error("1.", "invalid number");
-	expect_parse_error("0x10", "trailing characters");
-	expect_parse_error("1e999", "number out of range");
-	expect_parse_error("\"abc", "unterminated string");
-	expect_parse_error("\"a\tb\"", "control character in string");
-	expect_parse_error("\"\\x\"", "bad escape");
-	expect_parse_error("\"\\u12\"", "bad \\u escape");
-	expect_parse_error("\"\\ud83d\"", "lone high surrogate");
-	expect_parse_error("\"\\u0000\"", "\\u0000 is not supported");
-	expect_parse_error("nul", "unexpected character");
-	memset(deep, '[', sizeof(deep) - 1);
-	deep[sizeof(deep) - 1] = '\0';
-	expect_parse_error(deep, "nested too deeply");
-	check(json_parse_file("/nonexistent/x.json", &root, err,
-			      sizeof(err)) == -ENOENT && !root,
-	      "missing file is -ENOENT (%s)", err);
 }
 
 /* ---- compare ---- */
@@ -711,7 +663,7 @@ static void test_compare_errors(void)
 
 	write_results(path_a, &ctx_host, a, 1);
 	expect_compare_error("{ \"schema\": \"bpf-bench/1\",\n  \"results\": [ }",
-			     -EINVAL, "line 2, column 16: unexpected character");
+			     -EINVAL, "line 2, column 16: unexpected token near '}'");
 	expect_compare_error("{ \"schema\": \"bpf-bench/2\", \"context\": {},"
 			     " \"results\": [] }", -EINVAL,
 			     "\"schema\" is \"bpf-bench/2\", expected \"bpf-bench/1\"");
@@ -722,12 +674,14 @@ static void test_compare_errors(void)
 			     " \"results\": [ { \"name\": \"a\", \"variant\": "
 			     "\"b\", \"status\": \"ok\", \"unit\": \"events/s\","
 			     " \"samples\": [ 1, null ] } ] }", -EINVAL,
-			     "results[0]: an ok row needs a non-empty");
+			     "results[0] (a b): an ok row needs a non-empty");
 	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
 			     " \"results\": [ { \"name\": \"a\", \"variant\": "
-			     "\"b\", \"status\": \"skipped\" }, { \"name\": \"a\","
-			     " \"variant\": \"b\", \"status\": \"failed\" } ] }",
-			     -EINVAL, "results[1]: a b appears twice");
+			     "\"b\", \"status\": \"lost\" } ] }", -EINVAL,
+			     "results[0] (a b): status is none of ok, skipped, failed, disturbed");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
+			     " \"context\": {}, \"results\": [] }", -EINVAL,
+			     "line 1, column 51: duplicate object key near '\"context\"'");
 	snprintf(missing, sizeof(missing), "%s/missing.json", tmpdir);
 	ret = run_compare(path_a, missing, -1);
 	check(ret == -ENOENT && strstr(cmp_err, "No such file"),
@@ -738,6 +692,219 @@ static void test_compare_errors(void)
 	ret = run_compare(path_a, path_b, 0);
 	check(ret == 0 && !cmp_err[0] && strstr(cmp_out, "only in A"),
 	      "empty results compare: exit 0, row only in A (%d)", ret);
+}
+
+/* ---- compare: identities, limits and hostile files ---- */
+
+#define SAMPLES_BASE	"[ 3.60e6, 3.62e6, 3.58e6, 3.61e6, 3.59e6 ]"
+#define SAMPLES_SLOW	"[ 3.30e6, 3.32e6, 3.28e6, 3.31e6, 3.29e6 ]"
+/* results[] members as JSON text; @extra goes in as it is */
+#define JROW(name, variant, extra, samples)				\
+	"{ \"name\": \"" name "\", \"variant\": \"" variant "\"" extra	\
+	", \"status\": \"ok\", \"unit\": \"events/s\", \"samples\": "	\
+	samples " }"
+#define JSTATUS(name, variant, status, reason)				\
+	"{ \"name\": \"" name "\", \"variant\": \"" variant "\", "	\
+	"\"status\": \"" status "\", \"reason\": \"" reason "\" }"
+
+/* a results file around @rows, the members of results[] */
+static int write_rows(const char *path, const char *rows)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{ \"schema\": \"bpf-bench/1\", \"tool\": \"map_perf_test\","
+		" \"context\": {}, \"results\": [ %s ] }\n", rows);
+	return fclose(f) ? -EIO : 0;
+}
+
+static int compare_rows_text(const char *rows_a, const char *rows_b)
+{
+	write_rows(path_a, rows_a);
+	write_rows(path_b, rows_b);
+	return run_compare(path_a, path_b, -1);
+}
+
+static bool out_has(const char *s)
+{
+	return cmp_out && strstr(cmp_out, s);
+}
+
+static void test_compare_params(void)
+{
+	int ret;
+
+	ret = compare_rows_text(
+		JROW("hash", "kprobe", ", \"params\": { \"entries\": 1024, \"key_size\": 16 }", SAMPLES_BASE) ","
+		JROW("hash", "kprobe", ", \"params\": { \"entries\": 4096 }", SAMPLES_BASE) ","
+		JROW("hash", "kprobe", "", SAMPLES_BASE) ","
+		JROW("lru", "kprobe", ", \"params\": { \"cpus\": \"0-1\" }", SAMPLES_BASE),
+		JROW("hash", "kprobe", ", \"params\": { \"key_size\": 16, \"entries\": 1024 }", SAMPLES_SLOW) ","
+		JROW("hash", "kprobe", ", \"params\": { \"entries\": 4096.0 }", SAMPLES_BASE) ","
+		JROW("lru", "kprobe", ", \"params\": { \"cpus\": \"0,1\" }", SAMPLES_BASE) ","
+		JROW("lru", "kprobe", ", \"params\": null", SAMPLES_BASE));
+	check(ret == 0, "compare with params exits 0 (%d): %s", ret, cmp_err);
+	check(row_says("hash", "kprobe [entries=1024,key_size=16]", "slower"),
+	      "params in any order are one row, shown sorted");
+	check(row_says("hash", "kprobe [entries=4096]", "no significant change"),
+	      "4096 and 4096.0 are the same param");
+	check(out_has("only in A (") && out_has("): hash kprobe\n"),
+	      "the row without params is another row");
+	check(out_has("): lru kprobe [cpus=0-1]\n") &&
+	      out_has("): lru kprobe [cpus=0\\,1]\n") &&
+	      out_has("only in B (") && out_has("): lru kprobe\n"),
+	      "different params: different rows; ',' in a value escaped; null params are none");
+	if (nr_failed && cmp_out)
+		printf("# %s", cmp_out);
+
+	write_rows(path_b, JROW("hash", "kprobe", ", \"params\": { \"a\": true }", SAMPLES_BASE));
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == -EINVAL && strstr(cmp_err, "results[0] (hash kprobe): \"params\" members must be numbers or strings"),
+	      "a boolean param is refused (%d)", ret);
+	write_rows(path_b, JROW("hash", "kprobe", ", \"params\": [ 1 ]", SAMPLES_BASE));
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == -EINVAL && strstr(cmp_err, "\"params\" must be an object"),
+	      "params that are not an object are refused (%d)", ret);
+}
+
+static void test_compare_dups_disturbed(void)
+{
+	int ret;
+
+	/* the first of a duplicated identity counts: slow, then base */
+	ret = compare_rows_text(
+		JROW("base", "getpgid", "", SAMPLES_SLOW) ","
+		JROW("base", "getpgid", "", SAMPLES_BASE) ","
+		JROW("base", "getpgid", "", SAMPLES_BASE) ","
+		JROW("kprobe", "getpgid", "", SAMPLES_BASE),
+		JROW("base", "getpgid", "", SAMPLES_SLOW) ","
+		JSTATUS("kprobe", "getpgid", "disturbed", "a CPU was busy") ","
+		JSTATUS("kprobe", "getpgid", "failed", "later"));
+	check(ret == 0 && !cmp_err[0], "duplicates are no error (%d): %s", ret,
+	      cmp_err);
+	check(row_says("base", "getpgid", "no significant change"),
+	      "a duplicate identity: the first row counts");
+	check(out_has("duplicate in A (") &&
+	      out_has("): base getpgid: results[0] kept, 2 later rows ignored\n"),
+	      "duplicates in A noted once");
+	check(out_has("duplicate in B (") &&
+	      out_has("): kprobe getpgid: results[1] kept, 1 later row ignored\n"),
+	      "duplicates in B noted once");
+	check(out_has("not compared: kprobe getpgid: A ok in events/s, B disturbed (a CPU was busy)\n"),
+	      "a disturbed row is listed, not judged");
+	check(!strstr(cmp_out, "only in"), "duplicates are not \"only in\"");
+	if (nr_failed && cmp_out)
+		printf("# %s", cmp_out);
+}
+
+static void test_compare_escapes(void)
+{
+	char long_row[1024], want[80];
+	bool clean = true;
+	const char *c;
+	int ret;
+
+	ret = compare_rows_text(
+		JROW("evil\\n\\u001b[2J", "x\\u009by\\u202ez", "", SAMPLES_BASE) ","
+		JSTATUS("r", "v", "failed", "line\\rover\\u007f"),
+		JSTATUS("r", "v", "skipped", "tab\\there") ","
+		JSTATUS("\\u00b5s \\u2713", "v", "failed", "x"));
+	check(ret == 0, "hostile names compare (%d): %s", ret, cmp_err);
+	for (c = cmp_out; c && *c; c++)
+		clean &= (unsigned char)*c >= 0x20 && *c != 0x7f ? true : *c == '\n';
+	check(clean, "no control byte but newlines in the output");
+	check(out_has("): evil\\x0a\\x1b[2J x\\xc2\\x9by\\xe2\\x80\\xaez\n"),
+	      "newline, escape, C1 CSI and bidi override shown as \\xNN");
+	check(out_has("A failed (line\\x0dover\\x7f), B skipped (tab\\x09here)"),
+	      "reasons escaped too");
+	check(out_has("): \xc2\xb5s \xe2\x9c\x93 v\n"), "printable UTF-8 kept as it is");
+	if (nr_failed && cmp_out)
+		printf("# %s", cmp_out);
+
+	memset(want, 'n', 60);
+	strcpy(want + 60, "...");
+	snprintf(long_row, sizeof(long_row), JSTATUS("%0500d", "v", "failed", "x"), 0);
+	memset(strchr(long_row, '0'), 'n', 500);
+	write_rows(path_a, long_row);
+	ret = run_compare(path_a, path_a, -1);
+	check(ret == 0 && out_has(want) && !out_has("nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"),
+	      "a 500-byte name is cut to 60 and \"...\" (%d)", ret);
+
+	write_text(path_b, "{ \"schema\": \"bpf-bench/1\\u001b[2J\", \"context\": {}, \"results\": [] }");
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == -EINVAL && strstr(cmp_err, "\"schema\" is \"bpf-bench/1\\x1b[2J\"") &&
+	      !strchr(cmp_err, '\x1b'), "a bad schema is escaped in the error (%d)", ret);
+}
+
+/* a file of @size bytes, none on disk: only its size is ever looked at */
+static int sparse_file(const char *path, off_t size)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (ftruncate(fileno(f), size))
+		ret = -errno;
+	fclose(f);
+	return ret;
+}
+
+/* results[] of @n copies of @row, in the file of @path */
+static int repeat_rows(const char *path, const char *row, int n)
+{
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f)
+		return -errno;
+	fputs("{ \"schema\": \"bpf-bench/1\", \"context\": {}, \"results\": [", f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? "," : "", row);
+	fputs("] }\n", f);
+	return fclose(f) ? -EIO : 0;
+}
+
+static void test_compare_limits(void)
+{
+	char row[2048];
+	int ret, i, n;
+
+	write_rows(path_a, JROW("a", "b", "", SAMPLES_BASE));
+	sparse_file(path_b, JSON_MAX_FILE_SIZE + 1);
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == -EFBIG && strstr(cmp_err, "b.json: 16777217 bytes, larger than 16 MiB: refused\n") &&
+	      strchr(cmp_err, '\n') == cmp_err + strlen(cmp_err) - 1,
+	      "a file over 16 MiB is refused in one line (%d)", ret);
+
+	/* 101 samples: MAX_REPEAT is 100 */
+	n = snprintf(row, sizeof(row), "{ \"name\": \"a\", \"variant\": \"b\", "
+		     "\"status\": \"ok\", \"unit\": \"events/s\", \"samples\": [ 1");
+	for (i = 1; i <= 100; i++)
+		n += snprintf(row + n, sizeof(row) - n, ", %d", i + 1);
+	snprintf(row + n, sizeof(row) - n, " ] }");
+	write_rows(path_b, row);
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == -EINVAL && strstr(cmp_err, "results[0] (a b): 101 samples, at most 100\n"),
+	      "101 samples are refused, naming the row (%d)", ret);
+
+	repeat_rows(path_b, "{\"name\":\"a\",\"variant\":\"b\",\"status\":\"skipped\"}",
+		    COMPARE_MAX_ROWS + 1);
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == -EFBIG && strstr(cmp_err, "100001 results rows, at most 100000\n"),
+	      "100001 rows are refused (%d)", ret);
+
+	/* "{}" costs jansson some 200 bytes of memory for its 3 bytes */
+	repeat_rows(path_b, "{}", 100000);
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == -EFBIG && strstr(cmp_err, "needs more than 32 times its size in memory to read: refused\n"),
+	      "a file that would take 75 times its size in memory is refused (%d)", ret);
+	/* while plain rows, as small as they come, are read */
+	repeat_rows(path_b, JROW("a", "b", "", "[1]"), 60000);
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == 0 && out_has("results[0] kept, 59999 later rows ignored"),
+	      "60000 small rows are read within the memory bound (%d)", ret);
 }
 
 static void test_compare(void)
@@ -752,6 +919,10 @@ static void test_compare(void)
 	test_compare_wide_regression();
 	test_compare_rows_context();
 	test_compare_errors();
+	test_compare_params();
+	test_compare_dups_disturbed();
+	test_compare_escapes();
+	test_compare_limits();
 	unlink(path_a);
 	unlink(path_b);
 	rmdir(tmpdir);
@@ -790,12 +961,16 @@ static int emit_json(void)
 
 int main(int argc, char **argv)
 {
+	int ret;
+
 	bench_init("stats_test");
 	if (argc == 2 && !strcmp(argv[1], "--emit-json"))
 		return emit_json();
-	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--compare"))
-		return bench_compare(argv[2], argv[3],
-				     argc == 5 ? atof(argv[4]) : -1);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--compare")) {
+		ret = bench_compare(argv[2], argv[3],
+				    argc == 5 ? atof(argv[4]) : -1);
+		return ret < 0 ? 2 : ret;
+	}
 
 	test_summary();
 	test_outliers();
@@ -805,7 +980,6 @@ int main(int argc, char **argv)
 	test_verdict_degenerate();
 	test_writer_layout();
 	test_round_trip();
-	test_reader();
 	test_compare();
 	printf("# stats_test: %d failed\n", nr_failed);
 	return nr_failed ? 1 : 0;

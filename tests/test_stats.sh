@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Statistics, JSON and compare: the unit checks of build/dynamic/stats_test
 # (built by make all), then the writer's output read by python3's json and
-# python3-written files read by the compare. Builds nothing itself.
+# python3-written files read by the compare: params, duplicates, disturbed
+# rows, a 60,000-row pair, and files built to hurt (too big, too many
+# samples, escape sequences in names). Builds nothing itself; needs no root
+# and no BPF.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=./build/dynamic/stats_test
@@ -93,5 +96,145 @@ expect "malformed file: an error, not a comparison (rc=$RC)" test "$RC" -ne 0 -a
 expect "malformed file: one line with line and column" \
 	test "$(grep -c 'bad.json: line 2, column 16' "$T_TMP/cmpbad.err")" -eq 1 \
 	-a "$(wc -l <"$T_TMP/cmpbad.err")" -eq 1
+
+
+# --- params, duplicates and disturbed rows
+gen_rows() {
+	python3 - "$T_TMP" <<'EOF'
+import json, sys
+d = sys.argv[1]
+base = [3.60e6, 3.62e6, 3.58e6, 3.61e6, 3.59e6]
+slow = [x * 0.9 for x in base]
+def row(name, samples, params=None, status="ok", reason=None):
+	r = {"name": name, "variant": "kprobe", "status": status,
+	     "reason": reason, "unit": "events/s", "samples": samples}
+	if params is not None:
+		r["params"] = params
+	return r
+def doc(rows):
+	return {"schema": "bpf-bench/1", "tool": "map_perf_test",
+		"context": {"online_cpus": 2}, "results": rows}
+a = [row("hash", base, {"entries": 1024, "key_size": 16, "cpus": 2}),
+     row("hash", base, {"entries": 4096, "key_size": 16, "cpus": 2}),
+     row("array", base, {"progs": 4}),
+     row("array", base, {"progs": 4}),
+     row("lru", base)]
+b = [row("hash", slow, {"cpus": 2, "key_size": 16, "entries": 1024}),
+     row("hash", base, {"entries": 4096, "key_size": 32, "cpus": 2}),
+     row("array", base, {"progs": 4}),
+     row("lru", [], status="disturbed", reason="another task ran on CPU 1")]
+json.dump(doc(a), open(d + "/pa.json", "w"))
+json.dump(doc(b), open(d + "/pb.json", "w"), indent=2)
+EOF
+}
+expect "python3 writes rows with params, duplicates and a disturbed row" gen_rows
+
+run_capture params "$BIN" --compare "$T_TMP/pa.json" "$T_TMP/pb.json"
+expect "params compare exits 0 (rc=$RC)" test "$RC" -eq 0
+expect "params in another order: the same row, slower" \
+	grep -qE '^  hash +kprobe \[cpus=2,entries=1024,key_size=16\] .*-10\.00%.* slower$' "$T_TMP/params.out"
+expect "same name and variant, other params: only in A and only in B" \
+	grep -q 'only in A .*: hash kprobe \[cpus=2,entries=4096,key_size=16\]$' "$T_TMP/params.out"
+expect "... and the other one only in B" \
+	grep -q 'only in B .*: hash kprobe \[cpus=2,entries=4096,key_size=32\]$' "$T_TMP/params.out"
+expect "a duplicate row is noted once" \
+	test "$(grep -c '^duplicate in A .*: array kprobe \[progs=4\]: results\[2\] kept, 1 later row ignored$' "$T_TMP/params.out")" -eq 1
+expect "the duplicated row is still compared once" \
+	test "$(grep -cE '^  array +kprobe \[progs=4\] ' "$T_TMP/params.out")" -eq 1
+expect "a disturbed row is listed, without a verdict" \
+	grep -q '^not compared: lru kprobe: A ok in events/s, B disturbed (another task ran on CPU 1)$' "$T_TMP/params.out"
+
+# --- 60,000 rows a side: sorted and merged, not searched row by row
+gen_big() {
+	python3 - "$T_TMP" <<'EOF'
+import json, sys
+d = sys.argv[1]
+def doc(k):
+	rows = [{"name": "hash%d" % (i % 600), "variant": "kprobe",
+		 "params": {"entries": 1 << (i // 600 % 20), "cpus": i // 12000},
+		 "status": "ok", "unit": "events/s",
+		 "samples": [3.6e6 + k * i, 3.61e6 + k, 3.59e6 - k]}
+		for i in range(60000)]
+	return {"schema": "bpf-bench/1", "context": {}, "results": rows}
+json.dump(doc(0), open(d + "/big_a.json", "w"))
+b = doc(1)
+b["results"].reverse()
+json.dump(b, open(d + "/big_b.json", "w"))
+EOF
+}
+expect "python3 writes two 60,000-row files" gen_big
+start=$(date +%s%N)
+run_capture big timeout 10 "$BIN" --compare "$T_TMP/big_a.json" "$T_TMP/big_b.json"
+ms=$((($(date +%s%N) - start) / 1000000))
+expect "60,000-row pair compares in under 10 s (rc=$RC, ${ms} ms)" test "$RC" -eq 0
+expect "60,000-row pair: every row matched, none only in one" \
+	test "$(grep -c '^  hash' "$T_TMP/big.out")" -eq 60000 -a \
+	"$(grep -c '^only in' "$T_TMP/big.out")" -eq 0
+
+# --- hostile files: each is refused in one line, or printed escaped
+gen_hostile() {
+	python3 - "$T_TMP" <<'EOF'
+import json, sys
+d = sys.argv[1]
+def doc(rows, schema="bpf-bench/1"):
+	return {"schema": schema, "context": {}, "results": rows}
+def row(name, n=5):
+	return {"name": name, "variant": "v", "status": "ok",
+		"unit": "events/s", "samples": [3.6e6] * n}
+json.dump(doc([row("evil\n\x1b[2J\x1b]0;owned\x07", 101)]),
+	  open(d + "/samples.json", "w"))
+json.dump(doc([row("evil\nfake line\x1b[2J"), row("ok")]),
+	  open(d + "/esc.json", "w"))
+json.dump(doc([row("ok")], "bpf-bench/2\x1b[2J"), open(d + "/schema.json", "w"))
+EOF
+}
+expect "python3 writes hostile files" gen_hostile
+
+# one_error NAME WANT: an error exit, and one line matching WANT on stderr
+one_error() {
+	test "$RC" -eq 2 -a ! -s "$T_TMP/$1.out" -a \
+		"$(wc -l <"$T_TMP/$1.err")" -eq 1 &&
+		grep -q -- "$2" "$T_TMP/$1.err"
+}
+
+truncate -s 17M "$T_TMP/huge.json"
+run_capture huge "$BIN" --compare "$T_TMP/a.json" "$T_TMP/huge.json"
+expect "a 17 MiB file: exit 2, one line naming it and the limit (rc=$RC)" \
+	one_error huge 'huge.json: 17825792 bytes, larger than 16 MiB: refused$'
+
+run_capture samples "$BIN" --compare "$T_TMP/a.json" "$T_TMP/samples.json"
+expect "101 samples: exit 2, one line naming the row, escaped (rc=$RC)" \
+	one_error samples 'samples.json: results\[0\] (evil\\x0a\\x1b\[2J\\x1b\]0;owned\\x07 v): 101 samples, at most 100$'
+
+run_capture esc "$BIN" --compare "$T_TMP/esc.json" "$T_TMP/a.json"
+expect "a row named with a newline and ESC[2J compares (rc=$RC)" test "$RC" -eq 0
+expect "... and is printed escaped on its own line" \
+	grep -q '^only in A .*: evil\\x0afake line\\x1b\[2J v$' "$T_TMP/esc.out"
+expect "... with no raw control byte in the output" \
+	test "$(tr -d '\n' <"$T_TMP/esc.out" | LC_ALL=C tr -d '\040-\176\200-\377' | wc -c)" -eq 0
+expect "... and no line of its own" \
+	test "$(grep -c '^fake line' "$T_TMP/esc.out")" -eq 0
+
+run_capture schema "$BIN" --compare "$T_TMP/a.json" "$T_TMP/schema.json"
+expect "wrong schema: exit 2, one line, escaped (rc=$RC)" \
+	one_error schema '"schema" is "bpf-bench/2\\x1b\[2J", expected "bpf-bench/1"$'
+
+printf '{"schema": "bpf-bench/1", "context": {},\n "results": [{"name": "a" "v"}]}\n' >"$T_TMP/invalid.json"
+run_capture invalid "$BIN" --compare "$T_TMP/invalid.json" "$T_TMP/a.json"
+expect "invalid JSON: exit 2, one line with line and column (rc=$RC)" \
+	one_error invalid 'invalid.json: line 2, column 29: .} expected near
+
+# the programs' own --compare takes the same path to exit 2
+PROG=./test_overhead
+if [ -x "$PROG" ]; then
+	run_capture prog_huge "$PROG" --compare "$T_TMP/a.json" "$T_TMP/huge.json"
+	expect "test_overhead --compare of a 17 MiB file: exit 2, one line (rc=$RC)" \
+		one_error prog_huge 'larger than 16 MiB: refused$'
+	run_capture prog_params "$PROG" --compare "$T_TMP/pa.json" "$T_TMP/pb.json"
+	expect "test_overhead --compare with params: the same table (rc=$RC)" \
+		cmp -s "$T_TMP/prog_params.out" "$T_TMP/params.out"
+else
+	skip "test_overhead is not built: program-level compare not tested"
+fi
 
 finish

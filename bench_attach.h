@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ways to attach a BPF program, one table entry each: whether an
+ * event offers what the kind hooks, what the kernel needs to have, how
+ * the target is found and checked before load, how it attaches, and how
+ * the kernel's refusals read. Families name kinds; they never switch on
+ * them.
+ */
+#ifndef __BENCH_ATTACH_H
+#define __BENCH_ATTACH_H
+
+#include "bench.h"
+
+struct bpf_program;
+struct bpf_object;
+struct bpf_object_skeleton;
+struct bpf_link;
+
+/* where an event can be hooked; a kind uses the fields it needs */
+struct attach_target {
+	/* kernel functions, in order of preference: the first found wins */
+	const char *kfunc[3];
+	const char *tp_category;	/* tracepoint */
+	const char *tp_name;		/* tracepoint, raw_tp, tp_btf */
+	const char *raw_tp_name;	/* raw_tp, tp_btf when not tp_name */
+	const char *syscall;		/* ksyscall */
+	bool error_injection;		/* fmod_ret may change kfunc */
+	const char *lsm_hook;		/* an LSM hook on the path, no prefix */
+	const char *ufunc;		/* uprobe: a function of this program */
+	const char *usdt_provider;	/* usdt: a probe of this program */
+	const char *usdt_name;
+};
+
+struct attach_kind {
+	const char *name;
+	/* the kernel config it needs, NULL-terminated: for --list, vmtest */
+	const char *needs[4];
+	bool (*applies)(const struct attach_target *t);
+	/*
+	 * Before load: finds what to hook, checks the kernel has it, points
+	 * @prog at it. The name hooked, or NULL with @out saying why.
+	 */
+	const char *(*prepare)(struct bpf_program *prog,
+			       const struct attach_target *t,
+			       struct outcome *out);
+	struct bpf_link *(*attach)(struct bpf_program *prog,
+				   const struct attach_target *t,
+				   const char *name);
+	bool trampoline;	/* a BPF trampoline: EPERM at load is a refusal */
+};
+
+extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
+	kind_tracepoint, kind_raw_tp, kind_tp_btf, kind_fentry, kind_fexit,
+	kind_fmod_ret, kind_uprobe, kind_uretprobe;
+
+/*
+ * Prepares @prog of skeleton @s for @kind and loads the object: the name
+ * hooked in @name. On failure @out says why: skipped when the kernel
+ * cannot, failed otherwise.
+ */
+int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
+		struct bpf_program *prog, const struct attach_target *t,
+		const char **name, struct outcome *out);
+/* prepares another instance the same way, before its load */
+int attach_prepare(const struct attach_kind *kind, struct bpf_program *prog,
+		   const struct attach_target *t, struct outcome *out);
+struct bpf_link *attach_link(const struct attach_kind *kind,
+			     struct bpf_program *prog,
+			     const struct attach_target *t, const char *name,
+			     struct outcome *out);
+
+/* ---- the kernel's run-time stats, for --prog-stats ---- */
+
+/* on while the returned fd is open; never through the sysctl */
+int prog_stats_enable(struct outcome *out);
+int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt);
+/* the stats' own clock reads per run, measured on an empty program */
+int prog_stats_clock_cost(double *ns);
+
+/* before load: can this kernel create @map as defined (type, flags)? */
+struct bpf_map;
+int probe_map(struct bpf_map *map, struct outcome *out);
+
+#endif /* __BENCH_ATTACH_H */

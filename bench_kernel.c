@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the kernel and the machine allow: CPUs, privileges, tracefs, the
+ * kernel's config and BTF, cgroup quotas, and the lock that keeps two runs
+ * from measuring each other. Every answer comes from asking the kernel,
+ * never from a version table.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+#include <linux/capability.h>
+#include <linux/magic.h>
+#include <zlib.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+
+/* the inodes the kernel gives its initial namespaces */
+#define PROC_USER_INIT_INO	0xEFFFFFFDU
+#define PROC_PID_INIT_INO	0xEFFFFFFCU
+
+/* ---- CPUs ---- */
+
+int nr_cpus_possible(void)
+{
+	static int nr;
+
+	if (!nr)
+		nr = libbpf_num_possible_cpus();
+	return nr;
+}
+
+static int online_cpus(struct cpu_list *out)
+{
+	char buf[4096];
+	FILE *f;
+	int err;
+
+	f = fopen("/sys/devices/system/cpu/online", "r");
+	if (!f)
+		return -errno;
+	err = fgets(buf, sizeof(buf), f) ? parse_cpu_ranges(buf, out) : -EIO;
+	fclose(f);
+	return err;
+}
+
+int usable_cpus(struct cpu_list *out)
+{
+	struct cpu_list online = {};
+	size_t size = CPU_ALLOC_SIZE(8192);
+	cpu_set_t *set;
+	int cpu, err;
+
+	set = CPU_ALLOC(8192);
+	if (!set)
+		return -ENOMEM;
+	if (sched_getaffinity(0, size, set)) {
+		err = -errno;
+		goto out;
+	}
+	/* without the online list, the affinity mask alone says it */
+	if (online_cpus(&online))
+		online.nr = -1;
+	out->nr = 0;
+	out->cpu = malloc(CPU_COUNT_S(size, set) * sizeof(int));
+	err = out->cpu ? 0 : -ENOMEM;
+	for (cpu = 0; !err && cpu < 8192; cpu++) {
+		if (!CPU_ISSET_S(cpu, size, set))
+			continue;
+		if (online.nr < 0 || cpu_list_has(&online, cpu))
+			out->cpu[out->nr++] = cpu;
+	}
+	if (!err && !out->nr)
+		err = -ENODEV;
+out:
+	cpu_list_free(&online);
+	CPU_FREE(set);
+	return err;
+}
+
+/* ---- privileges ---- */
+
+static bool has_cap(const struct __user_cap_data_struct *data, int cap)
+{
+	return data[cap / 32].effective & (1U << (cap % 32));
+}
+
+static bool in_initial_userns(void)
+{
+	struct stat st;
+
+	/* without /proc we cannot tell: let the kernel answer later */
+	return stat("/proc/self/ns/user", &st) || st.st_ino == PROC_USER_INIT_INO;
+}
+
+int check_privileges(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (!in_initial_userns()) {
+		pr_err("runs in a user namespace: the kernel allows BPF only with CAP_BPF or CAP_SYS_ADMIN in the initial one");
+		return -EPERM;
+	}
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	if (has_cap(data, CAP_SYS_ADMIN) ||
+	    (has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON)))
+		return 0;
+	pr_err("needs root, or CAP_BPF and CAP_PERFMON (try sudo)");
+	return -EPERM;
+}
+
+/* ---- tracefs ---- */
+
+static bool is_tracefs(const char *path)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && st.f_type == TRACEFS_MAGIC;
+}
+
+bool tracefs_mounted(void)
+{
+	return is_tracefs("/sys/kernel/tracing") ||
+	       is_tracefs("/sys/kernel/debug/tracing");
+}
+
+int ensure_tracefs(void)
+{
+	const char *path = "/sys/kernel/tracing";
+
+	if (tracefs_mounted())
+		return 0;
+	if (mount("nodev", path, "tracefs", 0, NULL)) {
+		/* not fatal: only tracepoint modes need it, and they say so */
+		pr_note("tracefs is not mounted and mounting it at %s failed: %s",
+			path, strerror(errno));
+		return -errno;
+	}
+	pr_note("mounted tracefs at %s", path);
+	return 0;
+}
+
+/* ---- the kernel's config and BTF ---- */
+
+/* the running kernel's config: its own, or the one its package installed */
+static gzFile open_kernel_config(void)
+{
+	struct utsname uts;
+	char path[128];
+	gzFile f;
+
+	f = gzopen("/proc/config.gz", "r");
+	if (f || uname(&uts))
+		return f;
+	snprintf(path, sizeof(path), "/boot/config-%s", uts.release);
+	return gzopen(path, "r");	/* reads plain text too */
+}
+
+int kernel_config(const char *option)
+{
+	char line[256], unset[128];
+	size_t len = strlen(option);
+	int found = -1;
+	gzFile f;
+
+	f = open_kernel_config();
+	if (!f)
+		return -1;
+	snprintf(unset, sizeof(unset), "# %s is not set", option);
+	while (found < 0 && gzgets(f, line, sizeof(line))) {
+		if (!strncmp(line, option, len) && line[len] == '=')
+			found = 1;
+		else if (!strncmp(line, unset, strlen(unset)))
+			found = 0;
+	}
+	gzclose(f);
+	return found;
+}
+
+struct btf *kernel_btf(void)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = btf__load_vmlinux_btf();
+	}
+	return btf;
+}
+
+static bool btf_has(const char *name, int kind)
+{
+	struct btf *btf = kernel_btf();
+
+	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
+}
+
+bool btf_has_func(const char *name)
+{
+	return btf_has(name, BTF_KIND_FUNC);
+}
+
+bool btf_has_typedef(const char *name)
+{
+	return btf_has(name, BTF_KIND_TYPEDEF);
+}
+
+/* ---- cgroup CPU quota ---- */
+
+/* CPUs' worth of time cpu.max in @dir allows, or 0 for no limit */
+static double cgroup_cpu_limit(const char *dir)
+{
+	char path[4200], quota[32];
+	unsigned long long period;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpu.max", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fscanf(f, "%31s %llu", quota, &period);
+	fclose(f);
+	if (n != 2 || !strcmp(quota, "max") || !period)
+		return 0;
+	return strtod(quota, NULL) / period;
+}
+
+void warn_cpu_quota(int nr_cpus)
+{
+	char line[4096], *dir, *slash;
+	double limit, tightest = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/cgroup", "r");
+	if (!f)
+		return;
+	/* cgroup v2: the one line "0::/path" */
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3))
+			break;
+	fclose(f);
+	if (strncmp(line, "0::", 3))
+		return;
+	dir = line + 3;
+	dir[strcspn(dir, "\n")] = '\0';
+	/* a quota anywhere above us applies as well */
+	for (;;) {
+		limit = cgroup_cpu_limit(dir);
+		if (limit && (!tightest || limit < tightest))
+			tightest = limit;
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	if (tightest && tightest < nr_cpus)
+		pr_note("the cgroup's cpu.max allows %.2f CPUs of time for %d workers: throttled samples will be marked disturbed",
+			tightest, nr_cpus);
+}
+
+/* ---- one run at a time ---- */
+
+static const char *lock_path(void)
+{
+	struct stat st;
+
+	return !stat("/run/lock", &st) && S_ISDIR(st.st_mode) ?
+	       "/run/lock/bpf-overhead-bench.lock" :
+	       "/tmp/bpf-overhead-bench.lock";
+}
+
+/* "test_overhead (pid 123)" from the lock file, when it says */
+static void lock_holder(int fd, char *buf, size_t len)
+{
+	char text[64] = "";
+	ssize_t n;
+	int pid;
+	char tool[32];
+
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	text[n > 0 ? n : 0] = '\0';
+	if (sscanf(text, "%d %31s", &pid, tool) == 2)
+		snprintf(buf, len, "%s (pid %d)", tool, pid);
+	else
+		snprintf(buf, len, "another run");
+}
+
+static void lock_claim(int fd, const char *tool)
+{
+	char text[64];
+	int n;
+
+	n = snprintf(text, sizeof(text), "%d %s\n", getpid(), tool);
+	if (ftruncate(fd, 0) || pwrite(fd, text, n, 0) != n)
+		return;	/* the lock holds; only its label is missing */
+}
+
+int bench_lock(const char *tool, double wait_s)
+{
+	const char *path = lock_path();
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	char holder[64];
+	__u64 deadline;
+	bool said = false;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		pr_err("cannot open the lock %s: %s", path, strerror(errno));
+		return -1;
+	}
+	deadline = now_ns() + wait_s * 1e9;
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			pr_err("cannot lock %s: %s", path, strerror(errno));
+			goto fail;
+		}
+		lock_holder(fd, holder, sizeof(holder));
+		if (bench_interrupted())
+			goto fail;
+		if (now_ns() >= deadline) {
+			pr_err("%s is running and holds %s: not waiting longer than %g s (--lock-wait)",
+			       holder, path, wait_s);
+			goto fail;
+		}
+		if (!said)
+			pr_note("waiting for %s to finish: runs on one machine must not overlap",
+				holder);
+		said = true;
+		nanosleep(&tick, NULL);
+	}
+	lock_claim(fd, tool);
+	/* held until exit: the kernel drops it with the last fd */
+	return 0;
+fail:
+	close(fd);
+	return -1;
+}
+
+int pid_namespace(__u64 *dev, __u64 *ino, bool *initial)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st))
+		return -errno;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	*initial = st.st_ino == PROC_PID_INIT_INO;
+	return 0;
+}

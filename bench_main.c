@@ -1,0 +1,969 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The runner: the command line, then rounds of samples over every selected
+ * row until each is known well enough, each sample verified per CPU and
+ * judged undisturbed, then the family's lines and summary, the JSON file
+ * and the exit status. A family gives rows and callbacks; nothing here
+ * knows what a mode or a map is.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench.h"
+#include "bench_attach.h"
+#include "bench_compare.h"
+#include "bench_report.h"
+
+#define DEFAULT_MIN_SAMPLES	3
+#define DEFAULT_MAX_SAMPLES	10
+#define DEFAULT_PRECISION	0.01
+#define DEFAULT_LOCK_WAIT	600
+/* a disturbed sample is run again at most this often in a row */
+#define MAX_RETRIES		2
+/*
+ * A worker that had its CPU for less than this share of its loop's wall
+ * time was stopped, throttled or preempted: its sample is disturbed.
+ */
+#define MIN_CPU_SHARE		0.90
+/* exit status when rows were disturbed but none failed */
+#define EXIT_DISTURBED		3
+
+struct run_settings bench_rs;
+struct bench_fault bench_fault;
+
+/* ---- options ---- */
+
+enum {
+	OPT_JSON = 0x100,
+	OPT_PROG_STATS,
+	OPT_COMPARE,
+	OPT_FAIL_ON_REGRESSION,
+	OPT_LIST,
+	OPT_PRECISION,
+	OPT_MAX_SAMPLES,
+	OPT_LOCK_WAIT,
+};
+
+static const struct bench_option common_options[] = {
+	{ "cpus", 'c', "N|LIST",
+	  "N: the first N usable CPUs; or a list like 0,2-3\n"
+	  "(default: every CPU this process may use), one worker each" },
+	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
+	  "own, about 0.05 s)" },
+	{ "repeat", 'r', "N", "exactly N counted samples per row (default: 3 to\n"
+	  "--max-samples, until --precision is met)" },
+	{ "precision", OPT_PRECISION, "PCT",
+	  "stop sampling a row once the 95% interval of its\n"
+	  "mean is within +-PCT% (default 1)" },
+	{ "max-samples", OPT_MAX_SAMPLES, "N",
+	  "at most N samples per row (default 10)" },
+	{ "warmup", 'w', "N", "rounds run first and not counted (default 0)" },
+	{ "duration", 'd', "S", "seconds per sample instead of a count" },
+	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)" },
+	{ "prog-stats", OPT_PROG_STATS, NULL,
+	  "an extra pass with the kernel's BPF run-time\n"
+	  "stats: ns inside the program per run" },
+	{ "list", OPT_LIST, NULL,
+	  "print the rows there are and what each needs of\n"
+	  "the kernel (with --json, as JSON); runs nothing" },
+	{ "compare", OPT_COMPARE, "A B", "compare two --json files: nothing is run" },
+	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT",
+	  "with --compare: exit 1 when a row is\n"
+	  "significantly slower by more than PCT percent" },
+	{ "lock-wait", OPT_LOCK_WAIT, "S",
+	  "wait up to S seconds for another run of these\n"
+	  "tools to finish (default 600; 0: do not wait)" },
+	{ "quiet", 'q', NULL, "only the summary" },
+	{ "verbose", 'v', NULL, "libbpf's messages too" },
+	{ "help", 'h', NULL, "this text" },
+	{}
+};
+
+static int nr_options(const struct bench_option *o)
+{
+	int n = 0;
+
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+void print_help_item(FILE *f, const char *head, const char *help)
+{
+	const char *line, *nl;
+	int len = fprintf(f, "  %s", head);
+
+	for (line = help; line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (len >= 26) {
+			fputc('\n', f);
+			len = 0;
+		}
+		fprintf(f, "%*s%.*s\n", 26 - len, "",
+			nl ? (int)(nl - line) : (int)strlen(line), line);
+		len = 0;
+	}
+}
+
+static void print_option(FILE *f, const struct bench_option *o)
+{
+	char head[48];
+
+	if (o->key < 0x100)
+		snprintf(head, sizeof(head), "-%c, --%s%s%s", o->key, o->name,
+			 o->arg ? " " : "", o->arg ?: "");
+	else
+		snprintf(head, sizeof(head), "    --%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ?: "");
+	print_help_item(f, head, o->help);
+}
+
+static void usage(const struct bench_family *fam, FILE *f)
+{
+	const struct bench_option *o;
+
+	fprintf(f, "Usage: %s [options] %s\n"
+		"       %s --compare A.json B.json [--fail-on-regression PCT]\n"
+		"       %s --list [--json FILE]\n%s\n",
+		fam->name, fam->args, fam->name, fam->name, fam->about);
+	for (o = fam->options; o && o->name; o++)
+		print_option(f, o);
+	for (o = common_options; o->name; o++)
+		print_option(f, o);
+	fam->usage_tables(f);
+	fprintf(f,
+"\nExit status: 0 when every selected row ran verified and undisturbed or\n"
+"was skipped for a reason the kernel gives; 1 when one failed or none could\n"
+"run; 2 on a usage error; 3 when rows were disturbed (stopped, throttled or\n"
+"moved workers) but none failed; 128+signal when interrupted. --compare:\n"
+"0, or 1 for a regression beyond --fail-on-regression.\n");
+}
+
+/* getopt's tables from the family's options and the common ones */
+static int getopt_tables(const struct bench_family *fam,
+			 struct option **longopts, char *shortopts, size_t len)
+{
+	int nf = nr_options(fam->options), nc = nr_options(common_options);
+	const struct bench_option *o;
+	struct option *lo;
+	size_t off = 1;
+	int i;
+
+	lo = calloc(nf + nc + 1, sizeof(*lo));
+	if (!lo)
+		return -ENOMEM;
+	shortopts[0] = ':';	/* a missing value is ':', not '?' */
+	for (i = 0; i < nf + nc; i++) {
+		o = i < nf ? &fam->options[i] : &common_options[i - nf];
+		lo[i] = (struct option){ o->name, o->arg ? required_argument :
+					 no_argument, NULL, o->key };
+		if (o->key >= 0x100 || off + 3 > len)
+			continue;
+		shortopts[off++] = o->key;
+		if (o->arg)
+			shortopts[off++] = ':';
+	}
+	shortopts[off] = '\0';
+	*longopts = lo;
+	return 0;
+}
+
+/* getopt leaves a bad short option in optopt, a long one in argv */
+static const char *offending_option(char **argv)
+{
+	static char shortopt[3] = "-";
+
+	if (!optopt || !strncmp(argv[optind - 1], "--", 2))
+		return printable(argv[optind - 1]);
+	shortopt[1] = optopt;
+	return shortopt;
+}
+
+static const char *option_name(const struct bench_family *fam, int key)
+{
+	static char name[64];
+	const struct bench_option *o;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (o = pass ? common_options : fam->options; o && o->name; o++)
+			if (o->key == key) {
+				snprintf(name, sizeof(name), "--%s", o->name);
+				return name;
+			}
+	return "?";
+}
+
+static const char *cpus_arg;
+static bool count_given;
+
+int bench_cpus_arg(const char *s, const char *what)
+{
+	if (cpus_arg) {
+		pr_err("give the CPUs once: %s or -c", what);
+		return -1;
+	}
+	cpus_arg = s;
+	return 0;
+}
+
+int bench_count_arg(const char *s, __u64 max, const char *what)
+{
+	if (count_given) {
+		pr_err("give the count once: %s or -n", what);
+		return -1;
+	}
+	if (parse_u64(s, 1, max, &bench_rs.count)) {
+		pr_err("bad %s '%s': 1 to %llu", what, printable(s), max);
+		return -1;
+	}
+	count_given = true;
+	return 0;
+}
+
+/* the first option given that only a run takes, for --compare's check */
+static const char *run_option;
+
+static int parse_common(const struct bench_family *fam, int c,
+			const char *arg, int argc, char **argv)
+{
+	struct run_settings *rs = &bench_rs;
+	__u64 n;
+	int err = 0;
+
+	switch (c) {
+	case 'c':
+		return bench_cpus_arg(arg, "num_cpu");
+	case 'n':
+		return bench_count_arg(arg, 10000000000ull, "count");
+	case 'r':
+		err = parse_u64(arg, 1, MAX_SAMPLES, &n);
+		rs->repeat = n;
+		break;
+	case 'w':
+		err = parse_u64(arg, 0, MAX_SAMPLES, &n);
+		rs->warmup = n;
+		break;
+	case OPT_MAX_SAMPLES:
+		err = parse_u64(arg, DEFAULT_MIN_SAMPLES, MAX_SAMPLES, &n);
+		rs->max_samples = n;
+		break;
+	case OPT_PRECISION:
+		err = parse_double(arg, 0.01, 100, &rs->precision);
+		rs->precision /= 100;
+		break;
+	case 'd':
+		err = parse_double(arg, 0.001, 3600, &rs->duration);
+		break;
+	case OPT_JSON:
+		rs->json = arg;
+		break;
+	case OPT_PROG_STATS:
+		rs->prog_stats = true;
+		break;
+	case OPT_LIST:
+		rs->list = true;
+		return 0;
+	case OPT_LOCK_WAIT:
+		err = parse_double(arg, 0, 86400, &rs->lock_wait);
+		break;
+	case OPT_COMPARE:
+		/* the second file is the next word */
+		if (optind >= argc) {
+			pr_err("--compare needs two files: --compare A.json B.json");
+			return -1;
+		}
+		rs->compare[0] = arg;
+		rs->compare[1] = argv[optind++];
+		return 0;
+	case OPT_FAIL_ON_REGRESSION:
+		err = parse_double(arg, 0, 1e6, &rs->fail_on_regression);
+		return err ? -2 : 0;
+	case 'q':
+		verbosity = 0;
+		return 0;
+	case 'v':
+		verbosity = 2;
+		return 0;
+	default:
+		return 1;	/* not a common option */
+	}
+	return err ? -2 : 0;
+}
+
+static int parse_options(const struct bench_family *fam, int argc,
+			 char **argv)
+{
+	struct run_settings *rs = &bench_rs;
+	struct option *longopts;
+	char shortopts[128];
+	int c, ret = 0;
+
+	rs->min_samples = DEFAULT_MIN_SAMPLES;
+	rs->max_samples = DEFAULT_MAX_SAMPLES;
+	rs->precision = DEFAULT_PRECISION;
+	rs->fail_on_regression = -1;
+	rs->lock_wait = DEFAULT_LOCK_WAIT;
+	if (getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
+		return -1;
+	opterr = 0;	/* one line of ours instead of getopt's */
+	while (!ret && (c = getopt_long(argc, argv, shortopts, longopts,
+					NULL)) != -1) {
+		if (c == 'h') {
+			usage(fam, stdout);
+			exit(0);
+		}
+		if (c == ':' || c == '?') {
+			pr_err("%s %s (see --help)", c == ':' ?
+			       "missing value for option" : "unknown option",
+			       offending_option(argv));
+			ret = -1;
+			break;
+		}
+		/* what --compare and --list would ignore: refused there */
+		if (c != OPT_COMPARE && c != OPT_FAIL_ON_REGRESSION &&
+		    c != OPT_LIST && c != OPT_JSON && c != 'q' && c != 'v' &&
+		    !run_option)
+			run_option = option_name(fam, c);
+		ret = parse_common(fam, c, optarg, argc, argv);
+		if (ret == 1)
+			ret = fam->parse_option(c, optarg);
+		if (ret == -2) {
+			pr_err("bad value '%s' for %s (see --help)",
+			       printable(optarg), option_name(fam, c));
+			ret = -1;
+		}
+	}
+	free(longopts);
+	return ret;
+}
+
+/* options that contradict each other, or that --compare would ignore */
+static int check_options(const struct bench_family *fam, int argc,
+			 char **argv)
+{
+	struct run_settings *rs = &bench_rs;
+
+	if (rs->fail_on_regression >= 0 && !rs->compare[0]) {
+		pr_err("--fail-on-regression goes with --compare");
+		return -1;
+	}
+	if (rs->compare[0]) {
+		if (run_option || rs->json || rs->list || optind < argc) {
+			pr_err("--compare takes two files and no run options (%s)",
+			       run_option ?: rs->json ? "--json" :
+			       rs->list ? "--list" : printable(argv[optind]));
+			return -1;
+		}
+		return 0;
+	}
+	if (rs->list) {
+		if (run_option || optind < argc) {
+			pr_err("--list takes no other options but --json (%s)",
+			       run_option ?: printable(argv[optind]));
+			return -1;
+		}
+		return 0;
+	}
+	if (rs->duration && count_given) {
+		pr_err("give a count (-n) or a duration (-d), not both");
+		return -1;
+	}
+	if (rs->repeat && rs->max_samples != DEFAULT_MAX_SAMPLES) {
+		pr_err("-r gives the number of samples: --max-samples goes without it");
+		return -1;
+	}
+	return fam->parse_args(argc - optind, argv + optind);
+}
+
+static int select_cpus(void)
+{
+	struct cpu_list usable = {};
+	int err;
+
+	err = usable_cpus(&usable);
+	if (err) {
+		pr_err("cannot tell which CPUs this process may use: %s",
+		       strerror(-err));
+		return 1;
+	}
+	if (!cpus_arg) {
+		bench_rs.cpus = usable;
+		return 0;
+	}
+	err = parse_cpus(cpus_arg, &usable, &bench_rs.cpus);
+	if (err) {
+		char list[1024];
+
+		format_cpus(&usable, list, sizeof(list));
+		pr_err("bad CPUs '%s': a count from 1 to %d, or a list of CPUs among %s (online, and allowed by this process's affinity and cpuset)",
+		       printable(cpus_arg), usable.nr, list);
+	}
+	cpu_list_free(&usable);
+	return err ? EXIT_USAGE : 0;
+}
+
+/* ---- one sample ---- */
+
+static __u64 deadline_ns(const struct bench_row *row)
+{
+	__u64 expected = bench_rs.duration ? bench_rs.duration * 1e9 :
+			 row->last_wall_ns;
+
+	/* unknown the first time: the workers' watch still catches a hang */
+	return expected ? 5000000000ull + 10 * expected : 0;
+}
+
+static void measure(struct sample *s)
+{
+	double ns_sum = 0;
+	int i;
+
+	s->events = 0;
+	s->rate = 0;
+	for (i = 0; i < s->nr_workers; i++) {
+		const struct worker_result *r = &s->res[i];
+		double ns = r->elapsed_ns ? r->elapsed_ns : 1;
+
+		s->events += r->events;
+		s->rate += r->events * 1e9 / ns;
+		ns_sum += ns / r->events;
+	}
+	s->ns_per_event = ns_sum / s->nr_workers;
+}
+
+/*
+ * Every program must have counted, on each worker's CPU, every event that
+ * worker made: a sum over CPUs could be made up by another process's
+ * events elsewhere. What the programs saw beyond that is foreign.
+ */
+static void verify_per_cpu(const struct bench_row *row, struct sample *s)
+{
+	unsigned int k = row->hits_per_event ?: 1;
+	__u64 expected, total, *hits, need;
+	int c, w, cpu;
+
+	for (c = 0; c < row->nr_counters; c++) {
+		hits = sample_hits(s, c);
+		total = expected = 0;
+		for (cpu = 0; cpu < s->nr_cpus; cpu++)
+			total += hits[cpu];
+		for (w = 0; w < s->nr_workers; w++) {
+			cpu = s->res[w].cpu;
+			need = k * s->res[w].events;
+			expected += need;
+			if (hits[cpu] >= need)
+				continue;
+			if (row->nr_counters > 1)
+				outcome_set(&s->out, ST_FAILED,
+					    "program %d of %d counted %llu hits on CPU %d for %llu events there",
+					    c + 1, row->nr_counters, hits[cpu],
+					    cpu, need);
+			else
+				outcome_set(&s->out, ST_FAILED,
+					    "program counted %llu hits on CPU %d for %llu events there",
+					    hits[cpu], cpu, need);
+			return;
+		}
+		if (c == 0) {
+			s->counted = total;
+			s->foreign = total - expected;
+		}
+	}
+}
+
+/* a worker that did not have its CPU to itself makes no figure */
+static void judge_disturbed(struct sample *s)
+{
+	int w;
+
+	for (w = 0; w < s->nr_workers; w++) {
+		const struct worker_result *r = &s->res[w];
+		double share = r->elapsed_ns ?
+			       (double)r->cpu_ns / r->elapsed_ns : 1;
+
+		if (r->unpinned || r->end_cpu != r->cpu) {
+			outcome_set(&s->out, ST_DISTURBED,
+				    "worker on CPU %d was moved off its CPU (ended on CPU %d)",
+				    r->cpu, r->end_cpu);
+			return;
+		}
+		if (share < MIN_CPU_SHARE) {
+			outcome_set(&s->out, ST_DISTURBED,
+				    "worker on CPU %d ran %.0f%% of its wall time: stopped, throttled or preempted",
+				    r->cpu, 100 * share);
+			return;
+		}
+	}
+}
+
+static int sample_buffers(struct sample *s, const struct bench_row *row)
+{
+	static struct worker_result *res;
+	static __u64 *hits;
+	static size_t res_nr, hits_nr;
+	size_t need_hits = (size_t)row->nr_counters * nr_cpus_possible();
+
+	if ((size_t)row->cpus->nr > res_nr) {
+		free(res);
+		res_nr = row->cpus->nr;
+		res = calloc(res_nr, sizeof(*res));
+	}
+	if (need_hits > hits_nr) {
+		free(hits);
+		hits_nr = need_hits;
+		hits = calloc(hits_nr, sizeof(*hits));
+	}
+	if (!res || !hits)
+		return -ENOMEM;
+	memset(s, 0, sizeof(*s));
+	memset(res, 0, row->cpus->nr * sizeof(*res));
+	memset(hits, 0, need_hits * sizeof(*hits));
+	s->res = res;
+	s->hits = hits;
+	s->nr_workers = row->cpus->nr;
+	s->nr_cpus = nr_cpus_possible();
+	return 0;
+}
+
+/*
+ * Workers first, then the programs attached, the timed run, the programs
+ * detached, and the counts: verified per CPU, then by the family.
+ */
+static void sample_run(const struct bench_family *fam, struct bench_row *row,
+		       struct sample *s)
+{
+	__u64 count = bench_rs.count ?: row->count;
+	struct worker_pool pool;
+	__u64 t0, wall = 0;
+	int i, err;
+
+	if (sample_buffers(s, row)) {
+		outcome_set(&s->out, ST_FAILED, "out of memory");
+		return;
+	}
+	if (!row->opened) {
+		if (row->runs_prog && fam->open(row, &s->out))
+			return;
+		row->opened = true;
+	}
+	if (pool_start(&pool, row->cpus, row->trigger, count,
+		       bench_rs.duration * 1e9, &s->out))
+		return;
+	if (row->runs_prog) {
+		t0 = now_ns();
+		err = fam->attach(row, &pool, &s->out);
+		s->attach_ns = now_ns() - t0;
+		if (err || bench_interrupted()) {
+			pool_stop(&pool);
+			fam->detach(row);
+			return;
+		}
+	}
+	err = pool_run(&pool, s->res, deadline_ns(row), &s->out);
+	if (row->runs_prog) {
+		t0 = now_ns();
+		fam->detach(row);
+		s->detach_ns = now_ns() - t0;
+	}
+	if (err)
+		return;
+	measure(s);
+	for (i = 0; i < s->nr_workers; i++)
+		if (s->res[i].elapsed_ns > wall)
+			wall = s->res[i].elapsed_ns;
+	row->last_wall_ns = wall;
+	if (row->runs_prog && !fam->collect(row, s) &&
+	    bench_fault.kind != BENCH_FAULT_UNCOUNTED)
+		verify_per_cpu(row, s);
+	if (row->runs_prog && s->out.status == ST_OK && fam->verify)
+		fam->verify(row, s);
+	if (s->out.status == ST_OK)
+		judge_disturbed(s);
+}
+
+/* ---- rounds ---- */
+
+static bool row_runnable(const struct bench_row *row)
+{
+	return row->out.status == ST_OK && !row->done;
+}
+
+static void row_record(struct bench_row *row, const struct sample *s)
+{
+	struct sample_stats st;
+	int i, n = row->nr, nw = s->nr_workers;
+	double half;
+
+	row->rate[n] = s->rate;
+	row->ns[n] = s->ns_per_event;
+	row->attach_ns[n] = s->attach_ns;
+	row->detach_ns[n] = s->detach_ns;
+	for (i = 0; i < nw; i++)
+		row->worker_rate[n * nw + i] = s->res[i].events * 1e9 /
+			(s->res[i].elapsed_ns ?: 1);
+	row->nr++;
+	if (bench_rs.repeat) {
+		row->done = row->nr >= bench_rs.repeat;
+		return;
+	}
+	stats_compute(row->ns, row->nr, &st);
+	half = stats_ci_half(&st, 0.05);
+	row->done = row->nr >= bench_rs.max_samples ||
+		    (row->nr >= bench_rs.min_samples &&
+		     half <= bench_rs.precision * st.mean);
+}
+
+/* the counts of a verified sample, kept even when it was disturbed */
+static void row_count(struct bench_row *row, const struct sample *s)
+{
+	row->events += s->events;
+	row->hits += s->counted;
+	row->foreign += s->foreign;
+}
+
+/*
+ * One sample of @row, run again while disturbed (a few times): a counted
+ * one becomes a figure; any that failed or stayed disturbed ends the row.
+ */
+static int row_sample(const struct bench_family *fam, struct bench_row *row,
+		      bool counted)
+{
+	struct sample s;
+	int tries;
+
+	for (tries = 0;; tries++) {
+		sample_run(fam, row, &s);
+		if (bench_interrupted())
+			return -EINTR;
+		if (s.out.status != ST_DISTURBED || tries == MAX_RETRIES)
+			break;
+		row->retries++;
+	}
+	if (s.out.status == ST_DISTURBED && !counted)
+		return 0;	/* a warm-up figure is thrown away anyway */
+	if (counted && (s.out.status == ST_OK || s.out.status == ST_DISTURBED))
+		row_count(row, &s);
+	if (s.out.status != ST_OK)
+		row->out = s.out;
+	else if (counted)
+		row_record(row, &s);
+	return 0;
+}
+
+static int alloc_worker_rates(struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		row->worker_rate = calloc((size_t)MAX_SAMPLES * row->cpus->nr,
+					  sizeof(double));
+		if (!row->worker_rate)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Rounds over every row still sampling, so that drift on a shared machine
+ * hits every row alike; warm-up rounds count only for skips and failures.
+ */
+static int run_rounds(const struct bench_family *fam, struct bench_rows *rows)
+{
+	int round, i, total, done;
+
+	for (round = 0;; round++) {
+		bool counted = round >= bench_rs.warmup;
+
+		for (i = total = 0; i < rows->nr; i++)
+			total += row_runnable(&rows->row[i]);
+		if (!total)
+			break;
+		for (i = done = 0; i < rows->nr; i++) {
+			struct bench_row *row = &rows->row[i];
+
+			if (!row_runnable(row))
+				continue;
+			progress(done++, total, row, round);
+			if (row_sample(fam, row, counted))
+				return -EINTR;
+		}
+	}
+	progress_end();
+	return 0;
+}
+
+/* ---- --prog-stats ---- */
+
+/*
+ * One more sample of a row with the kernel's run-time stats on: the
+ * program's ns per run, refused when it ran for much more than it
+ * counted (other processes' events it filtered out dilute the mean).
+ */
+static int stats_sample(const struct bench_family *fam, struct bench_row *row,
+			double clock)
+{
+	__u64 t0 = 0, n0 = 0, t1, n1;
+	struct sample s;
+	int fd;
+
+	if (fam->prog_fds(row, &fd, 1) < 1 || prog_run_totals(fd, &t0, &n0))
+		t0 = n0 = 0;
+	sample_run(fam, row, &s);
+	if (bench_interrupted())
+		return -EINTR;
+	if (s.out.status != ST_OK && s.out.status != ST_DISTURBED) {
+		row->prog_out = s.out;
+		return 0;
+	}
+	if (prog_run_totals(fd, &t1, &n1) || n1 == n0) {
+		outcome_set(&row->prog_out, ST_FAILED,
+			    "the kernel's run-time stats counted no runs");
+		return 0;
+	}
+	row->prog_runs = n1 - n0;
+	row->prog_hits = s.counted;
+	if (row->prog_runs > s.counted + s.counted / 100 + 100) {
+		outcome_set(&row->prog_out, ST_SKIPPED,
+			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
+			    row->prog_runs, s.counted);
+		return 0;
+	}
+	row->prog_ns = (double)(t1 - t0) / row->prog_runs;
+	row->prog_clock_ns = clock;
+	return 0;
+}
+
+static int prog_stats_pass(const struct bench_family *fam,
+			   struct bench_rows *rows)
+{
+	struct outcome why = {};
+	double clock = NAN;
+	int i, fd, err = 0;
+
+	fd = prog_stats_enable(&why);
+	/* without it the body keeps the clock reads, and JSON says null */
+	if (fd >= 0 && prog_stats_clock_cost(&clock))
+		clock = NAN;
+	for (i = 0; !err && i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (!row_has_figure(row) || !row->runs_prog)
+			continue;
+		if (fd < 0)
+			row->prog_out = why;
+		else
+			err = stats_sample(fam, row, clock);
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* ---- the end ---- */
+
+static void close_rows(const struct bench_family *fam, struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		if (rows->row[i].opened && rows->row[i].runs_prog)
+			fam->close(&rows->row[i]);
+		free(rows->row[i].worker_rate);
+	}
+	free(rows->row);
+	rows->row = NULL;
+	rows->nr = 0;
+}
+
+static int exit_interrupted(void)
+{
+	int sig = bench_interrupted();
+
+	progress_end();
+	pr_err("interrupted by %s; everything detached", strsignal(sig));
+	return 128 + sig;
+}
+
+static int exit_status(const struct bench_rows *rows)
+{
+	int i, ok = 0, failed = 0, disturbed = 0, progs = 0;
+
+	for (i = 0; i < rows->nr; i++)
+		progs += rows->row[i].runs_prog;
+	for (i = 0; i < rows->nr; i++) {
+		/* bases alone are no measurement when programs were asked for */
+		ok += rows->row[i].out.status == ST_OK &&
+		      (rows->row[i].runs_prog || !progs);
+		failed += rows->row[i].out.status == ST_FAILED;
+		disturbed += rows->row[i].out.status == ST_DISTURBED;
+	}
+	if (failed)
+		return 1;
+	if (disturbed)
+		return EXIT_DISTURBED;
+	if (!ok) {
+		pr_err("nothing could be measured on this kernel");
+		return 1;
+	}
+	return 0;
+}
+
+/* stdout and the JSON file: everything written, or exit 1 saying why */
+static int flush_output(FILE *json)
+{
+	int err = 0;
+
+	if (fflush(stdout) || ferror(stdout)) {
+		pr_err("writing the results to stdout failed: %s",
+		       strerror(errno ?: EIO));
+		err = 1;
+	}
+	if (json && json != stdout && (fflush(json) || ferror(json) ||
+				       fclose(json))) {
+		pr_err("writing %s failed: %s", bench_rs.json,
+		       strerror(errno ?: EIO));
+		err = 1;
+	}
+	return err;
+}
+
+/* --json FILE is opened before the run: a bad path must not cost one */
+static FILE *open_json(void)
+{
+	FILE *f;
+
+	if (!bench_rs.json)
+		return NULL;
+	if (!strcmp(bench_rs.json, "-"))
+		return stdout;
+	f = fopen(bench_rs.json, "w");
+	if (!f)
+		pr_err("cannot write %s: %s", printable(bench_rs.json),
+		       strerror(errno));
+	return f;
+}
+
+static int run_list(const struct bench_family *fam)
+{
+	struct bench_rows all = {};
+	FILE *json;
+	int err;
+
+	err = fam->setup(&all, true);
+	if (err)
+		return 1;
+	json = open_json();
+	if (bench_rs.json && !json)
+		return 1;
+	err = json ? write_list(fam, &all, json) : 0;
+	if (!json)
+		print_list(fam, &all);
+	close_rows(fam, &all);
+	return err || flush_output(json) ? 1 : 0;
+}
+
+static int run(const struct bench_family *fam, FILE *json)
+{
+	struct bench_rows rows = {};
+	int ret;
+
+	if (fam->setup(&rows, false) || alloc_worker_rates(&rows)) {
+		ret = 1;
+		goto out;
+	}
+	warn_cpu_quota(bench_rs.cpus.nr);
+	if (run_rounds(fam, &rows) ||
+	    (bench_rs.prog_stats && prog_stats_pass(fam, &rows))) {
+		ret = exit_interrupted();
+		goto out;
+	}
+	if (json != stdout) {
+		if (verbosity > 0)
+			fam->print_upstream(&rows);
+		fam->print_summary(&rows);
+	}
+	if (json && write_results(fam, &rows, json))
+		pr_err("writing %s failed", bench_rs.json);
+	ret = exit_status(&rows);
+	if (flush_output(json))
+		ret = 1;
+	json = NULL;
+	/* a signal while the results were written still ends the run so */
+	if (bench_interrupted())
+		ret = exit_interrupted();
+out:
+	if (json && json != stdout)
+		fclose(json);
+	close_rows(fam, &rows);
+	return ret;
+}
+
+/* BENCH_TEST_FAULT: the tests' way to make programs miss events */
+static int read_fault(void)
+{
+	const char *s = getenv("BENCH_TEST_FAULT");
+	__u64 cpu;
+
+	if (!s || !*s)
+		return 0;
+	bench_fault.name = s;
+	if (!strcmp(s, "miss-odd")) {
+		bench_fault.kind = BENCH_FAULT_MISS_ODD;
+	} else if (!strcmp(s, "uncounted")) {
+		bench_fault.kind = BENCH_FAULT_UNCOUNTED;
+	} else if (!strncmp(s, "miss-cpu=", 9) &&
+		   !parse_u64(s + 9, 0, 8191, &cpu)) {
+		bench_fault.kind = BENCH_FAULT_MISS_CPU;
+		bench_fault.cpu = cpu;
+	} else {
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N or uncounted",
+		       printable(s));
+		return -1;
+	}
+	pr_note("test fault '%s' injected: no figure of this run is to be trusted",
+		s);
+	return 0;
+}
+
+int bench_main(const struct bench_family *fam, int argc, char **argv)
+{
+	FILE *json;
+	int err;
+
+	bench_init(fam->name);
+	if (parse_options(fam, argc, argv) || check_options(fam, argc, argv))
+		return EXIT_USAGE;
+	if (bench_rs.compare[0]) {
+		err = bench_compare(bench_rs.compare[0], bench_rs.compare[1],
+				    bench_rs.fail_on_regression);
+		return err < 0 ? EXIT_USAGE : err;
+	}
+	if (bench_rs.list)
+		return run_list(fam);
+	if (read_fault())
+		return EXIT_USAGE;
+	err = select_cpus();
+	if (err)
+		return err;
+	if (check_privileges())
+		return 1;
+	install_signal_handlers();
+	json = open_json();
+	if (bench_rs.json && !json)
+		return 1;
+	if (bench_lock(fam->name, bench_rs.lock_wait)) {
+		if (json && json != stdout)
+			fclose(json);
+		return bench_interrupted() ? exit_interrupted() : 1;
+	}
+	ensure_tracefs();
+	return run(fam, json);
+}

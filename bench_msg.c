@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Messages, outcomes and signals: how the runner speaks and is stopped. */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+
+int verbosity = 1;
+static const char *bench_name = "bench";
+static volatile sig_atomic_t got_signal;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	if (verbosity < 2)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+void bench_init(const char *prog_name)
+{
+	bench_name = prog_name;
+	libbpf_set_print(libbpf_print);
+}
+
+static void vprint_line(const char *fmt, va_list ap)
+{
+	/* what stdout holds goes first, so the two read in order */
+	fflush(stdout);
+	fprintf(stderr, "%s: ", bench_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint_line(fmt, ap);
+	va_end(ap);
+}
+
+void pr_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vprint_line(fmt, ap);
+	va_end(ap);
+}
+
+const char *printable(const char *s)
+{
+	static char buf[256];
+	size_t off = 0;
+
+	for (; *s && off + 5 < sizeof(buf); s++) {
+		unsigned char c = *s;
+
+		if (c < 0x20 || c == 0x7f)
+			off += snprintf(buf + off, sizeof(buf) - off, "\\x%02x",
+					c);
+		else
+			buf[off++] = c;
+	}
+	buf[off] = '\0';
+	return buf;
+}
+
+void outcome_set(struct outcome *o, enum status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	o->status = st;
+	va_start(ap, fmt);
+	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	va_end(ap);
+}
+
+static const char *const status_names[][2] = {
+	[ST_OK] = { "ok", "ok" },
+	[ST_SKIPPED] = { "skipped", "skipped" },
+	[ST_FAILED] = { "FAILED", "failed" },
+	[ST_DISTURBED] = { "disturbed", "disturbed" },
+};
+
+const char *status_name(enum status st)
+{
+	return status_names[st][0];
+}
+
+const char *status_json(enum status st)
+{
+	return status_names[st][1];
+}
+
+/* ---- signals ---- */
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+void install_signal_handlers(void)
+{
+	/* no SA_RESTART: a signal must break the parent out of its waits */
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int bench_interrupted(void)
+{
+	return got_signal;
+}

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workers: one process per CPU, pinned, set up, and released together
+ * on an explicit go. Each times its own loop and reports how undisturbed
+ * it ran: its CPU time against its wall time, and where it ended up. The
+ * parent watches them while it waits, so no run waits forever.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include "bench.h"
+
+/* how often the parent looks at its waiting workers */
+#define WATCH_MS		200
+/* a worker stopped this long fails the sample */
+#define STOPPED_LIMIT_NS	(2 * 1000000000ull)
+/* and one that gets no CPU time for this long */
+#define STALLED_LIMIT_NS	(5 * 1000000000ull)
+/*
+ * With a duration the worker runs the loop in chunks and reads the clock
+ * between them: often enough to stop on time, rarely enough (a vDSO call
+ * per DURATION_CHUNK calls) not to disturb what is measured.
+ */
+#define DURATION_CHUNK		1000
+
+enum { MSG_READY, MSG_DONE };
+
+struct worker_msg {
+	int type;
+	struct worker_result res;
+};
+
+__u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static __u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static long involuntary_switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+}
+
+/* ---- the worker ---- */
+
+struct worker_args {
+	int cpu;
+	int go_fd, result_fd;
+	volatile int *go;
+	pid_t parent;
+	const struct trigger *trigger;
+	__u64 count, duration_ns;
+};
+
+static void worker_send(int fd, int type, const struct worker_result *res)
+{
+	struct worker_msg msg = { .type = type, .res = *res };
+
+	/* smaller than PIPE_BUF, so workers' messages never interleave */
+	if (write(fd, &msg, sizeof(msg)) != sizeof(msg))
+		_exit(1);
+}
+
+static __u64 run_for(const struct trigger *trigger, void *state,
+		     __u64 start, __u64 duration_ns)
+{
+	__u64 calls = 0;
+
+	do {
+		trigger->run(state, DURATION_CHUNK);
+		calls += DURATION_CHUNK;
+	} while (now_ns() - start < duration_ns);
+	return calls;
+}
+
+/* the BPF objects and links the parent holds are not the worker's */
+static void close_other_fds(int a, int b)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+
+	/* best effort: kernels before 5.9 lack close_range */
+	close_range(3, lo - 1, 0);
+	close_range(lo + 1, hi - 1, 0);
+	close_range(hi + 1, ~0U, 0);
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/* still allowed on its own CPU alone, as pinned? */
+static bool still_pinned(int cpu)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	return CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set);
+}
+
+static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
+{
+	const struct trigger *trigger = a->trigger;
+	unsigned int per_call = trigger->events_per_call ?: 1;
+	__u64 calls = (a->count + per_call - 1) / per_call;
+	struct worker_result res = { .cpu = a->cpu };
+	__u64 start, cpu0;
+	void *state = NULL;
+	long sw0;
+	char c;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	/* a parent killed with SIGKILL must not leave workers behind... */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* ...even one that died before the signal was armed */
+	if (getppid() != a->parent)
+		_exit(1);
+	close_other_fds(a->go_fd, a->result_fd);
+
+	res.err = pin(a->cpu);
+	res.pin_failed = res.err;
+	if (!res.err && trigger->setup)
+		res.err = trigger->setup(&state);
+	worker_send(a->result_fd, MSG_READY, &res);
+	/* the message says what went wrong: this is not a death */
+	if (res.err)
+		_exit(0);
+
+	/*
+	 * End of file wakes every worker at once; the flag tells the go
+	 * from a parent that died and closed the pipe with everything else.
+	 */
+	if (read(a->go_fd, &c, 1) != 0 || !*a->go)
+		_exit(1);
+	sw0 = involuntary_switches();
+	cpu0 = thread_cpu_ns();
+	start = now_ns();
+	if (a->duration_ns)
+		calls = run_for(trigger, state, start, a->duration_ns);
+	else
+		trigger->run(state, calls);
+	res.elapsed_ns = now_ns() - start;
+	res.cpu_ns = thread_cpu_ns() - cpu0;
+	res.nivcsw = involuntary_switches() - sw0;
+	res.end_cpu = sched_getcpu();
+	res.unpinned = !still_pinned(a->cpu);
+	res.events = calls * per_call;
+	worker_send(a->result_fd, MSG_DONE, &res);
+	_exit(0);
+}
+
+/* ---- watching them ---- */
+
+struct proc_state {
+	char state;		/* /proc/<pid>/stat's: R, S, D, T, ... */
+	__u64 ticks;		/* utime + stime */
+};
+
+static int read_proc_state(pid_t pid, struct proc_state *ps)
+{
+	char path[64], buf[512], *p;
+	unsigned long long utime, stime;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	/* the name may hold spaces and parentheses: skip to its end */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ps->state, &utime, &stime) != 3)
+		return -EIO;
+	ps->ticks = utime + stime;
+	return 0;
+}
+
+struct watch {
+	__u64 *stopped_since;	/* 0: not stopped */
+	__u64 *stalled_since;
+	__u64 *ticks;
+};
+
+static const char *state_name(char st)
+{
+	switch (st) {
+	case 'T':
+		return "stopped (T)";
+	case 't':
+		return "stopped by a tracer (t)";
+	case 'D':
+		return "in uninterruptible sleep (D)";
+	case 'Z':
+		return "dead (Z)";
+	case 'S':
+		return "sleeping (S)";
+	default:
+		return "running (R)";
+	}
+}
+
+/*
+ * True, with @out saying why, when a worker is stuck: stopped past
+ * STOPPED_LIMIT_NS, or given no CPU time for STALLED_LIMIT_NS, or still
+ * running at @deadline_ns.
+ */
+static bool workers_stuck(struct worker_pool *pool, struct watch *w,
+			  __u64 deadline_ns, struct outcome *out)
+{
+	struct proc_state ps;
+	__u64 now = now_ns();
+	int i;
+
+	for (i = 0; i < pool->nr; i++) {
+		if (pool->pid[i] <= 0 || read_proc_state(pool->pid[i], &ps))
+			continue;
+		if (ps.state == 'T' || ps.state == 't') {
+			w->stopped_since[i] = w->stopped_since[i] ?: now;
+		} else {
+			w->stopped_since[i] = 0;
+		}
+		if (ps.ticks != w->ticks[i] || ps.state == 'S') {
+			w->ticks[i] = ps.ticks;
+			w->stalled_since[i] = now;
+		}
+		if (w->stopped_since[i] &&
+		    now - w->stopped_since[i] > STOPPED_LIMIT_NS) {
+			outcome_set(out, ST_FAILED,
+				    "worker on CPU %d (pid %d) stayed %s for %llu s",
+				    pool->cpu[i], pool->pid[i],
+				    state_name(ps.state),
+				    STOPPED_LIMIT_NS / 1000000000);
+			return true;
+		}
+		if (!w->stopped_since[i] &&
+		    now - w->stalled_since[i] > STALLED_LIMIT_NS) {
+			outcome_set(out, ST_FAILED,
+				    "worker on CPU %d (pid %d) got no CPU time for %llu s, %s",
+				    pool->cpu[i], pool->pid[i],
+				    STALLED_LIMIT_NS / 1000000000,
+				    state_name(ps.state));
+			return true;
+		}
+		if (deadline_ns && now > deadline_ns) {
+			outcome_set(out, ST_FAILED,
+				    "sample ran past its deadline (%.1f s): worker on CPU %d (pid %d) %s",
+				    (deadline_ns - pool->started_ns) / 1e9,
+				    pool->cpu[i], pool->pid[i],
+				    state_name(ps.state));
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Reaps workers that exited; true, with @out naming it, when one died
+ * before its result came: workers exit 0 only after sending it. With
+ * @block, waits for each: they are known to be gone or going.
+ */
+static bool reap_dead_workers(struct worker_pool *pool, bool block,
+			      struct outcome *out)
+{
+	bool dead = false;
+	int i, status;
+
+	for (i = 0; i < pool->nr; i++) {
+		if (pool->pid[i] <= 0 ||
+		    waitpid(pool->pid[i], &status, block ? 0 : WNOHANG) !=
+		    pool->pid[i])
+			continue;
+		pool->pid[i] = 0;
+		if (dead)
+			continue;	/* the first death is the news */
+		if (WIFSIGNALED(status)) {
+			outcome_set(out, ST_FAILED,
+				    "worker on CPU %d died: %s", pool->cpu[i],
+				    strsignal(WTERMSIG(status)));
+			dead = true;
+		} else if (WEXITSTATUS(status)) {
+			outcome_set(out, ST_FAILED,
+				    "worker on CPU %d exited with status %d",
+				    pool->cpu[i], WEXITSTATUS(status));
+			dead = true;
+		}
+	}
+	return dead;
+}
+
+/*
+ * Reads one message, watching the workers meanwhile: the others keep the
+ * pipe open, so a dead or stuck worker shows only there.
+ */
+static int pool_recv(struct worker_pool *pool, struct worker_msg *msg,
+		     struct watch *w, __u64 deadline_ns, struct outcome *out)
+{
+	struct pollfd pfd = { .fd = pool->result_fd, .events = POLLIN };
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		if (bench_interrupted())
+			return -EINTR;
+		ret = poll(&pfd, 1, WATCH_MS);
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		if (ret <= 0) {
+			if (reap_dead_workers(pool, false, out))
+				return -ECHILD;
+			if (workers_stuck(pool, w, deadline_ns, out))
+				return -ETIMEDOUT;
+			continue;
+		}
+		n = read(pool->result_fd, msg, sizeof(*msg));
+		if (n == sizeof(*msg))
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* end of file: every worker is gone, some without a result */
+		if (!reap_dead_workers(pool, true, out))
+			outcome_set(out, ST_FAILED,
+				    "a worker exited without its result");
+		return -ECHILD;
+	}
+}
+
+static int watch_init(struct watch *w, int nr)
+{
+	__u64 now = now_ns();
+	int i;
+
+	w->stopped_since = calloc(nr, sizeof(__u64));
+	w->stalled_since = calloc(nr, sizeof(__u64));
+	w->ticks = calloc(nr, sizeof(__u64));
+	if (!w->stopped_since || !w->stalled_since || !w->ticks)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		w->stalled_since[i] = now;
+	return 0;
+}
+
+static void watch_free(struct watch *w)
+{
+	free(w->stopped_since);
+	free(w->stalled_since);
+	free(w->ticks);
+}
+
+static int pool_fail(struct worker_pool *pool, int err)
+{
+	pool_stop(pool);
+	return err;
+}
+
+/* @child_fds: the workers' ends, go's read end and result's write end */
+static int pool_alloc(struct worker_pool *pool, int nr, int child_fds[2])
+{
+	int go[2], result[2];
+
+	memset(pool, 0, sizeof(*pool));
+	pool->go_fd = pool->result_fd = -1;
+	pool->cpu = calloc(nr, sizeof(*pool->cpu));
+	pool->pid = calloc(nr, sizeof(*pool->pid));
+	pool->go = mmap(NULL, sizeof(*pool->go), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pool->go == MAP_FAILED)
+		pool->go = NULL;
+	if (!pool->cpu || !pool->pid || !pool->go)
+		return -ENOMEM;
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(result, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	pool->go_fd = go[1];
+	pool->result_fd = result[0];
+	child_fds[0] = go[0];
+	child_fds[1] = result[1];
+	return 0;
+}
+
+int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+	       const struct trigger *trigger, __u64 count, __u64 duration_ns,
+	       struct outcome *out)
+{
+	struct worker_args a = {
+		.go = NULL, .parent = getpid(), .trigger = trigger,
+		.count = count, .duration_ns = duration_ns,
+	};
+	struct worker_msg msg;
+	struct watch w = {};
+	int child_fds[2] = { -1, -1 }, i, err;
+
+	err = pool_alloc(pool, cpus->nr, child_fds);
+	if (err) {
+		outcome_set(out, ST_FAILED, "starting workers: %s",
+			    strerror(-err));
+		return pool_fail(pool, err);
+	}
+	a.go_fd = child_fds[0];
+	a.result_fd = child_fds[1];
+	a.go = pool->go;
+	/* what is buffered must not be printed again by every child */
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < cpus->nr; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			err = -errno;
+			break;
+		}
+		if (pid == 0) {
+			close(pool->go_fd);
+			close(pool->result_fd);
+			a.cpu = cpus->cpu[i];
+			worker_main(&a);
+		}
+		pool->cpu[i] = cpus->cpu[i];
+		pool->pid[i] = pid;
+		pool->nr++;
+	}
+	close(a.go_fd);
+	close(a.result_fd);
+	if (err) {
+		outcome_set(out, ST_FAILED, "forking workers: %s",
+			    strerror(-err));
+		return pool_fail(pool, err);
+	}
+
+	err = watch_init(&w, pool->nr);
+	for (i = 0; !err && i < pool->nr; i++) {
+		err = pool_recv(pool, &msg, &w, 0, out);
+		if (err || !msg.res.err)
+			continue;
+		err = msg.res.err;
+		outcome_set(out, ST_FAILED, "worker on CPU %d: %s: %s",
+			    msg.res.cpu, msg.res.pin_failed ?
+			    "cannot pin to its CPU" : "set-up failed",
+			    strerror(-err));
+	}
+	watch_free(&w);
+	return err ? pool_fail(pool, err) : 0;
+}
+
+static int worker_index(const struct worker_pool *pool, int cpu)
+{
+	int i;
+
+	for (i = 0; i < pool->nr; i++)
+		if (pool->cpu[i] == cpu)
+			return i;
+	return -1;
+}
+
+int pool_run(struct worker_pool *pool, struct worker_result *res,
+	     __u64 deadline_ns, struct outcome *out)
+{
+	struct worker_msg msg;
+	struct watch w = {};
+	int i, idx, err;
+
+	err = watch_init(&w, pool->nr);
+	*pool->go = 1;
+	pool->started_ns = now_ns();
+	if (deadline_ns)
+		deadline_ns += pool->started_ns;
+	close(pool->go_fd);
+	pool->go_fd = -1;
+	for (i = 0; !err && i < pool->nr; i++) {
+		err = pool_recv(pool, &msg, &w, deadline_ns, out);
+		if (err)
+			break;
+		idx = worker_index(pool, msg.res.cpu);
+		if (idx < 0 || msg.type != MSG_DONE) {
+			outcome_set(out, ST_FAILED, "a worker's message is garbled");
+			err = -EPROTO;
+			break;
+		}
+		res[idx] = msg.res;
+	}
+	watch_free(&w);
+	if (!err) {
+		for (i = 0; i < pool->nr; i++) {
+			if (pool->pid[i] > 0 &&
+			    waitpid(pool->pid[i], NULL, 0) == pool->pid[i])
+				pool->pid[i] = 0;
+		}
+	}
+	pool_stop(pool);
+	return err;
+}
+
+void pool_stop(struct worker_pool *pool)
+{
+	int i;
+
+	for (i = 0; i < pool->nr; i++) {
+		if (pool->pid[i] <= 0)
+			continue;
+		kill(pool->pid[i], SIGKILL);
+		waitpid(pool->pid[i], NULL, 0);
+		pool->pid[i] = 0;
+	}
+	if (pool->go_fd >= 0)
+		close(pool->go_fd);
+	if (pool->result_fd >= 0)
+		close(pool->result_fd);
+	pool->go_fd = pool->result_fd = -1;
+	if (pool->go)
+		munmap((void *)pool->go, sizeof(*pool->go));
+	pool->go = NULL;
+	free(pool->cpu);
+	free(pool->pid);
+	pool->cpu = NULL;
+	pool->pid = NULL;
+	pool->nr = 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What test_overhead's BPF programs and its user space agree on: the
+ * configuration set in .rodata before load, and the per-CPU hit slots the
+ * programs count into. Include <linux/types.h> (user space) or vmlinux.h
+ * (BPF) first.
+ */
+#ifndef __TEST_OVERHEAD_H
+#define __TEST_OVERHEAD_H
+
+/* CPUs the hit slots cover; a power of two, checked at run time */
+#define OVERHEAD_MAX_CPUS	1024
+
+/* what a program does besides counting its hit */
+enum overhead_body {
+	BODY_COUNT,	/* nothing: the attach cost alone */
+	BODY_READS,	/* upstream's reads of the renamed task, every mode */
+	BODY_UPSTREAM,	/* upstream's programs: the reads in kprobe only */
+};
+
+/*
+ * Faults the tests inject to prove verification bites; never set by a
+ * user's command line (see tests/).
+ */
+enum overhead_fault {
+	FAULT_NONE,
+	FAULT_MISS_ODD,		/* count every other hit only */
+	FAULT_MISS_CPU,		/* count nothing on fault_cpu */
+	FAULT_UNCOUNTED,	/* count nothing: make bench's empty program */
+};
+
+struct overhead_config {
+	__u32 body;
+	__u32 fault;
+	__u32 fault_cpu;
+	__u32 unused;
+	__s64 syscall_nr;	/* what sys_enter programs keep */
+};
+
+/* one per CPU, a cache line each: no CPU writes another's */
+struct hit_slot {
+	__u64 hits;
+	__u64 seen;		/* FAULT_MISS_ODD's own count */
+	__u64 pad[6];
+};
+
+#endif /* __TEST_OVERHEAD_H */
