@@ -132,7 +132,9 @@ struct worker_result {
 	__u64 events;
 	__u64 elapsed_ns;	/* wall time of the loop */
 	__u64 cpu_ns;		/* the worker's CPU time over the loop */
-	long nivcsw;		/* involuntary context switches in it */
+	long nvcsw;		/* voluntary context switches: it slept */
+	long nivcsw;		/* involuntary ones: it was preempted */
+	__u64 run_delay_ns;	/* time it waited on a run queue */
 	int end_cpu;		/* where it ran at the end */
 	bool unpinned;		/* its affinity was changed under it */
 };

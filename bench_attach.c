@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <bpf/bpf.h>
@@ -29,13 +30,21 @@ static const char *const tracefs_dirs[] = {
 
 /* ---- kernel probes ---- */
 
+/* stat(), not access(): access() drops the capabilities of a non-root uid */
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
 static bool tracefs_path(const char *rel, char *buf, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
 		snprintf(buf, len, "%s/%s", tracefs_dirs[i], rel);
-		if (!access(buf, F_OK))
+		if (exists(buf))
 			return true;
 	}
 	return false;
@@ -53,7 +62,7 @@ static bool probes_available(const char *kind, const char *config,
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
 		 kind);
 	snprintf(events, sizeof(events), "%s_events", kind);
-	if (!access(path, F_OK) || tracefs_path(events, path, sizeof(path)))
+	if (exists(path) || tracefs_path(events, path, sizeof(path)))
 		return true;
 	if (kernel_config(config) == 0)
 		outcome_set(out, ST_SKIPPED, "kernel built without %s", config);
@@ -257,12 +266,10 @@ static const char *tracepoint_prepare(struct bpf_program *prog,
 	snprintf(rel, sizeof(rel), "events/%s/%s", t->tp_category, t->tp_name);
 	if (tracefs_path(rel, path, sizeof(path)))
 		return t->tp_name;
-	/* tracefs mode 0700: without DAC override the tree looks empty */
-	snprintf(rel, sizeof(rel), "events/%s", t->tp_category);
-	if (access(tracefs_dirs[0], R_OK | X_OK) &&
-	    access(tracefs_dirs[1], R_OK | X_OK))
+	/* tracefs is mode 0700: without DAC override it looks empty */
+	if (errno == EACCES)
 		outcome_set(out, ST_SKIPPED,
-			    "tracefs is not readable by this process (needs root or CAP_DAC_READ_SEARCH)");
+			    "tracefs is root's: tracepoints need CAP_DAC_READ_SEARCH too");
 	else
 		outcome_set(out, ST_SKIPPED,
 			    "no tracepoint %s:%s in this kernel",
@@ -283,6 +290,7 @@ const struct attach_kind kind_tracepoint = {
 	.applies = has_tracepoint,
 	.prepare = tracepoint_prepare,
 	.attach = tracepoint_attach,
+	.denied = "the tracepoint's id in tracefs is root's: needs CAP_DAC_READ_SEARCH too",
 };
 
 static bool has_raw_tp(const struct attach_target *t)
@@ -477,6 +485,7 @@ const struct attach_kind kind_uprobe = {
 	.applies = has_ufunc,
 	.prepare = uprobe_prepare,
 	.attach = uprobe_attach,
+	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 };
 
 const struct attach_kind kind_uretprobe = {
@@ -485,6 +494,7 @@ const struct attach_kind kind_uretprobe = {
 	.applies = has_ufunc,
 	.prepare = uprobe_prepare,
 	.attach = uretprobe_attach,
+	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 };
 
 /* ---- load and attach ---- */
@@ -520,6 +530,9 @@ static void attach_failed(const struct attach_kind *kind, const char *name,
 	if (kind == &kind_raw_tp && err == -ENOENT)
 		outcome_set(out, ST_SKIPPED,
 			    "no tracepoint %s in this kernel", name);
+	else if (err == -EACCES && kind->denied)
+		outcome_set(out, ST_SKIPPED, "%s on %s: %s", kind->name, name,
+			    kind->denied);
 	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
 		outcome_set(out, ST_SKIPPED,
 			    "%s on %s not supported by this kernel (%s)",

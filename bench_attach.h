@@ -47,6 +47,8 @@ struct attach_kind {
 				   const struct attach_target *t,
 				   const char *name);
 	bool trampoline;	/* a BPF trampoline: EPERM at load is a refusal */
+	/* what an EACCES at attach means: the privilege it lacks */
+	const char *denied;
 };
 
 extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,

@@ -16,6 +16,7 @@
 
 int parse_u64(const char *s, __u64 min, __u64 max, __u64 *out)
 {
+	const char *digits = "0123456789";
 	unsigned long long v;
 	int base = 10;
 	char *end;
@@ -24,16 +25,14 @@ int parse_u64(const char *s, __u64 min, __u64 max, __u64 *out)
 		return -EINVAL;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
+		digits = "0123456789abcdefABCDEF";
 		s += 2;
 	}
-	/* strtoull would take spaces and signs, and wrap "-1" around */
-	if (!isdigit((unsigned char)s[0]) &&
-	    !(base == 16 && isxdigit((unsigned char)s[0])))
+	/* digits only: strtoull would take spaces, signs and a second 0x */
+	if (!*s || s[strspn(s, digits)])
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, base);
-	if (*end)
-		return -EINVAL;
 	if (errno == ERANGE || v < min || v > max)
 		return -ERANGE;
 	*out = v;
@@ -45,13 +44,15 @@ int parse_double(const char *s, double min, double max, double *out)
 	char *end;
 	double v;
 
-	if (!s || !((s[0] >= '0' && s[0] <= '9') || s[0] == '.'))
+	/* decimal only: strtod would take hex, "inf", "nan" and spaces */
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
+	    s[strspn(s, "0123456789.eE+-")])
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
-	if (*end || errno)
+	if (*end)
 		return -EINVAL;
-	if (!(v >= min && v <= max))
+	if (errno == ERANGE || !(v >= min && v <= max))
 		return -ERANGE;
 	*out = v;
 	return 0;
@@ -102,9 +103,14 @@ int parse_cpu_ranges(const char *s, struct cpu_list *out)
 	buf = strdup(s);
 	if (!buf)
 		return -ENOMEM;
-	/* the kernel's lists end in a newline */
-	buf[strcspn(buf, "\n")] = '\0';
-	for (tok = strtok_r(buf, ",", &save); tok && !err;
+	/* the kernel's lists end in a newline; nothing else may */
+	if (*buf && buf[strlen(buf) - 1] == '\n')
+		buf[strlen(buf) - 1] = '\0';
+	/* strtok_r would skip empty items: "0,,1" is a typo, not a list */
+	if (!*buf || strchr(buf, '\n') || strstr(buf, ",,") ||
+	    buf[0] == ',' || buf[strlen(buf) - 1] == ',')
+		err = -EINVAL;
+	for (tok = err ? NULL : strtok_r(buf, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
 		dash = strchr(tok, '-');
 		if (dash)
@@ -244,6 +250,8 @@ int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
 				err = -E2BIG;
 			else
 				out[(*nr)++] = lo;
+			if (lo == hi)
+				break;	/* hi may be the largest __u64 */
 		}
 	}
 	free(buf);

@@ -27,9 +27,14 @@
 #define MAX_RETRIES		2
 /*
  * A worker that had its CPU for less than this share of its loop's wall
- * time was stopped, throttled or preempted: its sample is disturbed.
+ * time, or waited on its run queue for more than MAX_DELAY_SHARE of it,
+ * or slept at all, was stopped, throttled or preempted: its sample is
+ * disturbed. Measured here: quiet samples stay above 0.986 with under
+ * 0.1 ms of run-queue delay; a busy loop on the CPU gives 0.50, a 20%
+ * cgroup quota 0.2, SIGSTOP a voluntary switch.
  */
-#define MIN_CPU_SHARE		0.90
+#define MIN_CPU_SHARE		0.97
+#define MAX_DELAY_SHARE		0.03
 /* exit status when rows were disturbed but none failed */
 #define EXIT_DISTURBED		3
 
@@ -493,10 +498,17 @@ static void judge_disturbed(struct sample *s)
 				    r->cpu, r->end_cpu);
 			return;
 		}
-		if (share < MIN_CPU_SHARE) {
+		if (r->nvcsw) {
 			outcome_set(&s->out, ST_DISTURBED,
-				    "worker on CPU %d ran %.0f%% of its wall time: stopped, throttled or preempted",
-				    r->cpu, 100 * share);
+				    "worker on CPU %d slept or was stopped %ld time(s) in its loop",
+				    r->cpu, r->nvcsw);
+			return;
+		}
+		if (share < MIN_CPU_SHARE ||
+		    r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns) {
+			outcome_set(&s->out, ST_DISTURBED,
+				    "worker on CPU %d ran %.0f%% of its wall time and waited %.1f ms for its CPU: preempted or throttled",
+				    r->cpu, 100 * share, r->run_delay_ns / 1e6);
 			return;
 		}
 	}

@@ -56,18 +56,23 @@ void pr_note(const char *fmt, ...)
 
 const char *printable(const char *s)
 {
-	static char buf[256];
-	size_t off = 0;
+	/* two buffers: one message may quote two inputs */
+	static char bufs[2][256];
+	static int next;
+	char *buf = bufs[next++ & 1];
+	size_t off = 0, len = 256;
 
-	for (; *s && off + 5 < sizeof(buf); s++) {
+	for (; *s && off + 8 < len; s++) {
 		unsigned char c = *s;
 
-		if (c < 0x20 || c == 0x7f)
-			off += snprintf(buf + off, sizeof(buf) - off, "\\x%02x",
-					c);
+		/* controls, and every non-ASCII byte: C1 controls hide there */
+		if (c < 0x20 || c >= 0x7f)
+			off += snprintf(buf + off, len - off, "\\x%02x", c);
 		else
 			buf[off++] = c;
 	}
+	if (*s)
+		off += snprintf(buf + off, len - off, "...");
 	buf[off] = '\0';
 	return buf;
 }

@@ -221,9 +221,15 @@ static json_t *json_number(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *json_str(const char *s)
+/* jansson refuses invalid UTF-8, e.g. a reason cut inside a character */
+static json_t *json_text(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	return j ? j : json_string(printable(s));
 }
 
 static void cpu_model(char *buf, size_t len)
@@ -265,7 +271,7 @@ static json_t *context_json(const struct bench_family *fam)
 	json_object_set_new(c, "kernel_release", json_string(uts.release));
 	json_object_set_new(c, "kernel_build", json_string(uts.version));
 	json_object_set_new(c, "machine", json_string(uts.machine));
-	json_object_set_new(c, "cpu_model", json_string(model));
+	json_object_set_new(c, "cpu_model", json_text(model));
 	json_object_set_new(c, "online_cpus", json_integer(usable.nr));
 	json_object_set_new(c, "cpus_used", json_string(cpus));
 	json_object_set_new(c, "libbpf_version", json_string(version));
@@ -368,7 +374,7 @@ static void counts_json(json_t *o, const struct bench_row *row)
 			    json_integer(row->prog_runs));
 	if (row->prog_out.status != ST_OK)
 		json_object_set_new(o, "prog_stats_reason",
-				    json_string(row->prog_out.reason));
+				    json_text(row->prog_out.reason));
 }
 
 static json_t *row_json(const struct bench_family *fam,
@@ -389,7 +395,7 @@ static json_t *row_json(const struct bench_family *fam,
 	}
 	json_object_set_new(o, "status", json_string(status_json(row->out.status)));
 	json_object_set_new(o, "reason", row_has_figure(row) ? json_null() :
-			    json_str(row->out.reason));
+			    json_text(row->out.reason));
 	json_object_set_new(o, "unit", json_string("events/s"));
 	if (row_has_figure(row)) {
 		row_summarize(row, &s);

@@ -58,11 +58,27 @@ static __u64 thread_cpu_ns(void)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static long involuntary_switches(void)
+static void context_switches(long *voluntary, long *involuntary)
 {
-	struct rusage ru;
+	struct rusage ru = {};
 
-	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+	getrusage(RUSAGE_THREAD, &ru);
+	*voluntary = ru.ru_nvcsw;
+	*involuntary = ru.ru_nivcsw;
+}
+
+/* ns this thread waited on a run queue: schedstat's second field */
+static __u64 run_delay_ns(void)
+{
+	unsigned long long on_cpu, delay = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &on_cpu, &delay) != 2)
+		delay = 0;
+	fclose(f);
+	return delay;
 }
 
 /* ---- the worker ---- */
@@ -133,9 +149,9 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	unsigned int per_call = trigger->events_per_call ?: 1;
 	__u64 calls = (a->count + per_call - 1) / per_call;
 	struct worker_result res = { .cpu = a->cpu };
-	__u64 start, cpu0;
+	__u64 start, cpu0, delay0;
 	void *state = NULL;
-	long sw0;
+	long vol0, invol0, vol1, invol1;
 	char c;
 
 	signal(SIGINT, SIG_DFL);
@@ -163,7 +179,9 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	 */
 	if (read(a->go_fd, &c, 1) != 0 || !*a->go)
 		_exit(1);
-	sw0 = involuntary_switches();
+	/* how undisturbed the loop ran, read around it, never inside */
+	delay0 = run_delay_ns();
+	context_switches(&vol0, &invol0);
 	cpu0 = thread_cpu_ns();
 	start = now_ns();
 	if (a->duration_ns)
@@ -172,7 +190,10 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 		trigger->run(state, calls);
 	res.elapsed_ns = now_ns() - start;
 	res.cpu_ns = thread_cpu_ns() - cpu0;
-	res.nivcsw = involuntary_switches() - sw0;
+	context_switches(&vol1, &invol1);
+	res.nvcsw = vol1 - vol0;
+	res.nivcsw = invol1 - invol0;
+	res.run_delay_ns = run_delay_ns() - delay0;
 	res.end_cpu = sched_getcpu();
 	res.unpinned = !still_pinned(a->cpu);
 	res.events = calls * per_call;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of bench_stats, bench_json and bench_compare against values
- * computed by hand. Prints one "ok - " or "not ok - " line per check, as
- * tests/lib.sh does, and exits 1 when any failed.
+ * Unit tests of bench_stats, bench_cmdline, bench_msg and bench_compare
+ * against values computed by hand. Prints one "ok - " or "not ok - " line
+ * per check, as tests/lib.sh does, and exits 1 when any failed.
  *
  *   stats_test			every check
- *   stats_test --emit-json	a results document, for python3's json
+ *   stats_test --write-results FILE	a results document written as
+ *				bench_report.c writes one, for python3's json
  *   stats_test --compare A B [PCT]	bench_compare(), exiting as the
  *				programs' --compare does: 2 on an error
  */
@@ -20,7 +21,6 @@
 #include <unistd.h>
 #include "bench.h"
 #include "bench_compare.h"
-#include "bench_json.h"
 #include "bench_stats.h"
 
 #define ARRAY_LEN(a)	((int)(sizeof(a) / sizeof((a)[0])))
@@ -160,6 +160,52 @@ static void test_t_distribution(void)
 	check(isnan(student_t_p2(1, 0)), "df 0 gives NAN");
 }
 
+static void test_t_quantile(void)
+{
+	/* two-sided 5% critical values from any t table, to 7 digits */
+	static const struct { double df, t; } table[] = {
+		{ 1, 12.7062047 }, { 2, 4.3026527 }, { 4, 2.7764451 },
+		{ 9, 2.2621572 }, { 30, 2.0422725 },
+	};
+	/* {1, 2, 3, 4, 5}: mean 3, stddev sqrt(10 / 4), sqrt(n) = sqrt(5) */
+	static const double x[] = { 1, 2, 3, 4, 5 };
+	struct sample_stats s;
+	char what[64];
+	int i;
+
+	for (i = 0; i < ARRAY_LEN(table); i++) {
+		snprintf(what, sizeof(what), "t quantile p=0.05 df=%g",
+			 table[i].df);
+		check_near(student_t_quantile(0.05, table[i].df), table[i].t,
+			   1e-7, what);
+	}
+	check_near(student_t_quantile(0.01, 4), 4.6040949, 1e-7,
+		   "t quantile p=0.01 df=4");
+	check_near(student_t_quantile(0.05, 1e7), 1.9599640, 1e-6,
+		   "t quantile p=0.05 df=1e7 (normal)");
+	check_near(student_t_p2(student_t_quantile(0.05, 5.88), 5.88), 0.05,
+		   1e-9, "p2(quantile(0.05, df=5.88)) = 0.05");
+	check(isnan(student_t_quantile(0, 4)) && isnan(student_t_quantile(1, 4)) &&
+	      isnan(student_t_quantile(0.05, 0)) &&
+	      isnan(student_t_quantile(NAN, 4)),
+	      "quantile outside (0, 1) or df 0: NAN");
+
+	stats_compute(x, 5, &s);
+	/* 2.7764451 x sqrt(2.5) / sqrt(5) = 2.7764451 x sqrt(0.5) */
+	check_near(stats_ci_half(&s, 0.05), 2.7764451 * sqrt(0.5), 1e-7,
+		   "95% CI half-width of 1 2 3 4 5");
+	check_near(stats_ci_half(&s, 0.01), 4.6040949 * sqrt(0.5), 1e-7,
+		   "99% CI half-width of 1 2 3 4 5");
+	/* {1, 3}: stddev sqrt(2), / sqrt(2): the df=1 quantile itself */
+	stats_compute((const double[]){ 1, 3 }, 2, &s);
+	check_near(stats_ci_half(&s, 0.05), 12.7062047, 1e-7,
+		   "95% CI half-width of 1 3");
+	stats_compute((const double[]){ 4, 4, 4 }, 3, &s);
+	check(stats_ci_half(&s, 0.05) == 0, "no spread: CI half-width 0");
+	stats_compute(x, 1, &s);
+	check(isnan(stats_ci_half(&s, 0.05)), "one sample: CI half-width NAN");
+}
+
 static void test_welch(void)
 {
 	/*
@@ -226,156 +272,450 @@ static void test_verdict_degenerate(void)
 	      !strcmp(verdict_name(V_SLOWER), "slower"), "verdict names");
 }
 
-/* ---- JSON ---- */
+/* ---- the runner's pure helpers: bench_cmdline.c, bench_msg.c ---- */
 
-/* characters that must be escaped, and UTF-8 that must not be */
-static const char tricky[] = "q\"b\\s/ \b\f\n\r\t \x01\x1f\x7f µs ✓ \xf0\x9f\x98\x80";
-
-static char *write_doc(void (*fn)(struct json_writer *), int *destroy_ret)
+/* parse_u64(@s, @min, @max) gives @want_err, and @want_val when 0 */
+static void u64_case(const char *s, __u64 min, __u64 max, int want_err,
+		     __u64 want_val)
 {
-	struct json_writer *w;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	__u64 v = 12345;
+	int err;
 
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return NULL;
-	w = jsonw_new(f);
-	fn(w);
-	*destroy_ret = jsonw_destroy(w);
-	fclose(f);
-	return buf;
+	err = parse_u64(s, min, max, &v);
+	if (want_err)
+		check(err == want_err && v == 12345,
+		      "parse_u64(\"%s\", %llu, %llu) is %d, *out untouched (%d)",
+		      printable(s), (unsigned long long)min,
+		      (unsigned long long)max, want_err, err);
+	else
+		check(!err && v == want_val,
+		      "parse_u64(\"%s\") = %llu (%d, %llu)", printable(s),
+		      (unsigned long long)want_val, err, (unsigned long long)v);
 }
 
-static void doc_layout(struct json_writer *w)
+static void test_parse_u64(void)
 {
-	jsonw_start_object(w);
-	jsonw_uint_field(w, "a", 1);
-	jsonw_name(w, "b");
-	jsonw_start_array(w);
-	jsonw_bool(w, true);
-	jsonw_null(w);
-	jsonw_end_array(w);
-	jsonw_name(w, "c");
-	jsonw_start_object(w);
-	jsonw_end_object(w);
-	jsonw_name(w, "d");
-	jsonw_start_array(w);
-	jsonw_end_array(w);
-	jsonw_end_object(w);
-}
-
-static const double doubles[] = {
-	0.1, 1.0 / 3, 3.6e6, 1e300, 5e-324, -0.0, -123.456, 2.5e-7,
-};
-
-static void doc_values(struct json_writer *w)
-{
+	static const char *const invalid[] = {
+		"", " 5", "\t5", "+5", "-1", "5 ", "5\n", "1e6", "0x", "0x ",
+		"0x-1", "0xg", "x5", "1.0", "1,000", "one",
+	};
+	const __u64 max = ~0ULL;
+	__u64 v;
 	int i;
 
-	jsonw_start_object(w);
-	jsonw_string_field(w, "tricky", tricky);
-	jsonw_string_field(w, "bad_utf8", "a\xff" "b\xc0\xaf" "c");
-	jsonw_string_field(w, "nothing", NULL);
-	jsonw_name(w, "doubles");
-	jsonw_start_array(w);
-	for (i = 0; i < ARRAY_LEN(doubles); i++)
-		jsonw_double(w, doubles[i]);
-	jsonw_end_array(w);
-	jsonw_double_field(w, "nan", NAN);
-	jsonw_double_field(w, "inf", -INFINITY);
-	jsonw_uint_field(w, "u64max", 18446744073709551615ULL);
-	jsonw_int_field(w, "neg", -5);
-	jsonw_bool_field(w, "no", false);
-	jsonw_null_field(w, "null");
-	jsonw_end_object(w);
+	u64_case("0", 0, max, 0, 0);
+	u64_case("42", 0, max, 0, 42);
+	u64_case("010", 0, max, 0, 10);
+	u64_case("0x10", 0, max, 0, 16);
+	u64_case("0XfF", 0, max, 0, 255);
+	u64_case("0x0", 0, max, 0, 0);
+	u64_case("18446744073709551615", 0, max, 0, max);
+	u64_case("0xffffffffffffffff", 0, max, 0, max);
+	for (i = 0; i < ARRAY_LEN(invalid); i++)
+		u64_case(invalid[i], 0, max, -EINVAL, 0);
+	check(parse_u64(NULL, 0, max, &v) == -EINVAL, "parse_u64(NULL) is -EINVAL");
+	/* a number, but too big: outside [min, max] like any other */
+	u64_case("18446744073709551616", 0, max, -ERANGE, 0);
+	u64_case("0x10000000000000000", 0, max, -ERANGE, 0);
+	u64_case("99999999999999999999999", 0, max, -ERANGE, 0);
+	/* bounds are inclusive */
+	u64_case("1", 1, 10, 0, 1);
+	u64_case("10", 1, 10, 0, 10);
+	u64_case("0", 1, 10, -ERANGE, 0);
+	u64_case("11", 1, 10, -ERANGE, 0);
+	u64_case("0xb", 1, 10, -ERANGE, 0);
+	/* strtoull(base 16) takes a "0x" of its own after ours */
+	check(parse_u64("0x0x5", 0, max, &v) == -EINVAL,
+		  "parse_u64(\"0x0x5\") is -EINVAL (one 0x prefix, not two)");
 }
 
-static void doc_unbalanced(struct json_writer *w)
+static void double_case(const char *s, double min, double max, int want_err,
+			double want_val)
 {
-	jsonw_start_object(w);
-	jsonw_start_array(w);
-	jsonw_end_array(w);
+	double v = 12345;
+	int err;
+
+	err = parse_double(s, min, max, &v);
+	if (want_err)
+		check(err == want_err && v == 12345,
+		      "parse_double(\"%s\", %g, %g) is %d, *out untouched (%d)",
+		      printable(s), min, max, want_err, err);
+	else
+		check(!err && v == want_val, "parse_double(\"%s\") = %g (%d, %g)",
+		      printable(s), want_val, err, v);
 }
 
-static void test_writer_layout(void)
+static void test_parse_double(void)
 {
-	static const char want[] =
-		"{\n  \"a\": 1,\n  \"b\": [\n    true,\n    null\n  ],\n"
-		"  \"c\": {},\n  \"d\": []\n}\n";
-	char *doc;
+	static const char *const invalid[] = {
+		"", "-1", " 1", "+1", "nan", "NAN", "inf", "1x", "1 ", "1\n",
+		".", "1e", "1,5", "-0",
+	};
+	double v;
+	int i;
+
+	double_case("0.5", 0, 1, 0, 0.5);
+	double_case(".5", 0, 1, 0, 0.5);
+	double_case("5.", 0, 10, 0, 5);
+	double_case("7", 0, 10, 0, 7);
+	double_case("0", 0, 10, 0, 0);
+	double_case("10", 0, 10, 0, 10);
+	double_case("0.01", 0.01, 100, 0, 0.01);
+	double_case("0.009", 0.01, 100, -ERANGE, 0);
+	double_case("100.5", 0.01, 100, -ERANGE, 0);
+	for (i = 0; i < ARRAY_LEN(invalid); i++)
+		double_case(invalid[i], 0, 1e6, -EINVAL, 0);
+	check(parse_double(NULL, 0, 1, &v) == -EINVAL,
+	      "parse_double(NULL) is -EINVAL");
+	/* strtod reads hex floats: 0x10 is 16, 0x1p3 is 8 */
+	check(parse_double("0x10", 0, 1e6, &v) == -EINVAL,
+		  "parse_double(\"0x10\") is -EINVAL (\"a decimal fraction\")");
+}
+
+/* parse_cpu_ranges(@s) gives @want ("" for an error) */
+static void cpu_ranges_case(const char *s, int want_err, const char *want)
+{
+	struct cpu_list l = { .nr = -1 };
+	char buf[256];
+	int err;
+
+	err = parse_cpu_ranges(s, &l);
+	format_cpus(&l, buf, sizeof(buf));
+	if (want_err)
+		check(err == want_err && !l.nr && !l.cpu,
+		      "parse_cpu_ranges(\"%s\") is %d, list empty (%d, \"%s\")",
+		      printable(s), want_err, err, buf);
+	else
+		check(!err && !strcmp(buf, want),
+		      "parse_cpu_ranges(\"%s\") = %s (%d, \"%s\")", printable(s),
+		      want, err, buf);
+	cpu_list_free(&l);
+}
+
+static void test_parse_cpu_ranges(void)
+{
+	static const char *const invalid[] = {
+		"", "\n", "3-1", "0,0", "0-2,1", "1-", "-1", "1-2-3", "a",
+		" 1", "1 ", "1,2 ", "+1", "0-8192", "8192",
+	};
+	struct cpu_list l;
+	bool in_order;
+	char *big;
+	int i, err, n;
+
+	cpu_ranges_case("0", 0, "0");
+	cpu_ranges_case("0,2-3", 0, "0,2-3");
+	cpu_ranges_case("0-1\n", 0, "0-1");
+	cpu_ranges_case("3,1", 0, "3,1");
+	cpu_ranges_case("5-5", 0, "5");
+	cpu_ranges_case("8191", 0, "8191");
+	for (i = 0; i < ARRAY_LEN(invalid); i++)
+		cpu_ranges_case(invalid[i], -EINVAL, "");
+	/* the newline ends the string: what follows it is never read */
+	err = parse_cpu_ranges("0-1\n5", &l);
+	check(err == -EINVAL,
+		  "parse_cpu_ranges(\"0-1\\n5\") is -EINVAL, not 0-1 (%d)", err);
+	if (!err)
+		cpu_list_free(&l);
+
+	err = parse_cpu_ranges("0,2-3", &l);
+	check(!err && l.nr == 3 && l.cpu[0] == 0 && l.cpu[1] == 2 &&
+	      l.cpu[2] == 3, "\"0,2-3\" is 0 2 3, in that order");
+	check(cpu_list_has(&l, 2) && !cpu_list_has(&l, 1), "cpu_list_has");
+	cpu_list_free(&l);
+	check(!l.nr && !l.cpu, "cpu_list_free empties the list");
+
+	/* every CPU the kernel can have, as a range and one by one */
+	err = parse_cpu_ranges("0-8191", &l);
+	in_order = !err && l.nr == 8192;
+	for (i = 0; in_order && i < l.nr; i++)
+		in_order = l.cpu[i] == i;
+	check(in_order, "\"0-8191\": 8192 CPUs in order (%d, %d)", err, l.nr);
+	cpu_list_free(&l);
+	big = malloc(8192 * 6);
+	if (!big)
+		return;
+	for (i = 0, n = 0; i < 8192; i++)
+		n += sprintf(big + n, "%s%d", i ? "," : "", 8191 - i);
+	err = parse_cpu_ranges(big, &l);
+	check(!err && l.nr == 8192 && l.cpu[0] == 8191 && l.cpu[8191] == 0,
+	      "8192 CPUs listed one by one, %d bytes (%d)", n, err);
+	cpu_list_free(&l);
+	strcpy(big + n, ",0");
+	check(parse_cpu_ranges(big, &l) == -EINVAL && !l.cpu,
+	      "... and with one of them twice at the end: -EINVAL");
+	free(big);
+}
+
+static void test_parse_cpus(void)
+{
+	int allowed_cpu[] = { 2, 3, 5, 8 };
+	const struct cpu_list allowed = { ARRAY_LEN(allowed_cpu), allowed_cpu };
+	struct cpu_list l = {};
+	char buf[64];
+	int err;
+
+	err = parse_cpus("2", &allowed, &l);
+	check(!err && l.nr == 2 && l.cpu[0] == 2 && l.cpu[1] == 3,
+	      "count 2 of 2,3,5,8: the first two, 2 and 3 (%d)", err);
+	cpu_list_free(&l);
+	err = parse_cpus("4", &allowed, &l);
+	format_cpus(&l, buf, sizeof(buf));
+	check(!err && !strcmp(buf, "2-3,5,8"), "count 4: all of them (%s)", buf);
+	cpu_list_free(&l);
+	check(parse_cpus("5", &allowed, &l) == -ERANGE,
+	      "count 5 of 4 allowed: -ERANGE");
+	check(parse_cpus("0", &allowed, &l) == -ERANGE, "count 0: -ERANGE");
+	err = parse_cpus("3,5", &allowed, &l);
+	check(!err && l.nr == 2 && l.cpu[0] == 3 && l.cpu[1] == 5,
+	      "list 3,5 of allowed CPUs (%d)", err);
+	cpu_list_free(&l);
+	err = parse_cpus("2-3", &allowed, &l);
+	check(!err && l.nr == 2 && l.cpu[0] == 2 && l.cpu[1] == 3,
+	      "range 2-3 of allowed CPUs (%d)", err);
+	cpu_list_free(&l);
+	err = parse_cpus("3-3", &allowed, &l);
+	check(!err && l.nr == 1 && l.cpu[0] == 3, "3-3 is CPU 3 (%d)", err);
+	cpu_list_free(&l);
+	check(parse_cpus("2,4", &allowed, &l) == -ERANGE && !l.cpu,
+	      "list naming CPU 4, not allowed: -ERANGE");
+	check(parse_cpus("2-5", &allowed, &l) == -ERANGE && !l.cpu,
+	      "range over CPU 4, not allowed: -ERANGE");
+	check(parse_cpus("2,2", &allowed, &l) == -EINVAL,
+	      "list naming CPU 2 twice: -EINVAL");
+	check(parse_cpus("", &allowed, &l) != 0, "empty: an error");
+}
+
+static void test_format_cpus(void)
+{
+	static const char *const lists[] = {
+		"0-3,5,7-8", "0", "0-1", "1,3,5", "4095-4096,8191",
+	};
+	int cpu[] = { 0, 1, 2, 3, 5, 7, 8 };
+	struct cpu_list l = { ARRAY_LEN(cpu), cpu };
+	char buf[64], small[5];
+	int i, err;
+
+	format_cpus(&l, buf, sizeof(buf));
+	check(!strcmp(buf, "0-3,5,7-8"), "format_cpus 0 1 2 3 5 7 8 = %s", buf);
+	for (i = 0; i < ARRAY_LEN(lists); i++) {
+		err = parse_cpu_ranges(lists[i], &l);
+		format_cpus(&l, buf, sizeof(buf));
+		check(!err && !strcmp(buf, lists[i]),
+		      "\"%s\" round trip (%s)", lists[i], buf);
+		cpu_list_free(&l);
+	}
+	l.nr = 0;
+	strcpy(buf, "x");
+	format_cpus(&l, buf, sizeof(buf));
+	check(!buf[0], "no CPUs: \"\"");
+	l.cpu = cpu;
+	l.nr = ARRAY_LEN(cpu);
+	memset(small, 'x', sizeof(small));
+	format_cpus(&l, small, sizeof(small));
+	check(memchr(small, '\0', sizeof(small)) && !strncmp(small, "0-3,5", 4),
+	      "a short buffer: cut, NUL-terminated (%.*s)", (int)sizeof(small),
+	      small);
+}
+
+static void u64_list_case(const char *s, __u64 min, __u64 max, int max_nr,
+			  int want_err, const char *want)
+{
+	char buf[256] = "";
+	__u64 v[16];
+	int nr = -1, err, i, off = 0;
+
+	err = parse_u64_list(s, min, max, v, max_nr, &nr);
+	for (i = 0; !err && i < nr; i++)
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%llu",
+				i ? " " : "", (unsigned long long)v[i]);
+	if (want_err)
+		check(err == want_err, "parse_u64_list(\"%s\", %llu, %llu, %d) is %d (%d)",
+		      printable(s), (unsigned long long)min,
+		      (unsigned long long)max, max_nr, want_err, err);
+	else
+		check(!err && !strcmp(buf, want),
+		      "parse_u64_list(\"%s\") = %s (%d, \"%s\")", printable(s),
+		      want, err, buf);
+}
+
+static void test_parse_u64_list(void)
+{
+	__u64 v[4];
+	int err, nr;
+
+	u64_list_case("1,2,4-8", 0, 100, 16, 0, "1 2 4 5 6 7 8");
+	u64_list_case("8,4-6,1", 0, 100, 16, 0, "1 4 5 6 8");
+	u64_list_case("0x10,010", 0, 100, 16, 0, "10 16");
+	u64_list_case("7", 0, 100, 16, 0, "7");
+	u64_list_case("1-16", 1, 16, 16, 0,
+		      "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16");
+	u64_list_case("1,1", 0, 100, 16, -EINVAL, "");
+	u64_list_case("1-3,2", 0, 100, 16, -EINVAL, "");
+	u64_list_case("", 0, 100, 16, -EINVAL, "");
+	u64_list_case("1,x", 0, 100, 16, -EINVAL, "");
+	u64_list_case("1-", 0, 100, 16, -EINVAL, "");
+	u64_list_case("1 ,2", 0, 100, 16, -EINVAL, "");
+	u64_list_case("0,5", 1, 100, 16, -ERANGE, "");
+	u64_list_case("99-101", 1, 100, 16, -ERANGE, "");
+	u64_list_case("3-1", 1, 100, 16, -ERANGE, "");
+	u64_list_case("1-17", 1, 100, 16, -E2BIG, "");
+	u64_list_case("1,2,3", 1, 100, 2, -E2BIG, "");
+	u64_list_case("0-18446744073709551615", 0, ~0ULL, 16, -E2BIG, "");
+	/* lo++ past U64_MAX wraps to 0 and the range goes on from there */
+	err = parse_u64_list("18446744073709551615", 0, ~0ULL, v, 4, &nr);
+	check(!err && nr == 1 && v[0] == ~0ULL,
+		  "\"18446744073709551615\" alone is one value (%d, %d)", err, nr);
+	err = parse_u64_list("18446744073709551614-18446744073709551615", 0,
+			     ~0ULL, v, 4, &nr);
+	check(!err && nr == 2,
+		  "a range ending at U64_MAX is two values, not a wrap to 0 (%d, %d)",
+		  err, nr);
+}
+
+/* runs @fn with stderr kept in @err; returns what it returns */
+static int with_stderr(int (*fn)(void *), void *arg, char *err, size_t len)
+{
+	FILE *f = tmpfile();
+	int saved, ret;
+	size_t n;
+
+	err[0] = '\0';
+	if (!f)
+		return fn(arg);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fileno(f), STDERR_FILENO);
+	ret = fn(arg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(err, 1, len - 1, f);
+	err[n] = '\0';
+	fclose(f);
+	return ret;
+}
+
+static const char *const fruit[] = { "apple", "pear", "plum" };
+
+struct name_list_call {
+	const char *list;
+	bool mask[ARRAY_LEN(fruit)];
+};
+
+static int call_name_list(void *arg)
+{
+	struct name_list_call *c = arg;
+
+	return parse_name_list(c->list, "fruit", fruit, ARRAY_LEN(fruit),
+			       c->mask);
+}
+
+static bool one_line(const char *s)
+{
+	return s[0] && strchr(s, '\n') == s + strlen(s) - 1;
+}
+
+static void test_parse_name_list(void)
+{
+	struct name_list_call c = { .list = "plum,apple" };
+	char err[512];
 	int ret;
 
-	doc = write_doc(doc_layout, &ret);
-	check(doc && !ret && !strcmp(doc, want),
-	      "pretty layout: 2-space indent, commas, {} and []");
-	if (doc && strcmp(doc, want))
-		printf("# got:\n%s", doc);
-	free(doc);
-	doc = write_doc(doc_unbalanced, &ret);
-	check(ret == -EINVAL, "an open object is reported by jsonw_destroy");
-	free(doc);
+	ret = with_stderr(call_name_list, &c, err, sizeof(err));
+	check(!ret && c.mask[0] && !c.mask[1] && c.mask[2] && !err[0],
+	      "\"plum,apple\": mask 1 0 1, nothing said (%d)", ret);
+	c.list = "pear";
+	memset(c.mask, 1, sizeof(c.mask));
+	ret = with_stderr(call_name_list, &c, err, sizeof(err));
+	check(!ret && !c.mask[0] && c.mask[1] && !c.mask[2],
+	      "\"pear\": mask 0 1 0, the rest cleared (%d)", ret);
+	c.list = "pear,pear";
+	ret = with_stderr(call_name_list, &c, err, sizeof(err));
+	check(!ret && c.mask[1], "a name twice is that name (%d)", ret);
+	c.list = "pear,kiwi\x1b[2J";
+	ret = with_stderr(call_name_list, &c, err, sizeof(err));
+	check(ret == -1 && one_line(err) &&
+	      strstr(err, "unknown fruit 'kiwi\\x1b[2J'"),
+	      "unknown name: -1, one line naming it escaped (%d: %.*s)", ret,
+	      (int)strcspn(err, "\n"), err);
+	c.list = "Apple";
+	ret = with_stderr(call_name_list, &c, err, sizeof(err));
+	check(ret == -1 && one_line(err), "names are case-sensitive (%d)", ret);
+	c.list = "";
+	ret = with_stderr(call_name_list, &c, err, sizeof(err));
+	check(ret == -1 && one_line(err) && strstr(err, "empty fruit list"),
+	      "empty list: -1, one line (%d: %.*s)", ret,
+	      (int)strcspn(err, "\n"), err);
+	c.list = ",";
+	ret = with_stderr(call_name_list, &c, err, sizeof(err));
+	check(ret == -1 && one_line(err), "\",\": -1, one line (%d)", ret);
+	check(name_index("plum", fruit, ARRAY_LEN(fruit)) == 2 &&
+	      name_index("fig", fruit, ARRAY_LEN(fruit)) == -1, "name_index");
 }
 
-/* jansson, as --compare reads them; integers as doubles, as it does */
-static json_t *read_doc(const char *doc, json_error_t *err)
+static void test_printable(void)
 {
-	return json_loads(doc, JSON_DECODE_INT_AS_REAL, err);
+	char long_s[1000];
+	const char *p;
+
+	check(!strcmp(printable("plain text, 100% ok"), "plain text, 100% ok"),
+	      "plain text unchanged");
+	/* non-ASCII is escaped too: C1 controls (U+009B) hide there */
+	p = printable("\xc2\x9b" "2J");
+	check(!strcmp(p, "\\xc2\\x9b2J"), "C1 control escaped (%s)", p);
+	check(!strcmp(printable(""), ""), "empty string");
+	p = printable("a\nb\tc\x1b[2J\x7f\x01");
+	check(!strcmp(p, "a\\x0ab\\x09c\\x1b[2J\\x7f\\x01"),
+	      "control bytes and DEL become \\xNN (%s)", p);
+	memset(long_s, '\n', sizeof(long_s) - 1);
+	long_s[sizeof(long_s) - 1] = '\0';
+	p = printable(long_s);
+	check(strlen(p) < 256 && (strlen(p) - 3) % 4 == 0 &&
+	      !strcmp(p + strlen(p) - 3, "...") && !strchr(p, '\n'),
+	      "a long string is cut short with ..., never mid-escape (%zu)",
+	      strlen(p));
+	/* U+009B is CSI to a terminal, as \x1b[ is; compare's shown() escapes it */
+	p = printable("x\xc2\x9by");
+	check(!strstr(p, "\xc2\x9b"),
+		  "printable() escapes the C1 control U+009B (CSI)");
+	check(!strcmp(status_name(ST_FAILED), "FAILED") &&
+	      !strcmp(status_json(ST_FAILED), "failed") &&
+	      !strcmp(status_name(ST_DISTURBED), "disturbed") &&
+	      !strcmp(status_json(ST_SKIPPED), "skipped") &&
+	      !strcmp(status_name(ST_OK), "ok"), "status names");
 }
 
-static const char *get_str(const json_t *obj, const char *key)
+static void test_outcome(void)
 {
-	return json_string_value(json_object_get(obj, key));
+	struct outcome o = {};
+	char big[400];
+
+	outcome_set(&o, ST_SKIPPED, "no %s: %d", "BTF", 7);
+	check(o.status == ST_SKIPPED && !strcmp(o.reason, "no BTF: 7"),
+	      "outcome_set formats its reason");
+	memset(big, 'r', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	outcome_set(&o, ST_FAILED, "%s", big);
+	check(o.status == ST_FAILED && strlen(o.reason) == REASON_LEN - 1,
+	      "a long reason is cut to %d bytes", REASON_LEN - 1);
 }
 
-static void test_round_trip(void)
+static void test_cmdline(void)
 {
-	json_t *root = NULL, *v, *e;
-	json_error_t err = { .text = "" };
-	bool same = true;
-	char *doc;
-	size_t i;
-	int ret;
-
-	doc = write_doc(doc_values, &ret);
-	root = doc ? read_doc(doc, &err) : NULL;
-	check(root && !ret, "writer output parses (%s)", err.text);
-	if (!root)
-		goto out;
-	check(get_str(root, "tricky") && !strcmp(get_str(root, "tricky"), tricky),
-	      "escaped string reads back the same");
-	check(strstr(doc, "\\u0001") && strstr(doc, "\\u001f") &&
-	      strstr(doc, "q\\\"b\\\\s") && strstr(doc, "\\b\\f\\n\\r\\t"),
-	      "quote, backslash and control characters escaped");
-	check(get_str(root, "bad_utf8") &&
-	      !strcmp(get_str(root, "bad_utf8"),
-		      "a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd" "c"),
-	      "invalid UTF-8 becomes U+FFFD");
-	v = json_object_get(root, "doubles");
-	check(json_array_size(v) == ARRAY_LEN(doubles),
-	      "array of %d doubles", ARRAY_LEN(doubles));
-	json_array_foreach(v, i, e)
-		same &= json_is_real(e) &&
-			json_real_value(e) == doubles[i] &&
-			signbit(json_real_value(e)) == signbit(doubles[i]);
-	check(same, "doubles read back bit-exact");
-	check(strstr(doc, "0.1,") && strstr(doc, "3600000,"),
-	      "shortest exact form: 0.1, not 0.10000000000000001");
-	check(json_is_null(json_object_get(root, "nan")) &&
-	      json_is_null(json_object_get(root, "inf")),
-	      "NAN and inf written as null");
-	check(json_is_null(json_object_get(root, "nothing")), "NULL string is null");
-	check(strstr(doc, "\"u64max\": 18446744073709551615"), "u64 max");
-	check(json_number_value(json_object_get(root, "neg")) == -5,
-	      "negative int");
-	check(json_is_false(json_object_get(root, "no")), "false");
-out:
-	json_decref(root);
-	free(doc);
+	test_parse_u64();
+	test_parse_double();
+	test_parse_cpu_ranges();
+	test_parse_cpus();
+	test_format_cpus();
+	test_parse_u64_list();
+	test_parse_name_list();
+	test_printable();
+	test_outcome();
 }
 
-/* ---- compare ---- */
+/* ---- compare: results files as bench_report.c writes them ---- */
 
 struct row_spec {
 	const char *name;
@@ -384,6 +724,8 @@ struct row_spec {
 	const char *reason;
 	const double *samples;
 	int n;
+	const char *param;	/* one param, e.g. "progs", or NULL */
+	long long param_value;
 };
 
 struct ctx_spec {
@@ -393,73 +735,133 @@ struct ctx_spec {
 
 static const struct ctx_spec ctx_host = { "6.1.0-18-amd64", 2 };
 
-static void write_row(struct json_writer *w, const struct row_spec *r)
-{
-	struct sample_stats s;
-	int i;
+/* bench_report.c's json_dumpf() flags */
+#define REPORT_DUMP_FLAGS \
+	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 
-	stats_compute(r->samples, r->n, &s);
-	jsonw_start_object(w);
-	jsonw_string_field(w, "name", r->name);
-	jsonw_string_field(w, "variant", r->variant);
-	jsonw_string_field(w, "status", r->status);
-	jsonw_string_field(w, "reason", r->reason);
-	jsonw_string_field(w, "unit", "events/s");
-	jsonw_name(w, "samples");
-	jsonw_start_array(w);
-	for (i = 0; i < r->n; i++)
-		jsonw_double(w, r->samples[i]);
-	jsonw_end_array(w);
-	jsonw_double_field(w, "mean", s.mean);
-	jsonw_double_field(w, "stddev", s.stddev);
-	jsonw_null_field(w, "overhead_ns");
-	jsonw_end_object(w);
+/* NAN and infinities have no JSON spelling, as in bench_report.c */
+static json_t *number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static void write_context(struct json_writer *w, const struct ctx_spec *c)
+static json_t *samples_json(const double *x, int n)
 {
-	jsonw_name(w, "context");
-	jsonw_start_object(w);
-	jsonw_string_field(w, "kernel_release", c->kernel);
-	jsonw_string_field(w, "kernel_build", "#1 SMP PREEMPT_DYNAMIC");
-	jsonw_string_field(w, "cpu_model", "Test CPU \"quoted\" @ 2.0GHz");
-	jsonw_int_field(w, "online_cpus", c->online_cpus);
-	jsonw_string_field(w, "cpus_used", "0-1");
-	jsonw_string_field(w, "libbpf_version", "1.1");
-	jsonw_null_field(w, "attach_method");
-	jsonw_uint_field(w, "count", 100000);
-	jsonw_null_field(w, "duration_s");
-	jsonw_int_field(w, "repeat", 5);
-	jsonw_int_field(w, "warmup", 1);
-	jsonw_string_field(w, "timestamp", "2026-11-30T05:10:00Z");
-	jsonw_end_object(w);
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, number(x[i]));
+	return a;
+}
+
+/* a results[] member with what bench_report.c's row_json() puts in it */
+static json_t *row_json(const struct row_spec *r)
+{
+	bool ok = !strcmp(r->status, "ok"), flags[MAX_SAMPLES] = {};
+	struct sample_stats s, sn;
+	double ns[MAX_SAMPLES];
+	json_t *o = json_object(), *a;
+	int i;
+
+	json_object_set_new(o, "name", json_string(r->name));
+	json_object_set_new(o, "variant", json_string(r->variant));
+	if (r->param)
+		json_object_set_new(o, "params", json_pack("{s:I}", r->param,
+							   r->param_value));
+	json_object_set_new(o, "status", json_string(r->status));
+	json_object_set_new(o, "reason", r->reason ? json_string(r->reason) :
+			    json_null());
+	json_object_set_new(o, "unit", json_string("events/s"));
+	if (ok) {
+		stats_compute(r->samples, r->n, &s);
+		stats_ns_per_event(r->samples, r->n, ns);
+		stats_compute(ns, r->n, &sn);
+		stats_outliers(r->samples, r->n, flags);
+		json_object_set_new(o, "samples", samples_json(r->samples, r->n));
+		a = json_array();
+		for (i = 0; i < r->n; i++)
+			json_array_append_new(a, json_boolean(flags[i]));
+		json_object_set_new(o, "outliers", a);
+		json_object_set_new(o, "mean", number(s.mean));
+		json_object_set_new(o, "stddev", number(s.stddev));
+		json_object_set_new(o, "min", number(s.min));
+		json_object_set_new(o, "max", number(s.max));
+		json_object_set_new(o, "cv", number(s.cv));
+		json_object_set_new(o, "ci95", number(stats_ci_half(&s, 0.05)));
+		json_object_set_new(o, "noisy", json_boolean(stats_noisy(&s)));
+		json_object_set_new(o, "ns_per_event",
+				    json_pack("{s:o,s:o,s:o}",
+					      "mean", number(sn.mean),
+					      "stddev", number(sn.stddev),
+					      "samples", samples_json(ns, r->n)));
+		json_object_set_new(o, "overhead_ns", json_null());
+		json_object_set_new(o, "overhead_pct", json_null());
+		json_object_set_new(o, "ratio_to_base", json_null());
+	}
+	json_object_set_new(o, "disturbed_retries", json_integer(0));
+	json_object_set_new(o, "events", json_integer(ok ? 100000LL * r->n : 0));
+	json_object_set_new(o, "hits", json_null());
+	return o;
+}
+
+static json_t *context_json(const struct ctx_spec *c)
+{
+	return json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:s,s:n,s:I,s:n,s:i,s:i,"
+			 "s:i,s:n,s:i,s:s}",
+			 "kernel_release", c->kernel,
+			 "kernel_build", "#1 SMP PREEMPT_DYNAMIC",
+			 "machine", "x86_64",
+			 "cpu_model", "Test CPU \"quoted\" @ 2.0GHz",
+			 "online_cpus", c->online_cpus,
+			 "cpus_used", "0-1",
+			 "libbpf_version", "1.1",
+			 "attach_method",
+			 "count", (json_int_t)100000,
+			 "duration_s",
+			 "repeat", 5,
+			 "min_samples", 5,
+			 "max_samples", 5,
+			 "precision",
+			 "warmup", 1,
+			 "timestamp", "2026-11-30T05:10:00Z");
+}
+
+/* the document bench_report.c's write_results() makes of @rows */
+static json_t *results_json(const struct ctx_spec *c,
+			    const struct row_spec *rows, int nr)
+{
+	json_t *root = json_object(), *results = json_array();
+	int i;
+
+	json_object_set_new(root, "schema", json_string(BENCH_SCHEMA));
+	json_object_set_new(root, "tool", json_string("test_overhead"));
+	json_object_set_new(root, "version", json_string(TOOL_VERSION));
+	json_object_set_new(root, "context", context_json(c));
+	for (i = 0; i < nr; i++)
+		json_array_append_new(results, row_json(&rows[i]));
+	json_object_set_new(root, "results", results);
+	return root;
 }
 
 static int write_results(const char *path, const struct ctx_spec *c,
 			 const struct row_spec *rows, int nr)
 {
-	struct json_writer *w;
+	json_t *root = results_json(c, rows, nr);
 	FILE *f;
-	int i, ret;
+	int ret;
 
 	f = fopen(path, "w");
-	if (!f)
+	if (!f) {
+		json_decref(root);
 		return -errno;
-	w = jsonw_new(f);
-	jsonw_start_object(w);
-	jsonw_string_field(w, "schema", BENCH_SCHEMA);
-	jsonw_string_field(w, "tool", "test_overhead");
-	jsonw_string_field(w, "version", "test");
-	write_context(w, c);
-	jsonw_name(w, "results");
-	jsonw_start_array(w);
-	for (i = 0; i < nr; i++)
-		write_row(w, &rows[i]);
-	jsonw_end_array(w);
-	jsonw_end_object(w);
-	ret = jsonw_destroy(w);
+	}
+	ret = json_dumpf(root, f, REPORT_DUMP_FLAGS) ? -EIO : 0;
+	if (!ret && fputc('\n', f) == EOF)
+		ret = -EIO;
 	if (fclose(f) && !ret)
 		ret = -EIO;
+	json_decref(root);
 	return ret;
 }
 
@@ -532,7 +934,7 @@ static int pair(const struct row_spec *a, int nr_a, const struct row_spec *b,
 	return ret;
 }
 
-#define ROW(n, v, s)	{ n, v, "ok", NULL, s, ARRAY_LEN(s) }
+#define ROW(n, v, s)	{ n, v, "ok", NULL, s, ARRAY_LEN(s), NULL, 0 }
 
 static void test_compare_verdicts(void)
 {
@@ -607,7 +1009,7 @@ static void test_compare_rows_context(void)
 	struct row_spec b[] = {
 		ROW("base", "task_rename", base_s),
 		ROW("fentry", "task_rename", base_s),
-		{ "fexit", "task_rename", "skipped", "no BTF for \"x\"", NULL, 0 },
+		{ "fexit", "task_rename", "skipped", "no BTF for \"x\"", NULL, 0, NULL, 0 },
 		ROW("raw_tp", "task_rename", one),
 	};
 	struct ctx_spec other = { "6.1.0-20-amd64", 4 };
@@ -907,6 +1309,110 @@ static void test_compare_limits(void)
 	      "60000 small rows are read within the memory bound (%d)", ret);
 }
 
+/* ---- compare: a results document round trip ---- */
+
+/* control characters, quotes and UTF-8 a reason may hold */
+static const char tricky[] =
+	"q\"b\\s/ \b\f\n\r\t \x01\x1f\x7f \xc2\xb5s \xe2\x9c\x93 \xf0\x9f\x98\x80";
+/* doubles that only read back the same with 17 significant digits */
+static const double odd_s[] = { 0.1, 1.0 / 3, 3.6e6, 2.5e-7, 123.456 };
+
+static const struct row_spec report_rows[] = {
+	ROW("base", "task_rename", base_s),
+	{ "kprobe", "task_rename", "ok", NULL, base_s, ARRAY_LEN(base_s),
+	  "progs", 4 },
+	ROW("raw_tp", "task_rename", odd_s),
+	{ "fentry", "task_rename", "skipped", "no BTF: \"x\"\n", NULL, 0, NULL, 0 },
+	{ "kprobe", "urandom_read", "failed", tricky, NULL, 0, NULL, 0 },
+};
+
+static bool samples_equal(const json_t *a, const double *x, int n)
+{
+	bool same = json_array_size(a) == (size_t)n;
+	int i;
+
+	for (i = 0; same && i < n; i++)
+		same = json_is_real(json_array_get(a, i)) &&
+		       json_real_value(json_array_get(a, i)) == x[i];
+	return same;
+}
+
+static const char *row_str(const json_t *results, int i, const char *key)
+{
+	return json_string_value(json_object_get(json_array_get(results, i),
+						 key));
+}
+
+static void test_report_round_trip(void)
+{
+	struct row_spec b[ARRAY_LEN(report_rows)];
+	json_error_t jerr = { .text = "" };
+	json_t *root, *res, *row;
+	struct sample_stats s;
+	int ret, nr = ARRAY_LEN(report_rows);
+
+	ret = write_results(path_a, &ctx_host, report_rows, nr);
+	check(!ret, "a results document written as bench_report.c does (%d)",
+	      ret);
+	root = json_load_file(path_a, JSON_REJECT_DUPLICATES, &jerr);
+	check(root != NULL, "it reads back (%s)", jerr.text);
+	if (!root)
+		return;
+	res = json_object_get(root, "results");
+	check(!strcmp(json_string_value(json_object_get(root, "schema")) ?: "",
+		      BENCH_SCHEMA) && json_array_size(res) == (size_t)nr,
+	      "schema \"%s\" and %d rows", BENCH_SCHEMA, nr);
+	check(samples_equal(json_object_get(json_array_get(res, 2), "samples"),
+			    odd_s, ARRAY_LEN(odd_s)),
+	      "samples read back bit-exact (0.1, 1/3, 2.5e-7)");
+	stats_compute(base_s, ARRAY_LEN(base_s), &s);
+	row = json_array_get(res, 0);
+	check(json_real_value(json_object_get(row, "mean")) == s.mean &&
+	      json_real_value(json_object_get(row, "stddev")) == s.stddev &&
+	      json_is_null(json_object_get(row, "overhead_ns")) &&
+	      json_is_null(json_object_get(row, "reason")),
+	      "mean, stddev bit-exact; no overhead and no reason are null");
+	check(json_integer_value(json_object_get(json_object_get(
+		json_array_get(res, 1), "params"), "progs")) == 4,
+	      "params read back");
+	check(!strcmp(row_str(res, 3, "reason") ?: "", "no BTF: \"x\"\n") &&
+	      !strcmp(row_str(res, 4, "reason") ?: "", tricky),
+	      "reasons with quotes, control bytes and UTF-8 read back the same");
+	check(json_is_null(json_object_get(json_object_get(root, "context"),
+					   "attach_method")),
+	      "a null in the context reads back null");
+	json_decref(root);
+
+	/* the compare reads what was written: against itself, no change */
+	ret = run_compare(path_a, path_a, 0);
+	check(ret == 0 && !cmp_err[0], "the document compares with itself (%d): %s",
+	      ret, cmp_err);
+	check(row_says("base", "task_rename", "no significant change") &&
+	      row_says("kprobe", "task_rename [progs=4]", "no significant change") &&
+	      row_says("raw_tp", "task_rename", "no significant change"),
+	      "every ok row, params shown: no significant change");
+	check(out_has("not compared: fentry task_rename: A skipped "
+		      "(no BTF: \"x\"\\x0a)") &&
+	      out_has("not compared: kprobe urandom_read: A failed (q\"b\\s/ "
+		      "\\x08\\x0c\\x0a\\x0d\\x09 \\x01\\x1f\\x7f "
+		      "\xc2\xb5s \xe2\x9c\x93 \xf0\x9f\x98\x80)"),
+	      "skipped and failed rows listed, reasons escaped");
+	check(!out_has("only in") && !out_has("context differs") &&
+	      !out_has("duplicate"), "nothing only in one, no context difference");
+	if (nr_failed && cmp_out)
+		printf("# %s", cmp_out);
+
+	/* ... and a slower copy of one row is found */
+	memcpy(b, report_rows, sizeof(b));
+	b[1].samples = slow_s;
+	write_results(path_b, &ctx_host, b, nr);
+	ret = run_compare(path_a, path_b, 5);
+	check(ret == 1 && row_says("kprobe", "task_rename [progs=4]", "slower") &&
+	      row_says("kprobe", "task_rename [progs=4]", "-8.33%") &&
+	      row_says("base", "task_rename", "no significant change"),
+	      "the row made 8.3%% slower is slower, and fails at 5%% (%d)", ret);
+}
+
 static void test_compare(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -923,40 +1429,11 @@ static void test_compare(void)
 	test_compare_dups_disturbed();
 	test_compare_escapes();
 	test_compare_limits();
+	test_report_round_trip();
 	unlink(path_a);
 	unlink(path_b);
 	rmdir(tmpdir);
 	free(cmp_out);
-}
-
-/* ---- modes ---- */
-
-/* a results document with ok, skipped and failed rows and every escape */
-static int emit_json(void)
-{
-	struct json_writer *w = jsonw_new(stdout);
-	struct row_spec rows[] = {
-		ROW("base", "task_rename", base_s),
-		{ "fentry", "task_rename", "skipped", "no BTF: \"x\"\n", NULL, 0 },
-		{ "kprobe", "urandom_read", "failed", tricky, NULL, 0 },
-	};
-	int i;
-
-	jsonw_start_object(w);
-	jsonw_string_field(w, "schema", BENCH_SCHEMA);
-	jsonw_string_field(w, "tool", "test_overhead");
-	jsonw_string_field(w, "version", "test");
-	write_context(w, &ctx_host);
-	jsonw_string_field(w, "tricky", tricky);
-	jsonw_double_field(w, "tenth", 0.1);
-	jsonw_double_field(w, "nan", NAN);
-	jsonw_name(w, "results");
-	jsonw_start_array(w);
-	for (i = 0; i < ARRAY_LEN(rows); i++)
-		write_row(w, &rows[i]);
-	jsonw_end_array(w);
-	jsonw_end_object(w);
-	return jsonw_destroy(w) ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -964,8 +1441,14 @@ int main(int argc, char **argv)
 	int ret;
 
 	bench_init("stats_test");
-	if (argc == 2 && !strcmp(argv[1], "--emit-json"))
-		return emit_json();
+	if (argc == 3 && !strcmp(argv[1], "--write-results")) {
+		ret = write_results(argv[2], &ctx_host, report_rows,
+				    ARRAY_LEN(report_rows));
+		if (ret)
+			fprintf(stderr, "stats_test: %s: %s\n", argv[2],
+				strerror(-ret));
+		return ret ? 1 : 0;
+	}
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--compare")) {
 		ret = bench_compare(argv[2], argv[3],
 				    argc == 5 ? atof(argv[4]) : -1);
@@ -976,10 +1459,10 @@ int main(int argc, char **argv)
 	test_outliers();
 	test_ns_overhead();
 	test_t_distribution();
+	test_t_quantile();
 	test_welch();
 	test_verdict_degenerate();
-	test_writer_layout();
-	test_round_trip();
+	test_cmdline();
 	test_compare();
 	printf("# stats_test: %d failed\n", nr_failed);
 	return nr_failed ? 1 : 0;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Statistics, JSON and compare: the unit checks of build/dynamic/stats_test
-# (built by make all), then the writer's output read by python3's json and
-# python3-written files read by the compare: params, duplicates, disturbed
+# Statistics, command-line parsing and compare: the unit checks of
+# build/dynamic/stats_test (built by make all), then a results file written
+# as bench_report.c writes one, read by python3's json and by the compare,
+# and python3-written files read by the compare: params, duplicates, disturbed
 # rows, a 60,000-row pair, and files built to hurt (too big, too many
 # samples, escape sequences in names). Builds nothing itself; needs no root
 # and no BPF.
@@ -17,10 +18,11 @@ if [ ! -x "$BIN" ]; then
 fi
 
 # the unit checks print their own ok/not ok lines; count them as ours
+# (as run.sh does: an "ok - # SKIP" line is not a pass)
 out=$("$BIN")
 rc=$?
 echo "$out"
-T_PASS=$((T_PASS + $(grep -c '^ok - ' <<<"$out")))
+T_PASS=$((T_PASS + $(grep -c '^ok - [^#]' <<<"$out")))
 T_FAIL=$((T_FAIL + $(grep -c '^not ok' <<<"$out")))
 expect "stats_test exits 0 (rc=$rc)" test "$rc" -eq 0
 
@@ -30,29 +32,43 @@ if ! command -v python3 >/dev/null; then
 	exit
 fi
 
-# --- the writer's output through a real parser
-run_capture emit "$BIN" --emit-json
-expect "emit-json exits 0 (rc=$RC)" test "$RC" -eq 0
-expect "python3 json reads the writer's output" \
-	python3 -c 'import json,sys; json.load(sys.stdin)' <"$T_TMP/emit.out"
+# --- a results file as bench_report.c writes it, through a real parser
+run_capture write "$BIN" --write-results "$T_TMP/report.json"
+expect "--write-results exits 0 (rc=$RC)" test "$RC" -eq 0 -a ! -s "$T_TMP/write.err"
+expect "python3 json reads the results file" \
+	python3 -c 'import json,sys; json.load(open(sys.argv[1], "rb"))' "$T_TMP/report.json"
 
-# the strings and numbers python3 reads are the ones written
-check_emitted() {
-	python3 - "$T_TMP/emit.out" <<'EOF'
+# the strings, numbers and nulls python3 reads are the ones written
+check_report() {
+	python3 - "$T_TMP/report.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1], 'rb'))
 assert d["schema"] == "bpf-bench/1", d["schema"]
+assert list(d)[:5] == ["schema", "tool", "version", "context", "results"], list(d)
 want = "q\"b\\s/ \b\f\n\r\t \x01\x1f\x7f \u00b5s \u2713 \U0001f600"
-assert d["tricky"] == want, repr(d["tricky"])
-assert d["tenth"] == 0.1 and d["nan"] is None
-st = {(r["name"], r["status"]): r for r in d["results"]}
-assert st[("base", "ok")]["samples"][0] == 3.6e6
-assert st[("fentry", "skipped")]["reason"] == 'no BTF: "x"\n'
-assert st[("kprobe", "failed")]["reason"] == want
+st = {(r["name"], r["variant"], r["status"]): r for r in d["results"]}
+base = st[("base", "task_rename", "ok")]
+assert base["samples"] == [3.60e6, 3.62e6, 3.58e6, 3.61e6, 3.59e6], base["samples"]
+assert base["mean"] == 3.6e6 and base["reason"] is None
+assert base["overhead_ns"] is None and base["outliers"] == [False] * 5
+odd = st[("raw_tp", "task_rename", "ok")]["samples"]
+assert odd == [0.1, 1 / 3, 3.6e6, 2.5e-7, 123.456], odd
+assert st[("kprobe", "task_rename", "ok")]["params"] == {"progs": 4}
+assert st[("fentry", "task_rename", "skipped")]["reason"] == 'no BTF: "x"\n'
+assert st[("kprobe", "urandom_read", "failed")]["reason"] == want
 assert d["context"]["attach_method"] is None
+assert d["context"]["cpu_model"] == 'Test CPU "quoted" @ 2.0GHz'
 EOF
 }
-expect "python3 reads back every escape, number, null and status" check_emitted
+expect "python3 reads back every escape, number, null, param and status" check_report
+
+run_capture self "$BIN" --compare "$T_TMP/report.json" "$T_TMP/report.json" 0
+expect "the results file compares with itself: exit 0 (rc=$RC)" \
+	test "$RC" -eq 0 -a ! -s "$T_TMP/self.err"
+expect "... every ok row, params shown: no significant change" \
+	test "$(grep -cE '^  (base|kprobe|raw_tp) +task_rename( \[progs=4\])? .* no significant change' "$T_TMP/self.out")" -eq 3
+expect "... the failed row's reason printed escaped, on one line" \
+	grep -q '^not compared: kprobe urandom_read: A failed (q"b\\s/ \\x08\\x0c\\x0a\\x0d\\x09 ' "$T_TMP/self.out"
 
 # --- python3-written files through the compare
 gen_pair() {

@@ -12,6 +12,7 @@ declare -A need=(
 	[libelf-dev]=/usr/include/libelf.h
 	[zlib1g-dev]=/usr/include/zlib.h
 	[libzstd-dev]=/usr/include/zstd.h
+	[libjansson-dev]=/usr/include/jansson.h
 	[bpftool]=/usr/sbin/bpftool
 	[qemu-system-x86]=/usr/bin/qemu-system-x86_64
 	[busybox-static]=/bin/busybox
