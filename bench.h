@@ -315,7 +315,8 @@ extern struct run_settings bench_rs;
 
 /*
  * Faults the tests inject through the environment (BENCH_TEST_FAULT=
- * miss-odd, miss-cpu=N, uncounted) to prove that verification bites: a
+ * miss-odd, miss-cpu=N, uncounted, miss-one) to prove that verification
+ * bites: a
  * program that misses events must give FAILED. No option reaches them.
  */
 enum bench_fault_kind {
@@ -323,6 +324,7 @@ enum bench_fault_kind {
 	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
 	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
 	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
+	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
 };
 
 struct bench_fault {
@@ -332,6 +334,17 @@ struct bench_fault {
 };
 
 extern struct bench_fault bench_fault;
+
+/*
+ * The fault program @i of a row's @nr counts with, in the numbers above:
+ * miss-one makes the last one miss every other hit, the others none.
+ */
+static inline enum bench_fault_kind bench_fault_of(int i, int nr)
+{
+	if (bench_fault.kind != BENCH_FAULT_MISS_ONE)
+		return bench_fault.kind;
+	return i == nr - 1 ? BENCH_FAULT_MISS_ODD : BENCH_FAULT_NONE;
+}
 
 /*
  * Positional arguments that stand for -c and -n: each may be given one

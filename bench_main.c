@@ -931,12 +931,14 @@ static int read_fault(void)
 		bench_fault.kind = BENCH_FAULT_MISS_ODD;
 	} else if (!strcmp(s, "uncounted")) {
 		bench_fault.kind = BENCH_FAULT_UNCOUNTED;
+	} else if (!strcmp(s, "miss-one")) {
+		bench_fault.kind = BENCH_FAULT_MISS_ONE;
 	} else if (!strncmp(s, "miss-cpu=", 9) &&
 		   !parse_u64(s + 9, 0, 8191, &cpu)) {
 		bench_fault.kind = BENCH_FAULT_MISS_CPU;
 		bench_fault.cpu = cpu;
 	} else {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N or uncounted",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted or miss-one",
 		       printable(s));
 		return -1;
 	}

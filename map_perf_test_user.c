@@ -851,7 +851,7 @@ static void configure(struct map_perf_config *cfg, const struct map_test *t)
 	cfg->syscall_nr = t->nr;
 	if (!pid_namespace(&cfg->pidns_dev, &cfg->pidns_ino, &initial))
 		cfg->use_pidns = !initial;
-	cfg->fault = bench_fault.kind;
+	cfg->fault = bench_fault_of(0, 1);
 	cfg->fault_cpu = bench_fault.cpu;
 }
 
