@@ -24,7 +24,8 @@ HEADERS := $(wildcard *.h)
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 		     test_overhead_uprobe_kern test_overhead_batch_kern \
-		     test_overhead_raw_tp_kern test_overhead_fentry_kern
+		     test_overhead_raw_tp_kern test_overhead_fentry_kern \
+		     test_overhead_usdt_kern
 map_perf_test_BPF := map_perf_test_kern
 
 CFLAGS ?= -O2 -g
@@ -32,6 +33,11 @@ CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I.
 # uprobe targets need frame pointers to start with "push %rbp"
 CFLAGS += -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
+# usdt.bpf.h includes <linux/errno.h>, whose <asm/errno.h> lives in the
+# target's multiarch directory, which clang -target bpf does not search:
+# ask the C compiler, so that a cross build names its own
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS += $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
 LDLIBS := -lbpf -lelf -lz -ljansson
 ifeq ($(STATIC),1)
 LDFLAGS += -static
