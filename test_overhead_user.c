@@ -12,6 +12,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <link.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -38,6 +41,11 @@
 #include "test_overhead_fentry_kern.skel.h"
 #include "test_overhead_uprobe_kern.skel.h"
 #include "test_overhead_batch_kern.skel.h"
+#include "test_overhead_usdt_kern.skel.h"
+#if __has_include(<sys/sdt.h>)
+#include <sys/sdt.h>
+#define HAVE_SDT 1
+#endif
 
 /* ---- events: what every worker repeats ---- */
 
@@ -228,6 +236,67 @@ CALL_LOOP(uprobe_push)
 CALL_LOOP(uprobe_ret)
 
 /*
+ * usdt-nop: a USDT probe point of this program. The probe site is a nop
+ * with an ELF note naming it; base runs the bare site, usdt the uprobe
+ * libbpf puts there.
+ */
+static void usdt_nop_run(void *state, __u64 count)
+{
+	__u64 i;
+
+	for (i = 0; i < count; i++) {
+#ifdef HAVE_SDT
+		STAP_PROBE(test_overhead, nop);
+#endif
+	}
+}
+
+/* the main program's load bias: a PIE's note holds link-time addresses */
+static int main_bias(struct dl_phdr_info *info, size_t size, void *data)
+{
+	*(ElfW(Addr) *)data = info->dlpi_addr;
+	return 1;	/* the first object is the program itself */
+}
+
+/* the probe's note must be in the binary, its site still a nop */
+static bool usdt_ok(struct outcome *out)
+{
+#ifdef HAVE_SDT
+	char exe[PATH_MAX];
+	ElfW(Addr) bias = 0;
+	__u64 pc;
+	ssize_t n;
+	int nr, err;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0) {
+		outcome_set(out, ST_FAILED, "cannot find this program's file: %s",
+			    strerror(errno));
+		return false;
+	}
+	exe[n] = '\0';
+	err = usdt_note_find(exe, "test_overhead", "nop", &pc, &nr);
+	if (err) {
+		outcome_set(out, ST_FAILED,
+			    "no USDT note test_overhead:nop in %s: %s", exe,
+			    strerror(-err));
+		return false;
+	}
+	dl_iterate_phdr(main_bias, &bias);
+#ifdef UPROBE_TARGETS
+	return uprobe_target_ok((const void *)(unsigned long)(pc + bias), 0x90,
+				"nop", out);
+#else
+	return true;
+#endif
+#else
+	outcome_set(out, ST_SKIPPED,
+		    "built without <sys/sdt.h> (systemtap-sdt-dev): no USDT probe here");
+	return false;
+#endif
+}
+
+/*
  * kernel-batch: BPF_PROG_TEST_RUN of a driver program that calls
  * bpf_get_numa_node_id() KERNEL_BATCH times per run, the programs under
  * test on that function: the syscall's cost is shared by the batch.
@@ -329,6 +398,7 @@ OVERHEAD_SKEL(test_overhead_tp_kern);
 OVERHEAD_SKEL(test_overhead_raw_tp_kern);
 OVERHEAD_SKEL(test_overhead_fentry_kern);
 OVERHEAD_SKEL(test_overhead_uprobe_kern);
+OVERHEAD_SKEL(test_overhead_usdt_kern);
 
 /* a program of a skeleton: where its pointer sits in the skeleton */
 #define PROG(sk, name)	offsetof(struct sk, progs.name)
@@ -352,6 +422,14 @@ enum mode_id {
 	MODE_FMOD_RET,
 	MODE_UPROBE,
 	MODE_URETPROBE,
+	MODE_KPROBE_MULTI,
+	MODE_KRETPROBE_MULTI,
+	MODE_KPROBE_SESSION,
+	MODE_LSM,
+	MODE_FENTRY_S,
+	MODE_UPROBE_S,
+	MODE_UPROBE_MULTI,
+	MODE_USDT,
 	NR_MODES
 };
 
@@ -413,6 +491,41 @@ static const struct attach_mode modes[NR_MODES] = {
 		&test_overhead_uprobe_kern_skel,
 		PROG(test_overhead_uprobe_kern, uretprobe_count),
 		"uretprobe on them" },
+	[MODE_KPROBE_MULTI] = { "kprobe_multi", "w/KPROBE_MULTI",
+		&kind_kprobe_multi, 0x2000000, &test_overhead_kprobe_kern_skel,
+		PROG(test_overhead_kprobe_kern, kprobe_multi_count),
+		"kprobe.multi (fprobe) on kprobe's function" },
+	[MODE_KRETPROBE_MULTI] = { "kretprobe_multi", "w/KRETPROBE_MULTI",
+		&kind_kretprobe_multi, 0x8000000,
+		&test_overhead_kprobe_kern_skel,
+		PROG(test_overhead_kprobe_kern, kretprobe_multi_count),
+		"kretprobe.multi on it" },
+	[MODE_KPROBE_SESSION] = { "kprobe_session", "w/KPROBE_SESSION",
+		&kind_kprobe_session, 0x200000000,
+		&test_overhead_kprobe_kern_skel,
+		PROG(test_overhead_kprobe_kern, kprobe_session_count),
+		"kprobe.session on it, entry only (libbpf 1.5)" },
+	[MODE_LSM] = { "lsm", "w/LSM", &kind_lsm, 0x20000000,
+		&test_overhead_fentry_kern_skel,
+		PROG(test_overhead_fentry_kern, lsm_count),
+		"BPF LSM on prctl's hook task_prctl, returning 0" },
+	[MODE_FENTRY_S] = { "fentry.s", "w/FENTRY_S", &kind_fentry_s,
+		0x80000000, &test_overhead_fentry_kern_skel,
+		PROG(test_overhead_fentry_kern, fentry_s_count),
+		"sleepable fentry on the kernel function, where\n"
+		"the verifier allows it (error-injectable ones)" },
+	[MODE_UPROBE_S] = { "uprobe.s", "w/UPROBE_S", &kind_uprobe_s, 0,
+		&test_overhead_uprobe_kern_skel,
+		PROG(test_overhead_uprobe_kern, uprobe_s_count),
+		"sleepable uprobe on the uprobe-* functions" },
+	[MODE_UPROBE_MULTI] = { "uprobe_multi", "w/UPROBE_MULTI",
+		&kind_uprobe_multi, 0, &test_overhead_uprobe_kern_skel,
+		PROG(test_overhead_uprobe_kern, uprobe_multi_count),
+		"uprobe.multi on them (libbpf 1.3)" },
+	[MODE_USDT] = { "usdt", "w/USDT", &kind_usdt, 0,
+		&test_overhead_usdt_kern_skel,
+		PROG(test_overhead_usdt_kern, usdt_count),
+		"USDT probe test_overhead:nop (usdt-nop)" },
 };
 
 /* ---- the events' table ---- */
@@ -463,6 +576,10 @@ static const struct overhead_event events[] = {
 			[MODE_FENTRY] = PROG(test_overhead_fentry_kern, fentry_rename),
 			[MODE_FEXIT] = PROG(test_overhead_fentry_kern, fexit_rename),
 			[MODE_FMOD_RET] = PROG(test_overhead_fentry_kern, fmod_ret_rename),
+			[MODE_KPROBE_MULTI] = PROG(test_overhead_kprobe_kern, kprobe_multi_rename),
+			[MODE_KRETPROBE_MULTI] = PROG(test_overhead_kprobe_kern, kretprobe_multi_rename),
+			[MODE_LSM] = PROG(test_overhead_fentry_kern, lsm_rename),
+			[MODE_FENTRY_S] = PROG(test_overhead_fentry_kern, fentry_s_rename),
 		},
 		.help = "prctl(PR_SET_NAME)",
 	},
@@ -535,6 +652,20 @@ static const struct overhead_event events[] = {
 		.help = "the same, starting with ret",
 	},
 	{
+		.trigger = { .name = "usdt-nop", .run = usdt_nop_run },
+		.target = {
+			.usdt_provider = "test_overhead",
+			.usdt_name = "nop",
+		},
+		.flag = 0x1000000,
+		.usable = usdt_ok,
+		.count = 100000,
+		.base_is_call = true,
+		.help = "a USDT probe point of this program (<sys/sdt.h>):\n"
+			"a nop and its ELF note (usdt mode; base is the\n"
+			"bare probe site)",
+	},
+	{
 		.trigger = {
 			.name = "kernel-batch",
 			.setup = batch_setup,
@@ -574,9 +705,9 @@ static bool mode_applies(const struct attach_mode *mode,
 {
 	if (!mode->kind)
 		return true;
-	/* the uprobe modes and events belong to each other alone */
-	if ((mode->kind == &kind_uprobe || mode->kind == &kind_uretprobe) !=
-	    !!ev->target.ufunc)
+	/* user-space modes and events belong to each other alone */
+	if (mode->kind->user !=
+	    (ev->target.ufunc || ev->target.usdt_provider))
 		return false;
 	return mode->kind->applies(&ev->target);
 }
