@@ -727,7 +727,17 @@ static __u64 flag_of(const struct attach_mode *mode,
 
 enum {
 	OPT_BODY = 0x200,
+	OPT_PROGS,
+	OPT_ATTACH_TIME,
 };
+
+/* --progs: at most this many programs on one hook, and counts in a list */
+#define PROGS_MAX	256
+#define PROGS_COUNTS	16
+
+/* --attach-time: how many kernel functions one program is attached to */
+static const int attach_time_funcs[] = { 100, 1000 };
+#define NR_ATTACH_TIME	2
 
 static const char *const body_names[] = {
 	[BODY_COUNT] = "count",
@@ -747,6 +757,9 @@ static struct {
 	bool event_on[NR_EVENTS];
 	__u64 flags;		/* 0: every row */
 	enum overhead_body body;
+	__u64 progs[PROGS_COUNTS];	/* --progs, ascending */
+	int nr_progs;			/* 0: one program, no progs param */
+	bool attach_time;
 } opt;
 
 static const struct bench_option options[] = {
@@ -755,6 +768,16 @@ static const struct bench_option options[] = {
 	{ "body", OPT_BODY, "BODY",
 	  "what each program does besides counting its hit:\n"
 	  "count (default), reads or upstream (see below)" },
+	{ "progs", OPT_PROGS, "LIST",
+	  "N instances of each mode's program on the same\n"
+	  "hook, a row for each N of the list (e.g.\n"
+	  "1,2,4,8,16; at most 256), each program verified,\n"
+	  "and the cost per added program" },
+	{ "attach-time", OPT_ATTACH_TIME, NULL,
+	  "instead of event costs: the time to attach one\n"
+	  "program to 100 and to 1000 kernel functions and\n"
+	  "detach it (kprobe, kretprobe: a link each;\n"
+	  "kprobe_multi, kretprobe_multi: one link)" },
 	{}
 };
 
@@ -801,6 +824,17 @@ static int parse_option(int key, const char *arg)
 		}
 		opt.body = i;
 		return 0;
+	case OPT_PROGS:
+		if (parse_u64_list(arg, 1, PROGS_MAX, opt.progs, PROGS_COUNTS,
+				   &opt.nr_progs)) {
+			pr_err("bad --progs '%s': up to %d different counts from 1 to %d, such as 1,2,4,8,16",
+			       printable(arg), PROGS_COUNTS, PROGS_MAX);
+			return -1;
+		}
+		return 0;
+	case OPT_ATTACH_TIME:
+		opt.attach_time = true;
+		return 0;
 	}
 	return -1;
 }
@@ -822,6 +856,10 @@ static int parse_args(int argc, char **argv)
 
 	if (argc > 2) {
 		pr_err("too many arguments (see --help)");
+		return -1;
+	}
+	if (opt.attach_time && opt.nr_progs) {
+		pr_err("--attach-time times one program: --progs goes without it");
 		return -1;
 	}
 	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, &opt.flags)) {
@@ -890,7 +928,25 @@ struct overhead_row {
 	const struct overhead_event *ev;
 	const char *hooked;		/* the kernel name attached to */
 	struct prog_instance *inst;	/* nr_counters of them */
+	/* --attach-time: the functions hooked at once, and their links */
+	int nr_funcs;
+	const char **funcs;
+	struct bpf_link **links;
+	int nr_links;
 };
+
+/* the event every --attach-time row runs: its function is hooked first */
+#define EV_RENAME	0
+
+/*
+ * Programs the kernel took on one hook of a mode and event before it
+ * said E2BIG (0: no cap seen): rows asking for more are skipped.
+ */
+static int progs_cap[NR_MODES][NR_EVENTS];
+static struct outcome progs_cap_why[NR_MODES][NR_EVENTS];
+
+/* the rows of this run, for the fit across --progs rows */
+static const struct bench_rows *run_rows;
 
 /* lookups one fib datagram makes, counted once per run (0: not yet) */
 static unsigned int fib_lookups;
@@ -903,9 +959,78 @@ static bool row_selected(int m, int e)
 	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
 }
 
+static struct bench_row *add_row(struct bench_rows *rows, int m, int e)
+{
+	struct overhead_row *priv = calloc(1, sizeof(*priv));
+	struct bench_row *row;
+
+	row = priv ? bench_add_row(rows, modes[m].name,
+				   events[e].trigger.name) : NULL;
+	if (!row) {
+		free(priv);
+		return NULL;
+	}
+	row->cpus = &bench_rs.cpus;
+	row->trigger = &events[e].trigger;
+	row->count = events[e].count;
+	row->runs_prog = modes[m].kind;
+	priv->mode = &modes[m];
+	priv->ev = &events[e];
+	row->priv = priv;
+	return row;
+}
+
+/*
+ * --attach-time: rows of the modes that attach to many functions, for
+ * task_rename, whose function is hooked first so that the hits still
+ * prove the attachment fired.
+ */
+static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
+{
+	const struct attach_kind *kind = modes[m].kind;
+	struct bench_row *row;
+	int k;
+
+	if (!kind || !kind->attach_syms || e != EV_RENAME)
+		return 0;
+	for (k = 0; k < NR_ATTACH_TIME; k++) {
+		row = add_row(rows, m, e);
+		if (!row)
+			return -ENOMEM;
+		row_add_param(row, "functions", attach_time_funcs[k]);
+		((struct overhead_row *)row->priv)->nr_funcs =
+			attach_time_funcs[k];
+		/* the events only prove the attachment: a few suffice */
+		row->count = 10000;
+	}
+	return 0;
+}
+
+/* one row, or with --progs one per count, each program counted */
+static int add_rows(struct bench_rows *rows, int m, int e, bool all)
+{
+	int k, nr = opt.nr_progs && modes[m].kind && !all ? opt.nr_progs : 1;
+	struct bench_row *row;
+
+	if (opt.attach_time && !all)
+		return add_attach_time_rows(rows, m, e);
+	for (k = 0; k < nr; k++) {
+		row = add_row(rows, m, e);
+		if (!row)
+			return -ENOMEM;
+		if (nr == 1 && !opt.nr_progs)
+			continue;
+		if (!modes[m].kind || all)
+			continue;
+		row->nr_counters = opt.progs[k];
+		row_add_param(row, "progs", opt.progs[k]);
+	}
+	return 0;
+}
+
 static int setup(struct bench_rows *rows, bool all)
 {
-	struct bench_row *base[NR_EVENTS] = {}, *row;
+	struct bench_row *base[NR_EVENTS] = {};
 	struct overhead_row *priv;
 	int m, e, i;
 
@@ -918,30 +1043,17 @@ static int setup(struct bench_rows *rows, bool all)
 			if (!mode_applies(&modes[m], &events[e]) ||
 			    (!all && !row_selected(m, e)))
 				continue;
-			priv = calloc(1, sizeof(*priv));
-			row = bench_add_row(rows, modes[m].name,
-					    events[e].trigger.name);
-			if (!priv || !row)
+			if (add_rows(rows, m, e, all))
 				return -ENOMEM;
-			if (m == MODE_BASE)
-				base[e] = row;
-			row->cpus = &bench_rs.cpus;
-			row->trigger = &events[e].trigger;
-			row->count = events[e].count;
-			row->runs_prog = modes[m].kind;
-			row->base = base[e];
-			priv->mode = &modes[m];
-			priv->ev = &events[e];
-			row->priv = priv;
 		}
 	}
 	if (!rows->nr) {
-		pr_err("nothing selected: test_flags, -m and -e leave no row");
+		pr_err(opt.attach_time ?
+		       "nothing selected: --attach-time runs kprobe, kretprobe, kprobe_multi and kretprobe_multi on task_rename" :
+		       "nothing selected: test_flags, -m and -e leave no row");
 		return -EINVAL;
 	}
-	/* base pointers moved as the array grew: set them again */
-	for (e = 0; e < NR_EVENTS; e++)
-		base[e] = NULL;
+	/* bases are known once every row is in place */
 	for (i = 0; i < rows->nr; i++) {
 		priv = rows->row[i].priv;
 		e = priv->ev - events;
@@ -949,16 +1061,24 @@ static int setup(struct bench_rows *rows, bool all)
 			base[e] = &rows->row[i];
 		rows->row[i].base = base[e];
 	}
+	run_rows = rows;
 	return 0;
 }
 
 /* ---- one row's programs ---- */
+
+static void detach_funcs(struct overhead_row *r)
+{
+	while (r->nr_links > 0)
+		bpf_link__destroy(r->links[--r->nr_links]);
+}
 
 static void destroy_instances(struct bench_row *row)
 {
 	struct overhead_row *r = row->priv;
 	int i;
 
+	detach_funcs(r);
 	for (i = 0; r->inst && i < row->nr_counters; i++) {
 		bpf_link__destroy(r->inst[i].link);
 		if (r->inst[i].skel)
@@ -968,19 +1088,20 @@ static void destroy_instances(struct bench_row *row)
 	r->inst = NULL;
 }
 
+/* program @i of the row's @nr: a test fault may pick one of them */
 static void configure(struct overhead_config *cfg,
-		      const struct overhead_event *ev)
+		      const struct overhead_event *ev, int i, int nr)
 {
 	cfg->body = opt.body;
 	cfg->syscall_nr = ev->syscall_nr;
-	cfg->fault = bench_fault.kind;
+	cfg->fault = bench_fault_of(i, nr);
 	cfg->fault_cpu = bench_fault.cpu;
 }
 
-static int open_instance(struct bench_row *row, struct prog_instance *pi,
-			 struct outcome *out)
+static int open_instance(struct bench_row *row, int i, struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
+	struct prog_instance *pi = &r->inst[i];
 	const struct overhead_skel *sk = r->mode->skel;
 	size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
 
@@ -990,7 +1111,7 @@ static int open_instance(struct bench_row *row, struct prog_instance *pi,
 			    r->mode->name, strerror(errno));
 		return -errno;
 	}
-	configure(sk->cfg(pi->skel), r->ev);
+	configure(sk->cfg(pi->skel), r->ev, i, row->nr_counters);
 	pi->prog = skel_prog(pi->skel, off);
 	return attach_load(r->mode->kind, sk->skeleton(pi->skel), pi->prog,
 			   &r->ev->target, &r->hooked, out);
@@ -1000,15 +1121,58 @@ static int open_instance(struct bench_row *row, struct prog_instance *pi,
 static int count_fib_lookups(const struct overhead_event *ev,
 			     struct outcome *out);
 
+/*
+ * --attach-time: the event's own function first, so its hits prove the
+ * attachment, then the first traceable functions the kernel lists.
+ */
+static int open_funcs(struct overhead_row *r, struct outcome *out)
+{
+	/* kprobes hold two file descriptors each: a perf event and a link */
+	rlim_t need = 2 * (rlim_t)r->nr_funcs + 64;
+	const char **more;
+	struct rlimit rl;
+	int i, k, err;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < need) {
+		rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		if (rl.rlim_cur < need) {
+			outcome_set(out, ST_SKIPPED,
+				    "%d functions need %llu file descriptors; RLIMIT_NOFILE allows %llu",
+				    r->nr_funcs, (unsigned long long)need,
+				    (unsigned long long)rl.rlim_max);
+			return -EMFILE;
+		}
+	}
+	err = traceable_functions(r->nr_funcs, &more, out);
+	if (err)
+		return err;
+	r->funcs = calloc(r->nr_funcs, sizeof(*r->funcs));
+	r->links = calloc(r->nr_funcs, sizeof(*r->links));
+	if (!r->funcs || !r->links)
+		return -ENOMEM;
+	r->funcs[0] = r->hooked;
+	for (i = 0, k = 1; k < r->nr_funcs; i++)
+		if (strcmp(more[i], r->hooked))
+			r->funcs[k++] = more[i];
+	free(more);	/* the names stay: r->funcs holds them */
+	return 0;
+}
+
 static int open_row(struct bench_row *row, struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
+	int cap = progs_cap[r->mode - modes][r->ev - events];
 	int i, err;
 
 	if (nr_cpus_possible() > OVERHEAD_MAX_CPUS) {
 		outcome_set(out, ST_FAILED,
 			    "%d possible CPUs: the hit slots cover %d",
 			    nr_cpus_possible(), OVERHEAD_MAX_CPUS);
+		return -E2BIG;
+	}
+	if (cap && row->nr_counters > cap) {
+		*out = progs_cap_why[r->mode - modes][r->ev - events];
 		return -E2BIG;
 	}
 	if (r->ev->usable && !r->ev->usable(out))
@@ -1023,7 +1187,9 @@ static int open_row(struct bench_row *row, struct outcome *out)
 	if (!r->inst)
 		return -ENOMEM;
 	for (i = 0; i < row->nr_counters; i++) {
-		err = open_instance(row, &r->inst[i], out);
+		err = open_instance(row, i, out);
+		if (!err && !i && r->nr_funcs)
+			err = open_funcs(r, out);
 		if (err) {
 			destroy_instances(row);
 			return err;
@@ -1032,22 +1198,46 @@ static int open_row(struct bench_row *row, struct outcome *out)
 	return 0;
 }
 
+/* E2BIG past the first program: the kernel's cap on one hook */
+static void progs_capped(struct bench_row *row, int attached,
+			 struct outcome *out)
+{
+	struct overhead_row *r = row->priv;
+
+	progs_cap[r->mode - modes][r->ev - events] = attached;
+	outcome_set(out, ST_SKIPPED,
+		    "the kernel takes at most %d %s programs on %s (E2BIG for program %d)",
+		    attached, r->mode->name, r->hooked, attached + 1);
+	progs_cap_why[r->mode - modes][r->ev - events] = *out;
+}
+
 static int attach_row(struct bench_row *row, const struct worker_pool *pool,
 		      struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
 	const struct overhead_skel *sk = r->mode->skel;
-	int i;
+	int i, err;
 
 	for (i = 0; i < row->nr_counters; i++) {
 		struct prog_instance *pi = &r->inst[i];
 
 		memset(sk->slots(pi->skel), 0,
 		       sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
+		if (r->nr_funcs) {
+			err = r->mode->kind->attach_syms(pi->prog, r->funcs,
+							 r->nr_funcs, r->links,
+							 out);
+			r->nr_links = err > 0 ? err : 0;
+			return err < 0 ? err : 0;
+		}
 		pi->link = attach_link(r->mode->kind, pi->prog, &r->ev->target,
 				       r->hooked, out);
-		if (!pi->link)
-			return -errno ?: -EINVAL;
+		if (pi->link)
+			continue;
+		err = -errno ?: -EINVAL;
+		if (err == -E2BIG && i > 0)
+			progs_capped(row, i, out);
+		return err;
 	}
 	return 0;
 }
@@ -1058,6 +1248,7 @@ static void detach_row(struct bench_row *row)
 	int i;
 
 	/* the links first: the programs stop firing before they are read */
+	detach_funcs(r);
 	for (i = 0; r->inst && i < row->nr_counters; i++) {
 		bpf_link__destroy(r->inst[i].link);
 		r->inst[i].link = NULL;
@@ -1092,7 +1283,13 @@ static int prog_fds(const struct bench_row *row, int *fds, int max)
 
 static void close_row(struct bench_row *row)
 {
+	struct overhead_row *r = row->priv;
+
 	destroy_instances(row);
+	free(r->links);
+	free(r->funcs);
+	r->links = NULL;
+	r->funcs = NULL;
 }
 
 /*
@@ -1181,12 +1378,27 @@ static int count_fib_lookups(const struct overhead_event *ev,
 
 /* ---- output ---- */
 
+/* "task_rename", or "task_rename[progs=4]": one word, as parsers want */
+static const char *row_label(const struct bench_row *row)
+{
+	static char buf[96];
+	char params[64];
+
+	format_params(row, params, sizeof(params));
+	snprintf(buf, sizeof(buf), "%s%s", row->variant,
+		 params[0] ? params + 1 : "");
+	return buf;
+}
+
 /* upstream's lines: per mode, its header and one line per worker */
 static void print_upstream(const struct bench_rows *rows)
 {
 	const struct attach_mode *mode = NULL;
 	int i, w;
 
+	/* the events of --attach-time rows only prove the attachment */
+	if (opt.attach_time)
+		return;
 	for (i = 0; i < rows->nr; i++) {
 		const struct bench_row *row = &rows->row[i];
 		const struct overhead_row *r = row->priv;
@@ -1195,13 +1407,13 @@ static void print_upstream(const struct bench_rows *rows)
 			printf("%s\n", r->mode->header);
 		mode = r->mode;
 		if (!row_has_figure(row)) {
-			printf("%s: %s: %s\n", row->variant,
+			printf("%s: %s: %s\n", row_label(row),
 			       status_name(row->out.status), row->out.reason);
 			continue;
 		}
 		/* the median of each worker's samples: a sum is the run's rate */
 		for (w = 0; w < row->cpus->nr; w++)
-			printf("%s:%d: %.0f events per sec\n", row->variant,
+			printf("%s:%d: %.0f events per sec\n", row_label(row),
 			       row->cpus->cpu[w], worker_median_rate(row, w));
 	}
 }
@@ -1225,7 +1437,7 @@ static void print_row(const struct bench_row *row)
 	char notes[REASON_LEN + 128];
 	struct row_summary s;
 
-	printf("  %-11s %-17s %-9s ", row->name, row->variant,
+	printf("  %-15s %-17s %-9s ", row->name, row_label(row),
 	       status_name(row->out.status));
 	if (!row_has_figure(row)) {
 		printf("%s\n", row->out.reason);
@@ -1246,6 +1458,122 @@ static void print_row(const struct bench_row *row)
 	printf("%8.3fM ± %-7.3f %9.1f %16s %8s %21s%s%s%s\n",
 	       s.rate.mean / 1e6, s.rate.stddev / 1e6, s.ns.mean, overhead,
 	       ratio, hits, body, notes[0] ? "  " : "", notes);
+}
+
+/* ---- --progs: the cost of each added program ---- */
+
+static bool same_group(const struct bench_row *a, const struct bench_row *b)
+{
+	const struct overhead_row *ra = a->priv, *rb = b->priv;
+
+	return ra->mode == rb->mode && ra->ev == rb->ev &&
+	       row_param(a, "progs") && row_param(b, "progs");
+}
+
+/*
+ * ns per event against the number of programs, over the rows of @row's
+ * mode and event that have a figure: the slope is what one more program
+ * costs. @nr_rows: how many rows the group has.
+ */
+static int progs_fit(const struct bench_row *row, struct line_fit *fit,
+		     int *nr_rows)
+{
+	double x[PROGS_COUNTS], y[PROGS_COUNTS], sd[PROGS_COUNTS];
+	struct row_summary s;
+	int i, n = 0;
+
+	*nr_rows = 0;
+	for (i = 0; run_rows && i < run_rows->nr; i++) {
+		const struct bench_row *o = &run_rows->row[i];
+
+		if (!same_group(row, o) || *nr_rows >= PROGS_COUNTS)
+			continue;
+		(*nr_rows)++;
+		if (!row_has_figure(o))
+			continue;
+		row_summarize(o, &s);
+		x[n] = o->nr_counters;
+		y[n] = s.ns.mean;
+		sd[n++] = s.ns.stddev;
+	}
+	return stats_line_fit(x, y, sd, n, fit);
+}
+
+static void print_fits(const struct bench_rows *rows)
+{
+	struct line_fit fit;
+	int i, nr;
+
+	printf("\nCost per added program (least squares of ns/event over --progs):\n");
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+
+		/* once per group, at its first row */
+		if (!row_param(row, "progs") ||
+		    (i > 0 && same_group(row, &rows->row[i - 1])))
+			continue;
+		printf("  %-15s %-17s ", row->name, row->variant);
+		if (progs_fit(row, &fit, &nr))
+			printf("-  (%d of %d rows measured: a fit needs two)\n",
+			       fit.n, nr);
+		else
+			printf("%+.2f ± %.2f ns/event/program  (%d of %d rows)\n",
+			       fit.slope, fit.slope_unc, fit.n, nr);
+	}
+}
+
+/* the runner's medians over samples, of every program the row attaches */
+static void print_attach_times(const struct bench_rows *rows)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+
+		if (!row->runs_prog || !row_has_figure(row))
+			continue;
+		if (!any)
+			printf("\nAttach and detach, µs, median over samples (outside the timed loop):\n");
+		any = true;
+		printf("  %-15s %-24s attach %9.1f  detach %9.1f\n", row->name,
+		       row_label(row), row_median(row->attach_ns, row->nr) / 1e3,
+		       row_median(row->detach_ns, row->nr) / 1e3);
+	}
+}
+
+/* --attach-time: attach and detach of one program on many functions */
+static void print_attach_time_row(const struct bench_row *row)
+{
+	const struct overhead_row *r = row->priv;
+	double attach, detach;
+
+	printf("  %-15s %9d  %-9s ", row->name, r->nr_funcs,
+	       status_name(row->out.status));
+	if (!row_has_figure(row)) {
+		printf("%s\n", row->out.reason);
+		return;
+	}
+	attach = row_median(row->attach_ns, row->nr);
+	detach = row_median(row->detach_ns, row->nr);
+	printf("%10.2f %10.2f %12.2f %12.2f %21s\n", attach / 1e6,
+	       detach / 1e6, attach / 1e3 / r->nr_funcs,
+	       detach / 1e3 / r->nr_funcs, "");
+	printf("  %-15s %9s  %-9s hits/expected %llu/%llu (the event's own function is the first)\n",
+	       "", "", "", row->hits, row->events * row->hits_per_event);
+}
+
+static void print_attach_time(const struct bench_rows *rows)
+{
+	int i;
+
+	printf("Attach time: one program on N kernel functions from available_filter_functions\n"
+	       "(the event's own first); medians over samples, outside the timed loop\n");
+	printf("  %-15s %9s  %-9s %10s %10s %12s %12s\n", "mode", "functions",
+	       "status", "attach ms", "detach ms", "attach µs/fn",
+	       "detach µs/fn");
+	for (i = 0; i < rows->nr; i++)
+		print_attach_time_row(&rows->row[i]);
 }
 
 static void print_summary(const struct bench_rows *rows)
@@ -1270,16 +1598,27 @@ static void print_summary(const struct bench_rows *rows)
 	printf("Programs: %s (--body %s)%s\n", body_help[opt.body],
 	       body_names[opt.body], bench_fault.kind ?
 	       "; UNVERIFIED: a test fault is injected" : "");
-	printf("  %-11s %-17s %-9s %-19s %9s %16s %8s %21s\n", "mode", "event",
+	if (opt.attach_time) {
+		print_attach_time(rows);
+		return;
+	}
+	printf("  %-15s %-17s %-9s %-19s %9s %16s %8s %21s\n", "mode", "event",
 	       "status", "events/s mean ± sd", "ns/event", "overhead ns ± sd",
 	       "x base", "hits/expected");
 	for (i = 0; i < rows->nr; i++)
 		print_row(&rows->row[i]);
+	if (opt.nr_progs)
+		print_fits(rows);
 	if (verbosity < 1)
 		return;
-	printf("overhead: ns per event above base's, with the body above; x base: ns per\n"
+	print_attach_times(rows);
+	printf("\noverhead: ns per event above base's, with the body above; x base: ns per\n"
 	       "event against base's; hits/expected: the programs' hits on all CPUs against\n"
 	       "what the workers' events make (each worker's CPU is checked on its own)\n");
+	if (opt.nr_progs)
+		printf("[progs=N]: N instances of the program on the same hook, each verified on\n"
+		       "every worker's CPU; the cost per added program is the slope of ns/event\n"
+		       "against N, ± what the rows' spreads (or, from three rows, their scatter) allow\n");
 	if (fib_lookups)
 		printf("fib_table_lookup: each datagram makes %u lookup(s) on this kernel (counted\n"
 		       "by raw_tp over %d datagrams); hits are checked against that\n",
@@ -1300,15 +1639,44 @@ static void json_context(json_t *ctx)
 		json_object_set_new(ctx, "fault", json_string(bench_fault.name));
 }
 
+/* the group's fit, the same in each of its rows: null without one */
+static json_t *fit_json(const struct bench_row *row)
+{
+	struct line_fit fit;
+	json_t *o;
+	int nr;
+
+	if (progs_fit(row, &fit, &nr))
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "value", json_real(fit.slope));
+	json_object_set_new(o, "uncertainty", json_real(fit.slope_unc));
+	json_object_set_new(o, "points", json_integer(fit.n));
+	return o;
+}
+
 static void json_row(const struct bench_row *row, json_t *o)
 {
 	const struct overhead_row *r = row->priv;
+	double attach = row_median(row->attach_ns, row->nr);
 
 	json_object_set_new(o, "hooked", r->hooked ? json_string(r->hooked) :
 			    json_null());
 	/* a bare call's few ns make a percentage meaningless */
 	if (r->ev->base_is_call)
 		json_object_set_new(o, "overhead_pct", json_null());
+	if (row_param(row, "progs"))
+		json_object_set_new(o, "marginal_ns_per_prog", fit_json(row));
+	if (r->nr_funcs) {
+		json_object_set_new(o, "functions", json_integer(r->nr_funcs));
+		json_object_set_new(o, "attach_ns_per_function",
+				    isfinite(attach) ?
+				    json_real(attach / r->nr_funcs) :
+				    json_null());
+		/* the events only proved the attachment: no event cost */
+		json_object_set_new(o, "overhead_ns", json_null());
+		json_object_set_new(o, "overhead_pct", json_null());
+	}
 }
 
 static void list(const struct bench_rows *all, json_t *root)
