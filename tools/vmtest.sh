@@ -342,7 +342,10 @@ mode_supported() {
 			else
 				cfg_on SECURITY
 			fi ;;
-	uprobe|uretprobe) cfg_on UPROBE_EVENTS && cfg_on BPF_EVENTS ;;
+	uprobe|uretprobe|uprobe.s|usdt) cfg_on UPROBE_EVENTS && cfg_on BPF_EVENTS ;;
+	kprobe_multi|kretprobe_multi) cfg_on FPROBE && cfg_on BPF_EVENTS ;;
+	# the active LSMs are the config's default: vmtest passes no lsm=
+	lsm) cfg_on BPF_LSM && grep -q '^CONFIG_LSM=.*bpf' "$CONFIG" ;;
 	tracepoint|raw_tp) cfg_on BPF_EVENTS ;;
 	tp_btf) cfg_on BPF_EVENTS && cfg_on DEBUG_INFO_BTF ;;
 	*) return 1 ;;
