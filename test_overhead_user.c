@@ -1556,9 +1556,9 @@ static void print_attach_time_row(const struct bench_row *row)
 	}
 	attach = row_median(row->attach_ns, row->nr);
 	detach = row_median(row->detach_ns, row->nr);
-	printf("%10.2f %10.2f %12.2f %12.2f %21s\n", attach / 1e6,
+	printf("%10.2f %10.2f %12.2f %12.2f\n", attach / 1e6,
 	       detach / 1e6, attach / 1e3 / r->nr_funcs,
-	       detach / 1e3 / r->nr_funcs, "");
+	       detach / 1e3 / r->nr_funcs);
 	printf("  %-15s %9s  %-9s hits/expected %llu/%llu (the event's own function is the first)\n",
 	       "", "", "", row->hits, row->events * row->hits_per_event);
 }
