@@ -85,9 +85,11 @@ $(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# unit tests of the runner's pure parts, run by tests/test_stats.sh
+# unit tests of the runner's pure parts, run by tests/test_stats.sh, and
+# a program the tests attach beside ours
 STATS_TEST := $(OBJDIR)/stats_test
-tests: $(STATS_TEST)
+HOLD_HOOK := $(OBJDIR)/hold_hook
+tests: $(STATS_TEST) $(HOLD_HOOK)
 
 $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS)
 	$(Q)mkdir -p $(@D)
@@ -97,6 +99,12 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS)
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
 	       bench_compare.c bench_cmdline.c bench_msg.c)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(OBJDIR)/tests/hold_hook.o: $(OUTPUT)/test_overhead_raw_tp_kern.skel.h
+
+$(HOLD_HOOK): $(OBJDIR)/tests/hold_hook.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -188,6 +188,9 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		     row->retries, row->retries > 1 ? "s" : "");
 	if (row->prog_out.status != ST_OK)
 		note(buf, len, &off, "no prog stats: %s", row->prog_out.reason);
+	if (row->others[0])
+		note(buf, len, &off, "other programs on the hook: %s",
+		     row->others);
 }
 
 /* ---- progress ---- */
@@ -402,6 +405,8 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_set_new(o, "disturbed_retries", json_integer(row->retries));
+	json_object_set_new(o, "other_links", row->others[0] ?
+			    json_string(row->others) : json_null());
 	counts_json(o, row);
 	if (fam->json_row)
 		fam->json_row(row, o);

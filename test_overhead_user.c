@@ -898,6 +898,8 @@ static int open_row(struct bench_row *row, struct outcome *out)
 			return err;
 		}
 	}
+	/* ours attach only inside samples: any link there now is another's */
+	other_links_on(r->hooked, row->others, sizeof(row->others));
 	return 0;
 }
 
