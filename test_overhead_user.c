@@ -437,6 +437,8 @@ struct overhead_event {
 	bool calibrated;
 	/* programs other than the mode's counting one */
 	size_t prog[NR_MODES];
+	/* why a kernel whose config has every option may still lack it */
+	const char *may_lack;
 	const char *help;
 };
 
@@ -563,6 +565,7 @@ static const struct overhead_event events[] = {
 		},
 		.flag = 0x800000,
 		.count = 250000,
+		.may_lack = "random:urandom_read left the kernel in 5.18",
 		.help = "read(2) of 4 bytes of /dev/urandom: upstream's\n"
 			"second event before 5.18 removed its tracepoint",
 	},
@@ -1203,7 +1206,15 @@ static void list(const struct bench_rows *all, json_t *root)
 		for (k = 0; kind && k < 4 && kind->needs[k]; k++)
 			json_array_append_new(needs,
 					      json_string(kind->needs[k]));
+		/* fmod_ret may change an LSM hook or an injectable function */
+		if (kind == &kind_fmod_ret)
+			json_array_append_new(needs, json_string(
+				r->ev->target.lsm_hook ? "SECURITY" :
+				"FUNCTION_ERROR_INJECTION"));
 		json_object_set_new(o, "needs", needs);
+		if (r->ev->may_lack && kind)
+			json_object_set_new(o, "may_lack",
+					    json_string(r->ev->may_lack));
 		if (kind) {
 			/* opening needs no privileges: it only reads the ELF */
 			skel = r->mode->skel->open();

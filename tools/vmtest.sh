@@ -15,8 +15,8 @@ BINARIES=(test_overhead map_perf_test)
 # where 'make STATIC=1' puts the static binaries, apart from the host build
 BIN_DIR=$TOP/build/static
 DEFAULT_META=linux-image-cloud-amd64
-# A summary row printed by the programs: "<name> <name2> <status> <details>".
-ROW_RE='^[[:space:]]*([^[:space:]]+)[[:space:]]+([^[:space:]]+)[[:space:]]+(ok|skipped|FAILED)([[:space:]].*)?$'
+# judges the rows each command printed as --json
+JUDGE=$TOP/tools/vmtest-judge.py
 
 KERNEL=
 PKG=
@@ -31,8 +31,6 @@ DEFAULT_RUN=1
 APT_UPDATED=0
 WORK=
 REASONS=()
-VERDICTS=()
-ROWS=0
 ACCEL_ARGS=
 QEMU_PID=
 PACK_BINS=
@@ -43,15 +41,15 @@ Usage: tools/vmtest.sh [options] [-- CMD [ARG...]]
 
 Boot a stock kernel under qemu with a busybox initramfs holding the static
 test_overhead and map_perf_test, run the command(s) from / in the guest and
-check the summary rows ("<mode> <event> ok|skipped|FAILED ...").
+judge every row of the results each command prints with --json -.
 
   -k PATH        kernel image (bzImage) to boot
   -p NAME        Debian kernel package to boot, fetched with apt-get download
                  and cached under build/vmtest/ (default: the package that
                  $DEFAULT_META depends on)
   -c PATH        kernel config; for -p the package's boot/config-* is used.
-                 With it, a default run fails when a mode the config enables
-                 is reported skipped (any event but urandom_read)
+                 With it, a row skipped although the config enables all
+                 that --list says the row needs fails the run
   -t SECONDS     hard timeout for the guest (default $TIMEOUT)
   -v             show the guest console live
   --no-build     do not run 'make STATIC=1' first; pack the binaries as found
@@ -59,14 +57,17 @@ check the summary rows ("<mode> <event> ok|skipped|FAILED ...").
   --fetch-only   fetch/unpack the kernel, print its path, do not boot
   -h, --help     this text
 
-Without CMD the guest runs (two rounds each, so repeats run there too):
-  ./test_overhead -n 20000 -r 2
-  ./map_perf_test -n 2000 -r 2            (if built)
-  ./map_perf_test -n 2000 -r 2 -a kprobe  (if built)
+Without CMD the guest runs (two samples a row, so repeats run there too):
+  ./test_overhead --list --json -
+  ./test_overhead -n 20000 -r 2 --json -
+  ./map_perf_test --list --json -            (if built)
+  ./map_perf_test -n 2000 -r 2 -a all --json -  (if built: every method)
 With CMD it runs exactly that argv (use "sh -c '...'" for shell syntax).
-Summary rows of any command are reported and a FAILED row fails the run;
-the "skipped although the config enables it" and "no rows at all" checks
-apply to the default commands only.
+Rows of any command that prints a results document are judged: PASS when
+ok (or disturbed with its hits verified: timing under TCG is no figure),
+FAIL when failed, or skipped although the config enables everything the
+row needs (from --list); the "no rows at all" check applies to the
+default commands only.
 
 Exit status: 0 PASS, 1 FAIL, 2 bad usage.  The last line is
 "vmtest: PASS" or "vmtest: FAIL (<why>)".
@@ -212,9 +213,9 @@ present_binaries() {
 default_cmds() {
 	local have=" $* "
 	[[ $have == *" test_overhead "* ]] || fail_now "no $BIN_DIR/test_overhead to run (build it or drop --no-build)"
-	CMDS=("./test_overhead -n 20000 -r 2")
+	CMDS=("./test_overhead --list --json -" "./test_overhead -n 20000 -r 2 --json -")
 	if [[ $have == *" map_perf_test "* ]]; then
-		CMDS+=("./map_perf_test -n 2000 -r 2" "./map_perf_test -n 2000 -r 2 -a kprobe")
+		CMDS+=("./map_perf_test --list --json -" "./map_perf_test -n 2000 -r 2 -a all --json -")
 	fi
 }
 
@@ -237,11 +238,18 @@ mnt debugfs debugfs /sys/kernel/debug
 mnt bpf bpf /sys/fs/bpf
 echo "VMTEST-BOOT $(uname -r) up $(cut -d' ' -f1 /proc/uptime)s mounts:$m"
 cd /
+# stdout and stderr apart: stdout may be JSON for the host to judge
 i=1
 while [ -e /vmtest/cmd.$i ]; do
 	echo "VMTEST-RUN $i: $(cat /vmtest/cmd.$i)"
-	sh /vmtest/cmd.$i </dev/null
-	echo "VMTEST-END rc=$?"
+	sh /vmtest/cmd.$i </dev/null >/tmp/out 2>/tmp/err
+	rc=$?
+	echo "VMTEST-OUT $i"
+	cat /tmp/out
+	echo
+	echo "VMTEST-ERR $i"
+	cat /tmp/err
+	echo "VMTEST-END rc=$rc"
 	i=$((i + 1))
 done
 poweroff -f
@@ -325,91 +333,34 @@ pick_accel() {
 	esac
 }
 
-cfg_on() { grep -qx "CONFIG_$1=y" "$CONFIG"; }
-
-# Would this kernel config let MODE attach to EVENT?  BPF_EVENTS is
-# what links kprobe and tracepoint programs to perf events at all.
-mode_supported() {
-	case $1 in
-	kprobe|kretprobe) cfg_on KPROBES && cfg_on BPF_EVENTS ;;
-	fentry|fexit) cfg_on DYNAMIC_FTRACE_WITH_DIRECT_CALLS && cfg_on BPF_JIT ;;
-	fmod_ret)
-		# getpgid needs the error-injection list; task_rename hooks
-		# an LSM hook, which any kernel with LSMs lets fmod_ret change
-		cfg_on DYNAMIC_FTRACE_WITH_DIRECT_CALLS && cfg_on BPF_JIT &&
-			if [ "$2" = getpgid ]; then
-				cfg_on FUNCTION_ERROR_INJECTION
-			else
-				cfg_on SECURITY
-			fi ;;
-	uprobe|uretprobe) cfg_on UPROBE_EVENTS && cfg_on BPF_EVENTS ;;
-	tracepoint|raw_tp) cfg_on BPF_EVENTS ;;
-	tp_btf) cfg_on BPF_EVENTS && cfg_on DEBUG_INFO_BTF ;;
-	*) return 1 ;;
-	esac
-}
-
-# judge_row NAME NAME2 STATUS DETAILS: queue one verdict, record failures.
-judge_row() {
-	local a=$1 b=$2 st=$3 why=$4
-	case $st in
-	ok) VERDICTS+=("PASS $a $b") ;;
-	FAILED)
-		VERDICTS+=("FAIL $a $b${why:+ ($why)}")
-		REASONS+=("$a $b FAILED") ;;
-	skipped)
-		# urandom_read's tracepoint left the kernel in 5.18: its skips
-		# are legitimate on any config
-		if [ "$DEFAULT_RUN" -eq 1 ] && [ -n "$CONFIG" ] && [ "$b" != urandom_read ] &&
-		   mode_supported "$a" "$b"; then
-			VERDICTS+=("FAIL $a $b (skipped, but $(basename "$CONFIG") enables it: $why)")
-			REASONS+=("$a $b skipped")
-		else
-			VERDICTS+=("SKIP $a $b ($why)")
-		fi ;;
-	esac
-}
-
-# out_line LINE: one line of command output; judge it if it is a row.
-out_line() {
-	local details
-	echo "$1"
-	[[ $1 =~ $ROW_RE ]] || return 0
-	ROWS=$((ROWS + 1))
-	details=${BASH_REMATCH[4]}
-	details=${details#"${details%%[![:space:]]*}"}
-	judge_row "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}" "$details"
-}
-
-# report LOG: print each command's output, then one verdict per summary row.
-# Rows count only between a command's start and end markers, so kernel
-# messages on the console are never mistaken for results.  Markers are
-# matched anywhere in a line: firmware text or output lacking a final
-# newline can precede them.
+# report LOG: each command's output, then one verdict per judged row.
 report() {
-	local log=$1 line in=0 ends=0 rc pre
-	ROWS=0
-	while IFS= read -r line; do
-		case $line in
-		*VMTEST-BOOT\ *) note "guest: ${line#*VMTEST-BOOT }" ;;
-		*VMTEST-RUN\ *) in=1; echo "== ${line#*VMTEST-RUN }" ;;
-		*VMTEST-END\ rc=*)
-			pre=${line%%VMTEST-END rc=*}
-			[ "$in" -eq 0 ] || [ -z "$pre" ] || out_line "$pre"
-			in=0; ends=$((ends + 1)); rc=${line##*VMTEST-END rc=}
-			echo "== rc=$rc"
-			[ "$rc" = 0 ] || REASONS+=("command $ends exited $rc") ;;
-		*) [ "$in" -eq 0 ] || out_line "$line" ;;
-		esac
-	done < <(clean_log "$log")
-	[ "$ROWS" -eq 0 ] || { echo "== summary"; printf '%s\n' "${VERDICTS[@]}"; }
-	if [ "$ends" -ne "${#CMDS[@]}" ]; then
+	local log=$1 rows ends rc verdicts
+	verdicts=$WORK/verdicts
+	clean_log "$log" | awk '
+		/VMTEST-BOOT / { sub(/.*VMTEST-BOOT /, ""); print "vmtest: guest: " $0; next }
+		/VMTEST-RUN / { sub(/.*VMTEST-RUN /, "== "); print; next }
+		/VMTEST-(OUT|ERR) / { next }
+		/VMTEST-END rc=/ { sub(/.*VMTEST-END /, "== "); print; next }
+		{ print }'
+	python3 "$JUDGE" <(clean_log "$log") $CONFIG >"$verdicts"
+	grep -E '^(PASS|SKIP|FAIL) ' "$verdicts" | sed '1i == summary'
+	rows=$(awk '$1 == "ROWS" { print $2 }' "$verdicts")
+	ends=$(awk '$1 == "ENDS" { print $2 }' "$verdicts")
+	# 3: rows disturbed, none failed: emulated timing, judged above
+	while read -r rc; do
+		[ "$rc" = 0 ] || [ "$rc" = 3 ] || REASONS+=("a command exited $rc")
+	done < <(clean_log "$log" | sed -n 's/.*VMTEST-END rc=//p')
+	while read -r _ name; do
+		REASONS+=("${name%% (*} FAILED")
+	done < <(grep '^FAIL ' "$verdicts")
+	if [ "${ends:-0}" -ne "${#CMDS[@]}" ]; then
 		# Init or the kernel died; its last words may precede any marker.
 		echo "last console lines:"
 		clean_log "$log" | tail -30
-		REASONS+=("end marker missing: $ends of ${#CMDS[@]} commands finished")
+		REASONS+=("end marker missing: ${ends:-0} of ${#CMDS[@]} commands finished")
 	fi
-	[ "$DEFAULT_RUN" -eq 0 ] || [ "$ROWS" -gt 0 ] || REASONS+=("no summary rows")
+	[ "$DEFAULT_RUN" -eq 0 ] || [ "${rows:-0}" -gt 0 ] || REASONS+=("no rows judged")
 }
 
 # A hung guest must end the run, with enough console to see where it hung.
@@ -455,8 +406,8 @@ main() {
 	[ "$DEFAULT_RUN" -eq 0 ] || default_cmds $PACK_BINS
 	build_initramfs "$WORK/initrd.gz" "${CMDS[@]}" || fail_now "cannot build the initramfs"
 	pick_accel
-	[ -n "$CONFIG" ] || [ "$DEFAULT_RUN" -eq 0 ] ||
-		note "no kernel config known (-c): not checking that skipped modes are unsupported"
+	[ -n "$CONFIG" ] ||
+		note "no kernel config known (-c): not checking that skipped rows are unsupported"
 	note "booting $KERNEL ($ACCEL_ARGS, timeout $TIMEOUT s)"
 	[[ $ACCEL_ARGS == *tcg* ]] &&
 		note "TCG: the CPU is emulated; rates are meaningless as performance numbers"
