@@ -21,6 +21,9 @@ expect "bad option exits 2" [ "$RC" -eq 2 ]
 expect "bad option: one line on stderr" [ "$(err_lines badopt)" -eq 1 ]
 run_capture badtime "$VMTEST" -t soon -- true
 expect "non-numeric -t exits 2" [ "$RC" -eq 2 ]
+run_capture badarch "$VMTEST" --arch sparc -- true
+expect "unknown --arch exits 2" [ "$RC" -eq 2 ]
+expect "unknown --arch: one line on stderr" [ "$(err_lines badarch)" -eq 1 ]
 
 run_capture nokernel "$VMTEST" --no-build -k /nonexistent -- true
 expect "missing kernel fails" [ "$RC" -ne 0 ]
