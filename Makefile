@@ -63,7 +63,7 @@ map_perf_test_BPF := map_perf_test_kern
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I.
-# uprobe targets need frame pointers to start with "push %rbp"
+# uprobe targets need frame pointers to start with "push %rbp" (x86-64)
 CFLAGS += -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
 LDLIBS := -lbpf -lelf -lz
@@ -124,7 +124,9 @@ $(OBJDIR)/%.o: %.c bench.h | $(OBJDIR)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
+$(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h) \
+	uprobe_targets.h
+$(OBJDIR)/uprobe_targets.o: uprobe_targets.h
 $(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h) \
 	map_perf_test.h
 $(OBJDIR)/bench_stats.o: bench_stats.h
@@ -141,6 +143,9 @@ all: $(PROGS:%=$(BINDIR)/%) tests
 $(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(COMMON))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# the uprobe events' targets, per architecture
+$(BINDIR)/test_overhead: $(OBJDIR)/uprobe_targets.o
 
 # unit tests of the statistics, JSON and compare, run by tests/test_stats.sh
 STATS_TEST := $(OBJDIR)/stats_test
