@@ -8,6 +8,7 @@
 #   make check         install what is missing, build, host tests, vmtest
 #   make run           install what is missing, build, run both programs
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
+#   make check-arm64   the arm64 cross build's checks (no qemu)
 #   make V=1           show full commands
 # CLANG=, BPFTOOL=, CC=, VMLINUX_BTF= override the tools and the BTF source;
 # for ARCH=arm64 also CROSS_COMPILE= and VMLINUX_IMAGE= (the arm64 kernel
@@ -184,6 +185,10 @@ vmtest: deps
 vmtest-arm64: deps-arm64
 	$(Q)tools/vmtest.sh --arch arm64
 
+# the arm64 cross build's checks, no qemu (not part of 'make check' yet)
+check-arm64: deps-arm64
+	$(Q)tests/run.sh tests/test_arm64_build.sh
+
 bench: all
 	$(Q)tools/bench.sh
 
@@ -193,6 +198,7 @@ clean:
 		$(OUTPUT)/static $(OUTPUT)/dynamic test_overhead map_perf_test
 	$(Q)rm -rf build/arm64
 
-.PHONY: all tests deps deps-arm64 check run vmtest vmtest-arm64 bench clean
+.PHONY: all tests deps deps-arm64 check check-arm64 run vmtest vmtest-arm64 bench \
+	clean
 .DELETE_ON_ERROR:
 .SECONDARY:
