@@ -32,6 +32,7 @@
 #include "bench.h"
 #include "bench_attach.h"
 #include "test_overhead.h"
+#include "uprobe_targets.h"
 #include "test_overhead_kprobe_kern.skel.h"
 #include "test_overhead_tp_kern.skel.h"
 #include "test_overhead_raw_tp_kern.skel.h"
@@ -140,79 +141,39 @@ static void fib_run(void *state, __u64 count)
 }
 
 /*
- * uprobe targets, each starting with the instruction it is named after:
- * the kernel emulates or single-steps each kind differently. nop and ret
- * are assembly, so no compiler can change their first instruction; push
- * is what a compiler makes of a non-leaf function with frame pointers,
- * and uprobe_target_ok() checks that it still starts that way.
+ * The uprobe events' targets (uprobe_targets.c): before each run the first
+ * instruction is checked. A breakpoint there is another tool's uprobe, which
+ * would also fire: skipped. Any other wrong instruction is the build's fault.
  */
-#if defined(__x86_64__)
-asm(".text\n"
-    ".globl uprobe_nop\n.type uprobe_nop, @function\n"
-    "uprobe_nop:\n\tnop\n\tret\n.size uprobe_nop, .-uprobe_nop\n"
-    ".globl uprobe_ret\n.type uprobe_ret, @function\n"
-    "uprobe_ret:\n\tret\n.size uprobe_ret, .-uprobe_ret\n");
-#define UPROBE_TARGETS 1
-#define BREAKPOINT 0xcc
-void uprobe_nop(void);
-void uprobe_ret(void);
-#else
-/* elsewhere the events are skipped; these only keep the build whole */
-static void uprobe_nop(void)
+static bool target_ok(int which, struct outcome *out)
 {
-}
+	char why[160];
 
-static void uprobe_ret(void)
-{
-}
-#endif
-
-__attribute__((weak)) void uprobe_opaque(void)
-{
-}
-
-/* non-leaf, so the frame pointer stays; weak, so it is never inlined */
-__attribute__((weak, noinline)) int uprobe_push(void)
-{
-	uprobe_opaque();
-	return 1;
-}
-
-static bool uprobe_target_ok(const void *func, unsigned char insn,
-			     const char *what, struct outcome *out)
-{
-#ifdef UPROBE_TARGETS
-	unsigned char first = *(const unsigned char *)func;
-
-	if (first == insn)
+	switch (uprobe_target_check(which, why, sizeof(why))) {
+	case UPROBE_TARGET_OK:
 		return true;
-	if (first == BREAKPOINT)
-		outcome_set(out, ST_SKIPPED,
-			    "another uprobe is attached here (its breakpoint is in place of %s)",
-			    what);
-	else
-		outcome_set(out, ST_FAILED,
-			    "target starts with byte 0x%02x, not %s (0x%02x): check the build flags",
-			    first, what, insn);
-#else
-	outcome_set(out, ST_SKIPPED, "uprobe targets exist on x86-64 only");
-#endif
+	case UPROBE_TARGET_WRONG:
+		outcome_set(out, ST_FAILED, "%s", why);
+		break;
+	default:
+		outcome_set(out, ST_SKIPPED, "%s", why);
+	}
 	return false;
 }
 
 static bool nop_ok(struct outcome *out)
 {
-	return uprobe_target_ok(uprobe_nop, 0x90, "nop", out);
+	return target_ok(UPROBE_NOP, out);
 }
 
 static bool push_ok(struct outcome *out)
 {
-	return uprobe_target_ok(uprobe_push, 0x55, "push %rbp", out);
+	return target_ok(UPROBE_PUSH, out);
 }
 
 static bool ret_ok(struct outcome *out)
 {
-	return uprobe_target_ok(uprobe_ret, 0xc3, "ret", out);
+	return target_ok(UPROBE_RET, out);
 }
 
 #define CALL_LOOP(name)							\
