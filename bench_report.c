@@ -373,8 +373,11 @@ static void counts_json(json_t *o, const struct bench_row *row)
 	json_object_set_new(o, "prog_ns_per_run", json_number(row->prog_ns));
 	json_object_set_new(o, "prog_stats_clock_ns",
 			    json_number(row->prog_clock_ns));
-	json_object_set_new(o, "prog_runs", isnan(row->prog_ns) ? json_null() :
-			    json_integer(row->prog_runs));
+	/* the runs beside the hits they counted: a dilution shows */
+	json_object_set_new(o, "prog_runs", row->prog_runs ?
+			    json_integer(row->prog_runs) : json_null());
+	json_object_set_new(o, "prog_hits", row->prog_runs ?
+			    json_integer(row->prog_hits) : json_null());
 	if (row->prog_out.status != ST_OK)
 		json_object_set_new(o, "prog_stats_reason",
 				    json_text(row->prog_out.reason));
