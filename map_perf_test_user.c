@@ -521,16 +521,18 @@ enum {
 };
 
 static const struct bench_option options[] = {
-	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)" },
-	{ "entries", 'E', "N", "resize the tests' maps to N entries (0: keep sizes)" },
+	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)",
+	  USE_SELECT },
+	{ "entries", 'E', "N", "resize the tests' maps to N entries (0: keep sizes)",
+	  USE_SELECT },
 	{ "attach", 'a', "LIST",
 	  "how the programs see the syscalls: kprobe (ksyscall,\n"
 	  "as upstream), fentry, tracepoint (sys_enter_<name>),\n"
 	  "raw_tp (sys_enter), a list of them, all, or auto\n"
-	  "(default): the first of them that works here" },
+	  "(default): the first of them that works here", USE_SELECT },
 	{ "miss", OPT_MISS, NULL,
 	  "look up absent keys on purpose (lpm_kmalloc,\n"
-	  "hash_lookup, lru_hash_lookup): every lookup must miss" },
+	  "hash_lookup, lru_hash_lookup): every lookup must miss", USE_SELECT },
 	{}
 };
 
@@ -737,28 +739,29 @@ static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
 	return row;
 }
 
-static int setup(struct bench_rows *rows, bool all)
+static int setup(struct bench_rows *rows, bool listing)
 {
 	struct outcome none = {};
 	int t, m, i, picked = -1;
 
-	if (!all && !opt.methods_given)
+	/* a listing probes nothing: auto lists every method */
+	if (!listing && !opt.methods_given)
 		picked = pick_method(&none);
 	/* base rows first: every test's overhead is against one */
 	for (t = 0; t < NR_TESTS; t++)
-		if ((all || test_selected(t)) && !base_row(rows, t))
+		if (test_selected(t) && !base_row(rows, t))
 			return -ENOMEM;
 	for (m = 0; m < NR_METHODS; m++) {
-		bool on = all || (opt.methods_given ? opt.method_on[m] :
-				  m == picked);
+		bool on = opt.methods_given ? opt.method_on[m] :
+			  listing || m == picked;
 
 		for (t = 0; on && t < NR_TESTS; t++)
-			if ((all || test_selected(t)) &&
-			    !add_test_row(rows, t, m, &none))
+			if (test_selected(t) && !add_test_row(rows, t, m, &none))
 				return -ENOMEM;
 	}
 	/* no method works: every test says why, as a row of its own */
-	for (t = 0; !all && picked < 0 && !opt.methods_given && t < NR_TESTS; t++)
+	for (t = 0; !listing && picked < 0 && !opt.methods_given &&
+	     t < NR_TESTS; t++)
 		if (test_selected(t) && !add_test_row(rows, t, -1, &none))
 			return -ENOMEM;
 	if (rows->nr == 0) {
