@@ -355,6 +355,21 @@ int bench_cpus_arg(const char *s, const char *what);
 int bench_count_arg(const char *s, __u64 max, const char *what);
 
 int bench_main(const struct bench_family *fam, int argc, char **argv);
+
+/* ---- a sample's worth: bench_verify.c, pure functions ---- */
+
+/* events, rate and ns per event from the workers' results */
+void sample_measure(struct sample *s);
+/*
+ * On every worker's CPU, each of the row's programs counted at least
+ * hits_per_event times the worker's events; the rest is foreign.
+ * s->out FAILED, naming the CPU, when one did not.
+ */
+void sample_verify(const struct bench_row *row, struct sample *s);
+/* s->out disturbed when a worker did not have its CPU to itself */
+void sample_judge_disturbed(struct sample *s);
+/* -r N reached, or --max-samples, or the mean known to --precision */
+bool enough_samples(const double *ns, int n, const struct run_settings *rs);
 /* "  name      help", the help's further lines indented alike */
 void print_help_item(FILE *f, const char *head, const char *help);
 
