@@ -252,18 +252,6 @@ struct lpm_key {
 	__u8 data[4];
 };
 
-/* does @key's prefix contain @addr? */
-static bool lpm_covers(const struct lpm_key *key, const __u8 *addr)
-{
-	__u32 bits = key->prefixlen, i;
-
-	for (i = 0; i < bits / 8; i++)
-		if (key->data[i] != addr[i])
-			return false;
-	return bits % 8 == 0 ||
-	       !((key->data[i] ^ addr[i]) & (0xff00 >> (bits % 8)));
-}
-
 /*
  * 512 random prefixes, then 192.168.0.1/32 -> 128, in the LPM trie the
  * program searches. Under --miss, no prefix at all contains the address.
@@ -283,7 +271,7 @@ static int fill_lpm(struct map_row *r)
 		key.prefixlen = rand() % 33;
 		for (i = 0; i < 4; i++)
 			key.data[i] = rand() & 0xff;
-		if (opt.miss && lpm_covers(&key, addr))
+		if (opt.miss && lpm_covers(key.prefixlen, key.data, addr))
 			continue;
 		if (bpf_map_update_elem(fd, &key, &value, BPF_ANY))
 			return -errno;
@@ -325,8 +313,7 @@ static int expect_kept_keys(int fd, const struct worker_result *res, int nr,
 	}
 	*min_found = 0;
 	for (k = 0; k < nr; k++)
-		*min_found += res[k].events / nr_windows * before[nr_windows] +
-			      before[res[k].events % nr_windows];
+		*min_found += kept_hits(before, nr_windows, res[k].events);
 	free(before);
 	return 0;
 }

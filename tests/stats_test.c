@@ -22,6 +22,7 @@
 #include "bench.h"
 #include "bench_compare.h"
 #include "bench_stats.h"
+#include "map_perf_test.h"
 
 #define ARRAY_LEN(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -894,12 +895,36 @@ static void test_enough_samples(void)
 	      "enough: -r 4 is exactly 4");
 }
 
+static void test_map_arithmetic(void)
+{
+	const __u8 addr[4] = { 192, 168, 0, 1 };
+	const __u8 net[4] = { 192, 168, 0, 0 }, other[4] = { 192, 169, 0, 0 };
+	const __u8 half[4] = { 192, 168, 0, 0x81 };
+	/* windows of 32 keys: 32, 20 and 32 of them kept */
+	const __u64 before[4] = { 0, 32, 52, 84 };
+
+	check(lpm_covers(16, net, addr), "lpm: 192.168/16 holds 192.168.0.1");
+	check(!lpm_covers(16, other, addr), "lpm: 192.169/16 does not");
+	check(lpm_covers(0, other, addr), "lpm: /0 holds everything");
+	check(lpm_covers(24, net, addr) && !lpm_covers(32, net, addr),
+	      "lpm: /24 holds it, 192.168.0.0/32 does not");
+	check(!lpm_covers(25, half, addr) && lpm_covers(25, net, addr),
+	      "lpm: a /25 compares the first bit of the last byte");
+	check(!lpm_covers(32, half, addr), "lpm: /32 wants every bit");
+	check(kept_hits(before, 3, 0) == 0, "lru: no lookups, no hits");
+	check(kept_hits(before, 3, 2) == 52, "lru: two windows, 32 + 20 kept");
+	check(kept_hits(before, 3, 3) == 84, "lru: a full pass");
+	check(kept_hits(before, 3, 7) == 2 * 84 + 32,
+	      "lru: two passes and one window (%llu)", kept_hits(before, 3, 7));
+}
+
 static void test_verify(void)
 {
 	test_sample_measure();
 	test_sample_verify();
 	test_sample_disturbed();
 	test_enough_samples();
+	test_map_arithmetic();
 }
 
 /* ---- compare: results files as bench_report.c writes them ---- */
