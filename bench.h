@@ -284,8 +284,8 @@ struct bench_family {
 	void (*usage_tables)(FILE *f);
 	/* the rows selected; for --list (@listing) without probing the kernel */
 	int (*setup)(struct bench_rows *rows, bool listing);
-	/* --list: the tables as JSON, filled into @root */
-	void (*list)(const struct bench_rows *all, struct json_t *root);
+	/* --list: what a row needs and runs, into its JSON object */
+	void (*list_row)(const struct bench_row *row, struct json_t *o);
 
 	/* once per row, before its first sample: probe and load */
 	int (*open)(struct bench_row *row, struct outcome *out);

@@ -190,18 +190,12 @@ static const char *kprobe_prepare(struct bpf_program *prog,
 	return resolve_kfunc(t, false, out);
 }
 
-static struct bpf_link *kprobe_attach(struct bpf_program *prog,
+static struct bpf_link *kprobe_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
 				      const struct attach_target *t,
 				      const char *name)
 {
-	return bpf_program__attach_kprobe(prog, false, name);
-}
-
-static struct bpf_link *kretprobe_attach(struct bpf_program *prog,
-					 const struct attach_target *t,
-					 const char *name)
-{
-	return bpf_program__attach_kprobe(prog, true, name);
+	return bpf_program__attach_kprobe(prog, kind->retprobe, name);
 }
 
 const struct attach_kind kind_kprobe = {
@@ -217,7 +211,8 @@ const struct attach_kind kind_kretprobe = {
 	.needs = { "KPROBES", "BPF_EVENTS" },
 	.applies = has_kfunc,
 	.prepare = kprobe_prepare,
-	.attach = kretprobe_attach,
+	.attach = kprobe_attach,
+	.retprobe = true,
 };
 
 static bool has_syscall(const struct attach_target *t)
@@ -233,7 +228,8 @@ static const char *ksyscall_prepare(struct bpf_program *prog,
 	       t->syscall : NULL;
 }
 
-static struct bpf_link *ksyscall_attach(struct bpf_program *prog,
+static struct bpf_link *ksyscall_attach(const struct attach_kind *kind,
+					struct bpf_program *prog,
 					const struct attach_target *t,
 					const char *name)
 {
@@ -277,7 +273,8 @@ static const char *tracepoint_prepare(struct bpf_program *prog,
 	return NULL;
 }
 
-static struct bpf_link *tracepoint_attach(struct bpf_program *prog,
+static struct bpf_link *tracepoint_attach(const struct attach_kind *kind,
+					  struct bpf_program *prog,
 					  const struct attach_target *t,
 					  const char *name)
 {
@@ -310,7 +307,8 @@ static const char *raw_tp_prepare(struct bpf_program *prog,
 	return raw_tp_name(t);
 }
 
-static struct bpf_link *raw_tp_attach(struct bpf_program *prog,
+static struct bpf_link *raw_tp_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
 				      const struct attach_target *t,
 				      const char *name)
 {
@@ -347,7 +345,8 @@ static const char *tp_btf_prepare(struct bpf_program *prog,
 }
 
 /* tp_btf, fentry, fexit, fmod_ret: the target was set before load */
-static struct bpf_link *trace_attach(struct bpf_program *prog,
+static struct bpf_link *trace_attach(const struct attach_kind *kind,
+				     struct bpf_program *prog,
 				     const struct attach_target *t,
 				     const char *name)
 {
@@ -450,11 +449,13 @@ static const char *uprobe_prepare(struct bpf_program *prog,
 }
 
 /* every process running this executable, so forked workers too */
-static struct bpf_link *uprobe_attach_opts(struct bpf_program *prog,
-					   const char *func, bool retprobe)
+static struct bpf_link *uprobe_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
+				      const struct attach_target *t,
+				      const char *name)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = func,
-		    .retprobe = retprobe);
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = name,
+		    .retprobe = kind->retprobe);
 	char exe[PATH_MAX];
 	ssize_t n;
 
@@ -463,20 +464,6 @@ static struct bpf_link *uprobe_attach_opts(struct bpf_program *prog,
 		return NULL;
 	exe[n] = '\0';
 	return bpf_program__attach_uprobe_opts(prog, -1, exe, 0, &opts);
-}
-
-static struct bpf_link *uprobe_attach(struct bpf_program *prog,
-				      const struct attach_target *t,
-				      const char *name)
-{
-	return uprobe_attach_opts(prog, name, false);
-}
-
-static struct bpf_link *uretprobe_attach(struct bpf_program *prog,
-					 const struct attach_target *t,
-					 const char *name)
-{
-	return uprobe_attach_opts(prog, name, true);
 }
 
 const struct attach_kind kind_uprobe = {
@@ -493,7 +480,8 @@ const struct attach_kind kind_uretprobe = {
 	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
 	.applies = has_ufunc,
 	.prepare = uprobe_prepare,
-	.attach = uretprobe_attach,
+	.attach = uprobe_attach,
+	.retprobe = true,
 	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 };
 
@@ -568,7 +556,7 @@ struct bpf_link *attach_link(const struct attach_kind *kind,
 			     const struct attach_target *t, const char *name,
 			     struct outcome *out)
 {
-	struct bpf_link *link = kind->attach(prog, t, name);
+	struct bpf_link *link = kind->attach(kind, prog, t, name);
 
 	if (!link)
 		attach_failed(kind, name, -errno, out);

@@ -43,9 +43,11 @@ struct attach_kind {
 	const char *(*prepare)(struct bpf_program *prog,
 			       const struct attach_target *t,
 			       struct outcome *out);
-	struct bpf_link *(*attach)(struct bpf_program *prog,
+	struct bpf_link *(*attach)(const struct attach_kind *kind,
+				   struct bpf_program *prog,
 				   const struct attach_target *t,
 				   const char *name);
+	bool retprobe;		/* on return: kretprobe, uretprobe */
 	bool trampoline;	/* a BPF trampoline: EPERM at load is a refusal */
 	/* what an EACCES at attach means: the privilege it lacks */
 	const char *denied;

@@ -29,6 +29,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_report.h"
 #include "map_perf_test.h"
 #include "map_perf_test_kern.skel.h"
 
@@ -1176,38 +1177,23 @@ static void json_row(const struct bench_row *row, json_t *o)
 	json_object_set_new(o, "ns_per_op", nsop);
 }
 
-static void list(const struct bench_rows *all, json_t *root)
+static void list_row(const struct bench_row *row, json_t *o)
 {
-	json_t *rows = json_array(), *o, *needs;
-	int i, k;
+	const struct map_row *r = row->priv;
+	struct map_perf_test_kern *skel;
 
-	for (i = 0; i < all->nr; i++) {
-		const struct bench_row *row = &all->row[i];
-		const struct map_row *r = row->priv;
-		struct map_perf_test_kern *skel;
-
-		o = json_object();
-		json_object_set_new(o, "name", json_string(row->name));
-		json_object_set_new(o, "variant", json_string(row->variant));
-		needs = json_array();
-		for (k = 0; r && k < 4 && r->method->kind->needs[k]; k++)
-			json_array_append_new(needs,
-				json_string(r->method->kind->needs[k]));
-		json_object_set_new(o, "needs", needs);
-		if (r) {
-			json_object_set_new(o, "flag", json_integer(1ull <<
-						(r->test - tests)));
-			/* opening needs no privileges: it only reads the ELF */
-			skel = map_perf_test_kern__open();
-			json_object_set_new(o, "program", skel ? json_string(
-				bpf_program__name(skel_prog(skel,
-					r->test->prog[r->method - methods]))) :
-				json_null());
-			map_perf_test_kern__destroy(skel);
-		}
-		json_array_append_new(rows, o);
-	}
-	json_object_set_new(root, "rows", rows);
+	if (!r)
+		return;		/* a base row: nothing attached */
+	json_object_set_new(o, "flag", json_integer(1ull << (r->test - tests)));
+	json_object_set_new(o, "needs", needs_json(r->method->kind->needs, 4,
+						   NULL));
+	/* opening needs no privileges: it only reads the ELF */
+	skel = map_perf_test_kern__open();
+	if (!skel)
+		return;
+	json_object_set_new(o, "program", json_string(bpf_program__name(
+		skel_prog(skel, r->test->prog[r->method - methods]))));
+	map_perf_test_kern__destroy(skel);
 }
 
 static const struct bench_family map_perf_family = {
@@ -1220,7 +1206,7 @@ static const struct bench_family map_perf_family = {
 	.parse_args = parse_args,
 	.usage_tables = usage_tables,
 	.setup = setup,
-	.list = list,
+	.list_row = list_row,
 	.open = open_row,
 	.attach = attach_row,
 	.detach = detach_row,

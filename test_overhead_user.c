@@ -31,6 +31,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_report.h"
 #include "test_overhead.h"
 #include "uprobe_targets.h"
 #include "test_overhead_kprobe_kern.skel.h"
@@ -1151,48 +1152,29 @@ static void json_row(const struct bench_row *row, json_t *o)
 		json_object_set_new(o, "overhead_pct", json_null());
 }
 
-static void list(const struct bench_rows *all, json_t *root)
+static void list_row(const struct bench_row *row, json_t *o)
 {
-	json_t *rows = json_array(), *o, *needs;
-	int i, k;
+	const struct overhead_row *r = row->priv;
+	const struct attach_kind *kind = r->mode->kind;
+	size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
+	void *skel;
 
-	for (i = 0; i < all->nr; i++) {
-		const struct bench_row *row = &all->row[i];
-		const struct overhead_row *r = row->priv;
-		const struct attach_kind *kind = r->mode->kind;
-		size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
-		void *skel;
-
-		o = json_object();
-		json_object_set_new(o, "name", json_string(row->name));
-		json_object_set_new(o, "variant", json_string(row->variant));
-		json_object_set_new(o, "flag", json_integer(flag_of(r->mode,
-								    r->ev)));
-		needs = json_array();
-		for (k = 0; kind && k < 4 && kind->needs[k]; k++)
-			json_array_append_new(needs,
-					      json_string(kind->needs[k]));
-		/* fmod_ret may change an LSM hook or an injectable function */
-		if (kind == &kind_fmod_ret)
-			json_array_append_new(needs, json_string(
-				r->ev->target.lsm_hook ? "SECURITY" :
-				"FUNCTION_ERROR_INJECTION"));
-		json_object_set_new(o, "needs", needs);
-		if (r->ev->may_lack && kind)
-			json_object_set_new(o, "may_lack",
-					    json_string(r->ev->may_lack));
-		if (kind) {
-			/* opening needs no privileges: it only reads the ELF */
-			skel = r->mode->skel->open();
-			json_object_set_new(o, "program", skel ?
-				json_string(bpf_program__name(skel_prog(skel, off))) :
-				json_null());
-			if (skel)
-				r->mode->skel->destroy(skel);
-		}
-		json_array_append_new(rows, o);
-	}
-	json_object_set_new(root, "rows", rows);
+	json_object_set_new(o, "flag", json_integer(flag_of(r->mode, r->ev)));
+	if (!kind)
+		return;
+	/* fmod_ret may change an LSM hook or an injectable function */
+	json_object_set_new(o, "needs", needs_json(kind->needs, 4,
+		kind != &kind_fmod_ret ? NULL : r->ev->target.lsm_hook ?
+		"SECURITY" : "FUNCTION_ERROR_INJECTION"));
+	if (r->ev->may_lack)
+		json_object_set_new(o, "may_lack", json_string(r->ev->may_lack));
+	/* opening needs no privileges: it only reads the ELF */
+	skel = r->mode->skel->open();
+	if (!skel)
+		return;
+	json_object_set_new(o, "program",
+			    json_string(bpf_program__name(skel_prog(skel, off))));
+	r->mode->skel->destroy(skel);
 }
 
 static const struct bench_family overhead_family = {
@@ -1205,7 +1187,7 @@ static const struct bench_family overhead_family = {
 	.parse_args = parse_args,
 	.usage_tables = usage_tables,
 	.setup = setup,
-	.list = list,
+	.list_row = list_row,
 	.open = open_row,
 	.attach = attach_row,
 	.detach = detach_row,
