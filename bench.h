@@ -103,6 +103,11 @@ void warn_cpu_quota(int nr_cpus);
  * the one that holds the lock, naming it. 0, or -1 said.
  */
 int bench_lock(const char *tool, double wait_s);
+/*
+ * BPF links of others on @hook (a tracepoint or kernel function), as
+ * "raw_tp link 12, ..." in @buf: how many, 0 when the kernel cannot say.
+ */
+int other_links_on(const char *hook, char *buf, size_t len);
 /* the pid namespace's device and inode, and whether it is the initial one */
 int pid_namespace(__u64 *dev, __u64 *ino, bool *initial);
 
@@ -212,6 +217,7 @@ struct bench_row {
 	double prog_clock_ns;		/* of which the stats' clock reads */
 	__u64 prog_runs, prog_hits;	/* in that pass */
 	struct outcome prog_out;	/* why prog_ns is missing */
+	char others[REASON_LEN];	/* other BPF links on the same hook */
 };
 
 struct sample {
@@ -248,12 +254,20 @@ const struct row_param *row_param(const struct bench_row *row,
 
 /* ---- the family: one per program ---- */
 
+/* where an option has a meaning; any other use is refused */
+enum option_use {
+	USE_SELECT,		/* runs, and --list: it selects rows */
+	USE_RUN,		/* runs only */
+	USE_ANY,		/* --compare and --list too */
+};
+
 /* an option of a family's own, for getopt and --help alike */
 struct bench_option {
 	const char *name;	/* long name */
 	int key;		/* short option character, or a value > 0xff */
 	const char *arg;	/* NULL: takes no value */
 	const char *help;	/* lines of the help text, '\n'-separated */
+	enum option_use use;
 };
 
 struct json_t;
@@ -268,10 +282,10 @@ struct bench_family {
 	int (*parse_args)(int argc, char **argv);
 	/* the help text after the options: the family's tables */
 	void (*usage_tables)(FILE *f);
-	/* the rows to run (every row there is when @all, for --list) */
-	int (*setup)(struct bench_rows *rows, bool all);
-	/* --list: the tables as JSON, filled into @root */
-	void (*list)(const struct bench_rows *all, struct json_t *root);
+	/* the rows selected; for --list (@listing) without probing the kernel */
+	int (*setup)(struct bench_rows *rows, bool listing);
+	/* --list: what a row needs and runs, into its JSON object */
+	void (*list_row)(const struct bench_row *row, struct json_t *o);
 
 	/* once per row, before its first sample: probe and load */
 	int (*open)(struct bench_row *row, struct outcome *out);
@@ -354,6 +368,21 @@ int bench_cpus_arg(const char *s, const char *what);
 int bench_count_arg(const char *s, __u64 max, const char *what);
 
 int bench_main(const struct bench_family *fam, int argc, char **argv);
+
+/* ---- a sample's worth: bench_verify.c, pure functions ---- */
+
+/* events, rate and ns per event from the workers' results */
+void sample_measure(struct sample *s);
+/*
+ * On every worker's CPU, each of the row's programs counted at least
+ * hits_per_event times the worker's events; the rest is foreign.
+ * s->out FAILED, naming the CPU, when one did not.
+ */
+void sample_verify(const struct bench_row *row, struct sample *s);
+/* s->out disturbed when a worker did not have its CPU to itself */
+void sample_judge_disturbed(struct sample *s);
+/* -r N reached, or --max-samples, or the mean known to --precision */
+bool enough_samples(const double *ns, int n, const struct run_settings *rs);
 /* "  name      help", the help's further lines indented alike */
 void print_help_item(FILE *f, const char *head, const char *help);
 

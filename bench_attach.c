@@ -206,55 +206,36 @@ static const char *kprobe_prepare(struct bpf_program *prog,
 	return resolve_kfunc(t, false, out);
 }
 
-static struct bpf_link *kprobe_attach(struct bpf_program *prog,
+static struct bpf_link *kprobe_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
 				      const struct attach_target *t,
 				      const char *name)
 {
-	return bpf_program__attach_kprobe(prog, false, name);
-}
-
-static struct bpf_link *kretprobe_attach(struct bpf_program *prog,
-					 const struct attach_target *t,
-					 const char *name)
-{
-	return bpf_program__attach_kprobe(prog, true, name);
+	return bpf_program__attach_kprobe(prog, kind->retprobe, name);
 }
 
 /* one kprobe, so one perf event and one link, per function */
-static int kprobes_attach_syms(struct bpf_program *prog, const char **syms,
-			       int nr, bool retprobe, struct bpf_link **links,
+static int kprobes_attach_syms(const struct attach_kind *kind,
+			       struct bpf_program *prog, const char **syms,
+			       int nr, struct bpf_link **links,
 			       struct outcome *out)
 {
 	int i, err;
 
 	for (i = 0; i < nr; i++) {
-		links[i] = bpf_program__attach_kprobe(prog, retprobe, syms[i]);
+		links[i] = bpf_program__attach_kprobe(prog, kind->retprobe,
+						      syms[i]);
 		if (links[i])
 			continue;
 		err = -errno;
 		outcome_set(out, ST_FAILED,
-			    "%s on %s (function %d of %d): %s",
-			    retprobe ? "kretprobe" : "kprobe", syms[i], i + 1,
-			    nr, strerror(-err));
+			    "%s on %s (function %d of %d): %s", kind->name,
+			    syms[i], i + 1, nr, strerror(-err));
 		while (i--)
 			bpf_link__destroy(links[i]);
 		return err;
 	}
 	return nr;
-}
-
-static int kprobe_attach_syms(struct bpf_program *prog, const char **syms,
-			      int nr, struct bpf_link **links,
-			      struct outcome *out)
-{
-	return kprobes_attach_syms(prog, syms, nr, false, links, out);
-}
-
-static int kretprobe_attach_syms(struct bpf_program *prog, const char **syms,
-				 int nr, struct bpf_link **links,
-				 struct outcome *out)
-{
-	return kprobes_attach_syms(prog, syms, nr, true, links, out);
 }
 
 const struct attach_kind kind_kprobe = {
@@ -263,7 +244,7 @@ const struct attach_kind kind_kprobe = {
 	.applies = has_kfunc,
 	.prepare = kprobe_prepare,
 	.attach = kprobe_attach,
-	.attach_syms = kprobe_attach_syms,
+	.attach_syms = kprobes_attach_syms,
 };
 
 const struct attach_kind kind_kretprobe = {
@@ -271,8 +252,9 @@ const struct attach_kind kind_kretprobe = {
 	.needs = { "KPROBES", "BPF_EVENTS" },
 	.applies = has_kfunc,
 	.prepare = kprobe_prepare,
-	.attach = kretprobe_attach,
-	.attach_syms = kretprobe_attach_syms,
+	.attach = kprobe_attach,
+	.attach_syms = kprobes_attach_syms,
+	.retprobe = true,
 };
 
 /*
@@ -296,56 +278,35 @@ static struct bpf_link *kprobe_multi_link(struct bpf_program *prog,
 	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
 }
 
-static struct bpf_link *kprobe_multi_attach(struct bpf_program *prog,
+static struct bpf_link *kprobe_multi_attach(const struct attach_kind *kind,
+					    struct bpf_program *prog,
 					    const struct attach_target *t,
 					    const char *name)
 {
-	return kprobe_multi_link(prog, &name, 1, false);
-}
-
-static struct bpf_link *kretprobe_multi_attach(struct bpf_program *prog,
-					       const struct attach_target *t,
-					       const char *name)
-{
-	return kprobe_multi_link(prog, &name, 1, true);
+	return kprobe_multi_link(prog, &name, 1, kind->retprobe);
 }
 
 /* every function in one link: one syscall however many there are */
-static int multi_attach_syms(struct bpf_program *prog, const char **syms,
-			     int nr, bool retprobe, struct bpf_link **links,
+static int multi_attach_syms(const struct attach_kind *kind,
+			     struct bpf_program *prog, const char **syms,
+			     int nr, struct bpf_link **links,
 			     struct outcome *out)
 {
 	int err;
 
-	links[0] = kprobe_multi_link(prog, syms, nr, retprobe);
+	links[0] = kprobe_multi_link(prog, syms, nr, kind->retprobe);
 	if (links[0])
 		return 1;
 	err = -errno;
 	if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") == 0)
 		outcome_set(out, ST_SKIPPED,
-			    "kernel built without CONFIG_FPROBE (kprobe.multi link: EOPNOTSUPP)");
+			    "kernel built without CONFIG_FPROBE (%s link: EOPNOTSUPP)",
+			    kind->name);
 	else
 		outcome_set(out, err == -EOPNOTSUPP ? ST_SKIPPED : ST_FAILED,
-			    "%s link to %d functions: %s",
-			    retprobe ? "kretprobe.multi" : "kprobe.multi", nr,
+			    "%s link to %d functions: %s", kind->name, nr,
 			    strerror(-err));
 	return err;
-}
-
-static int kprobe_multi_attach_syms(struct bpf_program *prog,
-				    const char **syms, int nr,
-				    struct bpf_link **links,
-				    struct outcome *out)
-{
-	return multi_attach_syms(prog, syms, nr, false, links, out);
-}
-
-static int kretprobe_multi_attach_syms(struct bpf_program *prog,
-				       const char **syms, int nr,
-				       struct bpf_link **links,
-				       struct outcome *out)
-{
-	return multi_attach_syms(prog, syms, nr, true, links, out);
 }
 
 const struct attach_kind kind_kprobe_multi = {
@@ -354,7 +315,7 @@ const struct attach_kind kind_kprobe_multi = {
 	.applies = has_kfunc,
 	.prepare = kprobe_multi_prepare,
 	.attach = kprobe_multi_attach,
-	.attach_syms = kprobe_multi_attach_syms,
+	.attach_syms = multi_attach_syms,
 	.link_config = "CONFIG_FPROBE",
 };
 
@@ -363,8 +324,9 @@ const struct attach_kind kind_kretprobe_multi = {
 	.needs = { "FPROBE", "BPF_EVENTS" },
 	.applies = has_kfunc,
 	.prepare = kprobe_multi_prepare,
-	.attach = kretprobe_multi_attach,
-	.attach_syms = kretprobe_multi_attach_syms,
+	.attach = kprobe_multi_attach,
+	.attach_syms = multi_attach_syms,
+	.retprobe = true,
 	.link_config = "CONFIG_FPROBE",
 };
 
@@ -373,7 +335,8 @@ const struct attach_kind kind_kretprobe_multi = {
  * too. libbpf 1.5 brought it; older ones are told at build time.
  */
 #if LIBBPF_AT_LEAST(1, 5)
-static struct bpf_link *kprobe_session_attach(struct bpf_program *prog,
+static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
+					      struct bpf_program *prog,
 					      const struct attach_target *t,
 					      const char *name)
 {
@@ -411,7 +374,8 @@ static const char *ksyscall_prepare(struct bpf_program *prog,
 	       t->syscall : NULL;
 }
 
-static struct bpf_link *ksyscall_attach(struct bpf_program *prog,
+static struct bpf_link *ksyscall_attach(const struct attach_kind *kind,
+					struct bpf_program *prog,
 					const struct attach_target *t,
 					const char *name)
 {
@@ -455,7 +419,8 @@ static const char *tracepoint_prepare(struct bpf_program *prog,
 	return NULL;
 }
 
-static struct bpf_link *tracepoint_attach(struct bpf_program *prog,
+static struct bpf_link *tracepoint_attach(const struct attach_kind *kind,
+					  struct bpf_program *prog,
 					  const struct attach_target *t,
 					  const char *name)
 {
@@ -488,7 +453,8 @@ static const char *raw_tp_prepare(struct bpf_program *prog,
 	return raw_tp_name(t);
 }
 
-static struct bpf_link *raw_tp_attach(struct bpf_program *prog,
+static struct bpf_link *raw_tp_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
 				      const struct attach_target *t,
 				      const char *name)
 {
@@ -525,7 +491,8 @@ static const char *tp_btf_prepare(struct bpf_program *prog,
 }
 
 /* tp_btf, fentry, fexit, fmod_ret: the target was set before load */
-static struct bpf_link *trace_attach(struct bpf_program *prog,
+static struct bpf_link *trace_attach(const struct attach_kind *kind,
+				     struct bpf_program *prog,
 				     const struct attach_target *t,
 				     const char *name)
 {
@@ -718,7 +685,8 @@ static const char *lsm_prepare(struct bpf_program *prog,
 	return target_set(prog, t->lsm_hook, out) ? t->lsm_hook : NULL;
 }
 
-static struct bpf_link *lsm_attach(struct bpf_program *prog,
+static struct bpf_link *lsm_attach(const struct attach_kind *kind,
+				   struct bpf_program *prog,
 				   const struct attach_target *t,
 				   const char *name)
 {
@@ -793,11 +761,13 @@ static const char *uprobe_prepare(struct bpf_program *prog,
 }
 
 /* every process running this executable, so forked workers too */
-static struct bpf_link *uprobe_attach_opts(struct bpf_program *prog,
-					   const char *func, bool retprobe)
+static struct bpf_link *uprobe_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
+				      const struct attach_target *t,
+				      const char *name)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = func,
-		    .retprobe = retprobe);
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = name,
+		    .retprobe = kind->retprobe);
 	char exe[PATH_MAX];
 	ssize_t n;
 
@@ -806,20 +776,6 @@ static struct bpf_link *uprobe_attach_opts(struct bpf_program *prog,
 		return NULL;
 	exe[n] = '\0';
 	return bpf_program__attach_uprobe_opts(prog, -1, exe, 0, &opts);
-}
-
-static struct bpf_link *uprobe_attach(struct bpf_program *prog,
-				      const struct attach_target *t,
-				      const char *name)
-{
-	return uprobe_attach_opts(prog, name, false);
-}
-
-static struct bpf_link *uretprobe_attach(struct bpf_program *prog,
-					 const struct attach_target *t,
-					 const char *name)
-{
-	return uprobe_attach_opts(prog, name, true);
 }
 
 const struct attach_kind kind_uprobe = {
@@ -837,7 +793,8 @@ const struct attach_kind kind_uretprobe = {
 	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
 	.applies = has_ufunc,
 	.prepare = uprobe_prepare,
-	.attach = uretprobe_attach,
+	.attach = uprobe_attach,
+	.retprobe = true,
 	.user = true,
 	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 };
@@ -856,7 +813,8 @@ const struct attach_kind kind_uprobe_s = {
 
 /* uprobe.multi: one link for many user functions (libbpf 1.3) */
 #if LIBBPF_AT_LEAST(1, 3)
-static struct bpf_link *uprobe_multi_attach(struct bpf_program *prog,
+static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
+					    struct bpf_program *prog,
 					    const struct attach_target *t,
 					    const char *name)
 {
@@ -900,7 +858,8 @@ static const char *usdt_prepare(struct bpf_program *prog,
 }
 
 /* every process running this executable: libbpf finds the sites */
-static struct bpf_link *usdt_attach(struct bpf_program *prog,
+static struct bpf_link *usdt_attach(const struct attach_kind *kind,
+				    struct bpf_program *prog,
 				    const struct attach_target *t,
 				    const char *name)
 {
@@ -1298,13 +1257,6 @@ static void attach_failed(const struct attach_kind *kind, const char *name,
 			    kind->name, name, strerror(-err));
 }
 
-int attach_prepare(const struct attach_kind *kind, struct bpf_program *prog,
-		   const struct attach_target *t, struct outcome *out)
-{
-	bpf_program__set_autoload(prog, true);
-	return kind->prepare(prog, t, out) ? 0 : -ENOENT;
-}
-
 int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		struct bpf_program *prog, const struct attach_target *t,
 		const char **name, struct outcome *out)
@@ -1335,7 +1287,7 @@ struct bpf_link *attach_link(const struct attach_kind *kind,
 			     const struct attach_target *t, const char *name,
 			     struct outcome *out)
 {
-	struct bpf_link *link = kind->attach(prog, t, name);
+	struct bpf_link *link = kind->attach(kind, prog, t, name);
 	int err = errno;
 
 	if (!link) {

@@ -43,7 +43,8 @@ struct attach_kind {
 	const char *(*prepare)(struct bpf_program *prog,
 			       const struct attach_target *t,
 			       struct outcome *out);
-	struct bpf_link *(*attach)(struct bpf_program *prog,
+	struct bpf_link *(*attach)(const struct attach_kind *kind,
+				   struct bpf_program *prog,
 				   const struct attach_target *t,
 				   const char *name);
 	/*
@@ -52,8 +53,10 @@ struct attach_kind {
 	 * returned, or -errno with @out saying which function failed.
 	 * NULL: the kind attaches to one function only.
 	 */
-	int (*attach_syms)(struct bpf_program *prog, const char **syms,
+	int (*attach_syms)(const struct attach_kind *kind,
+			   struct bpf_program *prog, const char **syms,
 			   int nr, struct bpf_link **links, struct outcome *out);
+	bool retprobe;		/* on return: kretprobe, uretprobe */
 	bool trampoline;	/* a BPF trampoline: EPERM at load is a refusal */
 	bool sleepable;		/* the verifier decides where it may attach */
 	bool user;		/* hooks user space: uprobe-* and usdt-* events */
@@ -79,9 +82,6 @@ extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
 int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		struct bpf_program *prog, const struct attach_target *t,
 		const char **name, struct outcome *out);
-/* prepares another instance the same way, before its load */
-int attach_prepare(const struct attach_kind *kind, struct bpf_program *prog,
-		   const struct attach_target *t, struct outcome *out);
 struct bpf_link *attach_link(const struct attach_kind *kind,
 			     struct bpf_program *prog,
 			     const struct attach_target *t, const char *name,

@@ -34,7 +34,9 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_report.h"
 #include "test_overhead.h"
+#include "uprobe_targets.h"
 #include "test_overhead_kprobe_kern.skel.h"
 #include "test_overhead_tp_kern.skel.h"
 #include "test_overhead_raw_tp_kern.skel.h"
@@ -148,79 +150,39 @@ static void fib_run(void *state, __u64 count)
 }
 
 /*
- * uprobe targets, each starting with the instruction it is named after:
- * the kernel emulates or single-steps each kind differently. nop and ret
- * are assembly, so no compiler can change their first instruction; push
- * is what a compiler makes of a non-leaf function with frame pointers,
- * and uprobe_target_ok() checks that it still starts that way.
+ * The uprobe events' targets (uprobe_targets.c): before each run the first
+ * instruction is checked. A breakpoint there is another tool's uprobe, which
+ * would also fire: skipped. Any other wrong instruction is the build's fault.
  */
-#if defined(__x86_64__)
-asm(".text\n"
-    ".globl uprobe_nop\n.type uprobe_nop, @function\n"
-    "uprobe_nop:\n\tnop\n\tret\n.size uprobe_nop, .-uprobe_nop\n"
-    ".globl uprobe_ret\n.type uprobe_ret, @function\n"
-    "uprobe_ret:\n\tret\n.size uprobe_ret, .-uprobe_ret\n");
-#define UPROBE_TARGETS 1
-#define BREAKPOINT 0xcc
-void uprobe_nop(void);
-void uprobe_ret(void);
-#else
-/* elsewhere the events are skipped; these only keep the build whole */
-static void uprobe_nop(void)
+static bool target_ok(int which, struct outcome *out)
 {
-}
+	char why[160];
 
-static void uprobe_ret(void)
-{
-}
-#endif
-
-__attribute__((weak)) void uprobe_opaque(void)
-{
-}
-
-/* non-leaf, so the frame pointer stays; weak, so it is never inlined */
-__attribute__((weak, noinline)) int uprobe_push(void)
-{
-	uprobe_opaque();
-	return 1;
-}
-
-static bool uprobe_target_ok(const void *func, unsigned char insn,
-			     const char *what, struct outcome *out)
-{
-#ifdef UPROBE_TARGETS
-	unsigned char first = *(const unsigned char *)func;
-
-	if (first == insn)
+	switch (uprobe_target_check(which, why, sizeof(why))) {
+	case UPROBE_TARGET_OK:
 		return true;
-	if (first == BREAKPOINT)
-		outcome_set(out, ST_SKIPPED,
-			    "another uprobe is attached here (its breakpoint is in place of %s)",
-			    what);
-	else
-		outcome_set(out, ST_FAILED,
-			    "target starts with byte 0x%02x, not %s (0x%02x): check the build flags",
-			    first, what, insn);
-#else
-	outcome_set(out, ST_SKIPPED, "uprobe targets exist on x86-64 only");
-#endif
+	case UPROBE_TARGET_WRONG:
+		outcome_set(out, ST_FAILED, "%s", why);
+		break;
+	default:
+		outcome_set(out, ST_SKIPPED, "%s", why);
+	}
 	return false;
 }
 
 static bool nop_ok(struct outcome *out)
 {
-	return uprobe_target_ok(uprobe_nop, 0x90, "nop", out);
+	return target_ok(UPROBE_NOP, out);
 }
 
 static bool push_ok(struct outcome *out)
 {
-	return uprobe_target_ok(uprobe_push, 0x55, "push %rbp", out);
+	return target_ok(UPROBE_PUSH, out);
 }
 
 static bool ret_ok(struct outcome *out)
 {
-	return uprobe_target_ok(uprobe_ret, 0xc3, "ret", out);
+	return target_ok(UPROBE_RET, out);
 }
 
 #define CALL_LOOP(name)							\
@@ -542,7 +504,10 @@ struct overhead_event {
 	long syscall_nr;		/* what sys_enter programs keep */
 	/* checks the event itself before a mode runs it, if needed */
 	bool (*usable)(struct outcome *out);
-	/* events per worker and sample without -n: about 0.05 s each */
+	/*
+	 * events per worker and sample without -n: about 0.05 s of the
+	 * dearer modes on a quiet 2-CPU VM (uprobe-ret single-steps: 14 us)
+	 */
 	__u64 count;
 	/* base is a function call, not a syscall: no percentages */
 	bool base_is_call;
@@ -550,6 +515,8 @@ struct overhead_event {
 	bool calibrated;
 	/* programs other than the mode's counting one */
 	size_t prog[NR_MODES];
+	/* why a kernel whose config has every option may still lack it */
+	const char *may_lack;
 	const char *help;
 };
 
@@ -566,7 +533,7 @@ static const struct overhead_event events[] = {
 			.lsm_hook = "task_prctl",
 		},
 		.flag = PAIR_LOW,
-		.count = 250000,
+		.count = 125000,
 		.prog = {
 			[MODE_KPROBE] = PROG(test_overhead_kprobe_kern, kprobe_rename),
 			[MODE_KRETPROBE] = PROG(test_overhead_kprobe_kern, kretprobe_rename),
@@ -595,7 +562,7 @@ static const struct overhead_event events[] = {
 			.tp_name = "fib_table_lookup",
 		},
 		.flag = PAIR_HIGH,
-		.count = 100000,
+		.count = 25000,
 		.calibrated = true,
 		.help = "a UDP datagram to 127.0.0.1:80, from a network\n"
 			"namespace of the worker's own",
@@ -613,7 +580,7 @@ static const struct overhead_event events[] = {
 		},
 		.flag = 0x10000,
 		.syscall_nr = __NR_getpgid,
-		.count = 500000,
+		.count = 250000,
 		.prog = {
 			[MODE_RAW_TP] = PROG(test_overhead_raw_tp_kern, raw_tp_sys_enter),
 			[MODE_TP_BTF] = PROG(test_overhead_raw_tp_kern, tp_btf_sys_enter),
@@ -628,7 +595,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_nop" },
 		.flag = 0x20000,
 		.usable = nop_ok,
-		.count = 100000,
+		.count = 50000,
 		.base_is_call = true,
 		.help = "calls of a function of this program that starts\n"
 			"with a nop (uprobe modes; base is the bare call)",
@@ -638,7 +605,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_push" },
 		.flag = 0x40000,
 		.usable = push_ok,
-		.count = 100000,
+		.count = 50000,
 		.base_is_call = true,
 		.help = "the same, starting with push %rbp",
 	},
@@ -647,7 +614,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_ret" },
 		.flag = 0x80000,
 		.usable = ret_ok,
-		.count = 25000,
+		.count = 5000,
 		.base_is_call = true,
 		.help = "the same, starting with ret",
 	},
@@ -675,7 +642,7 @@ static const struct overhead_event events[] = {
 		.target = { .kfunc = { "bpf_get_numa_node_id" } },
 		.flag = 0x100000,
 		.usable = batch_ok,
-		.count = 2500000,
+		.count = 1000000,
 		.help = "BPF_PROG_TEST_RUN of a program calling\n"
 			"bpf_get_numa_node_id() 100 times: no syscall per\n"
 			"event (kprobe, kretprobe, fentry, fexit)",
@@ -693,7 +660,8 @@ static const struct overhead_event events[] = {
 			.tp_name = "urandom_read",
 		},
 		.flag = 0x800000,
-		.count = 250000,
+		.count = 100000,
+		.may_lack = "random:urandom_read left the kernel in 5.18",
 		.help = "read(2) of 4 bytes of /dev/urandom: upstream's\n"
 			"second event before 5.18 removed its tracepoint",
 	},
@@ -763,21 +731,23 @@ static struct {
 } opt;
 
 static const struct bench_option options[] = {
-	{ "modes", 'm', "LIST", "modes to run, comma-separated (default: all)" },
-	{ "events", 'e', "LIST", "events to run, comma-separated (default: all)" },
+	{ "modes", 'm', "LIST", "modes to run, comma-separated (default: all)",
+	  USE_SELECT },
+	{ "events", 'e', "LIST", "events to run, comma-separated (default: all)",
+	  USE_SELECT },
 	{ "body", OPT_BODY, "BODY",
 	  "what each program does besides counting its hit:\n"
-	  "count (default), reads or upstream (see below)" },
+	  "count (default), reads or upstream (see below)", USE_RUN },
 	{ "progs", OPT_PROGS, "LIST",
 	  "N instances of each mode's program on the same\n"
 	  "hook, a row for each N of the list (e.g.\n"
 	  "1,2,4,8,16; at most 256), each program verified,\n"
-	  "and the cost per added program" },
+	  "and the cost per added program", USE_SELECT },
 	{ "attach-time", OPT_ATTACH_TIME, NULL,
 	  "instead of event costs: the time to attach one\n"
 	  "program to 100 and to 1000 kernel functions and\n"
 	  "detach it (kprobe, kretprobe: a link each;\n"
-	  "kprobe_multi, kretprobe_multi: one link)" },
+	  "kprobe_multi, kretprobe_multi: one link)", USE_SELECT },
 	{}
 };
 
@@ -1007,20 +977,18 @@ static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
 }
 
 /* one row, or with --progs one per count, each program counted */
-static int add_rows(struct bench_rows *rows, int m, int e, bool all)
+static int add_rows(struct bench_rows *rows, int m, int e)
 {
-	int k, nr = opt.nr_progs && modes[m].kind && !all ? opt.nr_progs : 1;
+	int k, nr = opt.nr_progs && modes[m].kind ? opt.nr_progs : 1;
 	struct bench_row *row;
 
-	if (opt.attach_time && !all)
+	if (opt.attach_time)
 		return add_attach_time_rows(rows, m, e);
 	for (k = 0; k < nr; k++) {
 		row = add_row(rows, m, e);
 		if (!row)
 			return -ENOMEM;
-		if (nr == 1 && !opt.nr_progs)
-			continue;
-		if (!modes[m].kind || all)
+		if (!opt.nr_progs || !modes[m].kind)
 			continue;
 		row->nr_counters = opt.progs[k];
 		row_add_param(row, "progs", opt.progs[k]);
@@ -1028,7 +996,7 @@ static int add_rows(struct bench_rows *rows, int m, int e, bool all)
 	return 0;
 }
 
-static int setup(struct bench_rows *rows, bool all)
+static int setup(struct bench_rows *rows, bool listing)
 {
 	struct bench_row *base[NR_EVENTS] = {};
 	struct overhead_row *priv;
@@ -1041,9 +1009,9 @@ static int setup(struct bench_rows *rows, bool all)
 	for (m = 0; m < NR_MODES; m++) {
 		for (e = 0; e < NR_EVENTS; e++) {
 			if (!mode_applies(&modes[m], &events[e]) ||
-			    (!all && !row_selected(m, e)))
+			    !row_selected(m, e))
 				continue;
-			if (add_rows(rows, m, e, all))
+			if (add_rows(rows, m, e))
 				return -ENOMEM;
 		}
 	}
@@ -1195,6 +1163,8 @@ static int open_row(struct bench_row *row, struct outcome *out)
 			return err;
 		}
 	}
+	/* ours attach only inside samples: any link there now is another's */
+	other_links_on(r->hooked, row->others, sizeof(row->others));
 	return 0;
 }
 
@@ -1224,7 +1194,8 @@ static int attach_row(struct bench_row *row, const struct worker_pool *pool,
 		memset(sk->slots(pi->skel), 0,
 		       sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
 		if (r->nr_funcs) {
-			err = r->mode->kind->attach_syms(pi->prog, r->funcs,
+			err = r->mode->kind->attach_syms(r->mode->kind,
+							 pi->prog, r->funcs,
 							 r->nr_funcs, r->links,
 							 out);
 			r->nr_links = err > 0 ? err : 0;
@@ -1679,40 +1650,32 @@ static void json_row(const struct bench_row *row, json_t *o)
 	}
 }
 
-static void list(const struct bench_rows *all, json_t *root)
+static void list_row(const struct bench_row *row, json_t *o)
 {
-	json_t *rows = json_array(), *o, *needs;
-	int i, k;
+	const struct overhead_row *r = row->priv;
+	const struct attach_kind *kind = r->mode->kind;
+	size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
+	void *skel;
 
-	for (i = 0; i < all->nr; i++) {
-		const struct bench_row *row = &all->row[i];
-		const struct overhead_row *r = row->priv;
-		const struct attach_kind *kind = r->mode->kind;
-		size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
-		void *skel;
-
-		o = json_object();
-		json_object_set_new(o, "name", json_string(row->name));
-		json_object_set_new(o, "variant", json_string(row->variant));
-		json_object_set_new(o, "flag", json_integer(flag_of(r->mode,
-								    r->ev)));
-		needs = json_array();
-		for (k = 0; kind && k < 4 && kind->needs[k]; k++)
-			json_array_append_new(needs,
-					      json_string(kind->needs[k]));
-		json_object_set_new(o, "needs", needs);
-		if (kind) {
-			/* opening needs no privileges: it only reads the ELF */
-			skel = r->mode->skel->open();
-			json_object_set_new(o, "program", skel ?
-				json_string(bpf_program__name(skel_prog(skel, off))) :
-				json_null());
-			if (skel)
-				r->mode->skel->destroy(skel);
-		}
-		json_array_append_new(rows, o);
-	}
-	json_object_set_new(root, "rows", rows);
+	json_object_set_new(o, "flag", json_integer(flag_of(r->mode, r->ev)));
+	if (!kind)
+		return;
+	/* fmod_ret may change an LSM hook or an injectable function */
+	json_object_set_new(o, "needs", needs_json(kind->needs, 4,
+		kind != &kind_fmod_ret ? NULL : r->ev->target.lsm_hook ?
+		"SECURITY" : "FUNCTION_ERROR_INJECTION"));
+	if (r->ev->may_lack)
+		json_object_set_new(o, "may_lack", json_string(r->ev->may_lack));
+	/* a build against an older libbpf lacks the mode whatever the kernel */
+	else if (kind->lacks)
+		json_object_set_new(o, "may_lack", json_string(kind->lacks));
+	/* opening needs no privileges: it only reads the ELF */
+	skel = r->mode->skel->open();
+	if (!skel)
+		return;
+	json_object_set_new(o, "program",
+			    json_string(bpf_program__name(skel_prog(skel, off))));
+	r->mode->skel->destroy(skel);
 }
 
 static const struct bench_family overhead_family = {
@@ -1725,7 +1688,7 @@ static const struct bench_family overhead_family = {
 	.parse_args = parse_args,
 	.usage_tables = usage_tables,
 	.setup = setup,
-	.list = list,
+	.list_row = list_row,
 	.open = open_row,
 	.attach = attach_row,
 	.detach = detach_row,
