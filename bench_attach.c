@@ -302,6 +302,10 @@ static int multi_attach_syms(const struct attach_kind *kind,
 		outcome_set(out, ST_SKIPPED,
 			    "kernel built without CONFIG_FPROBE (%s link: EOPNOTSUPP)",
 			    kind->name);
+	else if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") < 0)
+		outcome_set(out, ST_SKIPPED,
+			    "%s link to %d functions: EOPNOTSUPP (it needs CONFIG_FPROBE; the kernel config is not readable here)",
+			    kind->name, nr);
 	else
 		outcome_set(out, err == -EOPNOTSUPP ? ST_SKIPPED : ST_FAILED,
 			    "%s link to %d functions: %s", kind->name, nr,
