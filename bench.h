@@ -212,6 +212,7 @@ struct bench_row {
 	__u64 events;			/* over counted samples */
 	__u64 hits;			/* the first program's, every CPU */
 	__u64 foreign;			/* hits beyond the workers' events */
+	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
 	int retries;			/* samples run again as disturbed */
 	double prog_ns;			/* --prog-stats: ns per program run */
 	double prog_clock_ns;		/* of which the stats' clock reads */
@@ -230,6 +231,8 @@ struct sample {
 	__u64 *hits;			/* [counter * nr_cpus + cpu] */
 	int nr_cpus;			/* possible CPUs */
 	__u64 counted;			/* the first program's, every CPU */
+	__u64 *kernel_skips;		/* per program: runs the kernel skipped */
+	__u64 skipped;			/* the events those explain */
 	__u64 foreign;
 	double attach_ns, detach_ns;
 };
@@ -375,8 +378,9 @@ int bench_main(const struct bench_family *fam, int argc, char **argv);
 void sample_measure(struct sample *s);
 /*
  * On every worker's CPU, each of the row's programs counted at least
- * hits_per_event times the worker's events; the rest is foreign.
- * s->out FAILED, naming the CPU, when one did not.
+ * hits_per_event times the worker's events; the rest is foreign. A
+ * shortfall the kernel's own count of skipped runs explains is noted in
+ * s->skipped; any other makes s->out FAILED, naming the CPU.
  */
 void sample_verify(const struct bench_row *row, struct sample *s);
 /* s->out disturbed when a worker did not have its CPU to itself */

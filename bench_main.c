@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include "bench.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
@@ -433,10 +434,15 @@ static __u64 deadline_ns(const struct bench_row *row)
 static int sample_buffers(struct sample *s, const struct bench_row *row)
 {
 	static struct worker_result *res;
-	static __u64 *hits;
-	static size_t res_nr, hits_nr;
+	static __u64 *hits, *skips;
+	static size_t res_nr, hits_nr, skips_nr;
 	size_t need_hits = (size_t)row->nr_counters * nr_cpus_possible();
 
+	if ((size_t)row->nr_counters > skips_nr) {
+		free(skips);
+		skips_nr = row->nr_counters;
+		skips = calloc(skips_nr, sizeof(*skips));
+	}
 	if ((size_t)row->cpus->nr > res_nr) {
 		free(res);
 		res_nr = row->cpus->nr;
@@ -447,16 +453,43 @@ static int sample_buffers(struct sample *s, const struct bench_row *row)
 		hits_nr = need_hits;
 		hits = calloc(hits_nr, sizeof(*hits));
 	}
-	if (!res || !hits)
+	if (!res || !hits || !skips)
 		return -ENOMEM;
 	memset(s, 0, sizeof(*s));
 	memset(res, 0, row->cpus->nr * sizeof(*res));
 	memset(hits, 0, need_hits * sizeof(*hits));
+	memset(skips, 0, row->nr_counters * sizeof(*skips));
 	s->res = res;
 	s->hits = hits;
+	s->kernel_skips = skips;
 	s->nr_workers = row->cpus->nr;
 	s->nr_cpus = nr_cpus_possible();
 	return 0;
+}
+
+/*
+ * The kernel's count of the runs it skipped of each of the row's
+ * programs, to re-enter a program already running on the CPU (an
+ * interrupt's event nested in the program): into @skips, or added
+ * to it with @sign -1 then 1 around a sample. Kernels before 5.12 keep
+ * none; kprobe programs' are kept from 6.7.
+ */
+static void read_kernel_skips(const struct bench_family *fam,
+			      const struct bench_row *row, __u64 *skips,
+			      int sign)
+{
+	struct bpf_prog_info info;
+	__u32 len;
+	int fds[64], i, n;
+
+	n = fam->prog_fds(row, fds, row->nr_counters < 64 ?
+			  row->nr_counters : 64);
+	for (i = 0; i < n; i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fds[i], &info, &len))
+			skips[i] += sign * info.recursion_misses;
+	}
 }
 
 /*
@@ -484,6 +517,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		       bench_rs.duration * 1e9, &s->out))
 		return;
 	if (row->runs_prog) {
+		read_kernel_skips(fam, row, s->kernel_skips, -1);
 		t0 = now_ns();
 		err = fam->attach(row, &pool, &s->out);
 		s->attach_ns = now_ns() - t0;
@@ -498,6 +532,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		t0 = now_ns();
 		fam->detach(row);
 		s->detach_ns = now_ns() - t0;
+		read_kernel_skips(fam, row, s->kernel_skips, 1);
 	}
 	if (err)
 		return;
@@ -543,6 +578,7 @@ static void row_count(struct bench_row *row, const struct sample *s)
 	row->events += s->events;
 	row->hits += s->counted;
 	row->foreign += s->foreign;
+	row->kernel_skipped += s->skipped;
 }
 
 /*

@@ -183,6 +183,10 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	if (s->foreign_share > FOREIGN_NOISY)
 		note(buf, len, &off, "noisy: %.1f%% of hits were other processes'",
 		     100 * s->foreign_share);
+	if (row->kernel_skipped)
+		note(buf, len, &off,
+		     "the kernel skipped the program for %llu event(s): re-entry from an interrupt",
+		     row->kernel_skipped);
 	if (row->retries)
 		note(buf, len, &off, "%d disturbed sample%s run again",
 		     row->retries, row->retries > 1 ? "s" : "");
@@ -363,6 +367,7 @@ static void counts_json(json_t *o, const struct bench_row *row)
 	}
 	json_object_set_new(o, "hits", json_integer(row->hits));
 	json_object_set_new(o, "foreign_hits", json_integer(row->foreign));
+	json_object_set_new(o, "kernel_skipped", json_integer(row->kernel_skipped));
 	json_object_set_new(o, "hits_per_event",
 			    json_integer(row->hits_per_event));
 	json_object_set_new(o, "programs", json_integer(row->nr_counters));

@@ -722,6 +722,8 @@ static int cpus01[] = { 0, 1 };
 static struct cpu_list two_cpus = { 2, cpus01 };
 
 /* a sample of two workers on CPUs 0 and 1, 1000 events each in 1 ms */
+static __u64 no_skips[2];
+
 static void two_workers(struct sample *s, struct worker_result *res,
 			__u64 *hits, int nr_cpus)
 {
@@ -739,6 +741,8 @@ static void two_workers(struct sample *s, struct worker_result *res,
 	s->nr_workers = 2;
 	s->hits = hits;
 	s->nr_cpus = nr_cpus;
+	memset(no_skips, 0, sizeof(no_skips));
+	s->kernel_skips = no_skips;
 }
 
 static void test_sample_measure(void)
@@ -758,7 +762,7 @@ static void test_sample_measure(void)
 }
 
 static void verify_case(const char *name, int counters, unsigned int k,
-			const __u64 *hits_in, enum status want,
+			const __u64 *hits_in, __u64 skips, enum status want,
 			const char *reason_has, __u64 want_foreign)
 {
 	struct bench_row row = {
@@ -771,6 +775,7 @@ static void verify_case(const char *name, int counters, unsigned int k,
 
 	memcpy(hits, hits_in, sizeof(hits));
 	two_workers(&s, res, hits, 4);
+	no_skips[0] = skips;
 	sample_measure(&s);
 	sample_verify(&row, &s);
 	check(s.out.status == want &&
@@ -785,23 +790,30 @@ static void test_sample_verify(void)
 	const __u64 exact[8] = { 1000, 1000 };
 	const __u64 extra[8] = { 1000, 1300, 0, 7 };
 	const __u64 short0[8] = { 999, 100000 };
+	const __u64 short2[8] = { 998, 1000 };
 	const __u64 triple[8] = { 3000, 3001 };
 	const __u64 two_ok[8] = { 1000, 1000, 0, 0, 1000, 1000 };
 	const __u64 two_short[8] = { 1000, 1000, 0, 0, 1000, 999 };
 
-	verify_case("exact counts", 1, 1, exact, ST_OK, NULL, 0);
-	verify_case("hits beyond the events are foreign, any CPU", 1, 1, extra,
+	verify_case("exact counts", 1, 1, exact, 0, ST_OK, NULL, 0);
+	verify_case("hits beyond the events are foreign, any CPU", 1, 1, extra, 0,
 		    ST_OK, NULL, 307);
-	verify_case("one CPU short fails though the sum is over", 1, 1, short0,
+	verify_case("one CPU short fails though the sum is over", 1, 1, short0, 0,
 		    ST_FAILED, "on CPU 0 for 1000", 0);
-	verify_case("three hits an event, covered", 1, 3, triple, ST_OK, NULL,
+	verify_case("three hits an event, covered", 1, 3, triple, 0, ST_OK, NULL,
 		    1);
-	verify_case("three hits an event, one short", 1, 3, exact, ST_FAILED,
+	verify_case("three hits an event, one short", 1, 3, exact, 0, ST_FAILED,
 		    "for 3000 events", 0);
-	verify_case("two programs, both covering", 2, 1, two_ok, ST_OK, NULL,
+	verify_case("two programs, both covering", 2, 1, two_ok, 0, ST_OK, NULL,
 		    0);
+	verify_case("a shortfall the kernel's skips explain", 1, 1, short0, 1,
+		    ST_OK, NULL, 99000);
+	verify_case("a shortfall beyond the kernel's skips", 1, 1, short0, 0,
+		    ST_FAILED, "on CPU 0 for 1000 events there", 0);
+	verify_case("the kernel's skips counted, but too few", 1, 1, short2, 1,
+		    ST_FAILED, "more than the kernel says it skipped", 0);
 	verify_case("two programs, the second short on CPU 1", 2, 1,
-		    two_short, ST_FAILED, "program 2 of 2 counted 999 hits on CPU 1",
+		    two_short, 0, ST_FAILED, "program 2 of 2 counted 999 hits on CPU 1",
 		    0);
 }
 
