@@ -32,7 +32,7 @@ CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I.
 # uprobe targets need frame pointers to start with "push %rbp"
 CFLAGS += -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
-LDLIBS := -lbpf -lelf -lz -ljansson
+LDLIBS := -lbpf -lelf -lz -ljansson -lpthread
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS += -lzstd
@@ -84,6 +84,10 @@ all: $(PROGS:%=$(BINDIR)/%) tests
 $(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# map_perf_test's tests of other shapes: a buffer's consumer, bpf() calls
+map_perf_test_SRCS := map_perf_consumer.c map_perf_syscall.c
+$(BINDIR)/map_perf_test: $(patsubst %.c,$(OBJDIR)/%.o,$(map_perf_test_SRCS))
 
 # unit tests of the runner's pure parts, run by tests/test_stats.sh
 STATS_TEST := $(OBJDIR)/stats_test
