@@ -103,6 +103,11 @@ void warn_cpu_quota(int nr_cpus);
  * the one that holds the lock, naming it. 0, or -1 said.
  */
 int bench_lock(const char *tool, double wait_s);
+/*
+ * BPF links of others on @hook (a tracepoint or kernel function), as
+ * "raw_tp link 12, ..." in @buf: how many, 0 when the kernel cannot say.
+ */
+int other_links_on(const char *hook, char *buf, size_t len);
 /* the pid namespace's device and inode, and whether it is the initial one */
 int pid_namespace(__u64 *dev, __u64 *ino, bool *initial);
 
@@ -218,6 +223,7 @@ struct bench_row {
 	double prog_clock_ns;		/* of which the stats' clock reads */
 	__u64 prog_runs, prog_hits;	/* in that pass */
 	struct outcome prog_out;	/* why prog_ns is missing */
+	char others[REASON_LEN];	/* other BPF links on the same hook */
 };
 
 struct sample {

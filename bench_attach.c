@@ -548,13 +548,6 @@ static void attach_failed(const struct attach_kind *kind, const char *name,
 			    kind->name, name, strerror(-err));
 }
 
-int attach_prepare(const struct attach_kind *kind, struct bpf_program *prog,
-		   const struct attach_target *t, struct outcome *out)
-{
-	bpf_program__set_autoload(prog, true);
-	return kind->prepare(prog, t, out) ? 0 : -ENOENT;
-}
-
 int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		struct bpf_program *prog, const struct attach_target *t,
 		const char **name, struct outcome *out)

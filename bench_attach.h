@@ -63,9 +63,6 @@ extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
 int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		struct bpf_program *prog, const struct attach_target *t,
 		const char **name, struct outcome *out);
-/* prepares another instance the same way, before its load */
-int attach_prepare(const struct attach_kind *kind, struct bpf_program *prog,
-		   const struct attach_target *t, struct outcome *out);
 struct bpf_link *attach_link(const struct attach_kind *kind,
 			     struct bpf_program *prog,
 			     const struct attach_target *t, const char *name,

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -835,11 +836,35 @@ static int exit_status(const struct bench_rows *rows)
 }
 
 /* stdout and the JSON file: everything written, or exit 1 saying why */
+/* stdout was closed when we started: /dev/null stands in its place */
+static bool stdout_closed;
+
+/*
+ * A closed fd 1 or 2 would be taken by the next open(), and the summary
+ * written into a BPF object or the lock file: hold them with /dev/null.
+ */
+static void hold_std_fds(void)
+{
+	int fd;
+
+	for (fd = 1; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", O_WRONLY) != fd)
+			continue;	/* nothing better to do */
+		if (fd == 1)
+			stdout_closed = true;
+	}
+}
+
 static int flush_output(FILE *json)
 {
 	int err = 0;
 
-	if (fflush(stdout) || ferror(stdout)) {
+	if (stdout_closed && json != stdout) {
+		pr_err("stdout is closed: the results could not be written there");
+		err = 1;
+	} else if (fflush(stdout) || ferror(stdout)) {
 		pr_err("writing the results to stdout failed: %s",
 		       strerror(errno ?: EIO));
 		err = 1;
@@ -956,6 +981,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	FILE *json;
 	int err;
 
+	hold_std_fds();
 	bench_init(fam->name);
 	if (parse_options(fam, argc, argv) || check_options(fam, argc, argv))
 		return EXIT_USAGE;

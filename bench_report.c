@@ -188,6 +188,9 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		     row->retries, row->retries > 1 ? "s" : "");
 	if (row->prog_out.status != ST_OK)
 		note(buf, len, &off, "no prog stats: %s", row->prog_out.reason);
+	if (row->others[0])
+		note(buf, len, &off, "other programs on the hook: %s",
+		     row->others);
 }
 
 /* ---- progress ---- */
@@ -370,8 +373,11 @@ static void counts_json(json_t *o, const struct bench_row *row)
 	json_object_set_new(o, "prog_ns_per_run", json_number(row->prog_ns));
 	json_object_set_new(o, "prog_stats_clock_ns",
 			    json_number(row->prog_clock_ns));
-	json_object_set_new(o, "prog_runs", isnan(row->prog_ns) ? json_null() :
-			    json_integer(row->prog_runs));
+	/* the runs beside the hits they counted: a dilution shows */
+	json_object_set_new(o, "prog_runs", row->prog_runs ?
+			    json_integer(row->prog_runs) : json_null());
+	json_object_set_new(o, "prog_hits", row->prog_runs ?
+			    json_integer(row->prog_hits) : json_null());
 	if (row->prog_out.status != ST_OK)
 		json_object_set_new(o, "prog_stats_reason",
 				    json_text(row->prog_out.reason));
@@ -402,6 +408,8 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_set_new(o, "disturbed_retries", json_integer(row->retries));
+	json_object_set_new(o, "other_links", row->others[0] ?
+			    json_string(row->others) : json_null());
 	counts_json(o, row);
 	if (fam->json_row)
 		fam->json_row(row, o);

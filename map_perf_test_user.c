@@ -1593,6 +1593,9 @@ static int open_row(struct bench_row *row, struct outcome *out)
 		err = fill_map(r, out);
 	if (!err && has_consumer(r->test))
 		err = open_consumer(r, out);
+	/* ours attach only inside samples: any link there now is another's */
+	if (!err)
+		other_links_on(r->hooked, row->others, sizeof(row->others));
 	if (err) {
 		map_perf_test_kern__destroy(r->skel);
 		r->skel = NULL;
