@@ -260,12 +260,20 @@ const struct row_param *row_param(const struct bench_row *row,
 
 /* ---- the family: one per program ---- */
 
+/* where an option has a meaning; any other use is refused */
+enum option_use {
+	USE_SELECT,		/* runs, and --list: it selects rows */
+	USE_RUN,		/* runs only */
+	USE_ANY,		/* --compare and --list too */
+};
+
 /* an option of a family's own, for getopt and --help alike */
 struct bench_option {
 	const char *name;	/* long name */
 	int key;		/* short option character, or a value > 0xff */
 	const char *arg;	/* NULL: takes no value */
 	const char *help;	/* lines of the help text, '\n'-separated */
+	enum option_use use;
 };
 
 struct json_t;
@@ -280,8 +288,8 @@ struct bench_family {
 	int (*parse_args)(int argc, char **argv);
 	/* the help text after the options: the family's tables */
 	void (*usage_tables)(FILE *f);
-	/* the rows to run (every row there is when @all, for --list) */
-	int (*setup)(struct bench_rows *rows, bool all);
+	/* the rows selected; for --list (@listing) without probing the kernel */
+	int (*setup)(struct bench_rows *rows, bool listing);
 	/* --list: the tables as JSON, filled into @root */
 	void (*list)(const struct bench_rows *all, struct json_t *root);
 

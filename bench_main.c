@@ -58,35 +58,41 @@ enum {
 static const struct bench_option common_options[] = {
 	{ "cpus", 'c', "N|LIST",
 	  "N: the first N usable CPUs; or a list like 0,2-3\n"
-	  "(default: every CPU this process may use), one worker each" },
+	  "(default: every CPU this process may use), one worker each",
+	  USE_SELECT },
 	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
-	  "own, about 0.05 s)" },
+	  "own, about 0.05 s)", USE_RUN },
 	{ "repeat", 'r', "N", "exactly N counted samples per row (default: 3 to\n"
-	  "--max-samples, until --precision is met)" },
+	  "--max-samples, until --precision is met)", USE_RUN },
 	{ "precision", OPT_PRECISION, "PCT",
 	  "stop sampling a row once the 95% interval of its\n"
-	  "mean is within +-PCT% (default 1)" },
+	  "mean is within +-PCT% (default 1)", USE_RUN },
 	{ "max-samples", OPT_MAX_SAMPLES, "N",
-	  "at most N samples per row (default 10)" },
-	{ "warmup", 'w', "N", "rounds run first and not counted (default 0)" },
-	{ "duration", 'd', "S", "seconds per sample instead of a count" },
-	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)" },
+	  "at most N samples per row (default 10)", USE_RUN },
+	{ "warmup", 'w', "N", "rounds run first and not counted (default 0)",
+	  USE_RUN },
+	{ "duration", 'd', "S", "seconds per sample instead of a count",
+	  USE_RUN },
+	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)",
+	  USE_ANY },
 	{ "prog-stats", OPT_PROG_STATS, NULL,
 	  "an extra pass with the kernel's BPF run-time\n"
-	  "stats: ns inside the program per run" },
+	  "stats: ns inside the program per run", USE_RUN },
 	{ "list", OPT_LIST, NULL,
-	  "print the rows there are and what each needs of\n"
-	  "the kernel (with --json, as JSON); runs nothing" },
-	{ "compare", OPT_COMPARE, "A B", "compare two --json files: nothing is run" },
+	  "print the rows the other options select and what\n"
+	  "each needs of the kernel (with --json, as JSON);\n"
+	  "runs nothing, needs no privileges", USE_ANY },
+	{ "compare", OPT_COMPARE, "A B", "compare two --json files: nothing is run",
+	  USE_ANY },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT",
 	  "with --compare: exit 1 when a row is\n"
-	  "significantly slower by more than PCT percent" },
+	  "significantly slower by more than PCT percent", USE_ANY },
 	{ "lock-wait", OPT_LOCK_WAIT, "S",
 	  "wait up to S seconds for another run of these\n"
-	  "tools to finish (default 600; 0: do not wait)" },
-	{ "quiet", 'q', NULL, "only the summary" },
-	{ "verbose", 'v', NULL, "libbpf's messages too" },
-	{ "help", 'h', NULL, "this text" },
+	  "tools to finish (default 600; 0: do not wait)", USE_RUN },
+	{ "quiet", 'q', NULL, "only the summary", USE_ANY },
+	{ "verbose", 'v', NULL, "libbpf's messages too", USE_ANY },
+	{ "help", 'h', NULL, "this text", USE_ANY },
 	{}
 };
 
@@ -190,19 +196,26 @@ static const char *offending_option(char **argv)
 	return shortopt;
 }
 
-static const char *option_name(const struct bench_family *fam, int key)
+static const struct bench_option *find_option(const struct bench_family *fam,
+					      int key)
 {
-	static char name[64];
 	const struct bench_option *o;
 	int pass;
 
 	for (pass = 0; pass < 2; pass++)
 		for (o = pass ? common_options : fam->options; o && o->name; o++)
-			if (o->key == key) {
-				snprintf(name, sizeof(name), "--%s", o->name);
-				return name;
-			}
-	return "?";
+			if (o->key == key)
+				return o;
+	return NULL;
+}
+
+static const char *option_name(const struct bench_family *fam, int key)
+{
+	static char name[64];
+	const struct bench_option *o = find_option(fam, key);
+
+	snprintf(name, sizeof(name), "--%s", o ? o->name : "?");
+	return name;
 }
 
 static const char *cpus_arg;
@@ -232,8 +245,11 @@ int bench_count_arg(const char *s, __u64 max, const char *what)
 	return 0;
 }
 
-/* the first option given that only a run takes, for --compare's check */
-static const char *run_option;
+/*
+ * The first option given that only a run takes (refused by --list), and
+ * the first that selects rows or runs (refused by --compare too).
+ */
+static const char *run_option, *select_option;
 
 static int parse_common(const struct bench_family *fam, int c,
 			const char *arg, int argc, char **argv)
@@ -306,6 +322,7 @@ static int parse_options(const struct bench_family *fam, int argc,
 			 char **argv)
 {
 	struct run_settings *rs = &bench_rs;
+	const struct bench_option *o;
 	struct option *longopts;
 	char shortopts[128];
 	int c, ret = 0;
@@ -332,9 +349,10 @@ static int parse_options(const struct bench_family *fam, int argc,
 			break;
 		}
 		/* what --compare and --list would ignore: refused there */
-		if (c != OPT_COMPARE && c != OPT_FAIL_ON_REGRESSION &&
-		    c != OPT_LIST && c != OPT_JSON && c != 'q' && c != 'v' &&
-		    !run_option)
+		o = find_option(fam, c);
+		if (o && o->use != USE_ANY && !select_option)
+			select_option = option_name(fam, c);
+		if (o && o->use == USE_RUN && !run_option)
 			run_option = option_name(fam, c);
 		ret = parse_common(fam, c, optarg, argc, argv);
 		if (ret == 1)
@@ -360,21 +378,18 @@ static int check_options(const struct bench_family *fam, int argc,
 		return -1;
 	}
 	if (rs->compare[0]) {
-		if (run_option || rs->json || rs->list || optind < argc) {
+		if (select_option || rs->json || rs->list || optind < argc) {
 			pr_err("--compare takes two files and no run options (%s)",
-			       run_option ?: rs->json ? "--json" :
+			       select_option ?: rs->json ? "--json" :
 			       rs->list ? "--list" : printable(argv[optind]));
 			return -1;
 		}
 		return 0;
 	}
-	if (rs->list) {
-		if (run_option || optind < argc) {
-			pr_err("--list takes no other options but --json (%s)",
-			       run_option ?: printable(argv[optind]));
-			return -1;
-		}
-		return 0;
+	if (rs->list && run_option) {
+		pr_err("--list takes the options that select rows, and --json: not %s",
+		       run_option);
+		return -1;
 	}
 	if (rs->duration && count_given) {
 		pr_err("give a count (-n) or a duration (-d), not both");

@@ -709,32 +709,33 @@ enum {
 };
 
 static const struct bench_option options[] = {
-	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)" },
+	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)",
+	  USE_SELECT },
 	{ "entries", 'E', "LIST",
 	  "map sizes: each test with a map to size runs at\n"
-	  "each, e.g. 1000,10000,100000 (0: keep sizes)" },
+	  "each, e.g. 1000,10000,100000 (0: keep sizes)", USE_SELECT },
 	{ "key-size", OPT_KEY_SIZE, "LIST",
 	  "key sizes in bytes (4 to 256) for the hash and\n"
-	  "LPM tests, each run at each (LPM: 5 or more)" },
+	  "LPM tests, each run at each (LPM: 5 or more)", USE_RUN },
 	{ "scale", OPT_SCALE, NULL,
 	  "run each test on 1, 2, ... all the selected CPUs\n"
-	  "and report the rate per CPU at each count" },
+	  "and report the rate per CPU at each count", USE_RUN },
 	{ "wakeup", OPT_WAKEUP, "LIST",
 	  "ring/perf buffer wake-ups: every (each record),\n"
 	  "poll (none: the consumer polls), N (every Nth\n"
 	  "record), adaptive (ring buffer: the kernel's\n"
-	  "default) (default: adaptive,every,64,poll)" },
+	  "default) (default: adaptive,every,64,poll)", USE_RUN },
 	{ "record-size", OPT_RECORD_SIZE, "LIST",
 	  "ring/perf buffer record sizes in bytes, 16 to\n"
-	  "4096 in steps of 8 (default 64)" },
+	  "4096 in steps of 8 (default 64)", USE_RUN },
 	{ "attach", 'a', "LIST",
 	  "how the programs see the syscalls: kprobe (ksyscall,\n"
 	  "as upstream), fentry, tracepoint (sys_enter_<name>),\n"
 	  "raw_tp (sys_enter), a list of them, all, or auto\n"
-	  "(default): the first of them that works here" },
+	  "(default): the first of them that works here", USE_SELECT },
 	{ "miss", OPT_MISS, NULL,
 	  "look up absent keys on purpose (lpm_kmalloc,\n"
-	  "hash_lookup, lru_hash_lookup): every lookup must miss" },
+	  "hash_lookup, lru_hash_lookup): every lookup must miss", USE_SELECT },
 	{}
 };
 
@@ -1179,8 +1180,7 @@ static int add_base_rows(struct bench_rows *rows, bool all)
 	int t, c, nc, nr[1024];
 
 	for (t = 0; t < NR_TESTS; t++) {
-		if ((!all && !test_selected(t)) ||
-		    tests[t].shape == SHAPE_SYSCALL)
+		if (!test_selected(t) || tests[t].shape == SHAPE_SYSCALL)
 			continue;
 		nc = worker_counts(&tests[t], all, nr);
 		if (!nc && !base_row(rows, t, &bench_rs.cpus))
@@ -1202,7 +1202,7 @@ static void note_skipped_sizes(void)
 				opt.key_size.v[k]);
 }
 
-static int setup(struct bench_rows *rows, bool all)
+static int setup(struct bench_rows *rows, bool listing)
 {
 	struct outcome none = {};
 	int t, m, i, err, picked = -1;
@@ -1213,30 +1213,30 @@ static int setup(struct bench_rows *rows, bool all)
 	}
 	if (make_prefixes())
 		return -ENOMEM;
-	if (!all && !opt.methods_given)
+	/* a listing probes nothing: auto lists every method */
+	if (!listing && !opt.methods_given)
 		picked = pick_method(&none);
-	if (!all)
+	if (!listing)
 		note_skipped_sizes();
-	err = add_base_rows(rows, all);
+	/* base rows first: every test's overhead is against one */
+	err = add_base_rows(rows, listing);
 	for (m = 0; !err && m < NR_METHODS; m++) {
-		bool on = all || (opt.methods_given ? opt.method_on[m] :
-				  m == picked);
+		bool on = opt.methods_given ? opt.method_on[m] :
+			  listing || m == picked;
 
 		for (t = 0; !err && on && t < NR_TESTS; t++)
-			if ((all || test_selected(t)) &&
-			    tests[t].shape != SHAPE_SYSCALL)
-				err = add_test_rows(rows, t, m, NULL, all);
+			if (test_selected(t) && tests[t].shape != SHAPE_SYSCALL)
+				err = add_test_rows(rows, t, m, NULL, listing);
 	}
 	/* no method works: every test says why, as a row of its own */
-	for (t = 0; !err && !all && picked < 0 && !opt.methods_given &&
+	for (t = 0; !err && !listing && picked < 0 && !opt.methods_given &&
 	     t < NR_TESTS; t++)
 		if (test_selected(t) && tests[t].shape != SHAPE_SYSCALL)
 			err = add_test_rows(rows, t, -1, &none, true);
 	/* no program, no method: once */
 	for (t = 0; !err && t < NR_TESTS; t++)
-		if ((all || test_selected(t)) &&
-		    tests[t].shape == SHAPE_SYSCALL)
-			err = add_test_rows(rows, t, -1, NULL, all);
+		if (test_selected(t) && tests[t].shape == SHAPE_SYSCALL)
+			err = add_test_rows(rows, t, -1, NULL, listing);
 	if (err)
 		return err;
 	if (rows->nr == 0) {

@@ -586,11 +586,13 @@ static struct {
 } opt;
 
 static const struct bench_option options[] = {
-	{ "modes", 'm', "LIST", "modes to run, comma-separated (default: all)" },
-	{ "events", 'e', "LIST", "events to run, comma-separated (default: all)" },
+	{ "modes", 'm', "LIST", "modes to run, comma-separated (default: all)",
+	  USE_SELECT },
+	{ "events", 'e', "LIST", "events to run, comma-separated (default: all)",
+	  USE_SELECT },
 	{ "body", OPT_BODY, "BODY",
 	  "what each program does besides counting its hit:\n"
-	  "count (default), reads or upstream (see below)" },
+	  "count (default), reads or upstream (see below)", USE_RUN },
 	{}
 };
 
@@ -739,7 +741,7 @@ static bool row_selected(int m, int e)
 	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
 }
 
-static int setup(struct bench_rows *rows, bool all)
+static int setup(struct bench_rows *rows, bool listing)
 {
 	struct bench_row *base[NR_EVENTS] = {}, *row;
 	struct overhead_row *priv;
@@ -752,7 +754,7 @@ static int setup(struct bench_rows *rows, bool all)
 	for (m = 0; m < NR_MODES; m++) {
 		for (e = 0; e < NR_EVENTS; e++) {
 			if (!mode_applies(&modes[m], &events[e]) ||
-			    (!all && !row_selected(m, e)))
+			    !row_selected(m, e))
 				continue;
 			priv = calloc(1, sizeof(*priv));
 			row = bench_add_row(rows, modes[m].name,
