@@ -9,6 +9,7 @@
 #   make run           install what is missing, build, run both programs
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
+#   make plot JSON=F   pictures of --json files F (tools/plot.py)
 #   make V=1           show full commands
 # CLANG=, BPFTOOL=, CC=, VMLINUX_BTF= override the tools and the BTF source;
 # for ARCH=arm64 also CROSS_COMPILE= and VMLINUX_IMAGE= (the arm64 kernel
@@ -187,6 +188,12 @@ run: deps
 	./test_overhead
 	./map_perf_test
 
+# pictures of --json results: make plot JSON="a.json b.json" [PLOTDIR=dir]
+PLOTDIR ?= $(OUTPUT)/plots
+plot:
+	$(if $(JSON),,$(error give the --json files: make plot JSON="a.json ..."))
+	$(Q)tools/plot.py -o $(PLOTDIR) $(JSON)
+
 vmtest: deps
 	$(Q)tools/vmtest.sh
 
@@ -206,7 +213,7 @@ clean:
 		$(OUTPUT)/static $(OUTPUT)/dynamic test_overhead map_perf_test
 	$(Q)rm -rf build/arm64
 
-.PHONY: all tests deps deps-arm64 check check-arm64 run vmtest vmtest-arm64 bench \
+.PHONY: all tests deps deps-arm64 check check-arm64 run vmtest vmtest-arm64 bench plot \
 	clean
 .DELETE_ON_ERROR:
 .SECONDARY:
