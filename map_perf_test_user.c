@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -1311,6 +1312,12 @@ static int setup_maps(struct map_row *r, struct outcome *out)
 		    tests[t].map != r->test->map)
 			bpf_map__set_autocreate(skel_map(r->skel, tests[t].map),
 						false);
+	/* the buffers only the programs that build wide keys or records use */
+	bpf_map__set_autocreate(r->skel->maps.key_bufs,
+				r->test->takes & TAKES_KEY_SIZE);
+	bpf_map__set_autocreate(r->skel->maps.record_bufs,
+				r->test - tests == RINGBUF_OUTPUT ||
+				r->test - tests == PERFBUF_OUTPUT);
 	err = probe_map(map, out);
 	if (err)
 		return err;
@@ -2107,7 +2114,24 @@ static const struct bench_family map_perf_family = {
 	.json_row = json_row,
 };
 
+/*
+ * Every row keeps its object open until the end of the run, so that the
+ * rounds can come back to it: with every method and family that is more
+ * than a thousand fds (maps, programs, BTF, a consumer's perf events), past
+ * the usual soft limit. The hard limit is what the machine allows.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	raise_fd_limit();
 	return bench_main(&map_perf_family, argc, argv);
 }
