@@ -58,12 +58,13 @@ PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 # the runner both programs share, one file per job
 RUNNER := bench_main.c bench_msg.c bench_cmdline.c bench_kernel.c \
 	  bench_workers.c bench_attach.c bench_report.c bench_stats.c \
-	  bench_compare.c
+	  bench_compare.c bench_verify.c
 HEADERS := $(wildcard *.h)
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 		     test_overhead_uprobe_kern test_overhead_batch_kern \
-		     test_overhead_raw_tp_kern test_overhead_fentry_kern
+		     test_overhead_raw_tp_kern test_overhead_fentry_kern \
+		     test_overhead_usdt_kern
 map_perf_test_BPF := map_perf_test_kern
 
 CFLAGS ?= -O2 -g
@@ -71,6 +72,11 @@ CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I.
 # uprobe targets need frame pointers to start with "push %rbp" (x86-64)
 CFLAGS += -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
+# usdt.bpf.h includes <linux/errno.h>, whose <asm/errno.h> lives in the
+# target's multiarch directory, which clang -target bpf does not search:
+# ask the C compiler, so that a cross build names its own
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS += $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
 LDLIBS := -lbpf -lelf -lz -ljansson -lpthread
 ifeq ($(STATIC),1)
 LDFLAGS += -static
@@ -161,7 +167,7 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS)
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
-	       bench_compare.c bench_cmdline.c bench_msg.c)
+	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

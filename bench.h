@@ -218,6 +218,7 @@ struct bench_row {
 	__u64 events;			/* over counted samples */
 	__u64 hits;			/* the first program's, every CPU */
 	__u64 foreign;			/* hits beyond the workers' events */
+	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
 	int retries;			/* samples run again as disturbed */
 	double prog_ns;			/* --prog-stats: ns per program run */
 	double prog_clock_ns;		/* of which the stats' clock reads */
@@ -236,6 +237,8 @@ struct sample {
 	__u64 *hits;			/* [counter * nr_cpus + cpu] */
 	int nr_cpus;			/* possible CPUs */
 	__u64 counted;			/* the first program's, every CPU */
+	__u64 *kernel_skips;		/* per program: runs the kernel skipped */
+	__u64 skipped;			/* the events those explain */
 	__u64 foreign;
 	double attach_ns, detach_ns;
 };
@@ -290,8 +293,8 @@ struct bench_family {
 	void (*usage_tables)(FILE *f);
 	/* the rows selected; for --list (@listing) without probing the kernel */
 	int (*setup)(struct bench_rows *rows, bool listing);
-	/* --list: the tables as JSON, filled into @root */
-	void (*list)(const struct bench_rows *all, struct json_t *root);
+	/* --list: what a row needs and runs, into its JSON object */
+	void (*list_row)(const struct bench_row *row, struct json_t *o);
 
 	/* once per row, before its first sample: probe and load */
 	int (*open)(struct bench_row *row, struct outcome *out);
@@ -335,7 +338,8 @@ extern struct run_settings bench_rs;
 
 /*
  * Faults the tests inject through the environment (BENCH_TEST_FAULT=
- * miss-odd, miss-cpu=N, uncounted) to prove that verification bites: a
+ * miss-odd, miss-cpu=N, uncounted, miss-one) to prove that verification
+ * bites: a
  * program that misses events must give FAILED. No option reaches them.
  */
 enum bench_fault_kind {
@@ -343,6 +347,7 @@ enum bench_fault_kind {
 	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
 	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
 	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
+	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
 };
 
 struct bench_fault {
@@ -354,6 +359,17 @@ struct bench_fault {
 extern struct bench_fault bench_fault;
 
 /*
+ * The fault program @i of a row's @nr counts with, in the numbers above:
+ * miss-one makes the last one miss every other hit, the others none.
+ */
+static inline enum bench_fault_kind bench_fault_of(int i, int nr)
+{
+	if (bench_fault.kind != BENCH_FAULT_MISS_ONE)
+		return bench_fault.kind;
+	return i == nr - 1 ? BENCH_FAULT_MISS_ODD : BENCH_FAULT_NONE;
+}
+
+/*
  * Positional arguments that stand for -c and -n: each may be given one
  * way only. -1 after one line on stderr.
  */
@@ -361,6 +377,22 @@ int bench_cpus_arg(const char *s, const char *what);
 int bench_count_arg(const char *s, __u64 max, const char *what);
 
 int bench_main(const struct bench_family *fam, int argc, char **argv);
+
+/* ---- a sample's worth: bench_verify.c, pure functions ---- */
+
+/* events, rate and ns per event from the workers' results */
+void sample_measure(struct sample *s);
+/*
+ * On every worker's CPU, each of the row's programs counted at least
+ * hits_per_event times the worker's events; the rest is foreign. A
+ * shortfall the kernel's own count of skipped runs explains is noted in
+ * s->skipped; any other makes s->out FAILED, naming the CPU.
+ */
+void sample_verify(const struct bench_row *row, struct sample *s);
+/* s->out disturbed when a worker did not have its CPU to itself */
+void sample_judge_disturbed(struct sample *s);
+/* -r N reached, or --max-samples, or the mean known to --precision */
+bool enough_samples(const double *ns, int n, const struct run_settings *rs);
 /* "  name      help", the help's further lines indented alike */
 void print_help_item(FILE *f, const char *head, const char *help);
 

@@ -185,14 +185,15 @@ static bool write_all(struct sys_worker *w)
 /* what one call made, unless the test fault wants it left out */
 static void tally(struct sys_worker *w, bool fine, __u64 ops)
 {
+	enum bench_fault_kind fault = bench_fault_of(0, 1);
+
 	if (!fine) {
 		w->slot->bad++;
 		return;
 	}
-	if (bench_fault.kind == BENCH_FAULT_UNCOUNTED ||
-	    (bench_fault.kind == BENCH_FAULT_MISS_ODD && (w->calls++ & 1)) ||
-	    (bench_fault.kind == BENCH_FAULT_MISS_CPU &&
-	     w->cpu == bench_fault.cpu))
+	if (fault == BENCH_FAULT_UNCOUNTED ||
+	    (fault == BENCH_FAULT_MISS_ODD && (w->calls++ & 1)) ||
+	    (fault == BENCH_FAULT_MISS_CPU && w->cpu == bench_fault.cpu))
 		return;
 	w->slot->ok += ops;
 }

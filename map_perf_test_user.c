@@ -31,6 +31,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_report.h"
 #include "map_perf_test.h"
 #include "map_perf_families.h"
 #include "map_perf_test_kern.skel.h"
@@ -332,18 +333,6 @@ struct lpm_key {
 	__u8 data[MAX_KEY_SIZE - 4];
 };
 
-/* does @key's prefix contain @addr? */
-static bool lpm_covers(const struct lpm_key *key, const __u8 *addr)
-{
-	__u32 bits = key->prefixlen, i;
-
-	for (i = 0; i < bits / 8; i++)
-		if (key->data[i] != addr[i])
-			return false;
-	return bits % 8 == 0 ||
-	       !((key->data[i] ^ addr[i]) & (0xff00 >> (bits % 8)));
-}
-
 /*
  * 512 random prefixes, then 192.168.0.1/32 -> 128, in the LPM trie the
  * program searches. Under --miss, no prefix at all contains the address.
@@ -367,7 +356,7 @@ static int fill_lpm(struct map_row *r)
 		key.prefixlen = rand() % (8 * data + 1);
 		for (i = 0; i < data; i++)
 			key.data[i] = rand() & 0xff;
-		if (opt.miss && lpm_covers(&key, addr))
+		if (opt.miss && lpm_covers(key.prefixlen, key.data, addr))
 			continue;
 		if (bpf_map_update_elem(fd, &key, &value, BPF_ANY))
 			return -errno;
@@ -410,8 +399,7 @@ static int expect_kept_keys(int fd, __u32 lru_lookup_range,
 	}
 	*min_found = 0;
 	for (k = 0; k < nr; k++)
-		*min_found += res[k].events / nr_windows * before[nr_windows] +
-			      before[res[k].events % nr_windows];
+		*min_found += kept_hits(before, nr_windows, res[k].events);
 	free(before);
 	return 0;
 }
@@ -1362,7 +1350,7 @@ static void configure(struct map_perf_config *cfg, const struct map_row *r)
 	cfg->syscall_nr = t->nr;
 	if (!pid_namespace(&cfg->pidns_dev, &cfg->pidns_ino, &initial))
 		cfg->use_pidns = !initial;
-	cfg->fault = bench_fault.kind;
+	cfg->fault = bench_fault_of(0, 1);
 	cfg->fault_cpu = bench_fault.cpu;
 	cfg->key_size = r->set.key_size;
 	cfg->record_size = r->set.record_size;
@@ -2051,43 +2039,28 @@ static void json_row(const struct bench_row *row, json_t *o)
 	json_object_set_new(o, "ns_per_op", nsop);
 }
 
-static void list(const struct bench_rows *all, json_t *root)
+static void list_row(const struct bench_row *row, json_t *o)
 {
-	json_t *rows = json_array(), *o, *needs;
-	int i, k;
+	const struct map_row *r = row->priv;
+	struct map_perf_test_kern *skel;
 
-	for (i = 0; i < all->nr; i++) {
-		const struct bench_row *row = &all->row[i];
-		const struct map_row *r = row->priv;
-		struct map_perf_test_kern *skel;
-
-		o = json_object();
-		json_object_set_new(o, "name", json_string(row->name));
-		json_object_set_new(o, "variant", json_string(row->variant));
-		needs = json_array();
-		for (k = 0; r && r->method && k < 4 &&
-			    r->method->kind->needs[k]; k++)
-			json_array_append_new(needs,
-				json_string(r->method->kind->needs[k]));
-		json_object_set_new(o, "needs", needs);
-		if (r && !r->method) {
-			json_object_set_new(o, "flag", json_integer(1ull <<
-						(r->test - tests)));
-			json_object_set_new(o, "program", json_null());
-		} else if (r) {
-			json_object_set_new(o, "flag", json_integer(1ull <<
-						(r->test - tests)));
-			/* opening needs no privileges: it only reads the ELF */
-			skel = map_perf_test_kern__open();
-			json_object_set_new(o, "program", skel ? json_string(
-				bpf_program__name(skel_prog(skel,
-					r->test->prog[r->method - methods]))) :
-				json_null());
-			map_perf_test_kern__destroy(skel);
-		}
-		json_array_append_new(rows, o);
+	if (!r)
+		return;		/* a base row: nothing attached */
+	json_object_set_new(o, "flag", json_integer(1ull << (r->test - tests)));
+	if (!r->method) {
+		/* bpf() calls of the workers': no program, no attach */
+		json_object_set_new(o, "program", json_null());
+		return;
 	}
-	json_object_set_new(root, "rows", rows);
+	json_object_set_new(o, "needs", needs_json(r->method->kind->needs, 4,
+						   NULL));
+	/* opening needs no privileges: it only reads the ELF */
+	skel = map_perf_test_kern__open();
+	if (!skel)
+		return;
+	json_object_set_new(o, "program", json_string(bpf_program__name(
+		skel_prog(skel, r->test->prog[r->method - methods]))));
+	map_perf_test_kern__destroy(skel);
 }
 
 static const struct bench_family map_perf_family = {
@@ -2100,7 +2073,7 @@ static const struct bench_family map_perf_family = {
 	.parse_args = parse_args,
 	.usage_tables = usage_tables,
 	.setup = setup,
-	.list = list,
+	.list_row = list_row,
 	.open = open_row,
 	.attach = attach_row,
 	.detach = detach_row,

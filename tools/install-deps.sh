@@ -13,6 +13,9 @@ usage() {
 	exit 2
 }
 
+# where Debian keeps this architecture's headers (sys/sdt.h)
+multiarch=$(uname -m)-linux-gnu
+
 # package: the file that proves it is installed
 declare -A need=(
 	[clang]=/usr/bin/clang
@@ -22,6 +25,7 @@ declare -A need=(
 	[zlib1g-dev]=/usr/include/zlib.h
 	[libzstd-dev]=/usr/include/zstd.h
 	[libjansson-dev]=/usr/include/jansson.h
+	[systemtap-sdt-dev]=/usr/include/$multiarch/sys/sdt.h
 	[bpftool]=/usr/sbin/bpftool
 	[qemu-system-x86]=/usr/bin/qemu-system-x86_64
 	[busybox-static]=/bin/busybox
