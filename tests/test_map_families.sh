@@ -46,10 +46,17 @@ no_failure() {
 		(r["status"] != "skipped" or r["reason"]) for r in d["results"])'
 }
 
-# none of our maps stays behind after a run
+# none of our maps stays behind after a run (within 2 s: the kernel frees
+# them asynchronously, as it does programs)
 no_maps_left() {
-	! bpftool map list 2>/dev/null |
-		grep -qE 'name (bloom_map|queue_map|stack_map|ringbuf_map|perfbuf_map|sys_ops) '
+	local i
+	for i in $(seq 20); do
+		bpftool map list 2>/dev/null |
+			grep -qE 'name (bloom_map|queue_map|stack_map|ringbuf_map|perfbuf_map|sys_ops) ' ||
+			return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # --- bloom, queue, stack, task storage: the programs' counts
