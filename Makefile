@@ -9,6 +9,7 @@
 #   make run           install what is missing, build, run both programs
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
+#   make plot JSON=F   pictures of --json files F (tools/plot.py)
 #   make V=1           show full commands
 # CLANG=, BPFTOOL=, CC=, VMLINUX_BTF= override the tools and the BTF source;
 # for ARCH=arm64 also CROSS_COMPILE= and VMLINUX_IMAGE= (the arm64 kernel
@@ -76,7 +77,7 @@ BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
 # ask the C compiler, so that a cross build names its own
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 BPF_CFLAGS += $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
-LDLIBS := -lbpf -lelf -lz -ljansson
+LDLIBS := -lbpf -lelf -lz -ljansson -lpthread
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS += -lzstd
@@ -146,6 +147,10 @@ $(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+# map_perf_test's tests of other shapes: a buffer's consumer, bpf() calls
+map_perf_test_SRCS := map_perf_consumer.c map_perf_syscall.c
+$(BINDIR)/map_perf_test: $(patsubst %.c,$(OBJDIR)/%.o,$(map_perf_test_SRCS))
+
 # the uprobe events' targets, per architecture
 $(BINDIR)/test_overhead: $(OBJDIR)/uprobe_targets.o
 
@@ -189,6 +194,12 @@ run: deps
 	./test_overhead
 	./map_perf_test
 
+# pictures of --json results: make plot JSON="a.json b.json" [PLOTDIR=dir]
+PLOTDIR ?= $(OUTPUT)/plots
+plot:
+	$(if $(JSON),,$(error give the --json files: make plot JSON="a.json ..."))
+	$(Q)tools/plot.py -o $(PLOTDIR) $(JSON)
+
 vmtest: deps
 	$(Q)tools/vmtest.sh
 
@@ -208,7 +219,7 @@ clean:
 		$(OUTPUT)/static $(OUTPUT)/dynamic test_overhead map_perf_test
 	$(Q)rm -rf build/arm64
 
-.PHONY: all tests deps deps-arm64 check check-arm64 run vmtest vmtest-arm64 bench \
+.PHONY: all tests deps deps-arm64 check check-arm64 run vmtest vmtest-arm64 bench plot \
 	clean
 .DELETE_ON_ERROR:
 .SECONDARY:

@@ -128,6 +128,12 @@ struct trigger {
 	void (*run)(void *state, __u64 count);
 	/* events one call makes (0 means 1): count / this calls are made */
 	unsigned int events_per_call;
+	/*
+	 * The state setup and run start from: lets one trigger serve rows
+	 * that differ by a parameter (a map, its size), since the worker is
+	 * forked after the family last ran.
+	 */
+	void *arg;
 };
 
 struct worker_result {

@@ -150,7 +150,7 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	__u64 calls = (a->count + per_call - 1) / per_call;
 	struct worker_result res = { .cpu = a->cpu };
 	__u64 start, cpu0, delay0;
-	void *state = NULL;
+	void *state = trigger->arg;
 	long vol0, invol0, vol1, invol1;
 	char c;
 

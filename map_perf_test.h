@@ -21,6 +21,25 @@ enum map_test_id {
 	ARRAY_LOOKUP,
 	INNER_LRU_HASH_PREALLOC,
 	LRU_HASH_LOOKUP,
+	/* beyond upstream: the other map families, same flag numbering */
+	BLOOM_LOOKUP,
+	BLOOM_UPDATE,
+	QUEUE_PUSH_POP,
+	STACK_PUSH_POP,
+	TASK_STORAGE,
+	RINGBUF_RESERVE,
+	RINGBUF_OUTPUT,
+	PERFBUF_OUTPUT,
+	/* no program: the workers' own bpf() calls on a map user space made */
+	SYS_HASH_LOOKUP,
+	SYS_HASH_UPDATE,
+	SYS_HASH_DELETE,
+	SYS_ARRAY_LOOKUP,
+	SYS_ARRAY_UPDATE,
+	BATCH_HASH_LOOKUP,
+	BATCH_HASH_UPDATE,
+	BATCH_ARRAY_LOOKUP,
+	BATCH_ARRAY_UPDATE,
 	NR_TESTS,
 };
 
@@ -33,6 +52,11 @@ struct map_perf_counters {
 	__u64 update_fails;
 	__u64 foreign;		/* runs for the syscall of another process */
 	__u64 seen;		/* the test fault's own count */
+	__u64 negatives;	/* bloom: lookups of keys known to be absent */
+	__u64 false_pos;	/* bloom: of them, the ones that hit */
+	__u64 dropped;		/* ring/perf buffer: records that found no room */
+	__u64 sum;		/* queue/stack: values pushed less values popped */
+	__u64 seq;		/* ring/perf buffer: records tried on this CPU */
 };
 
 /* CPUs the worker table covers; a power of two, checked at run time */
@@ -54,8 +78,35 @@ struct map_perf_config {
 	__u32 use_pidns;
 	__u32 fault;
 	__u32 fault_cpu;
+	__u32 key_size;		/* hash and LPM keys; 0: the 4-byte default */
+	__u32 set_size;		/* bloom: keys 0 .. set_size - 1 were pushed */
+	__u32 record_size;	/* ring/perf buffer records, in bytes */
+	__u32 wakeup;		/* ring buffer: WAKEUP_* or every Nth record */
 	__u32 unused;
 };
+
+/* records a program submits per syscall, and each record's start */
+#define RECORDS_PER_CALL	16
+struct map_perf_record {
+	__u32 cpu;
+	__u32 test;
+	__u64 seq;		/* the producing CPU's count of records tried */
+};
+
+#define MIN_RECORD_SIZE		((__u32)sizeof(struct map_perf_record))
+#define MAX_RECORD_SIZE		4096
+/* hash keys and LPM keys (prefix length + data) of a --key-size */
+#define MAX_KEY_SIZE		256
+
+/* ring buffer wake-ups: cfg.wakeup, any other value N: every Nth record */
+#define WAKEUP_POLL		0	/* BPF_RB_NO_WAKEUP: the consumer polls */
+#define WAKEUP_EVERY		1	/* BPF_RB_FORCE_WAKEUP on each record */
+#define WAKEUP_ADAPTIVE		0xffffffffu	/* flags 0: the kernel decides */
+
+/* operations per run of the bloom, queue, stack and task storage tests */
+#define BLOOM_OPS		32	/* lookups: half present, half absent */
+#define QUEUE_OPS		16	/* pushes, then as many pops */
+#define TASK_STORAGE_OPS	32
 
 /*
  * connect(-1, &sin6, sizeof(sin6)) fails with EBADF before the kernel

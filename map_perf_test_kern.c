@@ -13,35 +13,41 @@
 
 #define MAX_ENTRIES	1000
 #define MAX_NR_CPUS	1024
+/* what a full ring or perf buffer answers; vmlinux.h has no errno.h */
+#define EAGAIN		11
+#define ENOSPC		28
 
-/* ---- the maps: upstream's names, which num_map_entries resizes ---- */
+/*
+ * ---- the maps: upstream's names, which num_map_entries resizes ----
+ * The hash maps' keys are sized, not typed: --key-size changes them.
+ */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, __u32);
-	__type(value, long);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(long));
 	__uint(max_entries, MAX_ENTRIES);
 } hash_map SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__type(key, __u32);
-	__type(value, long);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(long));
 	__uint(max_entries, MAX_ENTRIES);
 } percpu_hash_map SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, __u32);
-	__type(value, long);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(long));
 	__uint(max_entries, MAX_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } hash_map_alloc SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__type(key, __u32);
-	__type(value, long);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(long));
 	__uint(max_entries, MAX_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } percpu_hash_map_alloc SEC(".maps");
@@ -109,6 +115,69 @@ struct {
 	__type(value, struct map_perf_counters);
 } counters SEC(".maps");
 
+/* ---- the other map families ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
+	__type(value, __u32);
+	__uint(max_entries, MAX_ENTRIES);
+} bloom_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__type(value, __u64);
+	__uint(max_entries, 16384);
+} queue_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK);
+	__type(value, __u64);
+	__uint(max_entries, 16384);
+} stack_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} task_storage_map SEC(".maps");
+
+/* 1 MiB: records of every producer CPU in one ring */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} ringbuf_map SEC(".maps");
+
+/* one perf buffer per CPU; libbpf sizes it to the possible CPUs */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(int));
+	__uint(value_size, sizeof(int));
+} perfbuf_map SEC(".maps");
+
+/* wide keys (--key-size) and records are built here: too big for the stack */
+struct key_buf {
+	__u8 b[MAX_KEY_SIZE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct key_buf);
+} key_bufs SEC(".maps");
+
+struct record_buf {
+	__u8 b[MAX_RECORD_SIZE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct record_buf);
+} record_bufs SEC(".maps");
+
 /* ---- set by user space ---- */
 
 const volatile struct map_perf_config cfg = { .syscall_nr = -1 };
@@ -148,21 +217,27 @@ static __always_inline void count_foreign(__u32 test)
 		c->foreign++;
 }
 
+/* false when the test fault wants this run left out of the counts */
+static __always_inline bool counted(struct map_perf_counters *c)
+{
+	/* frozen .rodata: the verifier drops every branch not taken */
+	if (cfg.fault == MAP_FAULT_UNCOUNTED)
+		return false;
+	if (cfg.fault == MAP_FAULT_MISS_ODD && (c->seen++ & 1))
+		return false;
+	if (cfg.fault == MAP_FAULT_MISS_CPU &&
+	    bpf_get_smp_processor_id() == cfg.fault_cpu)
+		return false;
+	return true;
+}
+
 /* once per run, after the timed map work: a per-CPU slot, no atomics */
 static __always_inline void count(__u32 test, __u32 lookups, __u32 found,
 				  __u32 updates, __u32 update_fails)
 {
 	struct map_perf_counters *c = bpf_map_lookup_elem(&counters, &test);
 
-	if (!c)
-		return;
-	/* frozen .rodata: the verifier drops every branch not taken */
-	if (cfg.fault == MAP_FAULT_UNCOUNTED)
-		return;
-	if (cfg.fault == MAP_FAULT_MISS_ODD && (c->seen++ & 1))
-		return;
-	if (cfg.fault == MAP_FAULT_MISS_CPU &&
-	    bpf_get_smp_processor_id() == cfg.fault_cpu)
+	if (!c || !counted(c))
 		return;
 	c->calls++;
 	c->lookups += lookups;
@@ -173,6 +248,24 @@ static __always_inline void count(__u32 test, __u32 lookups, __u32 found,
 
 /* ---- the bodies: one per test, upstream's work ---- */
 
+/*
+ * @key as the map's key: itself, or with --key-size its first 4 bytes in
+ * a zeroed per-CPU buffer of the size asked. The default is decided by
+ * the verifier (frozen .rodata): upstream's work stays as it was.
+ */
+static __always_inline void *wide_key(__u32 *key)
+{
+	__u32 zero = 0;
+	__u32 *buf;
+
+	if (!cfg.key_size)
+		return key;
+	buf = bpf_map_lookup_elem(&key_bufs, &zero);
+	if (buf)
+		*buf = *key;
+	return buf;
+}
+
 /* 10 x (update, lookup, delete) of the calling thread's own key */
 static __always_inline void stress_hash(void *map, __u32 test)
 {
@@ -180,15 +273,21 @@ static __always_inline void stress_hash(void *map, __u32 test)
 	__u32 found = 0, fails = 0;
 	long init_val = 1;
 	long *value;
+	void *k;
 	int i;
 
+	k = wide_key(&key);
+	if (!k) {
+		count(test, 0, 0, 1, 1);
+		return;
+	}
 	for (i = 0; i < 10; i++) {
-		if (bpf_map_update_elem(map, &key, &init_val, BPF_ANY))
+		if (bpf_map_update_elem(map, k, &init_val, BPF_ANY))
 			fails++;
-		value = bpf_map_lookup_elem(map, &key);
+		value = bpf_map_lookup_elem(map, k);
 		if (value) {
 			found++;
-			bpf_map_delete_elem(map, &key);
+			bpf_map_delete_elem(map, k);
 		}
 	}
 	count(test, 10, found, 10, fails);
@@ -254,6 +353,34 @@ static __always_inline void inner_lru_hash_prealloc(__u32 key)
  * and runs out of BPF stack.
  */
 
+/*
+ * --key-size K: the address in the first of K - 4 data bytes, the rest
+ * zero, looked up at its full length, 8 * (K - 4) bits.
+ */
+static __always_inline void lpm_wide(void)
+{
+	const __u8 addr[4] = LPM_ADDR;
+	__u32 zero = 0, found = 0;
+	long *value;
+	__u8 *key;
+	int i;
+
+	key = bpf_map_lookup_elem(&key_bufs, &zero);
+	if (!key) {
+		count(LPM_KMALLOC, 32, 0, 0, 0);
+		return;
+	}
+	*(__u32 *)key = 8 * (cfg.key_size - 4);
+	__builtin_memcpy(key + 4, addr, sizeof(addr));
+#pragma clang loop unroll(full)
+	for (i = 0; i < 32; i++) {
+		value = bpf_map_lookup_elem(&lpm_trie_map_alloc, key);
+		found += value && *value == LPM_VALUE;
+		barrier_var(found);
+	}
+	count(LPM_KMALLOC, 32, found, 0, 0);
+}
+
 /* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
 static __always_inline void lpm_kmalloc(void)
 {
@@ -266,6 +393,10 @@ static __always_inline void lpm_kmalloc(void)
 	long *value;
 	int i;
 
+	if (cfg.key_size) {
+		lpm_wide();
+		return;
+	}
 	key.b32[0] = 32;
 	__builtin_memcpy(&key.b8[4], addr, sizeof(addr));
 #pragma clang loop unroll(full)
@@ -280,11 +411,16 @@ static __always_inline void lpm_kmalloc(void)
 static __always_inline void lookup64(void *map, __u32 test)
 {
 	__u32 key = LOOKUP_KEY, found = 0;
+	void *k = wide_key(&key);
 	int i;
 
+	if (!k) {
+		count(test, 64, 0, 0, 0);
+		return;
+	}
 #pragma clang loop unroll(full)
 	for (i = 0; i < 64; i++) {
-		found += bpf_map_lookup_elem(map, &key) != NULL;
+		found += bpf_map_lookup_elem(map, k) != NULL;
 		barrier_var(found);
 	}
 	count(test, 64, found, 0, 0);
@@ -314,6 +450,227 @@ static __always_inline void lru_hash_lookup(__u32 key)
 		key++;
 	}
 	count(LRU_HASH_LOOKUP, 32, found, 0, 0);
+}
+
+/* ---- the other families' bodies ---- */
+
+/* the counters for what else a run did; the test fault applies alike */
+static __always_inline void count_more(__u32 test,
+				       const struct map_perf_counters *d)
+{
+	struct map_perf_counters *c = bpf_map_lookup_elem(&counters, &test);
+
+	if (!c || !counted(c))
+		return;
+	c->calls++;
+	c->lookups += d->lookups;
+	c->found += d->found;
+	c->updates += d->updates;
+	c->update_fails += d->update_fails;
+	c->negatives += d->negatives;
+	c->false_pos += d->false_pos;
+	c->dropped += d->dropped;
+	c->sum += d->sum;
+}
+
+/*
+ * Half the lookups of keys user space pushed (0 .. set_size - 1), which
+ * must all hit: a bloom filter has no false negatives. Half of keys it
+ * never pushed: their hits are the false positives.
+ */
+static __always_inline void bloom_lookup(void)
+{
+	struct map_perf_counters d = {};
+	__u32 key;
+	int i;
+
+	for (i = 0; i < BLOOM_OPS / 2; i++) {
+		key = bpf_get_prandom_u32() % cfg.set_size;
+		d.found += !bpf_map_peek_elem(&bloom_map, &key);
+		key = cfg.set_size + (bpf_get_prandom_u32() >> 2);
+		d.false_pos += !bpf_map_peek_elem(&bloom_map, &key);
+	}
+	d.lookups = d.negatives = BLOOM_OPS / 2;
+	count_more(BLOOM_LOOKUP, &d);
+}
+
+/* keys already in the set again: the filter's bits stay as they were */
+static __always_inline void bloom_update(void)
+{
+	__u32 key, fails = 0;
+	int i;
+
+	for (i = 0; i < BLOOM_OPS; i++) {
+		key = bpf_get_prandom_u32() % cfg.set_size;
+		fails += bpf_map_push_elem(&bloom_map, &key, BPF_ANY) != 0;
+	}
+	count(BLOOM_UPDATE, 0, 0, BLOOM_OPS, fails);
+}
+
+/*
+ * QUEUE_OPS pushes, then as many pops: never more pops than pushes so
+ * far, on any CPU, so no pop may find the map empty. Pushed values less
+ * popped ones must come to 0 over every CPU once the map is empty.
+ */
+static __always_inline void push_pop(void *map, __u32 test)
+{
+	struct map_perf_counters d = {};
+	__u64 v, cpu = bpf_get_smp_processor_id();
+	int i;
+
+	for (i = 0; i < QUEUE_OPS; i++) {
+		v = cpu << 32 | (bpf_get_prandom_u32() | 1);
+		if (bpf_map_push_elem(map, &v, 0))
+			d.update_fails++;
+		else
+			d.sum += v;
+	}
+	for (i = 0; i < QUEUE_OPS; i++) {
+		if (bpf_map_pop_elem(map, &v))
+			continue;
+		d.found++;
+		d.sum -= v;
+	}
+	d.updates = d.lookups = QUEUE_OPS;
+	count_more(test, &d);
+}
+
+static __always_inline void queue_push_pop(void)
+{
+	push_pop(&queue_map, QUEUE_PUSH_POP);
+}
+
+static __always_inline void stack_push_pop(void)
+{
+	push_pop(&stack_map, STACK_PUSH_POP);
+}
+
+/* the current task's storage, created by the first run on each task */
+static __always_inline void task_storage(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 found = 0;
+	__u64 *v;
+	int i;
+
+	for (i = 0; i < TASK_STORAGE_OPS; i++) {
+		v = bpf_task_storage_get(&task_storage_map, task, 0,
+					 BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (v) {
+			found++;
+			(*v)++;
+		}
+	}
+	count(TASK_STORAGE, TASK_STORAGE_OPS, found, 0, 0);
+}
+
+/* the ring buffer's wake-up for the record numbered @seq on its CPU */
+static __always_inline __u64 rb_flags(__u64 seq)
+{
+	if (cfg.wakeup == WAKEUP_ADAPTIVE)
+		return 0;
+	if (cfg.wakeup == WAKEUP_POLL)
+		return BPF_RB_NO_WAKEUP;
+	if (cfg.wakeup == WAKEUP_EVERY)
+		return BPF_RB_FORCE_WAKEUP;
+	return (seq + 1) % cfg.wakeup ? BPF_RB_NO_WAKEUP : BPF_RB_FORCE_WAKEUP;
+}
+
+/* the per-CPU counters this CPU numbers its records by */
+static __always_inline struct map_perf_counters *record_counter(__u32 test)
+{
+	return bpf_map_lookup_elem(&counters, &test);
+}
+
+/*
+ * RECORDS_PER_CALL records, each reserved in the ring, stamped with its
+ * CPU and number, and submitted; a full ring drops it, counted. Every
+ * record is thus produced = consumed + dropped, checked by user space.
+ */
+static __always_inline void ringbuf_reserve(void)
+{
+	struct map_perf_counters d = {}, *c = record_counter(RINGBUF_RESERVE);
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct map_perf_record *r;
+	__u64 seq;
+	int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < RECORDS_PER_CALL; i++) {
+		seq = c->seq++;
+		r = bpf_ringbuf_reserve(&ringbuf_map, cfg.record_size, 0);
+		if (!r) {
+			d.dropped++;
+			continue;
+		}
+		r->cpu = cpu;
+		r->test = RINGBUF_RESERVE;
+		r->seq = seq;
+		bpf_ringbuf_submit(r, rb_flags(seq));
+	}
+	d.updates = RECORDS_PER_CALL;
+	count_more(RINGBUF_RESERVE, &d);
+}
+
+/* a record of cfg.record_size bytes in this CPU's buffer, stamped */
+static __always_inline struct map_perf_record *record(__u32 test)
+{
+	__u32 zero = 0;
+	struct map_perf_record *r = bpf_map_lookup_elem(&record_bufs, &zero);
+
+	if (r) {
+		r->cpu = bpf_get_smp_processor_id();
+		r->test = test;
+	}
+	return r;
+}
+
+/* the same, copied into the ring by bpf_ringbuf_output() */
+static __always_inline void ringbuf_output(void)
+{
+	struct map_perf_counters d = {}, *c = record_counter(RINGBUF_OUTPUT);
+	struct map_perf_record *r = record(RINGBUF_OUTPUT);
+	long err;
+	int i;
+
+	if (!c || !r)
+		return;
+	for (i = 0; i < RECORDS_PER_CALL; i++) {
+		r->seq = c->seq++;
+		err = bpf_ringbuf_output(&ringbuf_map, r, cfg.record_size,
+					 rb_flags(r->seq));
+		if (err == -EAGAIN)
+			d.dropped++;
+		else if (err)
+			d.update_fails++;
+	}
+	d.updates = RECORDS_PER_CALL;
+	count_more(RINGBUF_OUTPUT, &d);
+}
+
+/* into this CPU's perf buffer; its wake-ups are the perf event's */
+static __always_inline void perfbuf_output(void *ctx)
+{
+	struct map_perf_counters d = {}, *c = record_counter(PERFBUF_OUTPUT);
+	struct map_perf_record *r = record(PERFBUF_OUTPUT);
+	long err;
+	int i;
+
+	if (!c || !r)
+		return;
+	for (i = 0; i < RECORDS_PER_CALL; i++) {
+		r->seq = c->seq++;
+		err = bpf_perf_event_output(ctx, &perfbuf_map,
+					    BPF_F_CURRENT_CPU, r,
+					    cfg.record_size);
+		if (err == -ENOSPC)
+			d.dropped++;
+		else if (err)
+			d.update_fails++;
+	}
+	d.updates = RECORDS_PER_CALL;
+	count_more(PERFBUF_OUTPUT, &d);
 }
 
 /* ---- connect(): the test case and key are in the address ---- */
@@ -390,6 +747,45 @@ int raw_tp_##test(struct bpf_raw_tracepoint_args *ctx)			\
 	return 0;							\
 }
 
+/* the same for a body that needs the program's context */
+#define SYSCALL_CTX_TEST(test, id)					\
+static __always_inline void test##_run(void *ctx)			\
+{									\
+	if (from_worker())						\
+		test(ctx);						\
+	else								\
+		count_foreign(id);					\
+}									\
+									\
+SEC("?ksyscall")							\
+int BPF_KPROBE(kprobe_##test)						\
+{									\
+	test##_run(ctx);						\
+	return 0;							\
+}									\
+									\
+SEC("?fentry")								\
+int BPF_PROG(fentry_##test)						\
+{									\
+	test##_run(ctx);						\
+	return 0;							\
+}									\
+									\
+SEC("?tracepoint")							\
+int tracepoint_##test(void *ctx)					\
+{									\
+	test##_run(ctx);						\
+	return 0;							\
+}									\
+									\
+SEC("?raw_tp")								\
+int raw_tp_##test(struct bpf_raw_tracepoint_args *ctx)			\
+{									\
+	if (ctx->args[1] == cfg.syscall_nr)				\
+		test##_run(ctx);					\
+	return 0;							\
+}
+
 /*
  * A connect() test: each method finds the address argument its own way,
  * fentry through the pt_regs of the arch's __<arch>_sys_connect stub.
@@ -454,5 +850,13 @@ SYSCALL_TEST(array_lookup, ARRAY_LOOKUP)
 CONNECT_TEST(inner_lru_hash_prealloc, CASE_INNER_LRU_HASH,
 	     INNER_LRU_HASH_PREALLOC)
 CONNECT_TEST(lru_hash_lookup, CASE_LRU_HASH_LOOKUP, LRU_HASH_LOOKUP)
+SYSCALL_TEST(bloom_lookup, BLOOM_LOOKUP)
+SYSCALL_TEST(bloom_update, BLOOM_UPDATE)
+SYSCALL_TEST(queue_push_pop, QUEUE_PUSH_POP)
+SYSCALL_TEST(stack_push_pop, STACK_PUSH_POP)
+SYSCALL_TEST(task_storage, TASK_STORAGE)
+SYSCALL_TEST(ringbuf_reserve, RINGBUF_RESERVE)
+SYSCALL_TEST(ringbuf_output, RINGBUF_OUTPUT)
+SYSCALL_CTX_TEST(perfbuf_output, PERFBUF_OUTPUT)
 
 char _license[] SEC("license") = "GPL";

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -31,6 +33,7 @@
 #include "bench_attach.h"
 #include "bench_report.h"
 #include "map_perf_test.h"
+#include "map_perf_families.h"
 #include "map_perf_test_kern.skel.h"
 
 #define DEFAULT_COUNT	50000ull
@@ -38,6 +41,11 @@
 #define MAX_MAP_ENTRIES	(1u << 24)
 #define LPM_PREFIXES	512	/* random prefixes around the /32 */
 #define LRU_LOOKUP_SPAN	32	/* keys one LRU_HASH_LOOKUP event looks up */
+/* values a sweep option takes at most */
+#define MAX_SWEEP	32
+#define DEFAULT_RECORD_SIZE	64
+/* the user-space maps' size when --entries does not say */
+#define SYS_ENTRIES	1000
 
 /* the arch's syscall stubs, what fentry attaches to */
 #if defined(__x86_64__)
@@ -51,12 +59,6 @@
 #else
 #define SYS_PREFIX "sys_"
 #endif
-
-/*
- * LRU_HASH_LOOKUP's keys are 0 .. range - 1, as upstream: 32, or
- * num_map_entries when larger. Set before the workers fork.
- */
-static __u32 lru_lookup_range = LRU_LOOKUP_SPAN;
 
 /* ---- triggers: what every worker repeats ---- */
 
@@ -127,10 +129,13 @@ CONNECT_TRIGGER(inner_lru_hash, CASE_INNER_LRU_HASH)
  * The next 32 keys each time, back to 0 before a span would pass the
  * range. The key outlives the call: with -d the loop comes in chunks, and
  * the walk must go on as in one call for the hits expected of it. Each
- * worker is a process of its own, forked with the key at 0.
+ * worker is a process of its own, forked with the key at 0. The range,
+ * in @state, is the row's: 32 keys, or its map's size when larger (as
+ * upstream); a base row has none.
  */
 static void lru_hash_lookup_run(void *state, __u64 count)
 {
+	__u32 lru_lookup_range = state ? *(__u32 *)state : LRU_LOOKUP_SPAN;
 	static __u32 key;
 	struct sockaddr_in6 in6;
 	__u64 i;
@@ -163,10 +168,35 @@ struct map_def {
 	int tmpl_fd;		/* the template given to libbpf, until load */
 };
 
+/* how a test runs, beyond a program on the workers' syscalls */
+enum test_shape {
+	SHAPE_PROG,
+	SHAPE_RINGBUF,		/* and a consumer on a CPU of its own */
+	SHAPE_PERFBUF,
+	SHAPE_SYSCALL,		/* no program: the workers' own bpf() calls */
+};
+
+/* what a test's row may be swept over */
+#define TAKES_ENTRIES	(1u << 0)
+#define TAKES_KEY_SIZE	(1u << 1)
+#define TAKES_RECORDS	(1u << 2)	/* --wakeup, --record-size */
+
+/* what a row runs with, beyond its test and method: its params */
+struct row_settings {
+	__u32 entries;		/* 0: the map's own size */
+	__u32 key_size;		/* 0: the map's own */
+	__u32 wakeup;		/* WAKEUP_* or N */
+	__u32 record_size;
+	int consumer_cpu;	/* -1: none */
+};
+
 /* one row's loaded object and what its verification needs */
 struct map_row {
 	const struct map_test *test;
 	const struct attach_method *method;
+	struct row_settings set;
+	struct trigger trig;	/* the test's, with this row's arg */
+	__u32 lru_range;	/* LRU_HASH_LOOKUP's keys: 0 .. this - 1 */
 	struct map_perf_test_kern *skel;
 	struct bpf_program *prog;
 	struct bpf_link *link;
@@ -176,6 +206,16 @@ struct map_row {
 	enum hits hits;
 	struct map_perf_counters c;	/* the last sample's, every CPU */
 	__u64 lookups, found;	/* over every verified sample */
+	/* bloom filters: lookups of absent keys, and their hits */
+	__u64 negatives, false_pos;
+	/* ring and perf buffers: the consumer, and every verified sample's */
+	struct consumer *consumer;
+	__u64 produced, consumed, dropped, lost;
+	double consume_ns, consumer_cpu_ns;
+	/* user-space operations: the map, and the workers' counts */
+	int sys_fd;
+	struct sys_ctx sys;
+	struct map_perf_counters *pc;	/* the last sample's, per CPU */
 };
 
 struct map_test {
@@ -194,9 +234,22 @@ struct map_test {
 	/* fills the map after load, before the workers start */
 	int (*fill)(struct map_row *r);
 	bool miss;		/* --miss applies */
+	enum test_shape shape;
+	unsigned int takes;	/* TAKES_*: the sweeps that apply */
+	/* helpers probed for the method's program type before load */
+	struct helper {
+		enum bpf_func_id id;
+		const char *name;
+	} helpers[3];
+	__u64 count;		/* events per worker and sample; 0: default */
+	const char *unit;	/* upstream line's unit: ops times events */
+	/* SHAPE_SYSCALL: the map made in user space and the operation */
+	enum bpf_map_type sys_type;
+	enum sys_op sys_op;
 };
 
 #define SKEL_MAP(name)	offsetof(struct map_perf_test_kern, maps.name)
+#define HELPER(name)	{ BPF_FUNC_##name, "bpf_" #name }
 #define SKEL_PROG(name)	offsetof(struct map_perf_test_kern, progs.name)
 #define METHOD_PROGS(test)						\
 	{ SKEL_PROG(kprobe_##test), SKEL_PROG(fentry_##test),		\
@@ -226,31 +279,58 @@ static int kernel_max_entries(int fd, __u32 *entries)
 	return 0;
 }
 
+/* a list option's values, ascending, each once */
+struct sweep {
+	bool given;
+	int nr;
+	__u64 v[MAX_SWEEP];
+};
+
 static struct {
 	bool tests_given;
 	bool test_on[NR_TESTS];
 	__u64 flags;		/* 0: every test */
 	bool methods_given;
 	bool method_on[4];
-	bool entries_given;
-	__u32 entries;		/* 0: every map keeps its own size */
+	struct sweep entries;	/* none given: every map keeps its size */
+	struct sweep key_size;
+	struct sweep wakeup;
+	struct sweep record_size;
+	bool scale;
 	bool miss;
 } opt;
 
+/* key 0 of the map's key size: the first 4 bytes, the rest zero */
 static int fill_hash_lookup(struct map_row *r)
 {
-	__u32 key = LOOKUP_KEY;
+	struct bpf_map *map = r->skel->maps.hash_map;
+	__u8 key[MAX_KEY_SIZE] = {};
+	__u32 k = LOOKUP_KEY;
 	long val = 1;
 
 	if (opt.miss)
 		return 0;
-	return bpf_map__update_elem(r->skel->maps.hash_map, &key, sizeof(key),
-				    &val, sizeof(val), BPF_ANY);
+	memcpy(key, &k, sizeof(k));
+	return bpf_map__update_elem(map, key, bpf_map__key_size(map), &val,
+				    sizeof(val), BPF_ANY);
 }
 
+/* bloom filters: keys 0 .. max_entries - 1, the set the program knows */
+static int fill_bloom(struct map_row *r)
+{
+	int fd = bpf_map__fd(r->skel->maps.bloom_map);
+	__u32 k;
+
+	for (k = 0; k < r->entries; k++)
+		if (bpf_map_update_elem(fd, NULL, &k, BPF_ANY))
+			return -errno;
+	return 0;
+}
+
+/* with --key-size, the data is key_size - 4 bytes: IPv6 is 20 */
 struct lpm_key {
 	__u32 prefixlen;
-	__u8 data[4];
+	__u8 data[MAX_KEY_SIZE - 4];
 };
 
 /*
@@ -260,17 +340,21 @@ struct lpm_key {
  */
 static int fill_lpm(struct map_row *r)
 {
-	const __u8 addr[4] = LPM_ADDR;
-	int fd = bpf_map__fd(r->skel->maps.lpm_trie_map_alloc);
-	struct lpm_key key;
-	__u32 n = 0;
+	const __u8 addr4[4] = LPM_ADDR;
+	struct bpf_map *map = r->skel->maps.lpm_trie_map_alloc;
+	__u32 data = bpf_map__key_size(map) - 4, n = 0;
+	__u8 addr[MAX_KEY_SIZE - 4] = {};
+	int fd = bpf_map__fd(map);
+	struct lpm_key key = {};
 	long value = 0;
-	int i;
+	__u32 i;
 
+	/* the program looks up the address followed by zeros */
+	memcpy(addr, addr4, sizeof(addr4));
 	srand(1);
 	while (n < LPM_PREFIXES && n < r->entries - !opt.miss) {
-		key.prefixlen = rand() % 33;
-		for (i = 0; i < 4; i++)
+		key.prefixlen = rand() % (8 * data + 1);
+		for (i = 0; i < data; i++)
 			key.data[i] = rand() & 0xff;
 		if (opt.miss && lpm_covers(key.prefixlen, key.data, addr))
 			continue;
@@ -280,8 +364,8 @@ static int fill_lpm(struct map_row *r)
 	}
 	if (opt.miss)
 		return 0;
-	key.prefixlen = 32;
-	memcpy(key.data, addr, sizeof(addr));
+	key.prefixlen = 8 * data;
+	memcpy(key.data, addr, data);
 	value = LPM_VALUE;
 	return bpf_map_update_elem(fd, &key, &value, BPF_ANY) ? -errno : 0;
 }
@@ -294,7 +378,8 @@ static int fill_lpm(struct map_row *r)
  * (lru_hash_lookup_run), must have found what the windows it looked up
  * hold. The count of each worker is known only then: -d decides it.
  */
-static int expect_kept_keys(int fd, const struct worker_result *res, int nr,
+static int expect_kept_keys(int fd, __u32 lru_lookup_range,
+			    const struct worker_result *res, int nr,
 			    __u64 *min_found)
 {
 	__u32 nr_windows = lru_lookup_range / LRU_LOOKUP_SPAN, w, i, key;
@@ -327,7 +412,7 @@ static int fill_lru_hash_lookup(struct map_row *r)
 
 	if (opt.miss)
 		return 0;
-	for (key = 0; key < lru_lookup_range; key++)
+	for (key = 0; key < r->lru_range; key++)
 		if (bpf_map_update_elem(fd, &key, &val, BPF_NOEXIST))
 			return -errno;
 	r->hits = HITS_KEPT;
@@ -410,11 +495,28 @@ static int fill_inner_lru(struct map_row *r)
 		.syscall = "connect",					\
 	}
 
+/*
+ * Map operations the workers make through the bpf syscall: the loop is
+ * the trigger, and there is no syscall of a test to take out (no base
+ * row). A batch call's events are the map's elements: its row sets them.
+ */
+#define SYS_TEST(n, type, op, u, nr_ops, cnt)				\
+	{								\
+		.name = n, .line = n, .unit = u, .ops = nr_ops,		\
+		.trigger = { "bpf", sys_setup, sys_run },		\
+		.shape = SHAPE_SYSCALL, .count = cnt,			\
+		.sys_type = BPF_MAP_TYPE_##type, .sys_op = op,		\
+		.takes = TAKES_ENTRIES |				\
+			 (BPF_MAP_TYPE_##type == BPF_MAP_TYPE_HASH ?	\
+			  TAKES_KEY_SIZE : 0),				\
+	}
+
 static const struct map_test tests[NR_TESTS] = {
 	[HASH_PREALLOC] = {
 		.name = "hash_prealloc", .line = "hash_map_perf pre-alloc",
 		.ops = 30, SYSCALL_EVENT(getuid), .map = SKEL_MAP(hash_map),
 		.prog = METHOD_PROGS(hash_prealloc),
+		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 	},
 	[PERCPU_HASH_PREALLOC] = {
 		.name = "percpu_hash_prealloc",
@@ -422,12 +524,14 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 30, SYSCALL_EVENT(geteuid),
 		.map = SKEL_MAP(percpu_hash_map),
 		.prog = METHOD_PROGS(percpu_hash_prealloc),
+		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 	},
 	[HASH_KMALLOC] = {
 		.name = "hash_kmalloc", .line = "hash_map_perf kmalloc",
 		.ops = 30, SYSCALL_EVENT(getgid),
 		.map = SKEL_MAP(hash_map_alloc),
 		.prog = METHOD_PROGS(hash_kmalloc),
+		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 	},
 	[PERCPU_HASH_KMALLOC] = {
 		.name = "percpu_hash_kmalloc",
@@ -435,6 +539,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 30, SYSCALL_EVENT(getegid),
 		.map = SKEL_MAP(percpu_hash_map_alloc),
 		.prog = METHOD_PROGS(percpu_hash_kmalloc),
+		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 	},
 	[LRU_HASH_PREALLOC] = {
 		.name = "lru_hash_prealloc",
@@ -442,6 +547,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 1, CONNECT_EVENT(lru_hash_run),
 		.map = SKEL_MAP(lru_hash_map),
 		.prog = METHOD_PROGS(lru_hash_prealloc),
+		.takes = TAKES_ENTRIES,
 	},
 	[NOCOMMON_LRU_HASH_PREALLOC] = {
 		.name = "nocommon_lru_hash_prealloc",
@@ -449,6 +555,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 1, CONNECT_EVENT(nocommon_lru_hash_run),
 		.map = SKEL_MAP(nocommon_lru_hash_map),
 		.prog = METHOD_PROGS(nocommon_lru_hash_prealloc),
+		.takes = TAKES_ENTRIES,
 	},
 	[LPM_KMALLOC] = {
 		.name = "lpm_kmalloc", .line = "lpm_perf kmalloc",
@@ -456,17 +563,20 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(lpm_trie_map_alloc),
 		.prog = METHOD_PROGS(lpm_kmalloc),
 		.fill = fill_lpm, .miss = true,
+		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 	},
 	[HASH_LOOKUP] = {
 		.name = "hash_lookup", .line = "hash_lookup",
 		.per_lookup = true, .ops = 64, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(hash_map), .prog = METHOD_PROGS(hash_lookup),
 		.fill = fill_hash_lookup, .miss = true,
+		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 	},
 	[ARRAY_LOOKUP] = {
 		.name = "array_lookup", .line = "array_lookup",
 		.per_lookup = true, .ops = 64, SYSCALL_EVENT(getppid),
 		.map = SKEL_MAP(array_map), .prog = METHOD_PROGS(array_lookup),
+		.takes = TAKES_ENTRIES,
 	},
 	[INNER_LRU_HASH_PREALLOC] = {
 		.name = "inner_lru_hash_prealloc",
@@ -474,7 +584,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 1, CONNECT_EVENT(inner_lru_hash_run),
 		.map = SKEL_MAP(array_of_lru_hashs),
 		.prog = METHOD_PROGS(inner_lru_hash_prealloc),
-		.fill = fill_inner_lru,
+		.fill = fill_inner_lru, .takes = TAKES_ENTRIES,
 	},
 	[LRU_HASH_LOOKUP] = {
 		.name = "lru_hash_lookup",
@@ -483,7 +593,82 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(lru_hash_lookup_map),
 		.prog = METHOD_PROGS(lru_hash_lookup),
 		.fill = fill_lru_hash_lookup, .miss = true,
+		.takes = TAKES_ENTRIES,
 	},
+	[BLOOM_LOOKUP] = {
+		.name = "bloom_lookup", .line = "bloom_lookup",
+		.unit = "lookups", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
+		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_lookup),
+		.fill = fill_bloom, .takes = TAKES_ENTRIES,
+	},
+	[BLOOM_UPDATE] = {
+		.name = "bloom_update", .line = "bloom_update",
+		.unit = "updates", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
+		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_update),
+		.fill = fill_bloom, .takes = TAKES_ENTRIES,
+	},
+	[QUEUE_PUSH_POP] = {
+		.name = "queue_push_pop", .line = "queue_push_pop",
+		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
+		.map = SKEL_MAP(queue_map),
+		.prog = METHOD_PROGS(queue_push_pop), .takes = TAKES_ENTRIES,
+	},
+	[STACK_PUSH_POP] = {
+		.name = "stack_push_pop", .line = "stack_push_pop",
+		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
+		.map = SKEL_MAP(stack_map),
+		.prog = METHOD_PROGS(stack_push_pop), .takes = TAKES_ENTRIES,
+	},
+	[TASK_STORAGE] = {
+		.name = "task_storage", .line = "task_storage_get",
+		.unit = "lookups", .ops = TASK_STORAGE_OPS,
+		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(task_storage_map),
+		.prog = METHOD_PROGS(task_storage),
+		.helpers = { HELPER(get_current_task_btf),
+			     HELPER(task_storage_get) },
+	},
+	[RINGBUF_RESERVE] = {
+		.name = "ringbuf_reserve", .line = "ringbuf reserve/submit",
+		.unit = "records", .ops = RECORDS_PER_CALL,
+		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(ringbuf_map),
+		.prog = METHOD_PROGS(ringbuf_reserve), .shape = SHAPE_RINGBUF,
+		.takes = TAKES_RECORDS, .count = 5000,
+		.helpers = { HELPER(ringbuf_reserve), HELPER(ringbuf_submit) },
+	},
+	[RINGBUF_OUTPUT] = {
+		.name = "ringbuf_output", .line = "ringbuf output",
+		.unit = "records", .ops = RECORDS_PER_CALL,
+		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(ringbuf_map),
+		.prog = METHOD_PROGS(ringbuf_output), .shape = SHAPE_RINGBUF,
+		.takes = TAKES_RECORDS, .count = 5000,
+		.helpers = { HELPER(ringbuf_output) },
+	},
+	[PERFBUF_OUTPUT] = {
+		.name = "perfbuf_output", .line = "perfbuf output",
+		.unit = "records", .ops = RECORDS_PER_CALL,
+		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(perfbuf_map),
+		.prog = METHOD_PROGS(perfbuf_output), .shape = SHAPE_PERFBUF,
+		.takes = TAKES_RECORDS, .count = 5000,
+		.helpers = { HELPER(perf_event_output) },
+	},
+	[SYS_HASH_LOOKUP] = SYS_TEST("sys_hash_lookup", HASH, SYS_LOOKUP,
+				     "lookups", 1, 20000),
+	[SYS_HASH_UPDATE] = SYS_TEST("sys_hash_update", HASH, SYS_UPDATE,
+				     "updates", 1, 20000),
+	[SYS_HASH_DELETE] = SYS_TEST("sys_hash_delete", HASH, SYS_DELETE,
+				     "deletes+updates", 2, 10000),
+	[SYS_ARRAY_LOOKUP] = SYS_TEST("sys_array_lookup", ARRAY, SYS_LOOKUP,
+				      "lookups", 1, 20000),
+	[SYS_ARRAY_UPDATE] = SYS_TEST("sys_array_update", ARRAY, SYS_UPDATE,
+				      "updates", 1, 20000),
+	[BATCH_HASH_LOOKUP] = SYS_TEST("batch_hash_lookup", HASH,
+				       SYS_BATCH_LOOKUP, "elements", 1, 200000),
+	[BATCH_HASH_UPDATE] = SYS_TEST("batch_hash_update", HASH,
+				       SYS_BATCH_UPDATE, "elements", 1, 200000),
+	[BATCH_ARRAY_LOOKUP] = SYS_TEST("batch_array_lookup", ARRAY,
+					SYS_BATCH_LOOKUP, "elements", 1, 200000),
+	[BATCH_ARRAY_UPDATE] = SYS_TEST("batch_array_update", ARRAY,
+					SYS_BATCH_UPDATE, "elements", 1, 200000),
 };
 
 /* ---- attach methods ---- */
@@ -506,13 +691,32 @@ static const struct attach_method methods[] = {
 
 enum {
 	OPT_MISS = 0x200,
+	OPT_KEY_SIZE,
+	OPT_SCALE,
+	OPT_WAKEUP,
+	OPT_RECORD_SIZE,
 };
 
 static const struct bench_option options[] = {
 	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)",
 	  USE_SELECT },
-	{ "entries", 'E', "N", "resize the tests' maps to N entries (0: keep sizes)",
-	  USE_SELECT },
+	{ "entries", 'E', "LIST",
+	  "map sizes: each test with a map to size runs at\n"
+	  "each, e.g. 1000,10000,100000 (0: keep sizes)", USE_SELECT },
+	{ "key-size", OPT_KEY_SIZE, "LIST",
+	  "key sizes in bytes (4 to 256) for the hash and\n"
+	  "LPM tests, each run at each (LPM: 5 or more)", USE_RUN },
+	{ "scale", OPT_SCALE, NULL,
+	  "run each test on 1, 2, ... all the selected CPUs\n"
+	  "and report the rate per CPU at each count", USE_RUN },
+	{ "wakeup", OPT_WAKEUP, "LIST",
+	  "ring/perf buffer wake-ups: every (each record),\n"
+	  "poll (none: the consumer polls), N (every Nth\n"
+	  "record), adaptive (ring buffer: the kernel's\n"
+	  "default) (default: adaptive,every,64,poll)", USE_RUN },
+	{ "record-size", OPT_RECORD_SIZE, "LIST",
+	  "ring/perf buffer record sizes in bytes, 16 to\n"
+	  "4096 in steps of 8 (default 64)", USE_RUN },
 	{ "attach", 'a', "LIST",
 	  "how the programs see the syscalls: kprobe (ksyscall,\n"
 	  "as upstream), fentry, tracepoint (sys_enter_<name>),\n"
@@ -526,22 +730,95 @@ static const struct bench_option options[] = {
 
 static const char *test_names[NR_TESTS];
 
-static int parse_entries(const char *s, const char *what)
+/* "0" keeps every map's size; a list sizes the maps, row by row */
+static int parse_entries(const char *s, const char *what, bool list)
 {
+	struct sweep *e = &opt.entries;
 	__u64 v;
 
-	if (opt.entries_given) {
+	if (e->given) {
 		pr_err("give the map size once: num_map_entries or -E");
 		return -1;
 	}
-	if (parse_u64(s, 0, MAX_MAP_ENTRIES, &v)) {
-		pr_err("bad %s '%s': 0 (keep each map's size) to %u", what,
-		       printable(s), MAX_MAP_ENTRIES);
+	e->given = true;
+	if (!parse_u64(s, 0, 0, &v))
+		return 0;	/* 0: keep sizes, as upstream */
+	if (!list && !parse_u64(s, 1, MAX_MAP_ENTRIES, &v)) {
+		e->v[e->nr++] = v;
+		return 0;
+	}
+	if (list && !parse_u64_list(s, 1, MAX_MAP_ENTRIES, e->v, MAX_SWEEP,
+				    &e->nr))
+		return 0;
+	pr_err("bad %s '%s': %s1 to %u%s", what, printable(s),
+	       list ? "a list of sizes from " : "0 (keep each map's size) or ",
+	       MAX_MAP_ENTRIES, list ? " (at most 32), or 0 to keep sizes" : "");
+	return -1;
+}
+
+static int parse_sweep(const char *s, const char *what, __u64 min, __u64 max,
+		       __u64 step, struct sweep *sw)
+{
+	int i;
+
+	if (sw->given) {
+		pr_err("give %s once", what);
 		return -1;
 	}
-	opt.entries = v;
-	opt.entries_given = true;
+	sw->given = true;
+	if (parse_u64_list(s, min, max, sw->v, MAX_SWEEP, &sw->nr))
+		goto bad;
+	for (i = 0; i < sw->nr; i++)
+		if (sw->v[i] % step)
+			goto bad;
 	return 0;
+bad:
+	pr_err("bad %s '%s': a list of %llu to %llu%s, at most %d values",
+	       what, printable(s), min, max,
+	       step > 1 ? " in steps of 8" : "", MAX_SWEEP);
+	return -1;
+}
+
+/* "poll", "every", "adaptive" or N: the order given, each once */
+static int parse_wakeup(const char *arg)
+{
+	struct sweep *sw = &opt.wakeup;
+	char *copy = strdup(arg), *tok, *save = NULL;
+	__u64 v;
+	int i;
+
+	if (!copy || sw->given) {
+		pr_err("give --wakeup once");
+		free(copy);
+		return -1;
+	}
+	sw->given = true;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "poll"))
+			v = WAKEUP_POLL;
+		else if (!strcmp(tok, "every"))
+			v = WAKEUP_EVERY;
+		else if (!strcmp(tok, "adaptive"))
+			v = WAKEUP_ADAPTIVE;
+		else if (parse_u64(tok, 1, 1u << 20, &v))
+			goto bad;
+		for (i = 0; i < sw->nr; i++)
+			if (sw->v[i] == v)
+				goto bad;
+		if (sw->nr == MAX_SWEEP)
+			goto bad;
+		sw->v[sw->nr++] = v;
+	}
+	if (!sw->nr)
+		goto bad;
+	free(copy);
+	return 0;
+bad:
+	pr_err("bad --wakeup '%s': a list of every, poll, adaptive or N (1 to 1048576: every Nth record), each once",
+	       printable(arg));
+	free(copy);
+	return -1;
 }
 
 static int parse_methods(const char *s)
@@ -575,7 +852,18 @@ static int parse_option(int key, const char *arg)
 		return parse_name_list(arg, "test", test_names, NR_TESTS,
 				       opt.test_on);
 	case 'E':
-		return parse_entries(arg, "map entries");
+		return parse_entries(arg, "map entries", true);
+	case OPT_KEY_SIZE:
+		return parse_sweep(arg, "--key-size", 4, MAX_KEY_SIZE, 1,
+				   &opt.key_size);
+	case OPT_SCALE:
+		opt.scale = true;
+		return 0;
+	case OPT_WAKEUP:
+		return parse_wakeup(arg);
+	case OPT_RECORD_SIZE:
+		return parse_sweep(arg, "--record-size", MIN_RECORD_SIZE,
+				   MAX_RECORD_SIZE, 8, &opt.record_size);
 	case 'a':
 		return parse_methods(arg);
 	case OPT_MISS:
@@ -605,7 +893,7 @@ static int parse_args(int argc, char **argv)
 		return -1;
 	}
 	if ((argc > 1 && bench_cpus_arg(argv[1], "nr_cpus")) ||
-	    (argc > 2 && parse_entries(argv[2], "num_map_entries")) ||
+	    (argc > 2 && parse_entries(argv[2], "num_map_entries", false)) ||
 	    (argc > 3 && bench_count_arg(argv[3], MAX_COUNT, "max_cnt")))
 		return -1;
 	for (t = 0; opt.miss && opt.tests_given && t < NR_TESTS; t++) {
@@ -615,8 +903,6 @@ static int parse_args(int argc, char **argv)
 			return -1;
 		}
 	}
-	if (opt.entries > lru_lookup_range)
-		lru_lookup_range = opt.entries;
 	return 0;
 }
 
@@ -627,9 +913,10 @@ static void usage_tables(FILE *f)
 	fprintf(f,
 "\ntest_flags (upstream-compatible; default: all): bit 1<<N selects test N:\n");
 	for (t = 0; t < NR_TESTS; t++)
-		fprintf(f, "  %2d  0x%03x  %-28s %s, %u map op%s\n", t, 1u << t,
-			tests[t].name, tests[t].syscall, tests[t].ops,
-			tests[t].ops > 1 ? "s" : "");
+		fprintf(f, "  %2d  0x%07x  %-26s %s, %u %s\n", t, 1u << t,
+			tests[t].name, tests[t].syscall ?: "its own bpf() calls",
+			tests[t].ops, tests[t].unit ?: tests[t].ops > 1 ?
+			"map ops" : "map op");
 	fprintf(f, "nr_cpus: as -c N; num_map_entries: as -E; max_cnt: as -n.\n");
 }
 
@@ -685,73 +972,262 @@ static int pick_method(struct outcome *none)
 	return -1;
 }
 
-/* the syscall with nothing attached, once per syscall the tests make */
-static struct bench_row *base_row(struct bench_rows *rows, int t)
+/*
+ * The CPU lists rows run on: the first n of the selected CPUs, n = 1 ..
+ * all. They share the selected list's array.
+ */
+static struct cpu_list *prefix_cpus;
+
+static int make_prefixes(void)
+{
+	int n, nr = bench_rs.cpus.nr;
+
+	prefix_cpus = calloc(nr ?: 1, sizeof(*prefix_cpus));
+	if (!prefix_cpus)
+		return -ENOMEM;
+	for (n = 1; n <= nr; n++)
+		prefix_cpus[n - 1] = (struct cpu_list){ n, bench_rs.cpus.cpu };
+	return 0;
+}
+
+static bool has_consumer(const struct map_test *test)
+{
+	return test->shape == SHAPE_RINGBUF || test->shape == SHAPE_PERFBUF;
+}
+
+/*
+ * How many workers each row of @test has: every selected CPU, or with
+ * --scale 1, 2, ... of them; a buffer's consumer takes the last CPU.
+ * The counts in @nr (ascending); how many there are.
+ */
+static int worker_counts(const struct map_test *test, bool all, int *nr)
+{
+	int most = bench_rs.cpus.nr - has_consumer(test), n, k = 0;
+
+	if (all || most < 1)
+		return 0;
+	for (n = opt.scale ? 1 : most; n <= most; n++)
+		nr[k++] = n;
+	return k;
+}
+
+/* the syscall with nothing attached, once per syscall and worker count */
+static struct bench_row *base_row(struct bench_rows *rows, int t,
+				  const struct cpu_list *cpus)
 {
 	struct bench_row *row;
 	int i;
 
 	for (i = 0; i < rows->nr; i++)
-		if (!rows->row[i].runs_prog &&
+		if (!rows->row[i].runs_prog && rows->row[i].cpus == cpus &&
 		    !strcmp(rows->row[i].variant, tests[t].syscall))
 			return &rows->row[i];
 	row = bench_add_row(rows, "base", tests[t].syscall);
 	if (!row)
 		return NULL;
-	row->cpus = &bench_rs.cpus;
+	row->cpus = cpus;
 	row->trigger = &tests[t].trigger;
 	row->count = DEFAULT_COUNT;
+	/* a buffer's producers leave the consumer a CPU: their base too */
+	if (opt.scale || cpus->nr != bench_rs.cpus.nr)
+		row_add_param(row, "cpus", cpus->nr);
 	return row;
 }
 
-static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
-				      struct outcome *why)
+/* the row's parameters, in JSON and --compare: what tells its curve */
+static void add_params(struct bench_row *row, const struct map_test *test,
+		       const struct row_settings *set)
 {
+	if (set->entries)
+		row_add_param(row, "entries", set->entries);
+	if (set->key_size)
+		row_add_param(row, "key_size", set->key_size);
+	if (test->takes & TAKES_RECORDS) {
+		/* adaptive as -1: the kernel's own choice, not a count */
+		row_add_param(row, "wakeup", set->wakeup == WAKEUP_ADAPTIVE ?
+			      -1 : (long long)set->wakeup);
+		row_add_param(row, "record_size", set->record_size);
+	}
+	if (opt.scale)
+		row_add_param(row, "cpus", row->cpus->nr);
+}
+
+static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
+				      struct outcome *why,
+				      const struct row_settings *set,
+				      const struct cpu_list *cpus)
+{
+	const struct map_test *test = &tests[t];
 	struct bench_row *row;
 	struct map_row *r;
 
 	r = calloc(1, sizeof(*r));
-	row = bench_add_row(rows, tests[t].name,
-			    m >= 0 ? methods[m].name : "auto");
+	row = bench_add_row(rows, test->name, test->shape == SHAPE_SYSCALL ?
+			    "syscall" : m >= 0 ? methods[m].name : "auto");
 	if (!r || !row)
 		return NULL;
-	r->test = &tests[t];
-	r->method = m >= 0 ? &methods[m] : NULL;
+	r->test = test;
+	r->method = m >= 0 && test->shape != SHAPE_SYSCALL ? &methods[m] : NULL;
+	r->set = *set;
+	r->sys_fd = -1;
+	r->trig = test->trigger;
+	r->lru_range = set->entries > LRU_LOOKUP_SPAN ? set->entries :
+		       LRU_LOOKUP_SPAN;
+	r->trig.arg = test->shape == SHAPE_SYSCALL ? (void *)&r->sys :
+		      (void *)&r->lru_range;
+	if (test->shape == SHAPE_SYSCALL && test->sys_op >= SYS_BATCH_LOOKUP)
+		r->trig.events_per_call = set->entries ?: SYS_ENTRIES;
 	row->priv = r;
-	row->cpus = &bench_rs.cpus;
-	row->trigger = &tests[t].trigger;
-	row->count = DEFAULT_COUNT;
+	row->cpus = cpus;
+	row->trigger = &r->trig;
+	row->count = test->count ?: DEFAULT_COUNT;
 	row->runs_prog = true;
-	if (m < 0)
+	add_params(row, test, set);
+	if (why && why->status != ST_OK)
 		row->out = *why;
 	return row;
+}
+
+/* a sweep's values, or the one default when it does not apply */
+static const struct sweep *sweep_or(const struct sweep *sw, bool applies,
+				    __u64 dflt, struct sweep *one)
+{
+	*one = (struct sweep){ .nr = 1, .v = { dflt } };
+	return applies && sw->nr ? sw : one;
+}
+
+static const struct sweep default_wakeups = {
+	.nr = 4, .v = { WAKEUP_ADAPTIVE, WAKEUP_EVERY, 64, WAKEUP_POLL },
+};
+
+/* whether a row of @test at @set can be made at all */
+static bool row_applies(const struct map_test *test,
+			const struct row_settings *set)
+{
+	/* the perf buffer's wake-ups are the perf event's: no adaptive */
+	if (test->shape == SHAPE_PERFBUF && set->wakeup == WAKEUP_ADAPTIVE)
+		return false;
+	/* an LPM key is a 4-byte prefix length and at least a byte */
+	return !(test - tests == LPM_KMALLOC && set->key_size &&
+		 set->key_size < 5);
+}
+
+/* every row of test @t with method @m: one per value of each sweep */
+static int add_test_rows(struct bench_rows *rows, int t, int m,
+			 struct outcome *why, bool all)
+{
+	const struct map_test *test = &tests[t];
+	struct sweep o1, o2, o3, o4;
+	const struct sweep *E, *K, *W, *R;
+	struct row_settings set = { .consumer_cpu = -1 };
+	struct outcome alone = {};
+	int e, k, w, rs, c, nc, nr[1024];
+
+	E = sweep_or(&opt.entries, !all && test->takes & TAKES_ENTRIES, 0, &o1);
+	K = sweep_or(&opt.key_size, !all && test->takes & TAKES_KEY_SIZE, 0,
+		     &o2);
+	W = sweep_or(opt.wakeup.nr ? &opt.wakeup : &default_wakeups,
+		     !all && test->takes & TAKES_RECORDS,
+		     test->shape == SHAPE_PERFBUF ? WAKEUP_EVERY :
+		     WAKEUP_ADAPTIVE, &o3);
+	R = sweep_or(&opt.record_size, !all && test->takes & TAKES_RECORDS,
+		     DEFAULT_RECORD_SIZE, &o4);
+	nc = worker_counts(test, all, nr);
+	if (has_consumer(test) && !all && bench_rs.cpus.nr < 2)
+		outcome_set(&alone, ST_SKIPPED,
+			    "one CPU selected: the consumer needs one of its own beside the producers' (-c 2 or more)");
+	if (has_consumer(test) && bench_rs.cpus.nr >= 2)
+		set.consumer_cpu = bench_rs.cpus.cpu[bench_rs.cpus.nr - 1];
+	if (!nc) {
+		/* --list, or a row that says why it cannot run */
+		set.wakeup = W->v[0];
+		set.record_size = R->v[0];
+		return add_test_row(rows, t, m, alone.status ? &alone : why,
+				    &set, &bench_rs.cpus) ? 0 : -ENOMEM;
+	}
+	for (e = 0; e < E->nr; e++)
+	for (k = 0; k < K->nr; k++)
+	for (w = 0; w < W->nr; w++)
+	for (rs = 0; rs < R->nr; rs++)
+	for (c = 0; c < nc; c++) {
+		set.entries = E->v[e];
+		set.key_size = K->v[k];
+		set.wakeup = W->v[w];
+		set.record_size = R->v[rs];
+		if (!row_applies(test, &set))
+			continue;
+		if (!add_test_row(rows, t, m, why, &set,
+				  &prefix_cpus[nr[c] - 1]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* base rows first, for every worker count a test of a syscall uses */
+static int add_base_rows(struct bench_rows *rows, bool all)
+{
+	int t, c, nc, nr[1024];
+
+	for (t = 0; t < NR_TESTS; t++) {
+		if (!test_selected(t) || tests[t].shape == SHAPE_SYSCALL)
+			continue;
+		nc = worker_counts(&tests[t], all, nr);
+		if (!nc && !base_row(rows, t, &bench_rs.cpus))
+			return -ENOMEM;
+		for (c = 0; c < nc; c++)
+			if (!base_row(rows, t, &prefix_cpus[nr[c] - 1]))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+static void note_skipped_sizes(void)
+{
+	int k;
+
+	for (k = 0; k < opt.key_size.nr; k++)
+		if (opt.key_size.v[k] < 5 && test_selected(LPM_KMALLOC))
+			pr_note("--key-size %llu: lpm_kmalloc's keys need 5 bytes or more; it runs at the other sizes",
+				opt.key_size.v[k]);
 }
 
 static int setup(struct bench_rows *rows, bool listing)
 {
 	struct outcome none = {};
-	int t, m, i, picked = -1;
+	int t, m, i, err, picked = -1;
 
+	if (bench_rs.cpus.nr > 1024) {
+		pr_err("%d CPUs: map_perf_test covers 1024", bench_rs.cpus.nr);
+		return -E2BIG;
+	}
+	if (make_prefixes())
+		return -ENOMEM;
 	/* a listing probes nothing: auto lists every method */
 	if (!listing && !opt.methods_given)
 		picked = pick_method(&none);
+	if (!listing)
+		note_skipped_sizes();
 	/* base rows first: every test's overhead is against one */
-	for (t = 0; t < NR_TESTS; t++)
-		if (test_selected(t) && !base_row(rows, t))
-			return -ENOMEM;
-	for (m = 0; m < NR_METHODS; m++) {
+	err = add_base_rows(rows, listing);
+	for (m = 0; !err && m < NR_METHODS; m++) {
 		bool on = opt.methods_given ? opt.method_on[m] :
 			  listing || m == picked;
 
-		for (t = 0; on && t < NR_TESTS; t++)
-			if (test_selected(t) && !add_test_row(rows, t, m, &none))
-				return -ENOMEM;
+		for (t = 0; !err && on && t < NR_TESTS; t++)
+			if (test_selected(t) && tests[t].shape != SHAPE_SYSCALL)
+				err = add_test_rows(rows, t, m, NULL, listing);
 	}
 	/* no method works: every test says why, as a row of its own */
-	for (t = 0; !listing && picked < 0 && !opt.methods_given &&
+	for (t = 0; !err && !listing && picked < 0 && !opt.methods_given &&
 	     t < NR_TESTS; t++)
-		if (test_selected(t) && !add_test_row(rows, t, -1, &none))
-			return -ENOMEM;
+		if (test_selected(t) && tests[t].shape != SHAPE_SYSCALL)
+			err = add_test_rows(rows, t, -1, &none, true);
+	/* no program, no method: once */
+	for (t = 0; !err && t < NR_TESTS; t++)
+		if (test_selected(t) && tests[t].shape == SHAPE_SYSCALL)
+			err = add_test_rows(rows, t, -1, NULL, listing);
+	if (err)
+		return err;
 	if (rows->nr == 0) {
 		pr_err("nothing selected: test_flags, -t and --miss leave no test");
 		return -EINVAL;
@@ -760,8 +1236,9 @@ static int setup(struct bench_rows *rows, bool listing)
 	for (i = 0; i < rows->nr; i++) {
 		struct map_row *r = rows->row[i].priv;
 
-		if (r)
-			rows->row[i].base = base_row(rows, r->test - tests);
+		if (r && r->test->shape != SHAPE_SYSCALL)
+			rows->row[i].base = base_row(rows, r->test - tests,
+						     rows->row[i].cpus);
 	}
 	return 0;
 }
@@ -815,19 +1292,28 @@ static int set_inner_template(struct bpf_map *outer, __u32 entries,
 static int setup_maps(struct map_row *r, struct outcome *out)
 {
 	struct bpf_map *map = skel_map(r->skel, r->test->map);
+	__u32 entries = r->set.entries;
 	int t, err;
 
 	for (t = 0; t < NR_TESTS; t++)
-		if (tests[t].map != r->test->map)
+		if (tests[t].shape != SHAPE_SYSCALL &&
+		    tests[t].map != r->test->map)
 			bpf_map__set_autocreate(skel_map(r->skel, tests[t].map),
 						false);
+	/* the buffers only the programs that build wide keys or records use */
+	bpf_map__set_autocreate(r->skel->maps.key_bufs,
+				r->test->takes & TAKES_KEY_SIZE);
+	bpf_map__set_autocreate(r->skel->maps.record_bufs,
+				r->test - tests == RINGBUF_OUTPUT ||
+				r->test - tests == PERFBUF_OUTPUT);
 	err = probe_map(map, out);
 	if (err)
 		return err;
 	/* a map of maps: its inner maps are what grows */
 	if (bpf_map__inner_map(map))
-		return set_inner_template(map, opt.entries, &r->inner, out);
-	if (opt.entries && bpf_map__set_max_entries(map, opt.entries)) {
+		return set_inner_template(map, entries, &r->inner, out);
+	if ((entries && bpf_map__set_max_entries(map, entries)) ||
+	    (r->set.key_size && bpf_map__set_key_size(map, r->set.key_size))) {
 		outcome_set(out, ST_FAILED, "cannot resize %s",
 			    bpf_map__name(map));
 		return -EINVAL;
@@ -835,8 +1321,30 @@ static int setup_maps(struct map_row *r, struct outcome *out)
 	return 0;
 }
 
-static void configure(struct map_perf_config *cfg, const struct map_test *t)
+/*
+ * Can the method's program type call the test's helpers? Asked of the
+ * kernel before load; a type it cannot be asked about (fentry's) is left
+ * to the load.
+ */
+static int probe_helpers(struct map_row *r, struct outcome *out)
 {
+	enum bpf_prog_type type = bpf_program__type(r->prog);
+	const struct helper *h;
+
+	for (h = r->test->helpers; h < r->test->helpers + 3 && h->name; h++) {
+		if (libbpf_probe_bpf_helper(type, h->id, NULL) != 0)
+			continue;
+		outcome_set(out, ST_SKIPPED,
+			    "kernel offers no %s() to %s programs", h->name,
+			    libbpf_bpf_prog_type_str(type) ?: "these");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static void configure(struct map_perf_config *cfg, const struct map_row *r)
+{
+	const struct map_test *t = r->test;
 	bool initial = true;
 
 	cfg->syscall_nr = t->nr;
@@ -844,6 +1352,11 @@ static void configure(struct map_perf_config *cfg, const struct map_test *t)
 		cfg->use_pidns = !initial;
 	cfg->fault = bench_fault_of(0, 1);
 	cfg->fault_cpu = bench_fault.cpu;
+	cfg->key_size = r->set.key_size;
+	cfg->record_size = r->set.record_size;
+	cfg->wakeup = r->set.wakeup;
+	/* the bloom filter's known keys: as many as it is sized for */
+	cfg->set_size = bpf_map__max_entries(r->skel->maps.bloom_map);
 }
 
 /* opens the test's object for its method, sets it up, loads it */
@@ -858,9 +1371,11 @@ static int open_test(struct map_row *r, struct outcome *out)
 			    strerror(errno));
 		return -errno;
 	}
-	configure(&r->skel->rodata->cfg, r->test);
 	r->prog = skel_prog(r->skel, r->test->prog[r->method - methods]);
 	err = setup_maps(r, out);
+	if (!err)
+		err = probe_helpers(r, out);
+	configure(&r->skel->rodata->cfg, r);
 	if (!err)
 		err = attach_load(r->method->kind, r->skel->skeleton, r->prog,
 				  &r->test->target, &r->hooked, out);
@@ -892,6 +1407,160 @@ static int fill_map(struct map_row *r, struct outcome *out)
 	return err;
 }
 
+/* ---- user-space operations: a map, no program ---- */
+
+static int open_sys(struct bench_row *row, struct outcome *out)
+{
+	struct map_row *r = row->priv;
+	const struct map_test *t = r->test;
+	__u32 key_size = t->sys_type == BPF_MAP_TYPE_HASH && r->set.key_size ?
+			 r->set.key_size : sizeof(__u32);
+	size_t len = sizeof(struct sys_slot) * nr_cpus_possible();
+	struct bpf_map_info info = {};
+	__u32 info_len = sizeof(info);
+	void *slots;
+
+	r->entries = r->set.entries ?: SYS_ENTRIES;
+	if ((t->sys_op == SYS_UPDATE || t->sys_op == SYS_DELETE) &&
+	    r->entries < (__u32)row->cpus->nr) {
+		outcome_set(out, ST_FAILED,
+			    "%u entries for %d workers: each writer needs keys of its own",
+			    r->entries, row->cpus->nr);
+		return -EINVAL;
+	}
+	r->sys_fd = sys_map_create(t->sys_type, t->sys_op, key_size,
+				   r->entries, out);
+	if (r->sys_fd < 0)
+		return -1;
+	/* the workers' counts: shared with them, since they are forked */
+	slots = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (slots == MAP_FAILED ||
+	    bpf_obj_get_info_by_fd(r->sys_fd, &info, &info_len)) {
+		outcome_set(out, ST_FAILED, "setting up the workers' map: %s",
+			    strerror(errno));
+		if (slots != MAP_FAILED)
+			munmap(slots, len);
+		return -1;
+	}
+	r->sys = (struct sys_ctx){
+		.map_id = info.id, .op = t->sys_op, .entries = r->entries,
+		.key_size = key_size, .cpus = row->cpus, .slots = slots,
+	};
+	return 0;
+}
+
+static void collect_sys(struct map_row *r, struct sample *s)
+{
+	int cpu;
+
+	memset(&r->c, 0, sizeof(r->c));
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		sample_hits(s, 0)[cpu] = r->sys.slots[cpu].ok;
+		r->c.calls += r->sys.slots[cpu].ok;
+		r->c.update_fails += r->sys.slots[cpu].bad;
+	}
+}
+
+/* every call did what it should, and the map holds what was put in */
+static void verify_sys(struct map_row *r, struct sample *s)
+{
+	if (r->c.update_fails)
+		outcome_set(&s->out, ST_FAILED,
+			    "%llu calls failed or returned the wrong elements",
+			    r->c.update_fails);
+	else
+		sys_map_check(r->sys_fd, r->test->sys_type, r->sys.key_size,
+			      r->entries, &s->out);
+}
+
+static void close_sys(struct map_row *r)
+{
+	if (r->sys.slots)
+		munmap(r->sys.slots,
+		       sizeof(struct sys_slot) * nr_cpus_possible());
+	if (r->sys_fd >= 0)
+		close(r->sys_fd);
+	r->sys.slots = NULL;
+	r->sys_fd = -1;
+}
+
+/* ---- ring and perf buffers: the consumer ---- */
+
+static int open_consumer(struct map_row *r, struct outcome *out)
+{
+	struct bpf_map *map = skel_map(r->skel, r->test->map);
+
+	r->consumer = consumer_new(r->test->shape == SHAPE_RINGBUF ?
+				   CONSUME_RINGBUF : CONSUME_PERFBUF,
+				   bpf_map__fd(map), r->test - tests,
+				   r->set.record_size, r->set.wakeup, out);
+	return r->consumer ? 0 : -1;
+}
+
+/*
+ * Every record produced on a CPU was consumed or dropped there, each
+ * consumed once, in order, whole; the consumer's rate and cost are kept.
+ */
+static void verify_records(struct map_row *r, struct sample *s,
+			   const struct map_perf_counters *pc)
+{
+	const struct consumer_counts *n = consumer_counts(r->consumer);
+	__u64 consumed = 0;
+	int cpu;
+
+	if (consumer_error(r->consumer)) {
+		outcome_set(&s->out, ST_FAILED, "the consumer's poll failed: %s",
+			    strerror(-consumer_error(r->consumer)));
+		return;
+	}
+	if (n->bad || n->out_of_order) {
+		outcome_set(&s->out, ST_FAILED,
+			    "the consumer got %llu malformed and %llu out-of-order records",
+			    n->bad, n->out_of_order);
+		return;
+	}
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		consumed += n->consumed[cpu];
+		if (pc[cpu].updates == n->consumed[cpu] + pc[cpu].dropped)
+			continue;
+		outcome_set(&s->out, ST_FAILED,
+			    "CPU %d produced %llu records: %llu consumed + %llu dropped do not add up",
+			    cpu, pc[cpu].updates, n->consumed[cpu],
+			    pc[cpu].dropped);
+		return;
+	}
+	r->produced += r->c.updates;
+	r->consumed += consumed;
+	r->dropped += r->c.dropped;
+	r->lost += n->lost;
+	r->consume_ns += n->last_ns - n->first_ns;
+	r->consumer_cpu_ns += n->cpu_ns;
+}
+
+/* ---- queue and stack: nothing left behind ---- */
+
+static void verify_empty(struct map_row *r, struct sample *s)
+{
+	int fd = bpf_map__fd(skel_map(r->skel, r->test->map));
+	__u64 v, left = 0;
+
+	if (r->c.sum) {
+		outcome_set(&s->out, ST_FAILED,
+			    "the values popped are not those pushed (they differ by %lld)",
+			    (long long)r->c.sum);
+		return;
+	}
+	while (!bpf_map_lookup_and_delete_elem(fd, NULL, &v))
+		left++;
+	if (left)
+		outcome_set(&s->out, ST_FAILED,
+			    "%llu values were left in the map after the run",
+			    left);
+}
+
+/* ---- every row ---- */
+
 static int open_row(struct bench_row *row, struct outcome *out)
 {
 	struct map_row *r = row->priv;
@@ -903,9 +1572,22 @@ static int open_row(struct bench_row *row, struct outcome *out)
 			    nr_cpus_possible(), MAP_PERF_MAX_CPUS);
 		return -E2BIG;
 	}
+	r->pc = calloc(nr_cpus_possible(), sizeof(*r->pc));
+	if (!r->pc) {
+		outcome_set(out, ST_FAILED, "out of memory");
+		return -ENOMEM;
+	}
+	if (r->test->shape == SHAPE_SYSCALL) {
+		err = open_sys(row, out);
+		if (err)
+			close_sys(r);
+		return err;
+	}
 	err = open_test(r, out);
 	if (!err)
 		err = fill_map(r, out);
+	if (!err && has_consumer(r->test))
+		err = open_consumer(r, out);
 	/* ours attach only inside samples: any link there now is another's */
 	if (!err)
 		other_links_on(r->hooked, row->others, sizeof(row->others));
@@ -937,6 +1619,11 @@ static int attach_row(struct bench_row *row, const struct worker_pool *pool,
 	struct map_row *r = row->priv;
 	int i, err;
 
+	if (r->test->shape == SHAPE_SYSCALL) {
+		memset(r->sys.slots, 0,
+		       sizeof(struct sys_slot) * nr_cpus_possible());
+		return 0;
+	}
 	/* the programs act for these processes only, each on its CPU */
 	memset(r->skel->bss->worker_tgid, 0,
 	       sizeof(r->skel->bss->worker_tgid));
@@ -948,6 +1635,10 @@ static int attach_row(struct bench_row *row, const struct worker_pool *pool,
 			    strerror(-err));
 		return err;
 	}
+	/* draining before the first record can come */
+	if (r->consumer &&
+	    consumer_start(r->consumer, r->set.consumer_cpu, out))
+		return -1;
 	r->link = attach_link(r->method->kind, r->prog, &r->test->target,
 			      r->hooked, out);
 	return r->link ? 0 : -ENOENT;
@@ -959,6 +1650,8 @@ static void detach_row(struct bench_row *row)
 
 	bpf_link__destroy(r->link);
 	r->link = NULL;
+	/* nothing produces now: the consumer takes the rest and stops */
+	consumer_stop(r->consumer);
 }
 
 /* the counters per CPU: calls into s->hits, the sums into r->c */
@@ -966,12 +1659,13 @@ static int collect(struct bench_row *row, struct sample *s)
 {
 	struct map_row *r = row->priv;
 	int ncpu = s->nr_cpus, cpu, err;
-	struct map_perf_counters *v;
+	struct map_perf_counters *v = r->pc;
 	__u32 key = r->test - tests;
 
-	v = calloc(ncpu, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
+	if (r->test->shape == SHAPE_SYSCALL) {
+		collect_sys(r, s);
+		return 0;
+	}
 	err = bpf_map__lookup_elem(r->skel->maps.counters, &key, sizeof(key),
 				   v, ncpu * sizeof(*v), 0);
 	memset(&r->c, 0, sizeof(r->c));
@@ -983,8 +1677,11 @@ static int collect(struct bench_row *row, struct sample *s)
 		r->c.updates += v[cpu].updates;
 		r->c.update_fails += v[cpu].update_fails;
 		r->c.foreign += v[cpu].foreign;
+		r->c.negatives += v[cpu].negatives;
+		r->c.false_pos += v[cpu].false_pos;
+		r->c.dropped += v[cpu].dropped;
+		r->c.sum += v[cpu].sum;
 	}
-	free(v);
 	if (err)
 		outcome_set(&s->out, ST_FAILED, "cannot read the counters: %s",
 			    strerror(-err));
@@ -999,14 +1696,23 @@ static void verify(struct bench_row *row, struct sample *s)
 	__u64 min_found = 0;
 	int err = 0;
 
+	if (r->test->shape == SHAPE_SYSCALL) {
+		verify_sys(r, s);
+		return;
+	}
 	/* filtered out by the programs: shown beside the hits */
 	s->foreign += c->foreign;
 	if (r->hits == HITS_KEPT)
 		err = expect_kept_keys(bpf_map__fd(skel_map(r->skel, r->test->map)),
-				       s->res, s->nr_workers, &min_found);
+				       r->lru_range, s->res, s->nr_workers,
+				       &min_found);
 	if (err)
 		outcome_set(&s->out, ST_FAILED, "cannot read the kept keys: %s",
 			    strerror(-err));
+	else if (c->update_fails && has_consumer(r->test))
+		outcome_set(&s->out, ST_FAILED,
+			    "%llu of %llu records failed for another reason than a full buffer",
+			    c->update_fails, c->updates);
 	else if (c->update_fails)
 		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu updates failed (max_entries %u, %d workers)",
@@ -1024,9 +1730,16 @@ static void verify(struct bench_row *row, struct sample *s)
 		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu lookups hit; the keys kept make %llu",
 			    c->found, c->lookups, min_found);
+	else if (has_consumer(r->test))
+		verify_records(r, s, r->pc);
+	else if (r->test - tests == QUEUE_PUSH_POP ||
+		 r->test - tests == STACK_PUSH_POP)
+		verify_empty(r, s);
 	if (s->out.status == ST_OK) {
 		r->lookups += c->lookups;
 		r->found += c->found;
+		r->negatives += c->negatives;
+		r->false_pos += c->false_pos;
 	}
 }
 
@@ -1034,6 +1747,8 @@ static int prog_fds(const struct bench_row *row, int *fds, int max)
 {
 	const struct map_row *r = row->priv;
 
+	if (r->test->shape == SHAPE_SYSCALL)
+		return 0;
 	fds[0] = bpf_program__fd(r->prog);
 	return 1;
 }
@@ -1042,17 +1757,36 @@ static void close_row(struct bench_row *row)
 {
 	struct map_row *r = row->priv;
 
+	consumer_free(r->consumer);
+	r->consumer = NULL;
+	close_sys(r);
 	bpf_link__destroy(r->link);
 	map_perf_test_kern__destroy(r->skel);
+	free(r->pc);
+	r->pc = NULL;
 	r->link = NULL;
 	r->skel = NULL;
 }
 
 /* ---- output ---- */
 
+/* the unit of upstream's line, and how many of it one event makes */
+static const char *line_unit(const struct map_test *t, unsigned int *mult)
+{
+	if (t->unit) {
+		*mult = t->ops;
+		return t->unit;
+	}
+	*mult = t->per_lookup ? t->ops : 1;
+	return t->per_lookup ? "lookups" : "events";
+}
+
 /* upstream's line for each worker: the median of its samples */
 static void print_upstream(const struct bench_rows *rows)
 {
+	char params[96];
+	unsigned int mult;
+	const char *unit;
 	int i, w;
 
 	for (i = 0; i < rows->nr; i++) {
@@ -1061,30 +1795,68 @@ static void print_upstream(const struct bench_rows *rows)
 
 		if (!r)
 			continue;	/* base rows have no upstream line */
+		format_params(row, params, sizeof(params));
 		if (!row_has_figure(row)) {
-			printf("%s: %s: %s\n", r->test->name,
+			printf("%s%s: %s: %s\n", r->test->name, params,
 			       status_name(row->out.status), row->out.reason);
 			continue;
 		}
+		unit = line_unit(r->test, &mult);
 		for (w = 0; w < row->cpus->nr; w++)
-			printf("%d:%s %.0f %s per sec\n", row->cpus->cpu[w],
-			       r->test->line, worker_median_rate(row, w) *
-			       (r->test->per_lookup ? r->test->ops : 1),
-			       r->test->per_lookup ? "lookups" : "events");
+			printf("%d:%s %.0f %s per sec%s\n", row->cpus->cpu[w],
+			       r->test->line, worker_median_rate(row, w) * mult,
+			       unit, params);
 	}
+}
+
+/* the consumer's rate while records flowed, and its CPU per record */
+static double consumer_rate(const struct map_row *r)
+{
+	return r->consume_ns > 0 ? r->consumed * 1e9 / r->consume_ns : NAN;
+}
+
+static double consumer_ns_per_record(const struct map_row *r)
+{
+	return r->consumed ? r->consumer_cpu_ns / r->consumed : NAN;
+}
+
+/* what a row of the other families adds to its notes */
+static void family_notes(const struct bench_row *row, char *buf, size_t len)
+{
+	const struct map_row *r = row->priv;
+	size_t off = 0;
+
+	format_params(row, buf, len);
+	off = strlen(buf);
+	if (off)	/* " [k=v]": the leading space is the table's */
+		memmove(buf, buf + 1, off--);
+	if (!r)
+		return;
+	if (r->negatives && off < len)
+		off += snprintf(buf + off, len - off,
+				"%sfalse positives %.2f%% of %llu",
+				off ? ", " : "",
+				100.0 * r->false_pos / r->negatives,
+				r->negatives);
+	if (has_consumer(r->test) && r->produced && off < len)
+		snprintf(buf + off, len - off,
+			 "%sconsumed %.3fM/s (%.0f ns CPU per record), dropped %llu of %llu",
+			 off ? ", " : "", consumer_rate(r) / 1e6,
+			 consumer_ns_per_record(r), r->dropped, r->produced);
 }
 
 static void print_row(const struct bench_row *row)
 {
 	const struct map_row *r = row->priv;
 	char nsop[32] = "-", ratio[16] = "-", calls[48] = "-", entries[16] = "-";
-	char notes[REASON_LEN + 128];
+	char notes[REASON_LEN + 128], more[256];
 	struct row_summary s;
 
 	printf("  %-26s %-10s %-9s ", row->name, row->variant,
 	       status_name(row->out.status));
+	family_notes(row, more, sizeof(more));
 	if (!row_has_figure(row)) {
-		printf("%s\n", row->out.reason);
+		printf("%s%s%s\n", row->out.reason, more[0] ? "  " : "", more);
 		return;
 	}
 	row_summarize(row, &s);
@@ -1092,6 +1864,9 @@ static void print_row(const struct bench_row *row)
 		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
 			 s.overhead.value / r->test->ops,
 			 s.overhead.uncertainty / r->test->ops);
+	else if (r && r->test->shape == SHAPE_SYSCALL)
+		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
+			 s.ns.mean / r->test->ops, s.ns.stddev / r->test->ops);
 	if (r && r->lookups)
 		snprintf(ratio, sizeof(ratio), "%.3f",
 			 (double)r->found / r->lookups);
@@ -1101,13 +1876,26 @@ static void print_row(const struct bench_row *row)
 		snprintf(entries, sizeof(entries), "%u", r->entries);
 	}
 	row_notes(row, &s, notes, sizeof(notes));
-	printf("%8.3fM ± %-7.3f %10.3fM %16s %6s %8s %21s%s%s",
+	printf("%8.3fM ± %-7.3f %10.3fM %16s %6s %8s %21s%s%s%s%s",
 	       s.rate.mean / 1e6, s.rate.stddev / 1e6,
 	       s.rate.mean * (r ? r->test->ops : 0) / 1e6, nsop, ratio,
-	       entries, calls, notes[0] ? "  " : "", notes);
+	       entries, calls, more[0] ? "  " : "", more,
+	       notes[0] ? "  " : "", notes);
 	if (!isnan(row->prog_ns))
 		printf("  prog %.1f ns/run", row_prog_body(row));
 	printf("\n");
+}
+
+static void print_sweep(const char *what, const struct sweep *sw)
+{
+	int i;
+
+	if (!sw->nr)
+		return;
+	printf("%s ", what);
+	for (i = 0; i < sw->nr; i++)
+		printf("%s%llu", i ? "," : "", sw->v[i]);
+	printf(", ");
 }
 
 static void print_summary(const struct bench_rows *rows)
@@ -1119,8 +1907,13 @@ static void print_summary(const struct bench_rows *rows)
 	uname(&uts);
 	format_cpus(&bench_rs.cpus, cpus, sizeof(cpus));
 	printf("\nSummary: %d worker(s) on CPU %s, ", bench_rs.cpus.nr, cpus);
-	if (opt.entries)
-		printf("maps resized to %u entries, ", opt.entries);
+	if (opt.entries.nr == 1)
+		printf("maps resized to %llu entries, ", opt.entries.v[0]);
+	else
+		print_sweep("entries", &opt.entries);
+	print_sweep("key sizes", &opt.key_size);
+	if (opt.scale)
+		printf("scaled over 1..%d CPUs, ", bench_rs.cpus.nr);
 	printf("%s%skernel %s\n", opt.miss ? "--miss, " : "",
 	       bench_fault.kind ? "UNVERIFIED (a test fault is injected), " : "",
 	       uts.release);
@@ -1131,29 +1924,96 @@ static void print_summary(const struct bench_rows *rows)
 		print_row(&rows->row[i]);
 	if (verbosity < 1)
 		return;
-	printf("ns/op: ns per map operation, the syscall's own cost (its base row) taken out;\n"
-	       "map ops/s: operations per second with the syscall's cost in; hits: share of\n"
-	       "lookups that found their key; calls/syscalls: program runs against syscalls made\n");
+	printf("ns/op: ns per map operation, the syscall's own cost (its base row) taken out\n"
+	       "(syscall rows: the bpf() call's whole cost per operation); map ops/s: operations\n"
+	       "per second with the syscall's cost in (ring/perf buffers: records produced);\n"
+	       "hits: share of lookups that found their key; calls/syscalls: program runs (or\n"
+	       "checked bpf() results) against syscalls made; [..]: the row's parameters\n"
+	       "(wakeup -1: adaptive, 0: poll, N: every Nth record); consumed: the consumer's\n"
+	       "records per second while they flowed, on its own CPU\n");
 	if (bench_rs.prog_stats)
 		printf("prog: ns inside the program per run, by the kernel's run-time stats in a pass of\n"
 		       "their own, less their clock reads (measured on an empty program)\n");
 }
 
+static json_t *sweep_json(const struct sweep *sw)
+{
+	json_t *a;
+	int i;
+
+	if (!sw->nr)
+		return json_null();
+	if (sw->nr == 1)
+		return json_integer(sw->v[0]);
+	a = json_array();
+	for (i = 0; i < sw->nr; i++)
+		json_array_append_new(a, json_integer(sw->v[i]));
+	return a;
+}
+
 static void json_context(json_t *ctx)
 {
-	json_object_set_new(ctx, "entries", opt.entries ?
-			    json_integer(opt.entries) : json_null());
+	json_object_set_new(ctx, "entries", sweep_json(&opt.entries));
+	json_object_set_new(ctx, "key_size", sweep_json(&opt.key_size));
+	json_object_set_new(ctx, "scale", json_boolean(opt.scale));
+	json_object_set_new(ctx, "records_per_call",
+			    json_integer(RECORDS_PER_CALL));
 	json_object_set_new(ctx, "miss", json_boolean(opt.miss));
 	if (bench_fault.kind)
 		json_object_set_new(ctx, "fault", json_string(bench_fault.name));
+}
+
+static json_t *number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* what the other families add: records, false positives, the rate per CPU */
+static void json_family(const struct bench_row *row, const struct map_row *r,
+			json_t *o)
+{
+	json_t *rec;
+
+	if (r->test->shape == SHAPE_SYSCALL)
+		json_object_set_new(o, "key_size", json_integer(r->sys.key_size));
+	if (r->test - tests == BLOOM_LOOKUP) {
+		json_object_set_new(o, "negative_lookups",
+				    json_integer(r->negatives));
+		json_object_set_new(o, "false_positives",
+				    json_integer(r->false_pos));
+	}
+	if (has_consumer(r->test)) {
+		rec = json_object();
+		json_object_set_new(rec, "produced", json_integer(r->produced));
+		json_object_set_new(rec, "consumed", json_integer(r->consumed));
+		json_object_set_new(rec, "dropped", json_integer(r->dropped));
+		json_object_set_new(rec, "lost_reported", json_integer(r->lost));
+		json_object_set_new(o, "records", rec);
+		json_object_set_new(o, "consumer_cpu",
+				    json_integer(r->set.consumer_cpu));
+		json_object_set_new(o, "consumer_rate",
+				    number(consumer_rate(r)));
+		json_object_set_new(o, "consumer_ns_per_record",
+				    number(consumer_ns_per_record(r)));
+	}
 }
 
 static void json_row(const struct bench_row *row, json_t *o)
 {
 	const struct map_row *r = row->priv;
 	struct row_summary s;
-	json_t *nsop;
+	json_t *nsop, *per;
 
+	if (row_has_figure(row)) {
+		/* each worker's share: what --scale's curve is made of */
+		row_summarize(row, &s);
+		per = json_object();
+		json_object_set_new(per, "mean",
+				    number(s.rate.mean / row->cpus->nr));
+		json_object_set_new(per, "stddev",
+				    number(s.rate.stddev / row->cpus->nr));
+		json_object_set_new(o, "rate_per_cpu", per);
+	}
 	if (!r)
 		return;
 	json_object_set_new(o, "attach_method", r->method ?
@@ -1162,18 +2022,20 @@ static void json_row(const struct bench_row *row, json_t *o)
 	json_object_set_new(o, "lookups", json_integer(r->lookups));
 	json_object_set_new(o, "found", json_integer(r->found));
 	json_object_set_new(o, "entries", json_integer(r->entries));
+	json_family(row, r, o);
 	if (!row_has_figure(row))
 		return;
-	row_summarize(row, &s);
-	if (!s.has_overhead) {
+	if (!s.has_overhead && r->test->shape != SHAPE_SYSCALL) {
 		json_object_set_new(o, "ns_per_op", json_null());
 		return;
 	}
 	nsop = json_object();
-	json_object_set_new(nsop, "value",
-			    json_real(s.overhead.value / r->test->ops));
-	json_object_set_new(nsop, "uncertainty",
-			    json_real(s.overhead.uncertainty / r->test->ops));
+	json_object_set_new(nsop, "value", json_real(s.has_overhead ?
+			    s.overhead.value / r->test->ops :
+			    s.ns.mean / r->test->ops));
+	json_object_set_new(nsop, "uncertainty", json_real(s.has_overhead ?
+			    s.overhead.uncertainty / r->test->ops :
+			    s.ns.stddev / r->test->ops));
 	json_object_set_new(o, "ns_per_op", nsop);
 }
 
@@ -1185,6 +2047,11 @@ static void list_row(const struct bench_row *row, json_t *o)
 	if (!r)
 		return;		/* a base row: nothing attached */
 	json_object_set_new(o, "flag", json_integer(1ull << (r->test - tests)));
+	if (!r->method) {
+		/* bpf() calls of the workers': no program, no attach */
+		json_object_set_new(o, "program", json_null());
+		return;
+	}
 	json_object_set_new(o, "needs", needs_json(r->method->kind->needs, 4,
 						   NULL));
 	/* opening needs no privileges: it only reads the ELF */
@@ -1220,7 +2087,24 @@ static const struct bench_family map_perf_family = {
 	.json_row = json_row,
 };
 
+/*
+ * Every row keeps its object open until the end of the run, so that the
+ * rounds can come back to it: with every method and family that is more
+ * than a thousand fds (maps, programs, BTF, a consumer's perf events), past
+ * the usual soft limit. The hard limit is what the machine allows.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	raise_fd_limit();
 	return bench_main(&map_perf_family, argc, argv);
 }

@@ -36,6 +36,7 @@ declare -A need=(
 	[procps]=/usr/bin/pgrep
 	[python3]=/usr/bin/python3
 	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
+	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib
 )
 
 # The arm64 cross build links Debian's own arm64 static libraries (multiarch

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The consumer of map_perf_test's ring and perf buffer tests: a thread of
+ * the parent, pinned to a CPU no producer uses, draining the records with
+ * libbpf's ring_buffer__* or perf_buffer__* while the workers' syscalls
+ * make the programs produce them. Its work is outside the producers'
+ * timing; it checks every record (size, test, CPU, number) and counts
+ * them per producing CPU, so that user space can prove that every record
+ * produced was consumed or dropped.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/perf_event.h>
+#include <bpf/libbpf.h>
+#include "map_perf_families.h"
+#include "map_perf_test.h"
+
+/* pages of each CPU's perf buffer: 256 KiB with 4 KiB pages */
+#define PERF_PAGES	64
+/* how long a sleeping consumer waits before it looks at the stop flag */
+#define POLL_MS		10
+
+struct consumer {
+	enum consumer_kind kind;
+	__u32 test, record_size, wakeup;
+	struct ring_buffer *rb;
+	struct perf_buffer *pb;
+	pthread_t thread;
+	bool running;
+	int cpu;
+	int err;		/* the thread's: a poll that failed */
+	atomic_bool stop;
+	int nr_cpus;
+	struct consumer_counts counts;
+};
+
+static __u64 clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* one record, whichever buffer it came through */
+static void take(struct consumer *c, const void *data, size_t size,
+		 bool padded)
+{
+	const struct map_perf_record *r = data;
+	struct consumer_counts *n = &c->counts;
+
+	/* a perf sample's raw data is padded to keep 8-byte alignment */
+	if (size < c->record_size ||
+	    (padded ? size >= c->record_size + 8 : size != c->record_size) ||
+	    r->test != c->test || r->cpu >= (__u32)c->nr_cpus) {
+		n->bad++;
+		return;
+	}
+	if (n->consumed[r->cpu] && r->seq <= n->last_seq[r->cpu])
+		n->out_of_order++;
+	n->consumed[r->cpu]++;
+	n->last_seq[r->cpu] = r->seq;
+}
+
+static int ringbuf_sample(void *ctx, void *data, size_t size)
+{
+	take(ctx, data, size, false);
+	return 0;
+}
+
+/* the perf buffer's records as the kernel writes them */
+struct perf_raw_sample {
+	struct perf_event_header header;
+	__u32 size;
+	char data[];
+};
+
+struct perf_lost {
+	struct perf_event_header header;
+	__u64 id;
+	__u64 lost;
+};
+
+static enum bpf_perf_event_ret perf_event(void *ctx, int cpu,
+					  struct perf_event_header *e)
+{
+	struct consumer *c = ctx;
+
+	if (e->type == PERF_RECORD_SAMPLE) {
+		struct perf_raw_sample *s = (void *)e;
+
+		take(c, s->data, s->size, true);
+	} else if (e->type == PERF_RECORD_LOST) {
+		c->counts.lost += ((struct perf_lost *)e)->lost;
+	} else {
+		c->counts.bad++;
+	}
+	return LIBBPF_PERF_EVENT_CONT;
+}
+
+/* records now, without sleeping: how many, or -errno */
+static int consume_once(struct consumer *c)
+{
+	if (c->kind == CONSUME_RINGBUF)
+		return ring_buffer__consume(c->rb);
+	return perf_buffer__consume(c->pb);
+}
+
+static int poll_once(struct consumer *c)
+{
+	if (c->kind == CONSUME_RINGBUF)
+		return ring_buffer__poll(c->rb, POLL_MS);
+	return perf_buffer__poll(c->pb, POLL_MS);
+}
+
+static __u64 total(const struct consumer *c)
+{
+	__u64 t = c->counts.bad;
+	int i;
+
+	for (i = 0; i < c->nr_cpus; i++)
+		t += c->counts.consumed[i];
+	return t;
+}
+
+/* one poll; when it brought records, when they came */
+static int step(struct consumer *c, bool sleep)
+{
+	__u64 before = total(c), t0 = clock_ns(CLOCK_MONOTONIC);
+	int err = sleep ? poll_once(c) : consume_once(c);
+
+	if (err < 0 && err != -EINTR)
+		return err;
+	if (total(c) == before)
+		return 0;
+	if (!c->counts.first_ns)
+		c->counts.first_ns = t0;
+	c->counts.last_ns = clock_ns(CLOCK_MONOTONIC);
+	c->counts.wakeups++;
+	return 1;
+}
+
+static void *consume(void *arg)
+{
+	struct consumer *c = arg;
+	bool sleep = c->wakeup != WAKEUP_POLL;
+	__u64 cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	int ret = 0;
+
+	while (ret >= 0 && !atomic_load(&c->stop))
+		ret = step(c, sleep);
+	/* the producers are done: what is left, without sleeping */
+	while (ret >= 0 && (ret = step(c, false)) > 0)
+		;
+	c->err = ret < 0 ? ret : 0;
+	c->counts.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	return NULL;
+}
+
+static struct perf_buffer *perf_new(struct consumer *c, int map_fd)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_type = PERF_SAMPLE_RAW,
+		.sample_period = 1,
+		/* 0: woken only when half a buffer is waiting */
+		.wakeup_events = c->wakeup == WAKEUP_POLL ? 0 : c->wakeup,
+	};
+
+	attr.size = sizeof(attr);
+	return perf_buffer__new_raw(map_fd, PERF_PAGES, &attr, perf_event, c,
+				    NULL);
+}
+
+struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
+			      __u32 test, __u32 record_size, __u32 wakeup,
+			      struct outcome *out)
+{
+	struct consumer *c = calloc(1, sizeof(*c));
+	int err;
+
+	if (!c)
+		goto nomem;
+	c->kind = kind;
+	c->test = test;
+	c->record_size = record_size;
+	c->wakeup = wakeup;
+	c->nr_cpus = nr_cpus_possible();
+	c->counts.consumed = calloc(c->nr_cpus, sizeof(__u64));
+	c->counts.last_seq = calloc(c->nr_cpus, sizeof(__u64));
+	if (!c->counts.consumed || !c->counts.last_seq)
+		goto nomem;
+	if (kind == CONSUME_RINGBUF)
+		c->rb = ring_buffer__new(map_fd, ringbuf_sample, c, NULL);
+	else
+		c->pb = perf_new(c, map_fd);
+	if (!c->rb && !c->pb) {
+		err = -errno;
+		outcome_set(out, ST_FAILED, "cannot open the %s buffer: %s",
+			    kind == CONSUME_RINGBUF ? "ring" : "perf",
+			    strerror(-err));
+		consumer_free(c);
+		return NULL;
+	}
+	return c;
+nomem:
+	outcome_set(out, ST_FAILED, "out of memory");
+	consumer_free(c);
+	return NULL;
+}
+
+int consumer_start(struct consumer *c, int cpu, struct outcome *out)
+{
+	__u64 *consumed = c->counts.consumed, *last = c->counts.last_seq;
+	sigset_t all, old;
+	cpu_set_t set;
+	int err;
+
+	memset(consumed, 0, c->nr_cpus * sizeof(__u64));
+	memset(last, 0, c->nr_cpus * sizeof(__u64));
+	memset(&c->counts, 0, sizeof(c->counts));
+	c->counts.consumed = consumed;
+	c->counts.last_seq = last;
+	c->err = 0;
+	c->cpu = cpu;
+	atomic_store(&c->stop, false);
+	/* signals stay the main thread's, which ends the run on them */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&c->thread, NULL, consume, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		outcome_set(out, ST_FAILED, "cannot start the consumer: %s",
+			    strerror(err));
+		return -err;
+	}
+	c->running = true;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	err = pthread_setaffinity_np(c->thread, sizeof(set), &set);
+	if (err) {
+		consumer_stop(c);
+		outcome_set(out, ST_FAILED,
+			    "cannot pin the consumer to CPU %d: %s", cpu,
+			    strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+void consumer_stop(struct consumer *c)
+{
+	if (!c || !c->running)
+		return;
+	atomic_store(&c->stop, true);
+	pthread_join(c->thread, NULL);
+	c->running = false;
+}
+
+const struct consumer_counts *consumer_counts(const struct consumer *c)
+{
+	return &c->counts;
+}
+
+int consumer_error(const struct consumer *c)
+{
+	return c->err;
+}
+
+void consumer_free(struct consumer *c)
+{
+	if (!c)
+		return;
+	consumer_stop(c);
+	ring_buffer__free(c->rb);
+	perf_buffer__free(c->pb);
+	free(c->counts.consumed);
+	free(c->counts.last_seq);
+	free(c);
+}

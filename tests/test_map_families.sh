@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# map_perf_test's other map families on the host kernel: bloom filters,
+# queue and stack, task storage, ring and perf buffers with their consumer,
+# map operations through the bpf syscall, and the curves (--entries,
+# --key-size, --scale). Everything is asserted through --json, for rows
+# that ended ok or disturbed alike (a busy machine disturbs samples; the
+# counts of a disturbed row are still verified); never a rate.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+BIN=./map_perf_test
+PY=/usr/bin/python3
+NCPU=$(nproc)
+
+if [ ! -x $BIN ] || [ ! -x $PY ]; then
+	fail "map_perf_test is built and python3 is there"
+	finish
+	exit
+fi
+
+# jrows FILE PYEXPR: PYEXPR holds for every measured row of FILE (ok or
+# disturbed), with r the row and d the file; and there is such a row
+jrows() {
+	$PY - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["results"] if r["name"] != "base" and
+        r["status"] in ("ok", "disturbed")]
+bad = [r for r in rows if not eval("(" + sys.argv[2] + ")")]
+for r in bad:
+    print("  row:", r["name"], r["variant"], r.get("params"), file=sys.stderr)
+sys.exit(0 if rows and not bad else 1)
+EOF
+}
+
+# jcheck FILE PYEXPR: PYEXPR holds, with d the file
+jcheck() {
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$1" "$2"
+}
+
+# no row failed; every row of TESTS ended ok, disturbed or skipped with a reason
+no_failure() {
+	jcheck "$1" 'all(r["status"] != "failed" and
+		(r["status"] != "skipped" or r["reason"]) for r in d["results"])'
+}
+
+# none of our maps stays behind after a run (within 2 s: the kernel frees
+# them asynchronously, as it does programs)
+no_maps_left() {
+	local i
+	for i in $(seq 20); do
+		bpftool map list 2>/dev/null |
+			grep -qE 'name (bloom_map|queue_map|stack_map|ringbuf_map|perfbuf_map|sys_ops) ' ||
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# --- bloom, queue, stack, task storage: the programs' counts
+F=$T_TMP/fam.json
+run_capture fam $BIN -r 1 -n 2000 -t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage --json "$F"
+expect "families: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
+expect "families: no row failed" no_failure "$F"
+expect "families: each row's program ran for every syscall" \
+	jrows "$F" 'r["hits"] >= r["events"] > 0'
+expect "bloom_lookup: no false negative, false positives counted" \
+	jrows "$F" 'r["name"] != "bloom_lookup" or (r["found"] == r["lookups"] > 0 and
+		0 <= r["false_positives"] <= r["negative_lookups"] == r["lookups"])'
+expect "queue/stack: every pop found a value" \
+	jrows "$F" '"push_pop" not in r["name"] or r["found"] == r["lookups"] > 0'
+expect "task_storage: every get found the task's storage" \
+	jrows "$F" 'r["name"] != "task_storage" or r["found"] == r["lookups"] > 0'
+expect "families: one row per test" jcheck "$F" \
+	'sorted(r["name"] for r in d["results"] if r["name"] != "base") ==
+	 sorted(["bloom_lookup", "bloom_update", "queue_push_pop", "stack_push_pop", "task_storage"])'
+if grep -q '^  bloom_lookup .* ok ' "$T_TMP/fam.out"; then
+	expect "bloom_lookup: upstream's line per worker" \
+		test "$(grep -cE '^[0-9]+:bloom_lookup [0-9]+ lookups per sec' "$T_TMP/fam.out")" -eq "$NCPU"
+fi
+expect "families: none of our maps is left" no_maps_left
+
+# --- ring and perf buffers: every record produced is consumed or dropped
+if [ "$NCPU" -lt 2 ]; then
+	skip "one CPU: the buffers' consumer needs a CPU of its own"
+else
+	F=$T_TMP/ring.json
+	run_capture ring $BIN -r 1 -n 1000 -t ringbuf_reserve,ringbuf_output,perfbuf_output \
+		--wakeup every,poll,8,adaptive --record-size 16,128 --json "$F"
+	expect "buffers: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
+	expect "buffers: no row failed" no_failure "$F"
+	# ring buffer: 4 wake-ups x 2 sizes each; perf buffer: no adaptive
+	expect "buffers: one row per wake-up and record size" jcheck "$F" \
+		'sorted((r["name"], r["params"]["wakeup"], r["params"]["record_size"])
+			for r in d["results"] if r["name"] != "base") ==
+		 sorted((n, w, s) for n in ("ringbuf_reserve", "ringbuf_output", "perfbuf_output")
+			for w in (1, 0, 8, -1) for s in (16, 128)
+			if not (n == "perfbuf_output" and w == -1))'
+	expect "buffers: produced = consumed + dropped" \
+		jrows "$F" 'r["records"]["produced"] == r["records"]["consumed"] + r["records"]["dropped"]'
+	# records add up over every verified sample, disturbed ones run again too
+	expect "buffers: 16 records tried per syscall" \
+		jrows "$F" 'r["records"]["produced"] % d["context"]["records_per_call"] == 0 and
+			r["records"]["produced"] >= d["context"]["records_per_call"] * r["hits"] and
+			r["hits"] >= r["events"] > 0'
+	expect "buffers: the producers leave the consumer its CPU" \
+		jrows "$F" 'r["consumer_cpu"] == '"$((NCPU - 1))"' and r["events"] % '"$((NCPU - 1))"' == 0'
+	expect "buffers: none of our maps is left" no_maps_left
+
+	# a consumer polling without sleep, then SIGINT once the producers'
+	# program is in (after the base row): nothing stays behind
+	$BIN -a raw_tp -r 1 -n 2000000 -t ringbuf_reserve --wakeup poll \
+		>"$T_TMP/int.out" 2>"$T_TMP/int.err" &
+	pid=$!
+	for i in $(seq 100); do
+		ours_loaded raw_tp_ringbuf_ && break
+		sleep 0.2
+	done
+	expect "SIGINT mid-run: the producers' program was in" ours_loaded raw_tp_ringbuf_
+	workers=$(pgrep -P $pid | tr '\n' ' ')
+	kill -INT $pid
+	wait $pid
+	RC=$?
+	expect "SIGINT mid-run: exit 130 (rc=$RC)" test "$RC" -eq 130
+	expect "SIGINT mid-run: nothing of ours stays loaded" gone raw_tp_ringbuf_
+	expect "SIGINT mid-run: the ring buffer is gone" no_maps_left
+	expect "SIGINT mid-run: no worker left ($workers)" none_alive $workers
+
+	run_capture ring1 $BIN -c 1 -r 1 -n 1000 -t ringbuf_output --json "$T_TMP/ring1.json"
+	expect "buffers on one CPU: skipped, saying the consumer needs a CPU" jcheck "$T_TMP/ring1.json" \
+		'all(r["status"] == "skipped" and "consumer" in r["reason"]
+		     for r in d["results"] if r["name"] != "base")'
+fi
+
+# --- the bpf syscall: single elements and batches, contents compared
+F=$T_TMP/sys.json
+run_capture sys $BIN -r 1 -n 2000 -t sys_hash_lookup,sys_hash_update,sys_hash_delete,sys_array_lookup,sys_array_update,batch_hash_lookup,batch_hash_update,batch_array_lookup,batch_array_update \
+	--entries 64,512 --key-size 8 --json "$F"
+expect "syscall ops: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
+expect "syscall ops: no row failed" no_failure "$F"
+expect "syscall ops: one row per test and size" jcheck "$F" \
+	'len(d["results"]) == 18 and all(r["params"]["entries"] in (64, 512) for r in d["results"])'
+expect "syscall ops: every call checked, every worker's count" \
+	jrows "$F" 'r["hits"] >= r["events"] > 0 and r["programs"] == 1'
+expect "syscall ops: maps of the size and key size asked" \
+	jrows "$F" 'r["entries"] == r["params"]["entries"] and
+		r["key_size"] == (8 if "hash" in r["name"] else 4)'
+expect "batch ops: events are the elements of whole dumps" \
+	jrows "$F" '"batch" not in r["name"] or r["events"] % r["params"]["entries"] == 0'
+expect "syscall ops: none of our maps is left" no_maps_left
+
+# --- curves: one row per point, each with its own CPUs
+F=$T_TMP/sweep.json
+run_capture sweep $BIN -r 1 -n 1000 -t hash_lookup,lpm_kmalloc --entries 100,1000 \
+	--key-size 4,16 --scale --json "$F"
+expect "sweep: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
+expect "sweep: no row failed" no_failure "$F"
+expect "sweep: a row per entries x key size x CPU count (LPM: 16 only)" jcheck "$F" \
+	'sorted((r["name"], r["params"]["entries"], r["params"]["key_size"], r["params"]["cpus"])
+		for r in d["results"] if r["name"] != "base") ==
+	 sorted((n, e, k, c) for n in ("hash_lookup", "lpm_kmalloc") for e in (100, 1000)
+		for k in (4, 16) for c in range(1, '"$NCPU"' + 1)
+		if not (n == "lpm_kmalloc" and k == 4))'
+expect "sweep: each row ran on its own CPU count" \
+	jrows "$F" 'r["events"] == 1000 * r["params"]["cpus"] and r["entries"] == r["params"]["entries"]'
+expect "sweep: a base row for each CPU count" jcheck "$F" \
+	'sorted(r["params"]["cpus"] for r in d["results"] if r["name"] == "base") ==
+	 sorted(list(range(1, '"$NCPU"' + 1)) * 2)'
+expect "sweep: the rate per CPU is the rate over the CPUs" \
+	jrows "$F" 'r["status"] != "ok" or abs(r["rate_per_cpu"]["mean"] * r["params"]["cpus"] - r["mean"]) < 1e-6 * r["mean"]'
+expect "sweep: the LPM key size left out is said" grep -q 'key-size 4: lpm_kmalloc' "$T_TMP/sweep.err"
+
+# --- bad sweep values: one line, exit 2
+bad_arg "--entries x" --entries x
+bad_arg "--entries 0,5" --entries 0,5
+bad_arg "--entries too many" --entries "$(seq -s, 1 33)"
+bad_arg "--key-size 3" --key-size 3
+bad_arg "--key-size 300" --key-size 300
+bad_arg "--key-size 8,8" --key-size 8,8
+bad_arg "--record-size 20" --record-size 20
+bad_arg "--record-size 8" --record-size 8
+bad_arg "--wakeup never" --wakeup never
+bad_arg "--wakeup every,1" --wakeup every,1
+bad_arg "--wakeup empty" --wakeup ,
+bad_arg "--scale with --list" --list --scale
+
+# --- the fault: programs and workers that miss events make FAILED rows
+F=$T_TMP/fault.json
+BENCH_TEST_FAULT=miss-odd run_capture fault $BIN -r 1 -n 2000 \
+	-t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage,ringbuf_reserve,ringbuf_output,perfbuf_output,sys_hash_lookup,batch_array_lookup \
+	--wakeup 8 --json "$F"
+expect "miss-odd: exit 1 (rc=$RC)" test "$RC" -eq 1
+expect "miss-odd: every new test FAILED with the CPU's count" jcheck "$F" \
+	'all(r["status"] == "failed" and "hits on CPU" in r["reason"]
+	     for r in d["results"] if r["name"] != "base" and r["status"] != "skipped")'
+expect "miss-odd: none of our maps is left" no_maps_left
+
+# --- --list: the new tests, their flags, no program for syscall rows
+run_capture list $BIN --list --json "$T_TMP/list.json"
+expect "--list: every new test, syscall rows with no program" jcheck "$T_TMP/list.json" \
+	'{r["name"] for r in d["rows"]} >= {"bloom_lookup", "ringbuf_reserve", "perfbuf_output",
+		"batch_hash_lookup"} and all(r["program"] is None
+		for r in d["rows"] if r["variant"] == "syscall")'
+
+finish
