@@ -899,17 +899,17 @@ static void usage_tables(FILE *f)
 
 		if (!low && !high)
 			continue;
-		fprintf(f, "  %#-10llx", low);
+		fprintf(f, "  %#-13llx", low);
 		if (high)
-			fprintf(f, "%#-10llx", high);
+			fprintf(f, "%#-13llx", high);
 		else
-			fprintf(f, "%-10s", "-");
+			fprintf(f, "%-13s", "-");
 		fprintf(f, "%s\n", modes[m].name);
 	}
 	fprintf(f, "and one bit for each other event, in every mode that applies:\n");
 	for (e = 0; e < NR_EVENTS; e++)
 		if (events[e].flag > PAIR_HIGH)
-			fprintf(f, "  %#-20llx%s\n", events[e].flag,
+			fprintf(f, "  %#-26llx%s\n", events[e].flag,
 				events[e].trigger.name);
 	fprintf(f, "num_cpu: as -c N. Flags, -m and -e combine: a row runs when all\n"
 		"three select it.\n");
