@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""watch.py PID OUT [FIFO]: what one run of the tools holds, while it runs.
+
+Writes a line to FIFO first (the run waits on it to start), then polls
+/proc/PID's fds every ms while it runs on a CPU, about every 50 ms
+while it sleeps, and its children as often as that, until PID has exited, and keeps in OUT
+  prog ID     every BPF program an fd of PID referred to (bpf-prog and
+              bpf-link fds both show "prog_id:" in fdinfo)
+  link ID     every BPF link
+  worker PID START   every child of PID (START: its start time, so that
+              a recycled pid is never taken for it)
+It looks at nothing but PID and its children: other runs on the machine
+are none of the tests' business. OUT is rewritten after each change, so
+whatever kills the watcher leaves what it saw.
+"""
+import os
+import sys
+import time
+
+
+def fd_ids(pid):
+	progs, links = set(), set()
+	base = "/proc/%d/fdinfo" % pid
+	try:
+		fds = os.listdir(base)
+	except OSError:
+		return progs, links
+	for fd in fds:
+		try:
+			with open("%s/%s" % (base, fd)) as f:
+				for line in f:
+					k, _, v = line.partition(":")
+					if k == "prog_id":
+						progs.add(int(v))
+					elif k == "link_id":
+						links.add(int(v))
+		except (OSError, ValueError):
+			pass
+	return progs, links
+
+
+def stat(pid):
+	"""(state, ppid, starttime), or None when pid is gone"""
+	try:
+		with open("/proc/%d/stat" % pid) as f:
+			s = f.read()
+	except OSError:
+		return None
+	rest = s[s.rindex(")") + 2:].split()
+	return rest[0], int(rest[1]), int(rest[19])
+
+
+def children(pid):
+	out = {}
+	for name in os.listdir("/proc"):
+		if not name.isdigit():
+			continue
+		st = stat(int(name))
+		if st and st[1] == pid:
+			out[int(name)] = st[2]
+	return out
+
+
+def main():
+	pid, path = int(sys.argv[1]), sys.argv[2]
+	progs, links, workers = set(), set(), {}
+	if len(sys.argv) > 3:	# a fifo the run waits on: go
+		with open(sys.argv[3], "w") as f:
+			f.write("go\n")
+	polls = 0
+	while True:
+		st = stat(pid)
+		if st is None or st[0] in "ZX":
+			break
+		polls += 1
+		# Programs are loaded and attached while the run is on a CPU;
+		# while it sleeps (its workers run) a look every 50 ms keeps
+		# the watcher out of the workers' way: it stays far below the
+		# run-queue delay that marks their samples disturbed.
+		if st[0] != "R" and polls % 10:
+			time.sleep(0.005)
+			continue
+		p, l = fd_ids(pid)
+		w = children(pid) if polls % 10 == 0 else {}
+		if not (p <= progs and l <= links and w.items() <= workers.items()):
+			progs |= p
+			links |= l
+			workers.update(w)
+			with open(path + ".tmp", "w") as f:
+				for i in sorted(progs):
+					f.write("prog %d\n" % i)
+				for i in sorted(links):
+					f.write("link %d\n" % i)
+				for k, v in sorted(workers.items()):
+					f.write("worker %d %d\n" % (k, v))
+			os.rename(path + ".tmp", path)
+		time.sleep(0.001)
+	if not os.path.exists(path):
+		open(path, "w").close()
+
+
+main()
