@@ -4,6 +4,7 @@
 #   make               build both programs (CO-RE, libbpf skeletons)
 #   make STATIC=1      self-contained static binaries (what vmtest boots)
 #   make check         install what is missing, build, host tests, vmtest
+#   make mutation-check  each check of the tools deleted in turn: a test fails
 #   make run           install what is missing, build, run both programs
 #   make V=1           show full commands
 # CLANG=, BPFTOOL=, CC=, VMLINUX_BTF= override the tools and the BTF source.
@@ -113,6 +114,10 @@ run: deps
 	./test_overhead
 	./map_perf_test
 
+# every check of the tools made to fail by its test (slow: rebuilds)
+mutation-check: all
+	$(Q)tests/mutation-check.sh
+
 vmtest: deps
 	$(Q)tools/vmtest.sh
 
@@ -124,6 +129,6 @@ clean:
 	$(Q)rm -rf $(OUTPUT)/*.o $(OUTPUT)/*.skel.h $(OUTPUT)/vmlinux.h \
 		$(OUTPUT)/static $(OUTPUT)/dynamic test_overhead map_perf_test
 
-.PHONY: all tests deps check run vmtest bench clean
+.PHONY: all tests deps check run vmtest bench clean mutation-check
 .DELETE_ON_ERROR:
 .SECONDARY:

@@ -106,6 +106,17 @@ run_bg() {
 	T_BG+=("$PID" "$WATCH")
 }
 
+# started NAME: the run NAME is $BIN now (past its watcher's go)
+started() {
+	local i
+	for i in $(seq 1000); do
+		[ "$(readlink /proc/"$PID"/exe 2>/dev/null)" = "$(readlink -f "$BIN")" ] && return 0
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 1
+}
+
 # run_end NAME: waits for the run started by run_bg; $RC its status
 run_end() {
 	wait "$PID"
@@ -211,23 +222,18 @@ bad_arg() {
 	fi
 }
 
-# wait_for_progs NAME: up to 20 s (another run may hold the lock) until
-# the run NAME has programs loaded
-wait_for_progs() {
-	local i
-	for i in $(seq 400); do
-		[ -n "$(ids "$1" prog)" ] && return 0
-		kill -0 "$PID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+# attached NAME: the run NAME has a BPF link open now and workers running:
+# a sample with its programs attached is on
+attached() {
+	grep -qs '^link_id:' /proc/"$PID"/fdinfo/* && [ -n "$(pgrep -P "$PID")" ]
 }
 
-# wait_for_workers NAME: until the run NAME has workers running
-wait_for_workers() {
+# wait_attached NAME: up to 60 s (a base row may come first, another run
+# may hold the lock) until a sample of the run NAME is on with programs
+wait_attached() {
 	local i
-	for i in $(seq 400); do
-		[ -n "$(pgrep -P "$PID")" ] && return 0
+	for i in $(seq 1200); do
+		attached "$1" && return 0
 		kill -0 "$PID" 2>/dev/null || return 1
 		sleep 0.05
 	done
@@ -241,9 +247,7 @@ check_interrupt() {
 	local sig=$1 want=$2 name=sig$1
 	shift 2
 	run_bg "$name" "$@"
-	wait_for_progs "$name" && wait_for_workers "$name"
-	expect "SIG$sig mid-run: programs and workers were there" \
-		test -n "$(ids "$name" prog)" -a -n "$(pgrep -P "$PID")"
+	expect "SIG$sig mid-run: a sample with programs attached was on" wait_attached "$name"
 	sleep 0.2
 	kill -"$sig" "$PID"
 	run_end "$name"
@@ -258,10 +262,11 @@ kill_a_worker() {
 	local name=$1 w
 	shift
 	run_bg "$name" "$@" --json "$T_TMP/$name.json"
-	wait_for_progs "$name" && wait_for_workers "$name"
+	wait_attached "$name"
 	sleep 0.3
 	w=$(pgrep -P "$PID" | head -n 1)
-	[ -n "$w" ] && kill -KILL "$w"
+	# never left running for good: a run that had no worker to kill ends
+	[ -n "$w" ] && kill -KILL "$w" || kill -TERM "$PID"
 	run_end "$name"
 }
 

@@ -62,12 +62,24 @@ def children(pid):
 	return out
 
 
+def go(fifo, pid):
+	"""releases the run; gives up when it was killed before reading"""
+	while stat(pid):
+		try:
+			fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+		except OSError:		# ENXIO: not reading yet
+			time.sleep(0.001)
+			continue
+		os.write(fd, b"go\n")
+		os.close(fd)
+		return
+
+
 def main():
 	pid, path = int(sys.argv[1]), sys.argv[2]
 	progs, links, workers = set(), set(), {}
 	if len(sys.argv) > 3:	# a fifo the run waits on: go
-		with open(sys.argv[3], "w") as f:
-			f.write("go\n")
+		go(sys.argv[3], pid)
 	polls = 0
 	while True:
 		st = stat(pid)
