@@ -119,7 +119,8 @@ started() {
 
 # run_end NAME: waits for the run started by run_bg; $RC its status
 run_end() {
-	wait "$PID"
+	# (bash's "Killed" notice of a run killed on purpose is no news)
+	wait "$PID" 2>/dev/null
 	RC=$?
 	wait "$WATCH"
 }

@@ -122,7 +122,7 @@ each_sample() {
 stop_10ms() { kill -STOP "$1"; sleep 0.01; kill -CONT "$1"; }
 widen() { taskset -p -c 0-$((NCPU - 1)) "$1" >/dev/null; }
 disturbed_by() {
-	jexpect "$1: the row ends disturbed, '$3', no figure" "$T_TMP/$2.json" \
+	jexpect "$1: the row ends disturbed, '$3', no figure ($(jget "$T_TMP/$2.json" 'row("raw_tp", "getpgid")["reason"]'))" "$T_TMP/$2.json" \
 		'(lambda r: r["status"] == "disturbed" and "'"$3"'" in r["reason"] and r["disturbed_retries"] == 2 and nofig(r))(row("raw_tp", "getpgid"))'
 }
 run_bg nap -c 1 -m raw_tp -e getpgid -n 2000000 -r 1 --json "$T_TMP/nap.json"
@@ -131,21 +131,29 @@ run_end nap
 disturbed_by "a 10 ms stop in every sample" nap "slept or was stopped"
 cleanup_checked nap
 if [ "$NCPU" -ge 2 ]; then
-	run_bg widen -c 1 -m raw_tp -e getpgid -n 2000000 -r 1 --json "$T_TMP/widen.json"
-	each_sample widen widen
-	run_end widen
-	# a worker that really moved fails the per-CPU check instead
-	jexpect "a worker's affinity widened in every sample: disturbed as moved, or failed per CPU" \
-		"$T_TMP/widen.json" '(lambda r: (r["status"] == "disturbed" and "moved off its CPU" in r["reason"] and r["disturbed_retries"] == 2) or (r["status"] == "failed" and "hits on CPU 1" in r["reason"]))(row("raw_tp", "getpgid"))'
-	cleanup_checked widen
+	# -c 1: one worker, on the first CPU (0); a busy loop on CPU 1
+	# keeps the widened worker where it is, so that it is found
+	# unpinned, not moved and failed per CPU
 	taskset -c 1 sh -c 'while :; do :; done' &
 	hog=$!
 	T_BG+=("$hog")
-	run_json shared -c 1 -m raw_tp -e getpgid -n 200000 -r 1
+	run_bg widen -c 1 -m raw_tp -e getpgid -n 2000000 -r 1 --json "$T_TMP/widen.json"
+	each_sample widen widen
+	run_end widen
 	kill "$hog"
 	wait "$hog" 2>/dev/null
-	disturbed_by "a busy loop on the worker's CPU" shared "of its wall time"
+	# a worker that really moved fails the per-CPU check instead
+	jexpect "a worker's affinity widened in every sample: disturbed as moved, or failed per CPU ($(jget "$T_TMP/widen.json" 'row("raw_tp", "getpgid")["reason"]'))" \
+		"$T_TMP/widen.json" '(lambda r: (r["status"] == "disturbed" and "moved off its CPU" in r["reason"] and r["disturbed_retries"] == 2) or (r["status"] == "failed" and "hits on CPU 0" in r["reason"]))(row("raw_tp", "getpgid"))'
+	cleanup_checked widen
 fi
+taskset -c 0 sh -c 'while :; do :; done' &
+hog=$!
+T_BG+=("$hog")
+run_json shared -c 1 -m raw_tp -e getpgid -n 200000 -r 1
+kill "$hog"
+wait "$hog" 2>/dev/null
+disturbed_by "a busy loop on the worker's CPU" shared "of its wall time"
 
 # --- a uprobe of someone else's on the target: skipped, never counted
 cp "$BIN" "$T_TMP/test_overhead_copy"
@@ -249,7 +257,7 @@ BIN_PID=$first
 run_capture nowait $BIN --lock-wait 0 -r 1 -n 2000 -m raw_tp -e getpgid
 expect "second run with --lock-wait 0: exit 1 naming the first's pid (rc=$RC)" \
 	test "$RC" -eq 1 -a -n "$(grep -w "pid $first" "$T_TMP/nowait.err")"
-run_bg second --lock-wait 30 -r 1 -n 2000 -m raw_tp -e getpgid --json "$T_TMP/second.json"
+run_bg second --lock-wait 30 -r 1 -n 20000 -m raw_tp -e getpgid --json "$T_TMP/second.json"
 second=$PID second_w=$WATCH
 for i in $(seq 50); do grep -q 'waiting for' "$T_TMP/second.err" && break; sleep 0.1; done
 expect "second run with --lock-wait 30: says it is waiting for the first" \

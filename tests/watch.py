@@ -3,8 +3,8 @@
 """watch.py PID OUT [FIFO]: what one run of the tools holds, while it runs.
 
 Writes a line to FIFO first (the run waits on it to start), then polls
-/proc/PID's fds every ms while it runs on a CPU, about every 50 ms
-while it sleeps, and its children as often as that, until PID has exited, and keeps in OUT
+/proc/PID's fds every ms while it runs on a CPU, every 5 ms while it
+sleeps, and its children every 50 ms, until PID has exited, and keeps in OUT
   prog ID     every BPF program an fd of PID referred to (bpf-prog and
               bpf-link fds both show "prog_id:" in fdinfo)
   link ID     every BPF link
@@ -19,13 +19,9 @@ import sys
 import time
 
 
-def fd_ids(pid):
+def fd_ids(pid, fds):
 	progs, links = set(), set()
 	base = "/proc/%d/fdinfo" % pid
-	try:
-		fds = os.listdir(base)
-	except OSError:
-		return progs, links
 	for fd in fds:
 		try:
 			with open("%s/%s" % (base, fd)) as f:
@@ -81,20 +77,30 @@ def main():
 	if len(sys.argv) > 3:	# a fifo the run waits on: go
 		go(sys.argv[3], pid)
 	polls = 0
+	known = set()
+	last_scan = 0.0
 	while True:
 		st = stat(pid)
 		if st is None or st[0] in "ZX":
 			break
 		polls += 1
-		# Programs are loaded and attached while the run is on a CPU;
-		# while it sleeps (its workers run) a look every 50 ms keeps
-		# the watcher out of the workers' way: it stays far below the
-		# run-queue delay that marks their samples disturbed.
-		if st[0] != "R" and polls % 10:
-			time.sleep(0.005)
-			continue
-		p, l = fd_ids(pid)
-		w = children(pid) if polls % 10 == 0 else {}
+		# A listing of its fds every poll is cheap; fdinfo is read for
+		# the fds that are new, and for all of them every 10th poll (an
+		# fd number may be reused). A poll every ms while the run is on
+		# a CPU (loading, attaching), every 5 ms while it sleeps (its
+		# workers run): the watcher stays far below the run-queue delay
+		# that marks their samples disturbed.
+		try:
+			fds = set(os.listdir("/proc/%d/fd" % pid))
+		except OSError:
+			fds = set()
+		new_fds = fds if polls % 10 == 0 else fds - known
+		known = fds
+		p, l = fd_ids(pid, new_fds)
+		w = {}
+		if time.monotonic() - last_scan > 0.05:	# /proc is long to scan
+			w = children(pid)
+			last_scan = time.monotonic()
 		if not (p <= progs and l <= links and w.items() <= workers.items()):
 			progs |= p
 			links |= l
@@ -107,7 +113,7 @@ def main():
 				for k, v in sorted(workers.items()):
 					f.write("worker %d %d\n" % (k, v))
 			os.rename(path + ".tmp", path)
-		time.sleep(0.001)
+		time.sleep(0.001 if st[0] == "R" else 0.005)
 	if not os.path.exists(path):
 		open(path, "w").close()
 
