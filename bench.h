@@ -103,6 +103,11 @@ void warn_cpu_quota(int nr_cpus);
  * the one that holds the lock, naming it. 0, or -1 said.
  */
 int bench_lock(const char *tool, double wait_s);
+/*
+ * BPF links of others on @hook (a tracepoint or kernel function), as
+ * "raw_tp link 12, ..." in @buf: how many, 0 when the kernel cannot say.
+ */
+int other_links_on(const char *hook, char *buf, size_t len);
 /* the pid namespace's device and inode, and whether it is the initial one */
 int pid_namespace(__u64 *dev, __u64 *ino, bool *initial);
 
@@ -207,11 +212,13 @@ struct bench_row {
 	__u64 events;			/* over counted samples */
 	__u64 hits;			/* the first program's, every CPU */
 	__u64 foreign;			/* hits beyond the workers' events */
+	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
 	int retries;			/* samples run again as disturbed */
 	double prog_ns;			/* --prog-stats: ns per program run */
 	double prog_clock_ns;		/* of which the stats' clock reads */
 	__u64 prog_runs, prog_hits;	/* in that pass */
 	struct outcome prog_out;	/* why prog_ns is missing */
+	char others[REASON_LEN];	/* other BPF links on the same hook */
 };
 
 struct sample {
@@ -224,6 +231,8 @@ struct sample {
 	__u64 *hits;			/* [counter * nr_cpus + cpu] */
 	int nr_cpus;			/* possible CPUs */
 	__u64 counted;			/* the first program's, every CPU */
+	__u64 *kernel_skips;		/* per program: runs the kernel skipped */
+	__u64 skipped;			/* the events those explain */
 	__u64 foreign;
 	double attach_ns, detach_ns;
 };
@@ -248,12 +257,20 @@ const struct row_param *row_param(const struct bench_row *row,
 
 /* ---- the family: one per program ---- */
 
+/* where an option has a meaning; any other use is refused */
+enum option_use {
+	USE_SELECT,		/* runs, and --list: it selects rows */
+	USE_RUN,		/* runs only */
+	USE_ANY,		/* --compare and --list too */
+};
+
 /* an option of a family's own, for getopt and --help alike */
 struct bench_option {
 	const char *name;	/* long name */
 	int key;		/* short option character, or a value > 0xff */
 	const char *arg;	/* NULL: takes no value */
 	const char *help;	/* lines of the help text, '\n'-separated */
+	enum option_use use;
 };
 
 struct json_t;
@@ -268,10 +285,10 @@ struct bench_family {
 	int (*parse_args)(int argc, char **argv);
 	/* the help text after the options: the family's tables */
 	void (*usage_tables)(FILE *f);
-	/* the rows to run (every row there is when @all, for --list) */
-	int (*setup)(struct bench_rows *rows, bool all);
-	/* --list: the tables as JSON, filled into @root */
-	void (*list)(const struct bench_rows *all, struct json_t *root);
+	/* the rows selected; for --list (@listing) without probing the kernel */
+	int (*setup)(struct bench_rows *rows, bool listing);
+	/* --list: what a row needs and runs, into its JSON object */
+	void (*list_row)(const struct bench_row *row, struct json_t *o);
 
 	/* once per row, before its first sample: probe and load */
 	int (*open)(struct bench_row *row, struct outcome *out);
@@ -315,7 +332,8 @@ extern struct run_settings bench_rs;
 
 /*
  * Faults the tests inject through the environment (BENCH_TEST_FAULT=
- * miss-odd, miss-cpu=N, uncounted) to prove that verification bites: a
+ * miss-odd, miss-cpu=N, uncounted, miss-one) to prove that verification
+ * bites: a
  * program that misses events must give FAILED. No option reaches them.
  */
 enum bench_fault_kind {
@@ -323,6 +341,7 @@ enum bench_fault_kind {
 	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
 	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
 	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
+	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
 };
 
 struct bench_fault {
@@ -334,6 +353,17 @@ struct bench_fault {
 extern struct bench_fault bench_fault;
 
 /*
+ * The fault program @i of a row's @nr counts with, in the numbers above:
+ * miss-one makes the last one miss every other hit, the others none.
+ */
+static inline enum bench_fault_kind bench_fault_of(int i, int nr)
+{
+	if (bench_fault.kind != BENCH_FAULT_MISS_ONE)
+		return bench_fault.kind;
+	return i == nr - 1 ? BENCH_FAULT_MISS_ODD : BENCH_FAULT_NONE;
+}
+
+/*
  * Positional arguments that stand for -c and -n: each may be given one
  * way only. -1 after one line on stderr.
  */
@@ -341,6 +371,22 @@ int bench_cpus_arg(const char *s, const char *what);
 int bench_count_arg(const char *s, __u64 max, const char *what);
 
 int bench_main(const struct bench_family *fam, int argc, char **argv);
+
+/* ---- a sample's worth: bench_verify.c, pure functions ---- */
+
+/* events, rate and ns per event from the workers' results */
+void sample_measure(struct sample *s);
+/*
+ * On every worker's CPU, each of the row's programs counted at least
+ * hits_per_event times the worker's events; the rest is foreign. A
+ * shortfall the kernel's own count of skipped runs explains is noted in
+ * s->skipped; any other makes s->out FAILED, naming the CPU.
+ */
+void sample_verify(const struct bench_row *row, struct sample *s);
+/* s->out disturbed when a worker did not have its CPU to itself */
+void sample_judge_disturbed(struct sample *s);
+/* -r N reached, or --max-samples, or the mean known to --precision */
+bool enough_samples(const double *ns, int n, const struct run_settings *rs);
 /* "  name      help", the help's further lines indented alike */
 void print_help_item(FILE *f, const char *head, const char *help);
 

@@ -11,13 +11,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sched.h>
+#include <gelf.h>
+#include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <bpf/libbpf_version.h>
 #include "bench_attach.h"
+
+#define LIBBPF_AT_LEAST(major, minor)					\
+	(LIBBPF_MAJOR_VERSION > (major) ||				\
+	 (LIBBPF_MAJOR_VERSION == (major) && LIBBPF_MINOR_VERSION >= (minor)))
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+/* what a skip says of a libbpf too old for a kind's API */
+#define LIBBPF_LACKS(api)						\
+	"built against libbpf " STR(LIBBPF_MAJOR_VERSION) "."		\
+	STR(LIBBPF_MINOR_VERSION) ", which lacks " api
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
@@ -190,18 +206,36 @@ static const char *kprobe_prepare(struct bpf_program *prog,
 	return resolve_kfunc(t, false, out);
 }
 
-static struct bpf_link *kprobe_attach(struct bpf_program *prog,
+static struct bpf_link *kprobe_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
 				      const struct attach_target *t,
 				      const char *name)
 {
-	return bpf_program__attach_kprobe(prog, false, name);
+	return bpf_program__attach_kprobe(prog, kind->retprobe, name);
 }
 
-static struct bpf_link *kretprobe_attach(struct bpf_program *prog,
-					 const struct attach_target *t,
-					 const char *name)
+/* one kprobe, so one perf event and one link, per function */
+static int kprobes_attach_syms(const struct attach_kind *kind,
+			       struct bpf_program *prog, const char **syms,
+			       int nr, struct bpf_link **links,
+			       struct outcome *out)
 {
-	return bpf_program__attach_kprobe(prog, true, name);
+	int i, err;
+
+	for (i = 0; i < nr; i++) {
+		links[i] = bpf_program__attach_kprobe(prog, kind->retprobe,
+						      syms[i]);
+		if (links[i])
+			continue;
+		err = -errno;
+		outcome_set(out, ST_FAILED,
+			    "%s on %s (function %d of %d): %s", kind->name,
+			    syms[i], i + 1, nr, strerror(-err));
+		while (i--)
+			bpf_link__destroy(links[i]);
+		return err;
+	}
+	return nr;
 }
 
 const struct attach_kind kind_kprobe = {
@@ -210,6 +244,7 @@ const struct attach_kind kind_kprobe = {
 	.applies = has_kfunc,
 	.prepare = kprobe_prepare,
 	.attach = kprobe_attach,
+	.attach_syms = kprobes_attach_syms,
 };
 
 const struct attach_kind kind_kretprobe = {
@@ -217,7 +252,117 @@ const struct attach_kind kind_kretprobe = {
 	.needs = { "KPROBES", "BPF_EVENTS" },
 	.applies = has_kfunc,
 	.prepare = kprobe_prepare,
-	.attach = kretprobe_attach,
+	.attach = kprobe_attach,
+	.attach_syms = kprobes_attach_syms,
+	.retprobe = true,
+};
+
+/*
+ * kprobe.multi rides on fprobe (ftrace), not on kprobes: the kernel's
+ * EOPNOTSUPP at link creation is what tells it is missing.
+ */
+static const char *kprobe_multi_prepare(struct bpf_program *prog,
+					const struct attach_target *t,
+					struct outcome *out)
+{
+	return resolve_kfunc(t, false, out);
+}
+
+static struct bpf_link *kprobe_multi_link(struct bpf_program *prog,
+					  const char **syms, int nr,
+					  bool retprobe)
+{
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cnt = nr,
+		    .retprobe = retprobe);
+
+	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+}
+
+static struct bpf_link *kprobe_multi_attach(const struct attach_kind *kind,
+					    struct bpf_program *prog,
+					    const struct attach_target *t,
+					    const char *name)
+{
+	return kprobe_multi_link(prog, &name, 1, kind->retprobe);
+}
+
+/* every function in one link: one syscall however many there are */
+static int multi_attach_syms(const struct attach_kind *kind,
+			     struct bpf_program *prog, const char **syms,
+			     int nr, struct bpf_link **links,
+			     struct outcome *out)
+{
+	int err;
+
+	links[0] = kprobe_multi_link(prog, syms, nr, kind->retprobe);
+	if (links[0])
+		return 1;
+	err = -errno;
+	if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") == 0)
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without CONFIG_FPROBE (%s link: EOPNOTSUPP)",
+			    kind->name);
+	else if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") < 0)
+		outcome_set(out, ST_SKIPPED,
+			    "%s link to %d functions: EOPNOTSUPP (it needs CONFIG_FPROBE; the kernel config is not readable here)",
+			    kind->name, nr);
+	else
+		outcome_set(out, err == -EOPNOTSUPP ? ST_SKIPPED : ST_FAILED,
+			    "%s link to %d functions: %s", kind->name, nr,
+			    strerror(-err));
+	return err;
+}
+
+const struct attach_kind kind_kprobe_multi = {
+	.name = "kprobe_multi",
+	.needs = { "FPROBE", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_multi_prepare,
+	.attach = kprobe_multi_attach,
+	.attach_syms = multi_attach_syms,
+	.link_config = "CONFIG_FPROBE",
+};
+
+const struct attach_kind kind_kretprobe_multi = {
+	.name = "kretprobe_multi",
+	.needs = { "FPROBE", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_multi_prepare,
+	.attach = kprobe_multi_attach,
+	.attach_syms = multi_attach_syms,
+	.retprobe = true,
+	.link_config = "CONFIG_FPROBE",
+};
+
+/*
+ * kprobe.session: one program at entry and, when it returns 0, at exit
+ * too. libbpf 1.5 brought it; older ones are told at build time.
+ */
+#if LIBBPF_AT_LEAST(1, 5)
+static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
+					      struct bpf_program *prog,
+					      const struct attach_target *t,
+					      const char *name)
+{
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = &name, .cnt = 1,
+		    .session = true);
+
+	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+}
+#define KPROBE_SESSION_LACKS	NULL
+#else
+#define kprobe_session_attach	kprobe_multi_attach
+#define KPROBE_SESSION_LACKS	LIBBPF_LACKS("kprobe.session (bpf_kprobe_multi_opts.session)")
+#endif
+
+const struct attach_kind kind_kprobe_session = {
+	.name = "kprobe_session",
+	.needs = { "FPROBE", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_multi_prepare,
+	.attach = kprobe_session_attach,
+	.link_config = "CONFIG_FPROBE",
+	.lacks = KPROBE_SESSION_LACKS,
 };
 
 static bool has_syscall(const struct attach_target *t)
@@ -233,7 +378,8 @@ static const char *ksyscall_prepare(struct bpf_program *prog,
 	       t->syscall : NULL;
 }
 
-static struct bpf_link *ksyscall_attach(struct bpf_program *prog,
+static struct bpf_link *ksyscall_attach(const struct attach_kind *kind,
+					struct bpf_program *prog,
 					const struct attach_target *t,
 					const char *name)
 {
@@ -277,7 +423,8 @@ static const char *tracepoint_prepare(struct bpf_program *prog,
 	return NULL;
 }
 
-static struct bpf_link *tracepoint_attach(struct bpf_program *prog,
+static struct bpf_link *tracepoint_attach(const struct attach_kind *kind,
+					  struct bpf_program *prog,
 					  const struct attach_target *t,
 					  const char *name)
 {
@@ -310,7 +457,8 @@ static const char *raw_tp_prepare(struct bpf_program *prog,
 	return raw_tp_name(t);
 }
 
-static struct bpf_link *raw_tp_attach(struct bpf_program *prog,
+static struct bpf_link *raw_tp_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
 				      const struct attach_target *t,
 				      const char *name)
 {
@@ -347,7 +495,8 @@ static const char *tp_btf_prepare(struct bpf_program *prog,
 }
 
 /* tp_btf, fentry, fexit, fmod_ret: the target was set before load */
-static struct bpf_link *trace_attach(struct bpf_program *prog,
+static struct bpf_link *trace_attach(const struct attach_kind *kind,
+				     struct bpf_program *prog,
 				     const struct attach_target *t,
 				     const char *name)
 {
@@ -388,6 +537,172 @@ const struct attach_kind kind_fexit = {
 	.applies = has_kfunc,
 	.prepare = fentry_prepare,
 	.attach = trace_attach,
+	.trampoline = true,
+};
+
+/*
+ * Sleepable fentry: the verifier allows it only on functions that may
+ * fault, the error-injectable ones; its log says so where not.
+ */
+const struct attach_kind kind_fentry_s = {
+	.name = "fentry.s",
+	.needs = { "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
+		   "DEBUG_INFO_BTF", "FUNCTION_ERROR_INJECTION" },
+	.applies = has_kfunc,
+	.prepare = fentry_prepare,
+	.attach = trace_attach,
+	.trampoline = true,
+	.sleepable = true,
+};
+
+static bool has_lsm_hook(const struct attach_target *t)
+{
+	return t->lsm_hook;
+}
+
+/*
+ * The active LSMs, from securityfs. Where it is not mounted, a child
+ * mounts it in a mount namespace of its own, so nothing changes for
+ * anyone else. 0, or -errno.
+ */
+static int read_lsm_file(int fd)
+{
+	char buf[512];
+	ssize_t n;
+	int in;
+
+	in = open("/sys/kernel/security/lsm", O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	n = read(in, buf, sizeof(buf) - 1);
+	close(in);
+	if (n < 0)
+		return -errno;
+	return write(fd, buf, n) == n ? 0 : -EIO;
+}
+
+static bool securityfs_mounted(void)
+{
+	struct statfs st;
+
+	return !statfs("/sys/kernel/security", &st) &&
+	       st.f_type == SECURITYFS_MAGIC;
+}
+
+static int active_lsms(char *buf, size_t len)
+{
+	int p[2], status, err = 0;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	if (securityfs_mounted()) {
+		err = read_lsm_file(p[1]);
+		close(p[1]);
+		goto read;
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	if (!pid) {
+		/* private: the mount below is seen by this child alone */
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("securityfs", "/sys/kernel/security", "securityfs",
+			  0, NULL))
+			_exit(errno & 0xff);
+		_exit(-read_lsm_file(p[1]) & 0xff);
+	}
+	close(p[1]);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		err = -ECHILD;
+	else if (WEXITSTATUS(status))
+		err = -WEXITSTATUS(status);
+read:
+	while (!err && (size_t)got < len - 1 &&
+	       (n = read(p[0], buf + got, len - 1 - got)) > 0)
+		got += n;
+	close(p[0]);
+	buf[got] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return err;
+}
+
+/* a BPF LSM program runs only where "bpf" is among the active LSMs */
+static bool bpf_lsm_active(struct outcome *out)
+{
+	static struct outcome why;
+	static int known;	/* 0: not asked yet, 1: active, -1: not */
+	char list[512], *tok, *save = NULL;
+	int err;
+
+	if (known) {
+		*out = why;
+		return known > 0;
+	}
+	known = -1;
+	if (kernel_config("CONFIG_BPF_LSM") == 0) {
+		outcome_set(&why, ST_SKIPPED, "kernel built without CONFIG_BPF_LSM");
+		goto out;
+	}
+	err = active_lsms(list, sizeof(list));
+	if (err) {
+		outcome_set(&why, ST_SKIPPED,
+			    "cannot read the active LSMs (securityfs, mounted privately): %s",
+			    strerror(-err));
+		goto out;
+	}
+	outcome_set(&why, ST_SKIPPED,
+		    "bpf is not an active LSM (active: %.100s; boot with lsm=...,bpf)",
+		    list);
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, "bpf"))
+			known = 1;
+	if (known > 0)
+		why = (struct outcome){};
+out:
+	*out = why;
+	return known > 0;
+}
+
+/* BPF LSM programs attach to the kernel's bpf_lsm_<hook> by hook name */
+static const char *lsm_prepare(struct bpf_program *prog,
+			       const struct attach_target *t,
+			       struct outcome *out)
+{
+	char hook[128];
+
+	if (!bpf_lsm_active(out))
+		return NULL;
+	snprintf(hook, sizeof(hook), "bpf_lsm_%s", t->lsm_hook);
+	if (!btf_has_func(hook)) {
+		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
+			    hook);
+		return NULL;
+	}
+	return target_set(prog, t->lsm_hook, out) ? t->lsm_hook : NULL;
+}
+
+static struct bpf_link *lsm_attach(const struct attach_kind *kind,
+				   struct bpf_program *prog,
+				   const struct attach_target *t,
+				   const char *name)
+{
+	return bpf_program__attach_lsm(prog);
+}
+
+const struct attach_kind kind_lsm = {
+	.name = "lsm",
+	.needs = { "BPF_LSM", "BPF_JIT", "DEBUG_INFO_BTF" },
+	.applies = has_lsm_hook,
+	.prepare = lsm_prepare,
+	.attach = lsm_attach,
 	.trampoline = true,
 };
 
@@ -450,11 +765,13 @@ static const char *uprobe_prepare(struct bpf_program *prog,
 }
 
 /* every process running this executable, so forked workers too */
-static struct bpf_link *uprobe_attach_opts(struct bpf_program *prog,
-					   const char *func, bool retprobe)
+static struct bpf_link *uprobe_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
+				      const struct attach_target *t,
+				      const char *name)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = func,
-		    .retprobe = retprobe);
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = name,
+		    .retprobe = kind->retprobe);
 	char exe[PATH_MAX];
 	ssize_t n;
 
@@ -465,26 +782,13 @@ static struct bpf_link *uprobe_attach_opts(struct bpf_program *prog,
 	return bpf_program__attach_uprobe_opts(prog, -1, exe, 0, &opts);
 }
 
-static struct bpf_link *uprobe_attach(struct bpf_program *prog,
-				      const struct attach_target *t,
-				      const char *name)
-{
-	return uprobe_attach_opts(prog, name, false);
-}
-
-static struct bpf_link *uretprobe_attach(struct bpf_program *prog,
-					 const struct attach_target *t,
-					 const char *name)
-{
-	return uprobe_attach_opts(prog, name, true);
-}
-
 const struct attach_kind kind_uprobe = {
 	.name = "uprobe",
 	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
 	.applies = has_ufunc,
 	.prepare = uprobe_prepare,
 	.attach = uprobe_attach,
+	.user = true,
 	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 };
 
@@ -493,11 +797,400 @@ const struct attach_kind kind_uretprobe = {
 	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
 	.applies = has_ufunc,
 	.prepare = uprobe_prepare,
-	.attach = uretprobe_attach,
+	.attach = uprobe_attach,
+	.retprobe = true,
+	.user = true,
 	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 };
 
+/* the same uprobe, its program sleepable: it may fault user memory in */
+const struct attach_kind kind_uprobe_s = {
+	.name = "uprobe.s",
+	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
+	.applies = has_ufunc,
+	.prepare = uprobe_prepare,
+	.attach = uprobe_attach,
+	.user = true,
+	.sleepable = true,
+	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
+};
+
+/* uprobe.multi: one link for many user functions (libbpf 1.3) */
+#if LIBBPF_AT_LEAST(1, 3)
+static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
+					    struct bpf_program *prog,
+					    const struct attach_target *t,
+					    const char *name)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return NULL;
+	exe[n] = '\0';
+	return bpf_program__attach_uprobe_multi(prog, -1, exe, name, NULL);
+}
+#define UPROBE_MULTI_LACKS	NULL
+#else
+#define uprobe_multi_attach	uprobe_attach
+#define UPROBE_MULTI_LACKS	LIBBPF_LACKS("bpf_program__attach_uprobe_multi()")
+#endif
+
+const struct attach_kind kind_uprobe_multi = {
+	.name = "uprobe_multi",
+	.needs = { "UPROBES", "BPF_EVENTS", "FPROBE" },
+	.applies = has_ufunc,
+	.prepare = uprobe_prepare,
+	.attach = uprobe_multi_attach,
+	.user = true,
+	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
+	.lacks = UPROBE_MULTI_LACKS,
+};
+
+static bool has_usdt(const struct attach_target *t)
+{
+	return t->usdt_provider && t->usdt_name;
+}
+
+static const char *usdt_prepare(struct bpf_program *prog,
+				const struct attach_target *t,
+				struct outcome *out)
+{
+	return probes_available("uprobe", "CONFIG_UPROBES", out) ?
+	       t->usdt_name : NULL;
+}
+
+/* every process running this executable: libbpf finds the sites */
+static struct bpf_link *usdt_attach(const struct attach_kind *kind,
+				    struct bpf_program *prog,
+				    const struct attach_target *t,
+				    const char *name)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return NULL;
+	exe[n] = '\0';
+	return bpf_program__attach_usdt(prog, -1, exe, t->usdt_provider,
+					name, NULL);
+}
+
+const struct attach_kind kind_usdt = {
+	.name = "usdt",
+	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
+	.applies = has_usdt,
+	.prepare = usdt_prepare,
+	.attach = usdt_attach,
+	.user = true,
+	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
+};
+
+/* ---- ELF notes of USDT probes ---- */
+
+/* an NT_STAPSDT note: three addresses, then provider, name and args */
+#define NT_STAPSDT	3
+
+static int usdt_scan(Elf *elf, const char *provider, const char *name,
+		     __u64 *pc, int *nr)
+{
+	size_t shstrndx, off, name_off, desc_off, addr_sz;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Nhdr nh;
+	Elf_Data *d;
+	const char *sec, *desc;
+
+	addr_sz = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -EINVAL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		sec = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!sec || strcmp(sec, ".note.stapsdt"))
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (off = 0; d && (off = gelf_getnote(d, off, &nh, &name_off,
+						       &desc_off));) {
+			desc = (const char *)d->d_buf + desc_off;
+			if (nh.n_type != NT_STAPSDT ||
+			    nh.n_descsz < 3 * addr_sz + 2 ||
+			    strcmp((const char *)d->d_buf + name_off, "stapsdt") ||
+			    strcmp(desc + 3 * addr_sz, provider) ||
+			    strcmp(desc + 3 * addr_sz + strlen(provider) + 1, name))
+				continue;
+			if (!(*nr)++) {
+				*pc = 0;
+				memcpy(pc, desc, addr_sz);	/* little-endian */
+			}
+		}
+	}
+	return *nr ? 0 : -ENOENT;
+}
+
+int usdt_note_find(const char *path, const char *provider, const char *name,
+		   __u64 *pc, int *nr)
+{
+	Elf *elf;
+	int fd, err;
+
+	*nr = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	err = elf ? usdt_scan(elf, provider, name, pc, nr) : -EINVAL;
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/* ---- many functions at once ---- */
+
+struct func_entry {
+	char *name;
+	int order;
+};
+
+static int cmp_func_name(const void *a, const void *b)
+{
+	return strcmp(((const struct func_entry *)a)->name,
+		      ((const struct func_entry *)b)->name);
+}
+
+static int cmp_func_order(const void *a, const void *b)
+{
+	return ((const struct func_entry *)a)->order -
+	       ((const struct func_entry *)b)->order;
+}
+
+/* the kprobe blacklist, sorted, where debugfs shows it */
+static int kprobe_blacklist(struct func_entry **list, int *nr)
+{
+	char line[512], sym[256];
+	struct func_entry *l = NULL, *grown;
+	int n = 0, cap = 0;
+	FILE *f;
+
+	*list = NULL;
+	*nr = 0;
+	f = fopen("/sys/kernel/debug/kprobes/blacklist", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %255s", sym) != 1)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			grown = realloc(l, cap * sizeof(*l));
+			if (!grown)
+				break;
+			l = grown;
+		}
+		l[n].name = strdup(sym);
+		l[n].order = n;
+		if (l[n].name)
+			n++;
+	}
+	fclose(f);
+	qsort(l, n, sizeof(*l), cmp_func_name);
+	*list = l;
+	*nr = n;
+	return 0;
+}
+
+/*
+ * Text symbols of the kernel (no module's), sorted: a name listed twice is
+ * two functions, which kprobes refuse to choose between (EADDRNOTAVAIL).
+ */
+static int kernel_text_symbols(struct func_entry **list, int *nr)
+{
+	char line[512], sym[256], type;
+	struct func_entry *l = NULL, *grown;
+	int n = 0, cap = 0;
+	FILE *f;
+
+	*list = NULL;
+	*nr = 0;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '[') ||
+		    sscanf(line, "%*s %c %255s", &type, sym) != 2 ||
+		    (type != 't' && type != 'T'))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			grown = realloc(l, cap * sizeof(*l));
+			if (!grown)
+				break;
+			l = grown;
+		}
+		l[n].name = strdup(sym);
+		l[n].order = n;
+		if (l[n].name)
+			n++;
+	}
+	fclose(f);
+	qsort(l, n, sizeof(*l), cmp_func_name);
+	*list = l;
+	*nr = n;
+	return 0;
+}
+
+/* how often @e's name is in the sorted @l */
+static int times_listed(const struct func_entry *e,
+			const struct func_entry *l, int n)
+{
+	const struct func_entry *p = bsearch(e, l, n, sizeof(*l),
+					     cmp_func_name);
+	const struct func_entry *q;
+	int times = 0;
+
+	if (!p)
+		return 0;
+	while (p > l && !strcmp(p[-1].name, e->name))
+		p--;
+	for (q = p; q < l + n && !strcmp(q->name, e->name); q++)
+		times++;
+	return times;
+}
+
+static void free_funcs(struct func_entry *l, int n)
+{
+	while (n--)
+		free(l[n].name);
+	free(l);
+}
+
+/* every line of available_filter_functions outside modules, in order */
+static int read_filter_functions(struct func_entry **list, int *nr,
+				 struct outcome *out)
+{
+	char path[256], line[512], sym[256];
+	struct func_entry *l = NULL, *grown;
+	int n = 0, cap = 0, err = 0;
+	FILE *f = NULL;
+
+	if (tracefs_path("available_filter_functions", path, sizeof(path)))
+		f = fopen(path, "r");
+	if (!f) {
+		err = -errno ?: -ENOENT;
+		outcome_set(out, ST_SKIPPED,
+			    "cannot read tracefs available_filter_functions: %s%s",
+			    strerror(-err), tracefs_mounted() ? "" :
+			    " (tracefs is not mounted)");
+		return err;
+	}
+	while (!err && fgets(line, sizeof(line), f)) {
+		/* "name [module]": module functions come and go */
+		if (strchr(line, '[') || sscanf(line, "%255s", sym) != 1 ||
+		    strchr(sym, '.'))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			grown = realloc(l, cap * sizeof(*l));
+			if (!grown) {
+				err = -ENOMEM;
+				break;
+			}
+			l = grown;
+		}
+		l[n].name = strdup(sym);
+		l[n].order = n;
+		if (!l[n++].name)
+			err = -ENOMEM;
+	}
+	fclose(f);
+	if (err) {
+		outcome_set(out, ST_FAILED, "reading %s: %s", path,
+			    strerror(-err));
+		free_funcs(l, n);
+		return err;
+	}
+	*list = l;
+	*nr = n;
+	return 0;
+}
+
+int traceable_functions(int want, const char ***syms, struct outcome *out)
+{
+	struct func_entry *l, *bl, *ks;
+	int n, nbl, nks, i, j, kept = 0, order, err;
+	const char **s;
+	char *name;
+
+	err = read_filter_functions(&l, &n, out);
+	if (err)
+		return err;
+	kprobe_blacklist(&bl, &nbl);
+	kernel_text_symbols(&ks, &nks);
+	qsort(l, n, sizeof(*l), cmp_func_name);
+	/* a name listed twice is two static functions: neither is chosen */
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(l[i].name, l[j].name); j++)
+			;
+		if (j - i > 1 ||
+		    bsearch(&l[i], bl, nbl, sizeof(*bl), cmp_func_name) ||
+		    (nks && times_listed(&l[i], ks, nks) != 1))
+			continue;
+		name = l[i].name;
+		order = l[i].order;
+		l[i].name = NULL;	/* moved, never freed twice */
+		l[kept].name = name;
+		l[kept++].order = order;
+	}
+	for (i = kept; i < n; i++)
+		free(l[i].name);
+	free_funcs(bl, nbl);
+	free_funcs(ks, nks);
+	qsort(l, kept, sizeof(*l), cmp_func_order);
+	if (kept < want) {
+		outcome_set(out, ST_SKIPPED,
+			    "only %d traceable functions listed once in available_filter_functions",
+			    kept);
+		free_funcs(l, kept);
+		return -ENOENT;
+	}
+	s = calloc(want, sizeof(*s));
+	if (!s) {
+		free_funcs(l, kept);
+		return -ENOMEM;
+	}
+	for (i = 0; i < want; i++)
+		s[i] = l[i].name;
+	for (; i < kept; i++)
+		free(l[i].name);
+	free(l);
+	*syms = s;
+	return 0;
+}
+
 /* ---- load and attach ---- */
+
+/* the verifier's log of the last load of a sleepable program */
+static char verifier_log[16384];
+
+/* the log's line that names what the verifier refused, or "" */
+static const char *verifier_says(const char *needle)
+{
+	static char line[REASON_LEN];
+	const char *p = strstr(verifier_log, needle), *start, *end;
+
+	if (!p)
+		return "";
+	for (start = p; start > verifier_log && start[-1] != '\n'; start--)
+		;
+	end = strchrnul(p, '\n');
+	snprintf(line, sizeof(line), "%.*s", (int)(end - start), start);
+	return line;
+}
 
 /* a load error the kernel gives for what it cannot do is a skip */
 static int load_failed(const struct attach_kind *kind, int err,
@@ -508,6 +1201,10 @@ static int load_failed(const struct attach_kind *kind, int err,
 		outcome_set(out, ST_SKIPPED,
 			    "%s refused by this kernel (EPERM at load)",
 			    kind->name);
+	else if (err == -EINVAL && kind->sleepable && *verifier_says("sleepable"))
+		/* e.g. "__set_task_comm is not sleepable" */
+		outcome_set(out, ST_SKIPPED, "verifier: %s",
+			    verifier_says("sleepable"));
 	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
 		outcome_set(out, ST_SKIPPED,
 			    "%s programs not supported by this kernel (%s)",
@@ -533,6 +1230,22 @@ static void attach_failed(const struct attach_kind *kind, const char *name,
 	else if (err == -EACCES && kind->denied)
 		outcome_set(out, ST_SKIPPED, "%s on %s: %s", kind->name, name,
 			    kind->denied);
+	else if (err == -EOPNOTSUPP && kind->link_config &&
+		 kernel_config(kind->link_config) == 0)
+		/* the link type exists only with that config */
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without %s (%s link: EOPNOTSUPP)",
+			    kind->link_config, kind->name);
+	else if (err == -EOPNOTSUPP && kind->link_config)
+		/* a kernel whose config cannot be read: the likely cause */
+		outcome_set(out, ST_SKIPPED,
+			    "%s on %s not supported by this kernel (EOPNOTSUPP: %s link types need %s; the kernel config is not readable here)",
+			    kind->name, name, kind->name, kind->link_config);
+	else if (err == -E2BIG)
+		/* more programs on one hook than the kernel takes */
+		outcome_set(out, ST_SKIPPED,
+			    "kernel takes no more %s programs on %s (E2BIG)",
+			    kind->name, name);
 	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
 		outcome_set(out, ST_SKIPPED,
 			    "%s on %s not supported by this kernel (%s)",
@@ -548,20 +1261,23 @@ static void attach_failed(const struct attach_kind *kind, const char *name,
 			    kind->name, name, strerror(-err));
 }
 
-int attach_prepare(const struct attach_kind *kind, struct bpf_program *prog,
-		   const struct attach_target *t, struct outcome *out)
-{
-	bpf_program__set_autoload(prog, true);
-	return kind->prepare(prog, t, out) ? 0 : -ENOENT;
-}
-
 int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		struct bpf_program *prog, const struct attach_target *t,
 		const char **name, struct outcome *out)
 {
 	int err;
 
+	if (kind->lacks) {
+		outcome_set(out, ST_SKIPPED, "%s", kind->lacks);
+		return -EOPNOTSUPP;
+	}
 	bpf_program__set_autoload(prog, true);
+	/* where a sleepable program may attach is the verifier's to say */
+	if (kind->sleepable) {
+		verifier_log[0] = '\0';
+		bpf_program__set_log_buf(prog, verifier_log,
+					 sizeof(verifier_log));
+	}
 	*name = kind->prepare(prog, t, out);
 	if (!*name)
 		return -ENOENT;
@@ -575,10 +1291,13 @@ struct bpf_link *attach_link(const struct attach_kind *kind,
 			     const struct attach_target *t, const char *name,
 			     struct outcome *out)
 {
-	struct bpf_link *link = kind->attach(prog, t, name);
+	struct bpf_link *link = kind->attach(kind, prog, t, name);
+	int err = errno;
 
-	if (!link)
-		attach_failed(kind, name, -errno, out);
+	if (!link) {
+		attach_failed(kind, name, -err, out);
+		errno = err;	/* the caller's to read, whatever was probed */
+	}
 	return link;
 }
 

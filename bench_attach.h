@@ -43,17 +43,36 @@ struct attach_kind {
 	const char *(*prepare)(struct bpf_program *prog,
 			       const struct attach_target *t,
 			       struct outcome *out);
-	struct bpf_link *(*attach)(struct bpf_program *prog,
+	struct bpf_link *(*attach)(const struct attach_kind *kind,
+				   struct bpf_program *prog,
 				   const struct attach_target *t,
 				   const char *name);
+	/*
+	 * Attaches @prog to each of @nr kernel functions, the whole set at
+	 * once where the kind can: links into @links, their number
+	 * returned, or -errno with @out saying which function failed.
+	 * NULL: the kind attaches to one function only.
+	 */
+	int (*attach_syms)(const struct attach_kind *kind,
+			   struct bpf_program *prog, const char **syms,
+			   int nr, struct bpf_link **links, struct outcome *out);
+	bool retprobe;		/* on return: kretprobe, uretprobe */
 	bool trampoline;	/* a BPF trampoline: EPERM at load is a refusal */
+	bool sleepable;		/* the verifier decides where it may attach */
+	bool user;		/* hooks user space: uprobe-* and usdt-* events */
 	/* what an EACCES at attach means: the privilege it lacks */
 	const char *denied;
+	/* the config an EOPNOTSUPP at attach means the kernel lacks */
+	const char *link_config;
+	/* set at build time when the libbpf built against lacks the API */
+	const char *lacks;
 };
 
 extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
 	kind_tracepoint, kind_raw_tp, kind_tp_btf, kind_fentry, kind_fexit,
-	kind_fmod_ret, kind_uprobe, kind_uretprobe;
+	kind_fmod_ret, kind_uprobe, kind_uretprobe, kind_kprobe_multi,
+	kind_kretprobe_multi, kind_kprobe_session, kind_usdt, kind_lsm,
+	kind_uprobe_s, kind_fentry_s, kind_uprobe_multi;
 
 /*
  * Prepares @prog of skeleton @s for @kind and loads the object: the name
@@ -63,13 +82,26 @@ extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
 int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		struct bpf_program *prog, const struct attach_target *t,
 		const char **name, struct outcome *out);
-/* prepares another instance the same way, before its load */
-int attach_prepare(const struct attach_kind *kind, struct bpf_program *prog,
-		   const struct attach_target *t, struct outcome *out);
 struct bpf_link *attach_link(const struct attach_kind *kind,
 			     struct bpf_program *prog,
 			     const struct attach_target *t, const char *name,
 			     struct outcome *out);
+
+/*
+ * The USDT probe @provider:@name in the ELF file @path: how many sites it
+ * has, the first one's link-time address in @pc. -ENOENT when there is
+ * none, -errno when the file cannot be read.
+ */
+int usdt_note_find(const char *path, const char *provider, const char *name,
+		   __u64 *pc, int *nr);
+
+/*
+ * The first @nr functions of available_filter_functions that are in no
+ * module, listed once there and in kallsyms, and not on the kprobe
+ * blacklist: what many-function
+ * attach modes hook. -errno with @out saying why when there are not enough.
+ */
+int traceable_functions(int nr, const char ***syms, struct outcome *out);
 
 /* ---- the kernel's run-time stats, for --prog-stats ---- */
 

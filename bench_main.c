@@ -8,12 +8,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include "bench.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
@@ -25,16 +27,6 @@
 #define DEFAULT_LOCK_WAIT	600
 /* a disturbed sample is run again at most this often in a row */
 #define MAX_RETRIES		2
-/*
- * A worker that had its CPU for less than this share of its loop's wall
- * time, or waited on its run queue for more than MAX_DELAY_SHARE of it,
- * or slept at all, was stopped, throttled or preempted: its sample is
- * disturbed. Measured here: quiet samples stay above 0.986 with under
- * 0.1 ms of run-queue delay; a busy loop on the CPU gives 0.50, a 20%
- * cgroup quota 0.2, SIGSTOP a voluntary switch.
- */
-#define MIN_CPU_SHARE		0.97
-#define MAX_DELAY_SHARE		0.03
 /* exit status when rows were disturbed but none failed */
 #define EXIT_DISTURBED		3
 
@@ -57,35 +49,41 @@ enum {
 static const struct bench_option common_options[] = {
 	{ "cpus", 'c', "N|LIST",
 	  "N: the first N usable CPUs; or a list like 0,2-3\n"
-	  "(default: every CPU this process may use), one worker each" },
+	  "(default: every CPU this process may use), one worker each",
+	  USE_SELECT },
 	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
-	  "own, about 0.05 s)" },
+	  "own, about 0.05 s)", USE_RUN },
 	{ "repeat", 'r', "N", "exactly N counted samples per row (default: 3 to\n"
-	  "--max-samples, until --precision is met)" },
+	  "--max-samples, until --precision is met)", USE_RUN },
 	{ "precision", OPT_PRECISION, "PCT",
 	  "stop sampling a row once the 95% interval of its\n"
-	  "mean is within +-PCT% (default 1)" },
+	  "mean is within +-PCT% (default 1)", USE_RUN },
 	{ "max-samples", OPT_MAX_SAMPLES, "N",
-	  "at most N samples per row (default 10)" },
-	{ "warmup", 'w', "N", "rounds run first and not counted (default 0)" },
-	{ "duration", 'd', "S", "seconds per sample instead of a count" },
-	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)" },
+	  "at most N samples per row (default 10)", USE_RUN },
+	{ "warmup", 'w', "N", "rounds run first and not counted (default 0)",
+	  USE_RUN },
+	{ "duration", 'd', "S", "seconds per sample instead of a count",
+	  USE_RUN },
+	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)",
+	  USE_ANY },
 	{ "prog-stats", OPT_PROG_STATS, NULL,
 	  "an extra pass with the kernel's BPF run-time\n"
-	  "stats: ns inside the program per run" },
+	  "stats: ns inside the program per run", USE_RUN },
 	{ "list", OPT_LIST, NULL,
-	  "print the rows there are and what each needs of\n"
-	  "the kernel (with --json, as JSON); runs nothing" },
-	{ "compare", OPT_COMPARE, "A B", "compare two --json files: nothing is run" },
+	  "print the rows the other options select and what\n"
+	  "each needs of the kernel (with --json, as JSON);\n"
+	  "runs nothing, needs no privileges", USE_ANY },
+	{ "compare", OPT_COMPARE, "A B", "compare two --json files: nothing is run",
+	  USE_ANY },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT",
 	  "with --compare: exit 1 when a row is\n"
-	  "significantly slower by more than PCT percent" },
+	  "significantly slower by more than PCT percent", USE_ANY },
 	{ "lock-wait", OPT_LOCK_WAIT, "S",
 	  "wait up to S seconds for another run of these\n"
-	  "tools to finish (default 600; 0: do not wait)" },
-	{ "quiet", 'q', NULL, "only the summary" },
-	{ "verbose", 'v', NULL, "libbpf's messages too" },
-	{ "help", 'h', NULL, "this text" },
+	  "tools to finish (default 600; 0: do not wait)", USE_RUN },
+	{ "quiet", 'q', NULL, "only the summary", USE_ANY },
+	{ "verbose", 'v', NULL, "libbpf's messages too", USE_ANY },
+	{ "help", 'h', NULL, "this text", USE_ANY },
 	{}
 };
 
@@ -189,19 +187,26 @@ static const char *offending_option(char **argv)
 	return shortopt;
 }
 
-static const char *option_name(const struct bench_family *fam, int key)
+static const struct bench_option *find_option(const struct bench_family *fam,
+					      int key)
 {
-	static char name[64];
 	const struct bench_option *o;
 	int pass;
 
 	for (pass = 0; pass < 2; pass++)
 		for (o = pass ? common_options : fam->options; o && o->name; o++)
-			if (o->key == key) {
-				snprintf(name, sizeof(name), "--%s", o->name);
-				return name;
-			}
-	return "?";
+			if (o->key == key)
+				return o;
+	return NULL;
+}
+
+static const char *option_name(const struct bench_family *fam, int key)
+{
+	static char name[64];
+	const struct bench_option *o = find_option(fam, key);
+
+	snprintf(name, sizeof(name), "--%s", o ? o->name : "?");
+	return name;
 }
 
 static const char *cpus_arg;
@@ -231,8 +236,11 @@ int bench_count_arg(const char *s, __u64 max, const char *what)
 	return 0;
 }
 
-/* the first option given that only a run takes, for --compare's check */
-static const char *run_option;
+/*
+ * The first option given that only a run takes (refused by --list), and
+ * the first that selects rows or runs (refused by --compare too).
+ */
+static const char *run_option, *select_option;
 
 static int parse_common(const struct bench_family *fam, int c,
 			const char *arg, int argc, char **argv)
@@ -305,6 +313,7 @@ static int parse_options(const struct bench_family *fam, int argc,
 			 char **argv)
 {
 	struct run_settings *rs = &bench_rs;
+	const struct bench_option *o;
 	struct option *longopts;
 	char shortopts[128];
 	int c, ret = 0;
@@ -331,9 +340,10 @@ static int parse_options(const struct bench_family *fam, int argc,
 			break;
 		}
 		/* what --compare and --list would ignore: refused there */
-		if (c != OPT_COMPARE && c != OPT_FAIL_ON_REGRESSION &&
-		    c != OPT_LIST && c != OPT_JSON && c != 'q' && c != 'v' &&
-		    !run_option)
+		o = find_option(fam, c);
+		if (o && o->use != USE_ANY && !select_option)
+			select_option = option_name(fam, c);
+		if (o && o->use == USE_RUN && !run_option)
 			run_option = option_name(fam, c);
 		ret = parse_common(fam, c, optarg, argc, argv);
 		if (ret == 1)
@@ -359,21 +369,18 @@ static int check_options(const struct bench_family *fam, int argc,
 		return -1;
 	}
 	if (rs->compare[0]) {
-		if (run_option || rs->json || rs->list || optind < argc) {
+		if (select_option || rs->json || rs->list || optind < argc) {
 			pr_err("--compare takes two files and no run options (%s)",
-			       run_option ?: rs->json ? "--json" :
+			       select_option ?: rs->json ? "--json" :
 			       rs->list ? "--list" : printable(argv[optind]));
 			return -1;
 		}
 		return 0;
 	}
-	if (rs->list) {
-		if (run_option || optind < argc) {
-			pr_err("--list takes no other options but --json (%s)",
-			       run_option ?: printable(argv[optind]));
-			return -1;
-		}
-		return 0;
+	if (rs->list && run_option) {
+		pr_err("--list takes the options that select rows, and --json: not %s",
+		       run_option);
+		return -1;
 	}
 	if (rs->duration && count_given) {
 		pr_err("give a count (-n) or a duration (-d), not both");
@@ -424,103 +431,18 @@ static __u64 deadline_ns(const struct bench_row *row)
 	return expected ? 5000000000ull + 10 * expected : 0;
 }
 
-static void measure(struct sample *s)
-{
-	double ns_sum = 0;
-	int i;
-
-	s->events = 0;
-	s->rate = 0;
-	for (i = 0; i < s->nr_workers; i++) {
-		const struct worker_result *r = &s->res[i];
-		double ns = r->elapsed_ns ? r->elapsed_ns : 1;
-
-		s->events += r->events;
-		s->rate += r->events * 1e9 / ns;
-		ns_sum += ns / r->events;
-	}
-	s->ns_per_event = ns_sum / s->nr_workers;
-}
-
-/*
- * Every program must have counted, on each worker's CPU, every event that
- * worker made: a sum over CPUs could be made up by another process's
- * events elsewhere. What the programs saw beyond that is foreign.
- */
-static void verify_per_cpu(const struct bench_row *row, struct sample *s)
-{
-	unsigned int k = row->hits_per_event ?: 1;
-	__u64 expected, total, *hits, need;
-	int c, w, cpu;
-
-	for (c = 0; c < row->nr_counters; c++) {
-		hits = sample_hits(s, c);
-		total = expected = 0;
-		for (cpu = 0; cpu < s->nr_cpus; cpu++)
-			total += hits[cpu];
-		for (w = 0; w < s->nr_workers; w++) {
-			cpu = s->res[w].cpu;
-			need = k * s->res[w].events;
-			expected += need;
-			if (hits[cpu] >= need)
-				continue;
-			if (row->nr_counters > 1)
-				outcome_set(&s->out, ST_FAILED,
-					    "program %d of %d counted %llu hits on CPU %d for %llu events there",
-					    c + 1, row->nr_counters, hits[cpu],
-					    cpu, need);
-			else
-				outcome_set(&s->out, ST_FAILED,
-					    "program counted %llu hits on CPU %d for %llu events there",
-					    hits[cpu], cpu, need);
-			return;
-		}
-		if (c == 0) {
-			s->counted = total;
-			s->foreign = total - expected;
-		}
-	}
-}
-
-/* a worker that did not have its CPU to itself makes no figure */
-static void judge_disturbed(struct sample *s)
-{
-	int w;
-
-	for (w = 0; w < s->nr_workers; w++) {
-		const struct worker_result *r = &s->res[w];
-		double share = r->elapsed_ns ?
-			       (double)r->cpu_ns / r->elapsed_ns : 1;
-
-		if (r->unpinned || r->end_cpu != r->cpu) {
-			outcome_set(&s->out, ST_DISTURBED,
-				    "worker on CPU %d was moved off its CPU (ended on CPU %d)",
-				    r->cpu, r->end_cpu);
-			return;
-		}
-		if (r->nvcsw) {
-			outcome_set(&s->out, ST_DISTURBED,
-				    "worker on CPU %d slept or was stopped %ld time(s) in its loop",
-				    r->cpu, r->nvcsw);
-			return;
-		}
-		if (share < MIN_CPU_SHARE ||
-		    r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns) {
-			outcome_set(&s->out, ST_DISTURBED,
-				    "worker on CPU %d ran %.0f%% of its wall time and waited %.1f ms for its CPU: preempted or throttled",
-				    r->cpu, 100 * share, r->run_delay_ns / 1e6);
-			return;
-		}
-	}
-}
-
 static int sample_buffers(struct sample *s, const struct bench_row *row)
 {
 	static struct worker_result *res;
-	static __u64 *hits;
-	static size_t res_nr, hits_nr;
+	static __u64 *hits, *skips;
+	static size_t res_nr, hits_nr, skips_nr;
 	size_t need_hits = (size_t)row->nr_counters * nr_cpus_possible();
 
+	if ((size_t)row->nr_counters > skips_nr) {
+		free(skips);
+		skips_nr = row->nr_counters;
+		skips = calloc(skips_nr, sizeof(*skips));
+	}
 	if ((size_t)row->cpus->nr > res_nr) {
 		free(res);
 		res_nr = row->cpus->nr;
@@ -531,16 +453,43 @@ static int sample_buffers(struct sample *s, const struct bench_row *row)
 		hits_nr = need_hits;
 		hits = calloc(hits_nr, sizeof(*hits));
 	}
-	if (!res || !hits)
+	if (!res || !hits || !skips)
 		return -ENOMEM;
 	memset(s, 0, sizeof(*s));
 	memset(res, 0, row->cpus->nr * sizeof(*res));
 	memset(hits, 0, need_hits * sizeof(*hits));
+	memset(skips, 0, row->nr_counters * sizeof(*skips));
 	s->res = res;
 	s->hits = hits;
+	s->kernel_skips = skips;
 	s->nr_workers = row->cpus->nr;
 	s->nr_cpus = nr_cpus_possible();
 	return 0;
+}
+
+/*
+ * The kernel's count of the runs it skipped of each of the row's
+ * programs, to re-enter a program already running on the CPU (an
+ * interrupt's event nested in the program): into @skips, or added
+ * to it with @sign -1 then 1 around a sample. Kernels before 5.12 keep
+ * none; kprobe programs' are kept from 6.7.
+ */
+static void read_kernel_skips(const struct bench_family *fam,
+			      const struct bench_row *row, __u64 *skips,
+			      int sign)
+{
+	struct bpf_prog_info info;
+	__u32 len;
+	int fds[64], i, n;
+
+	n = fam->prog_fds(row, fds, row->nr_counters < 64 ?
+			  row->nr_counters : 64);
+	for (i = 0; i < n; i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fds[i], &info, &len))
+			skips[i] += sign * info.recursion_misses;
+	}
 }
 
 /*
@@ -568,6 +517,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		       bench_rs.duration * 1e9, &s->out))
 		return;
 	if (row->runs_prog) {
+		read_kernel_skips(fam, row, s->kernel_skips, -1);
 		t0 = now_ns();
 		err = fam->attach(row, &pool, &s->out);
 		s->attach_ns = now_ns() - t0;
@@ -582,21 +532,22 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		t0 = now_ns();
 		fam->detach(row);
 		s->detach_ns = now_ns() - t0;
+		read_kernel_skips(fam, row, s->kernel_skips, 1);
 	}
 	if (err)
 		return;
-	measure(s);
+	sample_measure(s);
 	for (i = 0; i < s->nr_workers; i++)
 		if (s->res[i].elapsed_ns > wall)
 			wall = s->res[i].elapsed_ns;
 	row->last_wall_ns = wall;
 	if (row->runs_prog && !fam->collect(row, s) &&
 	    bench_fault.kind != BENCH_FAULT_UNCOUNTED)
-		verify_per_cpu(row, s);
+		sample_verify(row, s);
 	if (row->runs_prog && s->out.status == ST_OK && fam->verify)
 		fam->verify(row, s);
 	if (s->out.status == ST_OK)
-		judge_disturbed(s);
+		sample_judge_disturbed(s);
 }
 
 /* ---- rounds ---- */
@@ -608,9 +559,7 @@ static bool row_runnable(const struct bench_row *row)
 
 static void row_record(struct bench_row *row, const struct sample *s)
 {
-	struct sample_stats st;
 	int i, n = row->nr, nw = s->nr_workers;
-	double half;
 
 	row->rate[n] = s->rate;
 	row->ns[n] = s->ns_per_event;
@@ -620,15 +569,7 @@ static void row_record(struct bench_row *row, const struct sample *s)
 		row->worker_rate[n * nw + i] = s->res[i].events * 1e9 /
 			(s->res[i].elapsed_ns ?: 1);
 	row->nr++;
-	if (bench_rs.repeat) {
-		row->done = row->nr >= bench_rs.repeat;
-		return;
-	}
-	stats_compute(row->ns, row->nr, &st);
-	half = stats_ci_half(&st, 0.05);
-	row->done = row->nr >= bench_rs.max_samples ||
-		    (row->nr >= bench_rs.min_samples &&
-		     half <= bench_rs.precision * st.mean);
+	row->done = enough_samples(row->ns, row->nr, &bench_rs);
 }
 
 /* the counts of a verified sample, kept even when it was disturbed */
@@ -637,6 +578,7 @@ static void row_count(struct bench_row *row, const struct sample *s)
 	row->events += s->events;
 	row->hits += s->counted;
 	row->foreign += s->foreign;
+	row->kernel_skipped += s->skipped;
 }
 
 /*
@@ -829,11 +771,35 @@ static int exit_status(const struct bench_rows *rows)
 }
 
 /* stdout and the JSON file: everything written, or exit 1 saying why */
+/* stdout was closed when we started: /dev/null stands in its place */
+static bool stdout_closed;
+
+/*
+ * A closed fd 1 or 2 would be taken by the next open(), and the summary
+ * written into a BPF object or the lock file: hold them with /dev/null.
+ */
+static void hold_std_fds(void)
+{
+	int fd;
+
+	for (fd = 1; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", O_WRONLY) != fd)
+			continue;	/* nothing better to do */
+		if (fd == 1)
+			stdout_closed = true;
+	}
+}
+
 static int flush_output(FILE *json)
 {
 	int err = 0;
 
-	if (fflush(stdout) || ferror(stdout)) {
+	if (stdout_closed && json != stdout) {
+		pr_err("stdout is closed: the results could not be written there");
+		err = 1;
+	} else if (fflush(stdout) || ferror(stdout)) {
 		pr_err("writing the results to stdout failed: %s",
 		       strerror(errno ?: EIO));
 		err = 1;
@@ -931,12 +897,14 @@ static int read_fault(void)
 		bench_fault.kind = BENCH_FAULT_MISS_ODD;
 	} else if (!strcmp(s, "uncounted")) {
 		bench_fault.kind = BENCH_FAULT_UNCOUNTED;
+	} else if (!strcmp(s, "miss-one")) {
+		bench_fault.kind = BENCH_FAULT_MISS_ONE;
 	} else if (!strncmp(s, "miss-cpu=", 9) &&
 		   !parse_u64(s + 9, 0, 8191, &cpu)) {
 		bench_fault.kind = BENCH_FAULT_MISS_CPU;
 		bench_fault.cpu = cpu;
 	} else {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N or uncounted",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted or miss-one",
 		       printable(s));
 		return -1;
 	}
@@ -950,6 +918,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	FILE *json;
 	int err;
 
+	hold_std_fds();
 	bench_init(fam->name);
 	if (parse_options(fam, argc, argv) || check_options(fam, argc, argv))
 		return EXIT_USAGE;

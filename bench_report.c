@@ -183,11 +183,18 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	if (s->foreign_share > FOREIGN_NOISY)
 		note(buf, len, &off, "noisy: %.1f%% of hits were other processes'",
 		     100 * s->foreign_share);
+	if (row->kernel_skipped)
+		note(buf, len, &off,
+		     "the kernel skipped the program for %llu event(s): re-entry from an interrupt",
+		     row->kernel_skipped);
 	if (row->retries)
 		note(buf, len, &off, "%d disturbed sample%s run again",
 		     row->retries, row->retries > 1 ? "s" : "");
 	if (row->prog_out.status != ST_OK)
 		note(buf, len, &off, "no prog stats: %s", row->prog_out.reason);
+	if (row->others[0])
+		note(buf, len, &off, "other programs on the hook: %s",
+		     row->others);
 }
 
 /* ---- progress ---- */
@@ -360,6 +367,7 @@ static void counts_json(json_t *o, const struct bench_row *row)
 	}
 	json_object_set_new(o, "hits", json_integer(row->hits));
 	json_object_set_new(o, "foreign_hits", json_integer(row->foreign));
+	json_object_set_new(o, "kernel_skipped", json_integer(row->kernel_skipped));
 	json_object_set_new(o, "hits_per_event",
 			    json_integer(row->hits_per_event));
 	json_object_set_new(o, "programs", json_integer(row->nr_counters));
@@ -370,29 +378,37 @@ static void counts_json(json_t *o, const struct bench_row *row)
 	json_object_set_new(o, "prog_ns_per_run", json_number(row->prog_ns));
 	json_object_set_new(o, "prog_stats_clock_ns",
 			    json_number(row->prog_clock_ns));
-	json_object_set_new(o, "prog_runs", isnan(row->prog_ns) ? json_null() :
-			    json_integer(row->prog_runs));
+	/* the runs beside the hits they counted: a dilution shows */
+	json_object_set_new(o, "prog_runs", row->prog_runs ?
+			    json_integer(row->prog_runs) : json_null());
+	json_object_set_new(o, "prog_hits", row->prog_runs ?
+			    json_integer(row->prog_hits) : json_null());
 	if (row->prog_out.status != ST_OK)
 		json_object_set_new(o, "prog_stats_reason",
 				    json_text(row->prog_out.reason));
 }
 
+static json_t *params_json(const struct bench_row *row)
+{
+	json_t *params = json_object();
+	int i;
+
+	for (i = 0; i < row->nr_params; i++)
+		json_object_set_new(params, row->params[i].key,
+				    json_integer(row->params[i].value));
+	return params;
+}
+
 static json_t *row_json(const struct bench_family *fam,
 			const struct bench_row *row)
 {
-	json_t *o = json_object(), *params;
+	json_t *o = json_object();
 	struct row_summary s;
-	int i;
 
 	json_object_set_new(o, "name", json_string(row->name));
 	json_object_set_new(o, "variant", json_string(row->variant));
-	if (row->nr_params) {
-		params = json_object();
-		for (i = 0; i < row->nr_params; i++)
-			json_object_set_new(params, row->params[i].key,
-					    json_integer(row->params[i].value));
-		json_object_set_new(o, "params", params);
-	}
+	if (row->nr_params)
+		json_object_set_new(o, "params", params_json(row));
 	json_object_set_new(o, "status", json_string(status_json(row->out.status)));
 	json_object_set_new(o, "reason", row_has_figure(row) ? json_null() :
 			    json_text(row->out.reason));
@@ -402,6 +418,8 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_set_new(o, "disturbed_retries", json_integer(row->retries));
+	json_object_set_new(o, "other_links", row->others[0] ?
+			    json_string(row->others) : json_null());
 	counts_json(o, row);
 	if (fam->json_row)
 		fam->json_row(row, o);
@@ -429,15 +447,48 @@ int write_results(const struct bench_family *fam,
 	return err;
 }
 
-int write_list(const struct bench_family *fam, const struct bench_rows *all,
-	       FILE *f)
+json_t *needs_json(const char *const *needs, int nr, const char *extra)
 {
-	json_t *root = json_object();
-	int err;
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < nr && needs[i]; i++)
+		json_array_append_new(a, json_string(needs[i]));
+	if (extra)
+		json_array_append_new(a, json_string(extra));
+	return a;
+}
+
+/* --list's document: every row, and what the family says of each */
+static json_t *list_json(const struct bench_family *fam,
+			 const struct bench_rows *all)
+{
+	json_t *root = json_object(), *rows = json_array(), *o;
+	int i;
 
 	json_object_set_new(root, "schema", json_string(BENCH_SCHEMA));
 	json_object_set_new(root, "tool", json_string(fam->name));
-	fam->list(all, root);
+	for (i = 0; i < all->nr; i++) {
+		const struct bench_row *row = &all->row[i];
+
+		o = json_object();
+		json_object_set_new(o, "name", json_string(row->name));
+		json_object_set_new(o, "variant", json_string(row->variant));
+		if (row->nr_params)
+			json_object_set_new(o, "params", params_json(row));
+		fam->list_row(row, o);
+		json_array_append_new(rows, o);
+	}
+	json_object_set_new(root, "rows", rows);
+	return root;
+}
+
+int write_list(const struct bench_family *fam, const struct bench_rows *all,
+	       FILE *f)
+{
+	json_t *root = list_json(fam, all);
+	int err;
+
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ?
 	      -EIO : 0;
 	if (!err && fputc('\n', f) == EOF)
@@ -449,11 +500,10 @@ int write_list(const struct bench_family *fam, const struct bench_rows *all,
 /* each row of --list on one line: its name, variant and what it needs */
 void print_list(const struct bench_family *fam, const struct bench_rows *all)
 {
-	json_t *root = json_object(), *rows, *row, *v;
+	json_t *root = list_json(fam, all), *rows, *row, *v;
 	const char *key;
 	size_t i;
 
-	fam->list(all, root);
 	rows = json_object_get(root, "rows");
 	json_array_foreach(rows, i, row) {
 		printf("%-12s %-18s", json_string_value(json_object_get(row, "name")),

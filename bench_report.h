@@ -13,6 +13,9 @@ int write_results(const struct bench_family *fam,
 int write_list(const struct bench_family *fam, const struct bench_rows *all,
 	       FILE *f);
 
+struct json_t;
+/* a JSON array of the config options in @needs (NULL-ended), and @extra */
+struct json_t *needs_json(const char *const *needs, int nr, const char *extra);
 /* --list's tables as text */
 void print_list(const struct bench_family *fam, const struct bench_rows *all);
 

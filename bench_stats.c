@@ -127,6 +127,39 @@ void stats_overhead(const struct sample_stats *mode,
 	o->pct = base->mean != 0 ? 100 * o->value / base->mean : NAN;
 }
 
+int stats_line_fit(const double *x, const double *y, const double *sd, int n,
+		   struct line_fit *fit)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0, var_p = 0, ssr = 0, var;
+	int i;
+
+	fit->n = n;
+	fit->slope = fit->slope_unc = fit->intercept = NAN;
+	for (i = 0; i < n; i++) {
+		mx += x[i] / n;
+		my += y[i] / n;
+	}
+	for (i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+	}
+	if (n < 2 || !(sxx > 0))
+		return -EINVAL;
+	fit->slope = sxy / sxx;
+	fit->intercept = my - fit->slope * mx;
+	/* slope = sum (x - mx) y / sxx: each y's spread weighs by its x */
+	for (i = 0; i < n; i++) {
+		double w = (x[i] - mx) / sxx;
+		double r = y[i] - fit->intercept - fit->slope * x[i];
+
+		var_p += w * w * sd[i] * sd[i];
+		ssr += r * r;
+	}
+	var = n > 2 ? ssr / (n - 2) / sxx : 0;
+	fit->slope_unc = sqrt(var > var_p ? var : var_p);
+	return 0;
+}
+
 /* ---- Student's t distribution ---- */
 
 #define BETACF_MAX_ITER	1000

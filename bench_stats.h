@@ -58,6 +58,24 @@ struct overhead {
 void stats_overhead(const struct sample_stats *mode,
 		    const struct sample_stats *base, struct overhead *o);
 
+/* y = intercept + slope * x */
+struct line_fit {
+	int n;			/* points */
+	double slope;
+	double slope_unc;	/* the slope's standard uncertainty */
+	double intercept;
+};
+
+/*
+ * Least squares over @n points (x[i], y[i]), each y known to +-sd[i]
+ * (the spread of its samples, as the overhead's uncertainty). The slope's
+ * uncertainty is what the points' spreads give it, or, from three points
+ * on, what the scatter about the line gives, whichever is larger.
+ * -EINVAL with fewer than two different x.
+ */
+int stats_line_fit(const double *x, const double *y, const double *sd, int n,
+		   struct line_fit *fit);
+
 enum verdict { V_NO_CHANGE, V_FASTER, V_SLOWER };
 
 struct welch {

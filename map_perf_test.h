@@ -79,4 +79,35 @@ enum connect_case {
 /* HASH_LOOKUP and ARRAY_LOOKUP look up this key: every map holds key 0 */
 #define LOOKUP_KEY		0
 
+#ifndef __bpf__
+/*
+ * User space's arithmetic of what the programs must find, pure so the unit
+ * tests can check it.
+ */
+
+/* does the prefix @bits/@data contain the IPv4 address @addr? */
+static inline bool lpm_covers(__u32 bits, const __u8 *data, const __u8 *addr)
+{
+	__u32 i;
+
+	for (i = 0; i < bits / 8; i++)
+		if (data[i] != addr[i])
+			return false;
+	return bits % 8 == 0 || !((data[i] ^ addr[i]) & (0xff00 >> (bits % 8)));
+}
+
+/*
+ * LRU_HASH_LOOKUP: a worker walks the windows of 32 keys in order, one a
+ * syscall, wrapping around. @before[w] is how many keys the windows below
+ * w kept; the hits its @events lookups must make are every full pass's
+ * plus those of the windows the last pass reached.
+ */
+static inline __u64 kept_hits(const __u64 *before, __u32 nr_windows,
+			      __u64 events)
+{
+	return events / nr_windows * before[nr_windows] +
+	       before[events % nr_windows];
+}
+#endif
+
 #endif /* __MAP_PERF_TEST_H */

@@ -29,6 +29,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_report.h"
 #include "map_perf_test.h"
 #include "map_perf_test_kern.skel.h"
 
@@ -252,18 +253,6 @@ struct lpm_key {
 	__u8 data[4];
 };
 
-/* does @key's prefix contain @addr? */
-static bool lpm_covers(const struct lpm_key *key, const __u8 *addr)
-{
-	__u32 bits = key->prefixlen, i;
-
-	for (i = 0; i < bits / 8; i++)
-		if (key->data[i] != addr[i])
-			return false;
-	return bits % 8 == 0 ||
-	       !((key->data[i] ^ addr[i]) & (0xff00 >> (bits % 8)));
-}
-
 /*
  * 512 random prefixes, then 192.168.0.1/32 -> 128, in the LPM trie the
  * program searches. Under --miss, no prefix at all contains the address.
@@ -283,7 +272,7 @@ static int fill_lpm(struct map_row *r)
 		key.prefixlen = rand() % 33;
 		for (i = 0; i < 4; i++)
 			key.data[i] = rand() & 0xff;
-		if (opt.miss && lpm_covers(&key, addr))
+		if (opt.miss && lpm_covers(key.prefixlen, key.data, addr))
 			continue;
 		if (bpf_map_update_elem(fd, &key, &value, BPF_ANY))
 			return -errno;
@@ -325,8 +314,7 @@ static int expect_kept_keys(int fd, const struct worker_result *res, int nr,
 	}
 	*min_found = 0;
 	for (k = 0; k < nr; k++)
-		*min_found += res[k].events / nr_windows * before[nr_windows] +
-			      before[res[k].events % nr_windows];
+		*min_found += kept_hits(before, nr_windows, res[k].events);
 	free(before);
 	return 0;
 }
@@ -521,16 +509,18 @@ enum {
 };
 
 static const struct bench_option options[] = {
-	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)" },
-	{ "entries", 'E', "N", "resize the tests' maps to N entries (0: keep sizes)" },
+	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)",
+	  USE_SELECT },
+	{ "entries", 'E', "N", "resize the tests' maps to N entries (0: keep sizes)",
+	  USE_SELECT },
 	{ "attach", 'a', "LIST",
 	  "how the programs see the syscalls: kprobe (ksyscall,\n"
 	  "as upstream), fentry, tracepoint (sys_enter_<name>),\n"
 	  "raw_tp (sys_enter), a list of them, all, or auto\n"
-	  "(default): the first of them that works here" },
+	  "(default): the first of them that works here", USE_SELECT },
 	{ "miss", OPT_MISS, NULL,
 	  "look up absent keys on purpose (lpm_kmalloc,\n"
-	  "hash_lookup, lru_hash_lookup): every lookup must miss" },
+	  "hash_lookup, lru_hash_lookup): every lookup must miss", USE_SELECT },
 	{}
 };
 
@@ -737,28 +727,29 @@ static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
 	return row;
 }
 
-static int setup(struct bench_rows *rows, bool all)
+static int setup(struct bench_rows *rows, bool listing)
 {
 	struct outcome none = {};
 	int t, m, i, picked = -1;
 
-	if (!all && !opt.methods_given)
+	/* a listing probes nothing: auto lists every method */
+	if (!listing && !opt.methods_given)
 		picked = pick_method(&none);
 	/* base rows first: every test's overhead is against one */
 	for (t = 0; t < NR_TESTS; t++)
-		if ((all || test_selected(t)) && !base_row(rows, t))
+		if (test_selected(t) && !base_row(rows, t))
 			return -ENOMEM;
 	for (m = 0; m < NR_METHODS; m++) {
-		bool on = all || (opt.methods_given ? opt.method_on[m] :
-				  m == picked);
+		bool on = opt.methods_given ? opt.method_on[m] :
+			  listing || m == picked;
 
 		for (t = 0; on && t < NR_TESTS; t++)
-			if ((all || test_selected(t)) &&
-			    !add_test_row(rows, t, m, &none))
+			if (test_selected(t) && !add_test_row(rows, t, m, &none))
 				return -ENOMEM;
 	}
 	/* no method works: every test says why, as a row of its own */
-	for (t = 0; !all && picked < 0 && !opt.methods_given && t < NR_TESTS; t++)
+	for (t = 0; !listing && picked < 0 && !opt.methods_given &&
+	     t < NR_TESTS; t++)
 		if (test_selected(t) && !add_test_row(rows, t, -1, &none))
 			return -ENOMEM;
 	if (rows->nr == 0) {
@@ -851,7 +842,7 @@ static void configure(struct map_perf_config *cfg, const struct map_test *t)
 	cfg->syscall_nr = t->nr;
 	if (!pid_namespace(&cfg->pidns_dev, &cfg->pidns_ino, &initial))
 		cfg->use_pidns = !initial;
-	cfg->fault = bench_fault.kind;
+	cfg->fault = bench_fault_of(0, 1);
 	cfg->fault_cpu = bench_fault.cpu;
 }
 
@@ -915,6 +906,9 @@ static int open_row(struct bench_row *row, struct outcome *out)
 	err = open_test(r, out);
 	if (!err)
 		err = fill_map(r, out);
+	/* ours attach only inside samples: any link there now is another's */
+	if (!err)
+		other_links_on(r->hooked, row->others, sizeof(row->others));
 	if (err) {
 		map_perf_test_kern__destroy(r->skel);
 		r->skel = NULL;
@@ -1183,38 +1177,23 @@ static void json_row(const struct bench_row *row, json_t *o)
 	json_object_set_new(o, "ns_per_op", nsop);
 }
 
-static void list(const struct bench_rows *all, json_t *root)
+static void list_row(const struct bench_row *row, json_t *o)
 {
-	json_t *rows = json_array(), *o, *needs;
-	int i, k;
+	const struct map_row *r = row->priv;
+	struct map_perf_test_kern *skel;
 
-	for (i = 0; i < all->nr; i++) {
-		const struct bench_row *row = &all->row[i];
-		const struct map_row *r = row->priv;
-		struct map_perf_test_kern *skel;
-
-		o = json_object();
-		json_object_set_new(o, "name", json_string(row->name));
-		json_object_set_new(o, "variant", json_string(row->variant));
-		needs = json_array();
-		for (k = 0; r && k < 4 && r->method->kind->needs[k]; k++)
-			json_array_append_new(needs,
-				json_string(r->method->kind->needs[k]));
-		json_object_set_new(o, "needs", needs);
-		if (r) {
-			json_object_set_new(o, "flag", json_integer(1ull <<
-						(r->test - tests)));
-			/* opening needs no privileges: it only reads the ELF */
-			skel = map_perf_test_kern__open();
-			json_object_set_new(o, "program", skel ? json_string(
-				bpf_program__name(skel_prog(skel,
-					r->test->prog[r->method - methods]))) :
-				json_null());
-			map_perf_test_kern__destroy(skel);
-		}
-		json_array_append_new(rows, o);
-	}
-	json_object_set_new(root, "rows", rows);
+	if (!r)
+		return;		/* a base row: nothing attached */
+	json_object_set_new(o, "flag", json_integer(1ull << (r->test - tests)));
+	json_object_set_new(o, "needs", needs_json(r->method->kind->needs, 4,
+						   NULL));
+	/* opening needs no privileges: it only reads the ELF */
+	skel = map_perf_test_kern__open();
+	if (!skel)
+		return;
+	json_object_set_new(o, "program", json_string(bpf_program__name(
+		skel_prog(skel, r->test->prog[r->method - methods]))));
+	map_perf_test_kern__destroy(skel);
 }
 
 static const struct bench_family map_perf_family = {
@@ -1227,7 +1206,7 @@ static const struct bench_family map_perf_family = {
 	.parse_args = parse_args,
 	.usage_tables = usage_tables,
 	.setup = setup,
-	.list = list,
+	.list_row = list_row,
 	.open = open_row,
 	.attach = attach_row,
 	.detach = detach_row,

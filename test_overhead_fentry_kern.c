@@ -64,3 +64,45 @@ int BPF_PROG(fmod_ret_error)
 	count_hit();
 	return -22;	/* -EINVAL */
 }
+
+/*
+ * Sleepable fentry: the verifier takes it only on functions that may
+ * fault (error-injectable ones); it says so in its log elsewhere.
+ */
+SEC("?fentry.s")
+int BPF_PROG(fentry_s_rename, struct task_struct *task, const char *buf)
+{
+	if (reads(false))
+		observe_rename(task, buf);
+	count_hit();
+	return 0;
+}
+
+SEC("?fentry.s")
+int BPF_PROG(fentry_s_count)
+{
+	count_hit();
+	return 0;
+}
+
+/*
+ * BPF LSM on prctl()'s hook: returning 0 allows the call, and runs only
+ * where "bpf" is an active LSM.
+ */
+SEC("?lsm")
+int BPF_PROG(lsm_rename)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (reads(false))
+		observe_rename(task, task->comm);
+	count_hit();
+	return 0;
+}
+
+SEC("?lsm")
+int BPF_PROG(lsm_count)
+{
+	count_hit();
+	return 0;
+}

@@ -19,3 +19,19 @@ int BPF_KRETPROBE(uretprobe_count)
 	count_hit();
 	return 0;
 }
+
+/* sleepable: may fault user memory in; the hit count is the same */
+SEC("?uprobe.s")
+int BPF_KPROBE(uprobe_s_count)
+{
+	count_hit();
+	return 0;
+}
+
+/* libbpf 1.3's uprobe.multi; older ones leave it unknown and unloaded */
+SEC("?uprobe.multi")
+int BPF_KPROBE(uprobe_multi_count)
+{
+	count_hit();
+	return 0;
+}

@@ -22,6 +22,7 @@
 #include "bench.h"
 #include "bench_compare.h"
 #include "bench_stats.h"
+#include "map_perf_test.h"
 
 #define ARRAY_LEN(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -713,6 +714,229 @@ static void test_cmdline(void)
 	test_parse_name_list();
 	test_printable();
 	test_outcome();
+}
+
+/* ---- bench_verify.c: what a sample is worth ---- */
+
+static int cpus01[] = { 0, 1 };
+static struct cpu_list two_cpus = { 2, cpus01 };
+
+/* a sample of two workers on CPUs 0 and 1, 1000 events each in 1 ms */
+static __u64 no_skips[2];
+
+static void two_workers(struct sample *s, struct worker_result *res,
+			__u64 *hits, int nr_cpus)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	memset(res, 0, 2 * sizeof(*res));
+	for (i = 0; i < 2; i++) {
+		res[i].cpu = res[i].end_cpu = i;
+		res[i].events = 1000;
+		res[i].elapsed_ns = 1000000;
+		res[i].cpu_ns = 999000;
+	}
+	s->res = res;
+	s->nr_workers = 2;
+	s->hits = hits;
+	s->nr_cpus = nr_cpus;
+	memset(no_skips, 0, sizeof(no_skips));
+	s->kernel_skips = no_skips;
+}
+
+static void test_sample_measure(void)
+{
+	struct worker_result res[2];
+	struct sample s;
+	__u64 hits[4] = {};
+
+	two_workers(&s, res, hits, 4);
+	res[1].elapsed_ns = 2000000;
+	sample_measure(&s);
+	check(s.events == 2000, "measure: events add up (%llu)", s.events);
+	check(near(s.rate, 1.5e6, 1e-9), "measure: rates add up (%g)", s.rate);
+	check(near(s.ns_per_event, 1500, 1e-9),
+	      "measure: ns/event is the mean of the workers' (%g)",
+	      s.ns_per_event);
+}
+
+static void verify_case(const char *name, int counters, unsigned int k,
+			const __u64 *hits_in, __u64 skips, enum status want,
+			const char *reason_has, __u64 want_foreign)
+{
+	struct bench_row row = {
+		.cpus = &two_cpus, .nr_counters = counters,
+		.hits_per_event = k,
+	};
+	struct worker_result res[2];
+	__u64 hits[8];
+	struct sample s;
+
+	memcpy(hits, hits_in, sizeof(hits));
+	two_workers(&s, res, hits, 4);
+	no_skips[0] = skips;
+	sample_measure(&s);
+	sample_verify(&row, &s);
+	check(s.out.status == want &&
+	      (!reason_has || strstr(s.out.reason, reason_has)) &&
+	      (want != ST_OK || s.foreign == want_foreign),
+	      "verify: %s (%s; foreign %llu)", name,
+	      s.out.status == ST_OK ? "ok" : s.out.reason, s.foreign);
+}
+
+static void test_sample_verify(void)
+{
+	const __u64 exact[8] = { 1000, 1000 };
+	const __u64 extra[8] = { 1000, 1300, 0, 7 };
+	const __u64 short0[8] = { 999, 100000 };
+	const __u64 short2[8] = { 998, 1000 };
+	const __u64 triple[8] = { 3000, 3001 };
+	const __u64 two_ok[8] = { 1000, 1000, 0, 0, 1000, 1000 };
+	const __u64 two_short[8] = { 1000, 1000, 0, 0, 1000, 999 };
+
+	verify_case("exact counts", 1, 1, exact, 0, ST_OK, NULL, 0);
+	verify_case("hits beyond the events are foreign, any CPU", 1, 1, extra, 0,
+		    ST_OK, NULL, 307);
+	verify_case("one CPU short fails though the sum is over", 1, 1, short0, 0,
+		    ST_FAILED, "on CPU 0 for 1000", 0);
+	verify_case("three hits an event, covered", 1, 3, triple, 0, ST_OK, NULL,
+		    1);
+	verify_case("three hits an event, one short", 1, 3, exact, 0, ST_FAILED,
+		    "for 3000 events", 0);
+	verify_case("two programs, both covering", 2, 1, two_ok, 0, ST_OK, NULL,
+		    0);
+	verify_case("a shortfall the kernel's skips explain", 1, 1, short0, 1,
+		    ST_OK, NULL, 99000);
+	verify_case("a shortfall beyond the kernel's skips", 1, 1, short0, 0,
+		    ST_FAILED, "on CPU 0 for 1000 events there", 0);
+	verify_case("the kernel's skips counted, but too few", 1, 1, short2, 1,
+		    ST_FAILED, "more than the kernel says it skipped", 0);
+	verify_case("two programs, the second short on CPU 1", 2, 1,
+		    two_short, 0, ST_FAILED, "program 2 of 2 counted 999 hits on CPU 1",
+		    0);
+}
+
+static void disturbed_case(const char *name, void (*spoil)(struct worker_result *),
+			   enum status want, const char *reason_has)
+{
+	struct worker_result res[2];
+	__u64 hits[4] = {};
+	struct sample s;
+
+	two_workers(&s, res, hits, 4);
+	if (spoil)
+		spoil(&res[1]);
+	sample_judge_disturbed(&s);
+	check(s.out.status == want &&
+	      (!reason_has || strstr(s.out.reason, reason_has)),
+	      "disturbed: %s (%s)", name,
+	      s.out.status == ST_OK ? "ok" : s.out.reason);
+}
+
+static void share_96(struct worker_result *r)
+{
+	r->cpu_ns = 960000;
+}
+
+static void share_97(struct worker_result *r)
+{
+	r->cpu_ns = 970000;
+}
+
+static void slept(struct worker_result *r)
+{
+	r->nvcsw = 1;
+}
+
+static void preempted(struct worker_result *r)
+{
+	r->nivcsw = 4;	/* a tick's preemption, with no delay: quiet */
+	r->run_delay_ns = 20000;
+}
+
+static void waited(struct worker_result *r)
+{
+	r->run_delay_ns = 40000;	/* 4% of the loop */
+}
+
+static void moved(struct worker_result *r)
+{
+	r->end_cpu = 0;
+}
+
+static void unpinned(struct worker_result *r)
+{
+	r->unpinned = true;
+}
+
+static void test_sample_disturbed(void)
+{
+	disturbed_case("quiet workers are ok", NULL, ST_OK, NULL);
+	disturbed_case("97% of the wall time is ok", share_97, ST_OK, NULL);
+	disturbed_case("96% of the wall time is not", share_96, ST_DISTURBED,
+		       "ran 96%");
+	disturbed_case("a voluntary switch (SIGSTOP, a sleep)", slept,
+		       ST_DISTURBED, "slept or was stopped");
+	disturbed_case("a little preemption and delay is ok", preempted, ST_OK,
+		       NULL);
+	disturbed_case("4% of run-queue delay is not", waited, ST_DISTURBED,
+		       "waited 40 us");
+	disturbed_case("ending on another CPU", moved, ST_DISTURBED,
+		       "moved off its CPU");
+	disturbed_case("affinity changed under it", unpinned, ST_DISTURBED,
+		       "its affinity was changed");
+}
+
+static void test_enough_samples(void)
+{
+	struct run_settings rs = { .min_samples = 3, .max_samples = 10,
+				   .precision = 0.01 };
+	const double flat[10] = { 100, 100, 100 };
+	const double close_[3] = { 100, 100.2, 99.8 };
+	const double wide[10] = { 100, 110, 90, 105, 95, 100, 110, 90, 105, 95 };
+
+	check(!enough_samples(flat, 2, &rs), "enough: never under 3 samples");
+	check(enough_samples(flat, 3, &rs), "enough: 3 identical samples");
+	check(enough_samples(close_, 3, &rs),
+	      "enough: a 95%% interval within 1%% of the mean");
+	check(!enough_samples(wide, 9, &rs), "enough: not while it is wide");
+	check(enough_samples(wide, 10, &rs), "enough: at --max-samples");
+	rs.repeat = 4;
+	check(!enough_samples(flat, 3, &rs) && enough_samples(flat, 4, &rs),
+	      "enough: -r 4 is exactly 4");
+}
+
+static void test_map_arithmetic(void)
+{
+	const __u8 addr[4] = { 192, 168, 0, 1 };
+	const __u8 net[4] = { 192, 168, 0, 0 }, other[4] = { 192, 169, 0, 0 };
+	const __u8 half[4] = { 192, 168, 0, 0x81 };
+	/* windows of 32 keys: 32, 20 and 32 of them kept */
+	const __u64 before[4] = { 0, 32, 52, 84 };
+
+	check(lpm_covers(16, net, addr), "lpm: 192.168/16 holds 192.168.0.1");
+	check(!lpm_covers(16, other, addr), "lpm: 192.169/16 does not");
+	check(lpm_covers(0, other, addr), "lpm: /0 holds everything");
+	check(lpm_covers(24, net, addr) && !lpm_covers(32, net, addr),
+	      "lpm: /24 holds it, 192.168.0.0/32 does not");
+	check(!lpm_covers(25, half, addr) && lpm_covers(25, net, addr),
+	      "lpm: a /25 compares the first bit of the last byte");
+	check(!lpm_covers(32, half, addr), "lpm: /32 wants every bit");
+	check(kept_hits(before, 3, 0) == 0, "lru: no lookups, no hits");
+	check(kept_hits(before, 3, 2) == 52, "lru: two windows, 32 + 20 kept");
+	check(kept_hits(before, 3, 3) == 84, "lru: a full pass");
+	check(kept_hits(before, 3, 7) == 2 * 84 + 32,
+	      "lru: two passes and one window (%llu)", kept_hits(before, 3, 7));
+}
+
+static void test_verify(void)
+{
+	test_sample_measure();
+	test_sample_verify();
+	test_sample_disturbed();
+	test_enough_samples();
+	test_map_arithmetic();
 }
 
 /* ---- compare: results files as bench_report.c writes them ---- */
@@ -1463,6 +1687,7 @@ int main(int argc, char **argv)
 	test_welch();
 	test_verdict_degenerate();
 	test_cmdline();
+	test_verify();
 	test_compare();
 	printf("# stats_test: %d failed\n", nr_failed);
 	return nr_failed ? 1 : 0;

@@ -1,0 +1,241 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# test_overhead's newer attach modes (kprobe_multi, kretprobe_multi,
+# kprobe_session, usdt, lsm, uprobe.s, fentry.s, uprobe_multi), --progs and
+# --attach-time on the host kernel: real runs with small counts, asserted
+# through --json. A row may end "disturbed" on a shared machine; it still
+# carries verified counts. Never a rate.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+BIN=./test_overhead
+N=20000
+NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,uprobe.s,fentry.s,uprobe_multi
+
+# jcheck NAME FILE PYTHON: the check passes when PYTHON, given the parsed
+# JSON as d and its rows as rows, exits 0; what it prints is shown
+jcheck() {
+	local name=$1 file=$2 code=$3 out
+	if out=$(python3 - "$file" 2>&1 <<EOF
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["results"]
+def fail(msg):
+	print(msg)
+	sys.exit(1)
+def verified(r):
+	# ok or disturbed: the runner checked every program on every CPU
+	return r["status"] in ("ok", "disturbed") and r["events"] > 0 and \
+		r["hits"] >= r["events"] * r["hits_per_event"]
+$code
+EOF
+	); then
+		pass "$name"
+	else
+		fail "$name: $out"
+	fi
+}
+
+config_unset() { zcat /proc/config.gz 2>/dev/null | grep -q "^# $1 is not set"; }
+libbpf_minor=$(awk '/LIBBPF_MINOR_VERSION/ { print $3 }' /usr/include/bpf/libbpf_version.h 2>/dev/null)
+
+# --- the new modes: verified, or skipped with the kernel's reason
+run_capture modes $BIN -r 1 -n $N -c 1 -m base,$NEW \
+	-e task_rename,getpgid,uprobe-nop,usdt-nop --json "$T_TMP/modes.json"
+expect "new modes: exit 0, 1 or 3, never 2 (rc=$RC)" test "$RC" -ne 2 -a "$RC" -le 3
+jcheck "new modes: every row verified or skipped with a reason" "$T_TMP/modes.json" '
+for r in rows:
+	if r["name"] == "base":
+		continue
+	if r["status"] == "skipped":
+		if not r["reason"]:
+			fail("%s %s skipped without a reason" % (r["name"], r["variant"]))
+	elif not verified(r):
+		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))
+	if r["status"] == "failed":
+		fail("%s %s failed: %s" % (r["name"], r["variant"], r["reason"]))'
+jcheck "new modes: every mode has its rows" "$T_TMP/modes.json" '
+want = {("kprobe_multi", "task_rename"), ("kretprobe_multi", "getpgid"),
+	("kprobe_session", "task_rename"), ("usdt", "usdt-nop"),
+	("lsm", "task_rename"), ("uprobe.s", "uprobe-nop"),
+	("fentry.s", "getpgid"), ("uprobe_multi", "uprobe-nop")}
+have = {(r["name"], r["variant"]) for r in rows}
+if want - have:
+	fail("missing %s" % sorted(want - have))
+if ("lsm", "getpgid") in have or ("usdt", "task_rename") in have:
+	fail("a mode runs an event it does not apply to")'
+
+# uprobes work here: usdt and the sleepable uprobe must be verified
+if [ -e /sys/bus/event_source/devices/uprobe/type ]; then
+	jcheck "usdt and uprobe.s verified on this kernel" "$T_TMP/modes.json" '
+for r in rows:
+	if r["name"] in ("usdt", "uprobe.s") and not verified(r):
+		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
+else
+	skip "no uprobe PMU: usdt and uprobe.s cannot be verified here"
+fi
+if config_unset CONFIG_FPROBE; then
+	jcheck "kprobe_multi skip names CONFIG_FPROBE" "$T_TMP/modes.json" '
+for r in rows:
+	if r["name"] in ("kprobe_multi", "kretprobe_multi") and "CONFIG_FPROBE" not in (r["reason"] or ""):
+		fail("%s %s: %s" % (r["name"], r["variant"], r["reason"]))'
+fi
+if [ -n "$libbpf_minor" ] && [ "$libbpf_minor" -lt 3 ]; then
+	jcheck "uprobe_multi and kprobe_session: the libbpf built against lacks them" "$T_TMP/modes.json" '
+for r in rows:
+	if r["name"] in ("uprobe_multi", "kprobe_session") and \
+	   not (r["status"] == "skipped" and "which lacks" in r["reason"]):
+		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
+fi
+jcheck "lsm: verified, or a reason from the kernel" "$T_TMP/modes.json" '
+import re
+for r in rows:
+	if r["name"] == "lsm" and r["status"] == "skipped" and \
+	   not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs", r["reason"]):
+		fail(r["reason"])'
+
+# the LSM probe mounts securityfs privately, if at all: nothing changes
+before=$(grep -c ' securityfs ' /proc/self/mounts)
+run_capture lsm $BIN -r 1 -n $N -c 1 -m lsm -e task_rename
+expect "lsm: the mount table keeps its securityfs mounts ($before)" \
+	test "$(grep -c ' securityfs ' /proc/self/mounts)" -eq "$before"
+
+# the USDT note is checked before a run: without it, the row fails
+if command -v objcopy >/dev/null; then
+	objcopy --remove-section .note.stapsdt "$BIN" "$T_TMP/no_note"
+	run_capture nonote "$T_TMP/no_note" -r 1 -n $N -c 1 -m usdt --json "$T_TMP/nonote.json"
+	expect "no USDT note: exit 1 (rc=$RC)" test "$RC" -eq 1
+	jcheck "no USDT note: usdt failed, saying so" "$T_TMP/nonote.json" '
+r = [r for r in rows if r["name"] == "usdt"][0]
+if r["status"] != "failed" or "no USDT note" not in r["reason"]:
+	fail("%s %s" % (r["status"], r["reason"]))'
+else
+	skip "objcopy missing: the USDT note check is not exercised"
+fi
+
+# --- --progs: a row per count, every program verified on every CPU
+run_capture progs $BIN -r 1 -n $N -c 1 -m tracepoint,raw_tp,uprobe.s,usdt \
+	-e task_rename,uprobe-nop,usdt-nop --progs 1,2,4 --json "$T_TMP/progs.json"
+expect "--progs: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
+jcheck "--progs: 3 rows per mode, N programs each, all verified" "$T_TMP/progs.json" '
+from collections import Counter
+groups = Counter()
+for r in rows:
+	if r["name"] == "base":
+		if "params" in r:
+			fail("base row has params")
+		continue
+	n = r["params"]["progs"]
+	if r["programs"] != n:
+		fail("%s %s: %d programs for progs=%d" % (r["name"], r["variant"], r["programs"], n))
+	if not verified(r):
+		fail("%s %s progs=%d: %s %s" % (r["name"], r["variant"], n, r["status"], r["reason"]))
+	groups[(r["name"], r["variant"])] += 1
+if sorted(groups.values()) != [3] * 4:
+	fail("groups %s" % dict(groups))'
+jcheck "--progs: the cost per program is the least-squares slope of the rows" "$T_TMP/progs.json" '
+groups = {}
+for r in rows:
+	if "params" in r:
+		groups.setdefault((r["name"], r["variant"]), []).append(r)
+for key, g in groups.items():
+	pts = [(r["params"]["progs"], r["ns_per_event"]["mean"]) for r in g if r["status"] == "ok"]
+	fits = {str(r["marginal_ns_per_prog"]) for r in g}
+	if len(fits) != 1:
+		fail("%s: rows disagree on the fit" % (key,))
+	fit = g[0]["marginal_ns_per_prog"]
+	if len(pts) < 2:
+		if fit is not None:
+			fail("%s: a fit from %d points" % (key, len(pts)))
+		continue
+	mx = sum(x for x, _ in pts) / len(pts)
+	my = sum(y for _, y in pts) / len(pts)
+	slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+	if fit["points"] != len(pts) or abs(fit["value"] - slope) > 1e-6 * max(1, abs(slope)) \
+	   or not fit["uncertainty"] >= 0:
+		fail("%s: fit %s, expected slope %g over %d points" % (key, fit, slope, len(pts)))'
+jcheck "--progs: attach and detach times of every measured row" "$T_TMP/progs.json" '
+for r in rows:
+	if r["status"] == "ok" and r["name"] != "base" and \
+	   not (r["attach_ns"] > 0 and r["detach_ns"] > 0):
+		fail("%s %s: attach %s detach %s" % (r["name"], r["variant"], r["attach_ns"], r["detach_ns"]))'
+
+# exactly one program of N misses events: the row fails, naming it
+BENCH_TEST_FAULT=miss-one run_capture missone $BIN -r 1 -n $N -c 1 -m raw_tp \
+	-e task_rename --progs 1,4 --json "$T_TMP/missone.json"
+expect "miss-one: exit 1 (rc=$RC)" test "$RC" -eq 1
+jcheck "miss-one: each row FAILED, the 4-program row on program 4" "$T_TMP/missone.json" '
+for r in rows:
+	if r["status"] != "failed":
+		fail("%s progs=%d: %s" % (r["name"], r["params"]["progs"], r["status"]))
+	if r["params"]["progs"] == 4 and "program 4 of 4" not in r["reason"]:
+		fail(r["reason"])'
+
+# --- bad values: one line, exit 2
+bad_arg "--progs 0" --progs 0
+bad_arg "--progs abc" --progs abc
+bad_arg "--progs twice the same" --progs 1,1
+bad_arg "--progs above the most" --progs 257
+bad_arg "--progs more counts than allowed" --progs 1-17
+bad_arg "--progs empty" --progs ,
+bad_arg "--progs with --attach-time" --progs 1 --attach-time
+
+# --- --attach-time: verified or skipped with a reason, never an event cost
+run_capture at $BIN -r 1 -n 2000 -c 1 --attach-time --json "$T_TMP/at.json"
+expect "--attach-time: exit 0, 1 or 3 (rc=$RC)" test "$RC" -ne 2 -a "$RC" -le 3
+jcheck "--attach-time: 100 and 1000 functions per mode, each verified or skipped" "$T_TMP/at.json" '
+names = sorted({r["name"] for r in rows})
+if names != ["kprobe", "kprobe_multi", "kretprobe", "kretprobe_multi"]:
+	fail("modes %s" % names)
+for r in rows:
+	if r["params"]["functions"] not in (100, 1000):
+		fail("params %s" % r["params"])
+	if r["status"] == "skipped":
+		if not r["reason"]:
+			fail("skip without a reason")
+	elif not verified(r) or r["functions"] != r["params"]["functions"]:
+		fail("%s %s: %s %s" % (r["name"], r["params"], r["status"], r["reason"]))
+	if r["status"] == "ok" and not r["attach_ns_per_function"] > 0:
+		fail("no attach time")
+	if r.get("overhead_ns") is not None:
+		fail("an event cost for an attach-time row")'
+
+# --- SIGINT with 16 programs attached: none of this run's stays loaded
+# prog_ids: the programs the process holds, from its fdinfo (links too)
+prog_ids() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }' | sort -un; }
+links() { cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^link_type:'; }
+$BIN -m raw_tp -e task_rename -c 1 --progs 16 -n 2000000000 >"$T_TMP/int.out" 2>"$T_TMP/int.err" &
+pid=$!
+# up to a minute: the run may wait for another one's lock first
+for i in $(seq 600); do
+	[ "$(links $pid)" -ge 16 ] && break
+	sleep 0.1
+done
+ids=$(prog_ids $pid | tr '\n' ' ')
+expect "16 programs: 16 links attached mid-run ($(links $pid))" test "$(links $pid)" -ge 16
+expect "16 programs: 16 program ids held (${ids})" test "$(wc -w <<<"$ids")" -ge 16
+kill -INT $pid
+wait $pid
+RC=$?
+expect "16 programs, SIGINT: exit 130 (rc=$RC)" test "$RC" -eq 130
+# the kernel frees programs asynchronously: give it 2 s
+prog_gone() {
+	local id i left
+	for i in $(seq 20); do
+		left=0
+		for id in $ids; do
+			bpftool prog show id "$id" >/dev/null 2>&1 && left=1
+		done
+		[ "$left" -eq 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+expect "16 programs, SIGINT: none of the run's programs stays loaded" prog_gone
+
+# --- the help text names every new mode and option
+$BIN --help >"$T_TMP/help" 2>&1
+for w in kprobe_multi kretprobe_multi kprobe_session usdt lsm uprobe.s fentry.s uprobe_multi usdt-nop --progs --attach-time; do
+	expect "--help names $w" grep -qF -- "$w" "$T_TMP/help"
+done
+
+finish

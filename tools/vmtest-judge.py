@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge the rows a vmtest guest printed as --json.
+
+    vmtest-judge.py CONSOLE_LOG [CONFIG]
+
+The console log holds, per command, "VMTEST-RUN i: cmd", "VMTEST-OUT i",
+the command's stdout, "VMTEST-ERR i", its stderr and "VMTEST-END rc=N".
+A stdout that is a --list document gives each row's needs; one that is a
+results document is judged row by row against them:
+
+    PASS  ok, or disturbed with its hits verified (TCG timing is no figure)
+    SKIP  skipped for a reason, where the config lacks what the row needs
+    FAIL  failed, or skipped although the config enables every need
+
+Prints one "PASS|SKIP|FAIL tool name variant (why)" line per row, then
+"ROWS n" and "ENDS n", and exits 1 when any row failed.
+"""
+import json
+import re
+import sys
+
+MARK = re.compile(r"VMTEST-(RUN|OUT|ERR|END)\b ?(.*)")
+
+
+def sections(log):
+    """(command, stdout text, rc) for each command, in order."""
+    cmd, part, out, rc = None, None, [], None
+    for line in log.splitlines():
+        m = MARK.search(line)
+        if not m:
+            if part == "OUT":
+                out.append(line)
+            continue
+        kind, rest = m.groups()
+        if kind == "RUN":
+            cmd, out = rest, []
+        if kind == "END":
+            rc = rest.split("rc=")[-1].strip()
+            yield cmd, "\n".join(out), rc
+        part = kind
+
+
+def config_options(path):
+    opts = set()
+    if not path:
+        return None
+    for line in open(path, errors="replace"):
+        m = re.match(r"CONFIG_(\w+)=[ym]", line)
+        if m:
+            opts.add(m.group(1))
+    return opts
+
+
+def key(tool, r):
+    params = ",".join("%s=%s" % kv for kv in sorted((r.get("params") or {}).items()))
+    return (tool, r["name"], r["variant"], params)
+
+
+def verified(r):
+    hits, events = r.get("hits"), r.get("events") or 0
+    if hits is None:
+        return events > 0
+    return events > 0 and hits >= events * (r.get("hits_per_event") or 1)
+
+
+def judge(tool, r, listed, config):
+    name = "%s %s %s" % (tool, r["name"], r["variant"])
+    if r.get("params"):
+        name += " [%s]" % ",".join("%s=%s" % kv for kv in sorted(r["params"].items()))
+    st, why = r["status"], r.get("reason") or ""
+    if st == "ok":
+        return "PASS", name, ""
+    if st == "disturbed":
+        if verified(r):
+            return "PASS", name, "verified; timing disturbed under emulation"
+        return "FAIL", name, "disturbed and not verified: " + why
+    if st == "failed":
+        return "FAIL", name, why
+    entry = listed.get(key(tool, r))
+    needs = entry.get("needs", []) if entry else []
+    if config is not None and entry and not entry.get("may_lack") and \
+            all(n in config for n in needs) and needs:
+        return "FAIL", name, "skipped, but the config enables %s: %s" % (
+            " ".join("CONFIG_" + n for n in needs), why)
+    return "SKIP", name, why
+
+
+def main():
+    log = open(sys.argv[1], errors="replace").read()
+    config = config_options(sys.argv[2] if len(sys.argv) > 2 else None)
+    listed, verdicts, ends, failed = {}, [], 0, False
+    for cmd, out, rc in sections(log):
+        ends += 1
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            continue
+        tool = doc.get("tool", "?")
+        if "rows" in doc:
+            for r in doc["rows"]:
+                listed[key(tool, r)] = r
+        for r in doc.get("results", []):
+            verdicts.append(judge(tool, r, listed, config))
+    for v, name, why in verdicts:
+        failed |= v == "FAIL"
+        print("%s %s%s" % (v, name, " (%s)" % why if why else ""))
+    print("ROWS %d" % len(verdicts))
+    print("ENDS %d" % ends)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
