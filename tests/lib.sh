@@ -18,6 +18,9 @@ NCPU=$(nproc)
 KPROBES_OFF=0
 zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' &&
 	KPROBES_OFF=1
+FPROBE_OFF=0
+zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_FPROBE is not set' &&
+	FPROBE_OFF=1
 T_BG=()
 t_exit() {
 	local p
@@ -293,5 +296,5 @@ unbusy() {
 # rows_checked NAME LIST SELECT [ARGS]: every row of the run NAME
 rows_checked() {
 	checks_from python3 "$TESTS/rows.py" "$T_TMP/$1.json" "$2" "$3" \
-		--kprobes-off $KPROBES_OFF "${@:4}"
+		--kprobes-off $KPROBES_OFF --fprobe-off $FPROBE_OFF "${@:4}"
 }

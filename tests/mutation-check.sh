@@ -16,11 +16,11 @@ trap 'rm -rf "$SCRATCH"' EXIT
 
 # name | file | the code, exactly | what replaces it | test | check (ERE)
 MUTATIONS=$(cat <<'EOF'
-per-cpu-hits|bench_main.c|if (hits[cpu] >= need)|if (1)|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
-per-cpu-hits-odd|bench_main.c|if (hits[cpu] >= need)|if (hits[cpu] * 2 >= need)|test_faults.sh|miss-odd: every raw_tp row failed
-disturbed-moved|bench_main.c|if (r->unpinned \|\| r->end_cpu != r->cpu) {|if (0) {|test_faults.sh|affinity widened in every sample
-disturbed-slept|bench_main.c|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample
-disturbed-share|bench_main.c|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh|a busy loop on the worker's CPU
+per-cpu-hits|bench_verify.c|if (hits[cpu] >= need)|if (1)|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
+per-cpu-hits-odd|bench_verify.c|if (hits[cpu] >= need)|if (hits[cpu] * 2 >= need)|test_faults.sh|miss-odd: every raw_tp row failed
+disturbed-unpinned|bench_verify.c|if (r->unpinned) {|if (0) {|test_faults.sh|affinity widened in every sample
+disturbed-slept|bench_verify.c|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample
+disturbed-share|bench_verify.c|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh|a busy loop on the worker's CPU
 map-update-fails|map_perf_test_user.c|else if (c->update_fails)|else if (0)|test_map_perf.sh|-E 1 hash_prealloc: failed
 map-hits-all|map_perf_test_user.c|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh|hash_lookup raw_tp: [0-9]+ of [0-9]+ lookups found
 map-hits-none|map_perf_test_user.c|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh|--miss: lpm_kmalloc raw_tp --miss

@@ -16,7 +16,7 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     a disturbed one none;
   - map_perf_test: lookups hit (or miss with --miss), ns_per_op for ok
     rows, lookups counted over the samples events were.
-Options: --kprobes-off 0|1, --urandom-tp 0|1 (the tracepoint exists),
+Options: --kprobes-off 0|1, --fprobe-off 0|1, --urandom-tp 0|1 (the tracepoint exists),
 --repeat R, --count N (events per worker and sample), --miss, --tag T.
 """
 import argparse
@@ -26,6 +26,9 @@ import sys
 
 EPERM = "refused by this kernel (EPERM at load)"
 KPROBES = "kernel built without CONFIG_KPROBES"
+FPROBE = "kernel built without CONFIG_FPROBE"
+# what the libbpf the tools were built against lacks
+OLD_LIBBPF = r"built against libbpf [0-9.]+, which lacks"
 # tracepoint, raw_tp and tp_btf each say it their way
 NO_URANDOM = re.compile(r"no tracepoint (random:)?urandom_read")
 MISS_TESTS = ("lpm_kmalloc", "hash_lookup", "lru_hash_lookup")
@@ -56,7 +59,11 @@ def expectation(tool, r, a):
 	mode = r["name"] if tool == "test_overhead" else r["variant"]
 	if mode in ("kprobe", "kretprobe") and a.kprobes_off:
 		return re.escape(KPROBES), "kprobes compiled out"
-	if mode in ("fentry", "fexit", "fmod_ret"):
+	if mode in ("kprobe_multi", "kretprobe_multi") and a.fprobe_off:
+		return re.escape(FPROBE), "fprobe compiled out"
+	if mode in ("kprobe_session", "uprobe_multi"):
+		return "maybe:" + OLD_LIBBPF, "libbpf too old"
+	if mode in ("fentry", "fexit", "fmod_ret", "lsm", "fentry.s"):
 		# ran verified on a kernel with trampolines, or refused here
 		return "maybe:" + re.escape(EPERM), "trampolines"
 	if tool == "test_overhead" and r["variant"] == "urandom_read" and \
@@ -129,6 +136,7 @@ def main():
 	p.add_argument("select")
 	p.add_argument("--kprobes-off", type=int, default=0)
 	p.add_argument("--urandom-tp", type=int, default=0)
+	p.add_argument("--fprobe-off", type=int, default=0)
 	p.add_argument("--repeat", type=int, default=0)
 	p.add_argument("--count", type=int, default=0)
 	p.add_argument("--miss", action="store_true")

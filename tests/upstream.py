@@ -18,7 +18,11 @@ HEADER = {"base": "BASE", "kprobe": "w/KPROBE", "kretprobe": "w/KRETPROBE",
 	  "tracepoint": "w/TRACEPOINT", "raw_tp": "w/RAW_TRACEPOINT",
 	  "tp_btf": "w/TP_BTF", "fentry": "w/FENTRY", "fexit": "w/FEXIT",
 	  "fmod_ret": "w/FMOD_RET", "uprobe": "w/UPROBE",
-	  "uretprobe": "w/URETPROBE"}
+	  "uretprobe": "w/URETPROBE", "kprobe_multi": "w/KPROBE_MULTI",
+	  "kretprobe_multi": "w/KRETPROBE_MULTI",
+	  "kprobe_session": "w/KPROBE_SESSION", "lsm": "w/LSM",
+	  "fentry.s": "w/FENTRY_S", "uprobe.s": "w/UPROBE_S",
+	  "uprobe_multi": "w/UPROBE_MULTI", "usdt": "w/USDT"}
 # samples/bpf/map_perf_test_user.c's words for each test
 LINE = {"hash_prealloc": "hash_map_perf pre-alloc",
 	"percpu_hash_prealloc": "percpu_hash_map_perf pre-alloc",
