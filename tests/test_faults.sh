@@ -133,8 +133,10 @@ cleanup_checked nap
 if [ "$NCPU" -ge 2 ]; then
 	# -c 1: one worker, on the first CPU (0); made SCHED_FIFO first, so
 	# that no load balancer moves it: it is found unpinned on its CPU
-	# (one that really moved fails the per-CPU check before this one)
-	run_bg widen -c 1 -m raw_tp -e getpgid -n 2000000 -r 1 --json "$T_TMP/widen.json"
+	# (one that really moved fails the per-CPU check before this one).
+	# Short samples: past the RT budget (0.95 s a second) a throttled
+	# worker would be pulled to the other CPU.
+	run_bg widen -c 1 -m raw_tp -e getpgid -n 500000 -r 1 --json "$T_TMP/widen.json"
 	each_sample widen widen
 	run_end widen
 	disturbed_by "a worker's affinity widened in every sample" widen "moved off its CPU"
