@@ -6,6 +6,7 @@
 #   make STATIC=1 ARCH=arm64
 #                      the same for arm64, cross-built into build/arm64/static/
 #   make check         install what is missing, build, host tests, vmtest
+#   make mutation-check  each check of the tools deleted in turn: a test fails
 #   make run           install what is missing, build, run both programs
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
@@ -200,6 +201,10 @@ plot:
 	$(if $(JSON),,$(error give the --json files: make plot JSON="a.json ..."))
 	$(Q)tools/plot.py -o $(PLOTDIR) $(JSON)
 
+# every check of the tools made to fail by its test (slow: rebuilds)
+mutation-check: all
+	$(Q)tests/mutation-check.sh
+
 vmtest: deps
 	$(Q)tools/vmtest.sh
 
@@ -220,6 +225,6 @@ clean:
 	$(Q)rm -rf build/arm64
 
 .PHONY: all tests deps deps-arm64 check check-arm64 run vmtest vmtest-arm64 bench plot \
-	clean
+	clean mutation-check
 .DELETE_ON_ERROR:
 .SECONDARY:

@@ -1,12 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by every tests/test_*.sh: each check prints one "ok"/"not ok" line
 # and tests/run.sh adds them up into the closing "N passed, N failed" line.
+#
+# The programs' tests assert through --json (read with tests/jq.py), never
+# by scraping the human table, and never on an absolute rate. What a run
+# left behind is looked up by the run's own pid: the BPF programs its fds
+# held (tests/watch.py reads /proc/PID/fdinfo while it runs) and its
+# children, never by a name across the machine.
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+TESTS=$TOP/tests
 T_PASS=0
 T_FAIL=0
 T_TMP=$(mktemp -d)
-trap 'rm -rf "$T_TMP"' EXIT
+NCPU=$(nproc)
+# the rows a full run has come from --list, never from a number here
+KPROBES_OFF=0
+zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' &&
+	KPROBES_OFF=1
+FPROBE_OFF=0
+zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_FPROBE is not set' &&
+	FPROBE_OFF=1
+T_BG=()
+t_exit() {
+	local p
+	for p in "${T_BG[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$T_TMP"
+}
+trap t_exit EXIT
 
 pass() { T_PASS=$((T_PASS + 1)); echo "ok - $*"; }
 fail() { T_FAIL=$((T_FAIL + 1)); echo "not ok - $*"; }
@@ -35,22 +58,162 @@ finish() {
 	[ "$T_FAIL" -eq 0 ]
 }
 
-# ---- shared by the programs' tests; $BIN is the program under test ----
+# checks_from CMD...: CMD prints "ok - ..." / "not ok - ..." lines (a
+# python checker); each becomes a check here. CMD failing without a
+# "not ok" line is a failed check too.
+checks_from() {
+	local line n=0 rc
+	"$@" >"$T_TMP/checks.out" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) pass "${line#ok - }"; n=$((n + 1)) ;;
+		"not ok - "*) fail "${line#not ok - }"; n=$((n + 1)) ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$T_TMP/checks.out"
+	[ "$rc" = 0 ] || [ $n -gt 0 ] || fail "checker $* exited $rc"
+}
 
-# ours_loaded NAME: a program of ours named NAME (bpftool shows 15 chars)
-ours_loaded() { bpftool prog list 2>/dev/null | grep -q "name $1"; }
+# ---- JSON ----
 
-# gone NAME: it leaves within 2 s (the kernel frees programs asynchronously)
-gone() {
+# J FILE EXPR: EXPR (Python, see tests/jq.py) holds for FILE
+J() { python3 "$TESTS/jq.py" -t "$1" "$2"; }
+# jget FILE EXPR: EXPR's value
+jget() { python3 "$TESTS/jq.py" "$1" "$2"; }
+# jexpect NAME FILE EXPR: a check that EXPR holds; says the value if not
+jexpect() {
+	if J "$2" "$3" 2>"$T_TMP/jq.err"; then
+		pass "$1"
+	else
+		fail "$1 [$3: $(cat "$T_TMP/jq.err")]"
+	fi
+}
+
+# ---- runs of $BIN, watched ----
+
+# run_bg NAME ARGS...: starts $BIN ARGS in the background, stdout and
+# stderr in $T_TMP/NAME.{out,err}; $PID is the run, and tests/watch.py
+# records its programs and workers in $T_TMP/NAME.ids
+run_bg() {
+	local name=$1 go=$T_TMP/$1.go
+	shift
+	rm -f "$go" "$T_TMP/$name.ids"
+	mkfifo "$go"
+	# the run starts once its watcher is ready: a short run that loads
+	# and frees its programs within a poll would be missed otherwise
+	( read -r _ <"$go"; exec "$BIN" "$@" ) >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
+	PID=$!
+	python3 "$TESTS/watch.py" $PID "$T_TMP/$name.ids" "$go" &
+	WATCH=$!
+	T_BG+=("$PID" "$WATCH")
+}
+
+# started NAME: the run NAME is $BIN now (past its watcher's go)
+started() {
 	local i
-	for i in $(seq 20); do
-		ours_loaded "$1" || return 0
-		sleep 0.1
+	for i in $(seq 1000); do
+		[ "$(readlink /proc/"$PID"/exe 2>/dev/null)" = "$(readlink -f "$BIN")" ] && return 0
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.01
 	done
 	return 1
 }
 
-# bad_arg NAME ARGS...: usage errors are one line on stderr and exit 2
+# run_end NAME: waits for the run started by run_bg; $RC its status
+run_end() {
+	# (bash's "Killed" notice of a run killed on purpose is no news)
+	wait "$PID" 2>/dev/null
+	RC=$?
+	wait "$WATCH"
+}
+
+# run_json NAME ARGS...: $BIN ARGS --json $T_TMP/NAME.json, watched, and
+# checked afterwards: every program and worker it had is gone
+run_json() {
+	local name=$1
+	shift
+	run_bg "$name" "$@" --json "$T_TMP/$name.json"
+	run_end "$name"
+	cleanup_checked "$name"
+}
+
+# ids NAME KIND: the ids of KIND (prog, link, worker) the run NAME had
+ids() { awk -v k="$2" '$1 == k { print $2 }' "$T_TMP/$1.ids" 2>/dev/null; }
+
+# prog_ids_of PID: the BPF programs PID's fds refer to right now
+prog_ids_of() {
+	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null |
+		awk '{ print $2 }' | sort -un
+}
+
+# gone_ids KIND IDS...: within 2 s, bpftool finds none of them (the
+# kernel frees programs asynchronously, after the last reference)
+gone_ids() {
+	local kind=$1 i id left
+	shift
+	for i in $(seq 20); do
+		left=
+		for id in "$@"; do
+			bpftool "$kind" show id "$id" >/dev/null 2>&1 && left="$left $id"
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "# still loaded: $kind$left"
+	return 1
+}
+
+# workers_gone NAME: no child the run NAME had is alive (a zombie is dead;
+# a pid with another start time is someone else)
+workers_gone() {
+	local left
+	left=$(awk '$1 == "worker" { print $2, $3 }' "$T_TMP/$1.ids" 2>/dev/null |
+		while read -r pid start; do
+			[ -r /proc/$pid/stat ] || continue
+			awk -v s="$start" -v p="$pid" '{
+				sub(/^.*\) /, ""); if ($1 != "Z" && $20 == s) print p }' \
+				/proc/$pid/stat
+		done)
+	[ -z "$left" ] || echo "# workers alive: $left"
+	[ -z "$left" ]
+}
+
+# cleanup_checked NAME: the check that the run NAME left nothing behind.
+# A run that ran programs (by its JSON) but showed none is a failure: the
+# watcher missed it, and a check that saw nothing proves nothing.
+cleanup_checked() {
+	local name=$1 progs links nw
+	progs=$(ids "$name" prog)
+	links=$(ids "$name" link)
+	nw=$(ids "$name" worker | wc -w)
+	if [ -z "$progs" ]; then
+		if [ -s "$T_TMP/$name.json" ] &&
+		   J "$T_TMP/$name.json" 'any(ran(r) and r.get("hits") is not None for r in R)' 2>/dev/null; then
+			fail "$name: ran programs, yet none was seen in its fds"
+		fi
+		expect "$name: none of its $nw workers is left" workers_gone "$name"
+		return
+	fi
+	# shellcheck disable=SC2086
+	if gone_ids prog $progs && gone_ids link $links && workers_gone "$name"; then
+		pass "$name: its $(wc -w <<<"$progs") programs, $(wc -w <<<"$links") links, $nw workers are gone"
+	else
+		fail "$name: programs ($(echo $progs)), links or workers left behind"
+	fi
+}
+
+# exit_matches NAME: the status fits the JSON: 0 when no row failed or
+# was disturbed, 3 when rows were disturbed and none failed, 1 on a failure
+exit_matches() {
+	local f=$T_TMP/$1.json want
+	want=$(jget "$f" '1 if rows(status="failed") else 3 if rows(status="disturbed") else 0') ||
+		return 1
+	[ "$RC" -eq "$want" ] || { echo "# exit $RC, the JSON makes it $want"; return 1; }
+}
+
+# bad_arg NAME ARGS...: usage errors are one line on stderr, nothing on
+# stdout, and exit 2
 bad_arg() {
 	local name=$1
 	shift
@@ -59,79 +222,79 @@ bad_arg() {
 	   [ ! -s "$T_TMP/bad.out" ]; then
 		pass "bad argument $name: exit 2, one line"
 	else
-		fail "bad argument $name: rc=$RC, stderr: $(cat "$T_TMP/bad.err")"
+		fail "bad argument $name: rc=$RC, stdout $(wc -c <"$T_TMP/bad.out") bytes, stderr: $(head -c 300 "$T_TMP/bad.err")"
 	fi
 }
 
-# check_interrupt SIG STATUS PROG ARGS...: $BIN ARGS runs long with PROG
-# attached; SIG mid-run must end it with STATUS and leave nothing behind
-check_interrupt() {
-	local sig=$1 want=$2 prog=$3 pid workers
-	shift 3
-	"$BIN" "$@" >"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
-	pid=$!
-	sleep 1
-	workers=$(pgrep -P $pid | tr '\n' ' ')
-	expect "SIG$sig mid-run: $prog attached while running" ours_loaded "$prog"
-	kill -"$sig" $pid
-	wait $pid
-	RC=$?
-	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
-	expect "SIG$sig mid-run: says so" grep -q 'interrupted by' "$T_TMP/sig.err"
-	expect "SIG$sig mid-run: nothing of ours stays loaded" gone "$prog"
-	expect "SIG$sig mid-run: workers were running" test -n "$workers"
-	expect "SIG$sig mid-run: no worker left ($workers)" none_alive $workers
+# attached NAME: the run NAME has a BPF link open now and workers running:
+# a sample with its programs attached is on
+attached() {
+	grep -qs '^link_id:' /proc/"$PID"/fdinfo/* && [ -n "$(pgrep -P "$PID")" ]
 }
 
-# none_alive PID...: none of them is still running
-none_alive() {
-	local p
-	for p in "$@"; do
-		kill -0 "$p" 2>/dev/null && return 1
+# wait_attached NAME: up to 60 s (a base row may come first, another run
+# may hold the lock) until a sample of the run NAME is on with programs
+wait_attached() {
+	local i
+	for i in $(seq 1200); do
+		attached "$1" && return 0
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.05
 	done
-	return 0
+	return 1
 }
 
-# check_tracefs_mount ROW_REGEX ARGS...: with tracefs unmounted, $BIN ARGS
-# mounts it, says so, and still prints a verified row matching ROW_REGEX
-check_tracefs_mount() {
-	local row=$1
-	shift
-	if ! mountpoint -q /sys/kernel/tracing || ! umount /sys/kernel/tracing 2>/dev/null; then
-		skip "tracefs cannot be unmounted here"
-		return
-	fi
-	run_capture tracefs "$BIN" "$@"
-	expect "tracefs unmounted: still verified" grep -qE "$row" "$T_TMP/tracefs.out"
-	expect "tracefs unmounted: mount is reported" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
-	expect "tracefs is mounted afterwards" mountpoint -q /sys/kernel/tracing
+# check_interrupt SIG STATUS ARGS...: $BIN ARGS runs long with programs
+# attached; SIG mid-run must end it with STATUS, say so, and leave none of
+# its programs or workers behind
+check_interrupt() {
+	local sig=$1 want=$2 name=sig$1
+	shift 2
+	run_bg "$name" "$@"
+	expect "SIG$sig mid-run: a sample with programs attached was on" wait_attached "$name"
+	sleep 0.2
+	kill -"$sig" "$PID"
+	run_end "$name"
+	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
+	expect "SIG$sig mid-run: says so" grep -q 'interrupted by' "$T_TMP/$name.err"
+	cleanup_checked "$name"
 }
 
-# check_unprivileged ARGS...: as nobody with no capabilities, $BIN ARGS
-# says in one line which privileges it needs, and exits 1
-check_unprivileged() {
-	if ! command -v setpriv >/dev/null; then
-		skip "setpriv missing: privilege check not tested"
-		return
-	fi
-	run_capture nopriv setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=-all --bounding-set=-all "$BIN" "$@"
-	expect "unprivileged: exit 1 (rc=$RC)" test "$RC" -eq 1
-	expect "unprivileged: one line naming CAP_BPF" \
-		test "$(wc -l <"$T_TMP/nopriv.err")" -eq 1 -a -n "$(grep CAP_BPF "$T_TMP/nopriv.err")"
-}
-
-# kill_a_worker NAME ARGS...: $BIN ARGS runs long; one of its workers is
-# killed mid-run; stdout/stderr in $T_TMP/NAME.{out,err}, status in $RC,
-# the workers seen mid-run in $WORKERS
+# kill_a_worker NAME ARGS...: $BIN ARGS --json runs long; one of its
+# workers is killed mid-run; $RC, $T_TMP/NAME.{out,err,json,ids}
 kill_a_worker() {
-	local name=$1 pid
+	local name=$1 w
 	shift
-	"$BIN" "$@" >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
-	pid=$!
-	sleep 1
-	WORKERS=$(pgrep -P $pid | tr '\n' ' ')
-	kill -KILL ${WORKERS%% *}
-	wait $pid
-	RC=$?
+	run_bg "$name" "$@" --json "$T_TMP/$name.json"
+	wait_attached "$name"
+	sleep 0.3
+	w=$(pgrep -P "$PID" | head -n 1)
+	# never left running for good: a run that had no worker to kill ends
+	[ -n "$w" ] && kill -KILL "$w" || kill -TERM "$PID"
+	run_end "$name"
+}
+
+# busy N: N busy loops of the test's own in the background ($BUSY)
+busy() {
+	local i
+	BUSY=
+	for i in $(seq "$1"); do
+		sh -c 'while :; do :; done' &
+		BUSY="$BUSY $!"
+		T_BG+=("$!")
+	done
+}
+unbusy() {
+	# shellcheck disable=SC2086
+	[ -n "$BUSY" ] && kill $BUSY 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $BUSY 2>/dev/null
+	BUSY=
+}
+
+# checks of a run's rows against what this kernel can do; see tests/rows.py
+# rows_checked NAME LIST SELECT [ARGS]: every row of the run NAME
+rows_checked() {
+	checks_from python3 "$TESTS/rows.py" "$T_TMP/$1.json" "$2" "$3" \
+		--kprobes-off $KPROBES_OFF --fprobe-off $FPROBE_OFF "${@:4}"
 }

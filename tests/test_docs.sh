@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# README.rst is reStructuredText that parses cleanly, and documents every
-# option each program's --help lists.
+# README.rst is reStructuredText that parses cleanly, documents every
+# option each program's --help lists, and names every row --list has.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -15,8 +15,12 @@ except docutils.utils.SystemMessage as e:
 
 for prog in test_overhead map_perf_test; do
 	[ -x "./$prog" ] || { fail "$prog is built"; continue; }
-	for opt in $(./$prog --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	for opt in $(./$prog --help | grep -oE -- '(^|[ ,])--[a-z][a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u); do
 		expect "README documents $prog $opt" grep -q -- "$opt" README.rst
+	done
+	./$prog --list --json "$T_TMP/$prog.json"
+	for word in $(jget "$T_TMP/$prog.json" 'sorted(set(r["name"] for r in R) | set(r["variant"] for r in R))'); do
+		expect "README names $prog's $word" grep -qw -- "$word" README.rst
 	done
 done
 finish

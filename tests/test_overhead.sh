@@ -1,97 +1,65 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# test_overhead on the host kernel: real runs with small counts. Checks hit
-# counts, skips and their reasons, selection, output formats, exit codes and
-# cleanup; never an absolute rate.
+# test_overhead on the host kernel, through --json: real runs with small
+# counts. Every row that can run here is verified (hits cover events on
+# each worker's CPU), every other row is skipped with the kernel's reason,
+# the rows are the ones --list has for the selection, upstream's lines
+# match the JSON, and nothing is left behind. Never an absolute rate.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=./test_overhead
 N=20000
-# one sample per row unless a check says otherwise: upstream-like and quick
-NCPU=$(nproc)
+L=$T_TMP/list.json
 
-# row MODE EVENT FILE: the summary row of MODE/EVENT
-row() { awk -v m="$1" -v e="$2" '$1 == m && $2 == e && $3 ~ /^(ok|skipped|FAILED)$/' "$3"; }
-status_of() { row "$1" "$2" "$3" | awk '{ print $3 }'; }
+run_capture list $BIN --list --json "$L"
+expect "--list --json: exit 0, rows with a flag each" \
+	J "$L" 'len(R) > 0 and all(r["flag"] > 0 for r in R)'
 
-# ok_row MODE EVENT FILE: verified, with hits >= events
-ok_row() {
-	local r
-	r=$(row "$1" "$2" "$3")
-	[ "$(awk '{ print $3 }' <<<"$r")" = ok ] || return 1
-	[ "$1" = base ] && return 0
-	awk '{ for (i = 4; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) {
-		split($i, h, "/"); exit !(h[1] + 0 >= h[2] + 0 && h[2] > 0) }
-		exit 1 }' <<<"$r"
-}
+# --- a full run: every row there is
+run_json full -n $N -r 1
+# the tool mounts tracefs when it must: look at the kernel after the run
+urandom_tp=0
+[ -d /sys/kernel/tracing/events/random/urandom_read ] && urandom_tp=1
+rows_checked full "$L" True --repeat 1 --count $N --urandom-tp $urandom_tp --tag full
+expect "full: exit status fits the rows (rc=$RC)" exit_matches full
+jexpect "full: fib_table_lookup's hits_per_event is the calibrated lookups per datagram" \
+	"$T_TMP/full.json" 'c["fib_lookups_per_datagram"] >= 1 and all(r["hits_per_event"] == c["fib_lookups_per_datagram"] for r in rows(variant="fib_table_lookup") if ran(r) and r["name"] != "base")'
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/full.out" "$T_TMP/full.json" "full -r 1"
+jexpect "full: body count is the default" "$T_TMP/full.json" 'c["body"] == "count"'
 
+# --- -r 3: still one line per worker, the median of its samples
+run_json r3 -n 5000 -r 3 -m base,raw_tp,tracepoint -e task_rename,getpgid
+rows_checked r3 "$L" 'l["name"] in ("base", "raw_tp", "tracepoint") and l["variant"] in ("task_rename", "getpgid")' \
+	--repeat 3 --count 5000 --tag "-r 3"
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "-r 3"
+expect "-r 3: exit status fits the rows (rc=$RC)" exit_matches r3
 
-# --- a full run
-run_capture full $BIN -n $N -r 1
-expect "full run exits 0 (rc=$RC)" test "$RC" -eq 0
-for m in base tracepoint raw_tp tp_btf; do
-	expect "$m task_rename verified" ok_row $m task_rename "$T_TMP/full.out"
-done
-for m in base tracepoint raw_tp tp_btf; do
-	expect "$m getpgid verified" ok_row $m getpgid "$T_TMP/full.out"
-done
-for e in uprobe-nop uprobe-push uprobe-ret; do
-	for m in base uprobe uretprobe; do
-		expect "$m $e verified" ok_row $m $e "$T_TMP/full.out"
-	done
-done
-# verified, or skipped with a reason, never a number for a skip
-verified_or_reason() {
-	local st reason
-	st=$(status_of "$1" "$2" "$T_TMP/full.out")
-	case $st in
-	ok) expect "$1 $2 verified" ok_row "$1" "$2" "$T_TMP/full.out" ;;
-	skipped)
-		reason=$(row "$1" "$2" "$T_TMP/full.out" | awk '{ $1 = $2 = $3 = ""; print }')
-		expect "$1 $2 skip has a reason ($reason)" test -n "$reason"
-		expect "$1 $2 skip shows no rate" eval '! grep -qE "^$2:[0-9]+: " <(sed -n "/^w\/$(tr a-z A-Z <<<"$1")\$/,/^w\//p" "$T_TMP/full.out")' ;;
-	*) fail "$1 $2: '$st'" ;;
-	esac
-}
-for m in kprobe kretprobe fentry fexit; do
-	verified_or_reason $m task_rename
-	verified_or_reason $m getpgid
-done
-verified_or_reason fmod_ret getpgid
-verified_or_reason fmod_ret task_rename
-expect "base kernel-batch verified" ok_row base kernel-batch "$T_TMP/full.out"
-for m in kprobe kretprobe fentry fexit; do
-	verified_or_reason $m kernel-batch
-done
-rows=$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED) ' "$T_TMP/full.out")
-# 8 modes x 2 upstream events, fmod_ret task_rename, 9 getpgid modes,
-# 3 uprobe events x 3 modes, 5 kernel-batch modes
-expect "40 summary rows (got $rows)" test "$rows" -eq 40
-expect "no row FAILED" test -z "$(grep -E '^  \S+ +\S+ +FAILED' "$T_TMP/full.out")"
+# --- selection: upstream's flags, -m, -e; rows derived from --list
+run_json f41 -r 1 -n $N 0x41 1
+rows_checked f41 "$L" 'l["flag"] & 0x41' --repeat 1 --count $N --tag "0x41 1"
+jexpect "0x41 1: base and raw_tp task_rename, on one CPU" "$T_TMP/f41.json" \
+	'sorted((r["name"], r["variant"]) for r in R) == [("base", "task_rename"), ("raw_tp", "task_rename")] and c["cpus_used"] in [str(i) for i in range(4096)]'
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/f41.out" "$T_TMP/f41.json" "0x41 1"
+expect "0x41 1: exit status fits the rows (rc=$RC)" exit_matches f41
 
-# the kernel decides the urandom_read tracepoint, never a version table
-if [ -d /sys/kernel/tracing/events/random/urandom_read ]; then
-	expect "tracepoint urandom_read verified" ok_row tracepoint urandom_read "$T_TMP/full.out"
+run_json getpgid -r 1 -n $N 0x10000
+rows_checked getpgid "$L" 'l["flag"] & 0x10000' --repeat 1 --count $N --tag 0x10000
+expect "0x10000: exit status fits the rows (rc=$RC)" exit_matches getpgid
+
+run_json uprobes -r 1 -n $N -m uprobe,uretprobe -q
+rows_checked uprobes "$L" 'l["name"] in ("uprobe", "uretprobe")' --repeat 1 --count $N --tag "-m uprobe,uretprobe"
+expect "-q: nothing but the summary on stdout" \
+	test -z "$(grep -E '^(w/|BASE$|uprobe-)' "$T_TMP/uprobes.out")"
+
+run_json nothing -r 1 -n $N -m kprobe,fentry -e task_rename
+if J "$T_TMP/nothing.json" 'all(r["status"] == "skipped" for r in R)'; then
+	expect "only skipped rows: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "only skipped rows: says nothing was measured" \
+		grep -q 'nothing could be measured' "$T_TMP/nothing.err"
+	checks_from python3 "$TESTS/upstream.py" "$T_TMP/nothing.out" "$T_TMP/nothing.json" "skips only"
 else
-	expect "tracepoint urandom_read skipped for the missing tracepoint" \
-		grep -qE '^  tracepoint +urandom_read +skipped +no tracepoint random:urandom_read' "$T_TMP/full.out"
+	skip "kprobe or fentry runs on this kernel: no all-skipped selection"
 fi
-# kprobe skip reasons come from the kernel's own configuration
-if zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set'; then
-	expect "kprobe skip names CONFIG_KPROBES" \
-		grep -qE '^  kprobe +task_rename +skipped +kernel built without CONFIG_KPROBES' "$T_TMP/full.out"
-fi
-
-# upstream's per-worker lines: one per CPU for each measured mode/event
-bad=$(grep -E '^(task_rename|urandom_read):' "$T_TMP/full.out" |
-	grep -vE '^(task_rename|urandom_read):([0-9]+: [0-9]+ events per sec| (skipped|FAILED): .+)$')
-expect "every per-worker line parses" test -z "$bad"
-lines=$(grep -cE '^task_rename:[0-9]+: [0-9]+ events per sec$' "$T_TMP/full.out")
-ok=$(grep -cE '^  \S+ +task_rename +ok ' "$T_TMP/full.out")
-expect "one task_rename line per CPU per ok mode ($lines = $ok x $NCPU)" \
-	test "$lines" -eq $((ok * NCPU))
-expect "each header printed once though stdout is a pipe" \
-	test "$(grep -c '^BASE$' "$T_TMP/full.out")" -eq 1
 
 # the uprobe targets start with the instruction they are named after
 if command -v objdump >/dev/null; then
@@ -100,99 +68,92 @@ if command -v objdump >/dev/null; then
 			awk -v f="<$1>:" '$2 == f { getline; $1 = ""; print; exit }' |
 			sed 's/^ *//; s/ *$//'
 	}
-	expect "uprobe_nop starts with nop ($(first_insn uprobe_nop))" test "$(first_insn uprobe_nop)" = nop
-	expect "uprobe_push starts with push %rbp ($(first_insn uprobe_push))" test "$(first_insn uprobe_push)" = "push %rbp"
-	expect "uprobe_ret starts with ret ($(first_insn uprobe_ret))" test "$(first_insn uprobe_ret)" = ret
+	expect "uprobe_nop starts with nop" test "$(first_insn uprobe_nop)" = nop
+	expect "uprobe_push starts with push %rbp" test "$(first_insn uprobe_push)" = "push %rbp"
+	expect "uprobe_ret starts with ret" test "$(first_insn uprobe_ret)" = ret
 else
 	skip "objdump missing: uprobe targets not disassembled"
 fi
 
-# --- selection
-run_capture flags $BIN -r 1 -n $N 0x41 1
-expect "0x41 1: exit 0" test "$RC" -eq 0
-expect "0x41 1: base and raw_tp task_rename only" test "$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/flags.out")" -eq 2
-expect "0x41 1: rows are base and raw_tp" ok_row raw_tp task_rename "$T_TMP/flags.out"
-expect "0x41 1: headers BASE and w/RAW_TRACEPOINT only" \
-	test "$(grep -E '^(BASE|w/.*)$' "$T_TMP/flags.out" | tr '\n' ' ')" = "BASE w/RAW_TRACEPOINT "
-expect "0x41 1: one worker" test "$(grep -c '^task_rename:' "$T_TMP/flags.out")" -eq 2
+# --- --body: what the programs do besides counting, in the context
+for b in count reads upstream; do
+	run_json "body_$b" -r 1 -n 5000 --body $b -m raw_tp -e task_rename
+	jexpect "--body $b: context.body, raw_tp task_rename verified" "$T_TMP/body_$b.json" \
+		'c["body"] == "'$b'" and verified(row("raw_tp", "task_rename"))'
+done
+# reads does more in the program than count: the kernel's run-time stats
+# say so, the stats' own clock reads taken out, within one pair of runs
+body_ns() {
+	jget "$T_TMP/$1.json" '(lambda r: "%.3f" % (r["prog_ns_per_run"] - r["prog_stats_clock_ns"]) if r and r.get("prog_ns_per_run") is not None and r.get("prog_stats_clock_ns") is not None else "missing: %s %s" % (r and r["status"], r and (r.get("prog_stats_reason") or r.get("reason"))))(row("tracepoint", "task_rename"))'
+}
+# each body until its row has the figure (a busy machine disturbs some)
+for b in count reads; do
+	for try in 1 2 3 4 5 6; do
+		run_json "b$b" -r 1 -n 5000 --body $b --prog-stats -m tracepoint -e task_rename
+		ns=$(body_ns "b$b")
+		case $ns in missing*) ;; *) break ;; esac
+	done
+	eval "${b:0:1}_ns=\$ns"
+done
+case "$c_ns $r_ns" in
+*missing*)
+	fail "--prog-stats: tracepoint task_rename's body is missing after 6 runs (count: $c_ns; reads: $r_ns)" ;;
+*)
+	expect "--prog-stats: body reads ($r_ns ns) > body count ($c_ns ns)" \
+		awk -v r="$r_ns" -v c="$c_ns" 'BEGIN { exit !(r > c) }' ;;
+esac
 
-run_capture flagurandom $BIN -r 1 -n $N 0x2
-expect "0x2: base urandom_read only" test "$(grep -cE '^  base +urandom_read +ok' "$T_TMP/flagurandom.out")" -eq 1 -a \
-	"$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/flagurandom.out")" -eq 1
-
-run_capture getpgid $BIN -r 1 -n $N 0x10000
-expect "0x10000: getpgid only, in the 9 modes that apply" \
-	test "$(grep -cE '^  \S+ +getpgid +(ok|skipped)' "$T_TMP/getpgid.out")" -eq 9 -a \
-	"$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/getpgid.out")" -eq 9
-run_capture uprobes $BIN -r 1 -n $N -m uprobe,uretprobe
-expect "-m uprobe,uretprobe: the 6 uprobe rows only" \
-	test "$(grep -cE '^  (uprobe|uretprobe) +uprobe-(nop|push|ret) +ok' "$T_TMP/uprobes.out")" -eq 6 -a \
-	"$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/uprobes.out")" -eq 6
-
-run_capture named $BIN -r 1 -n $N -m tp_btf,tracepoint -e task_rename -c 1 -q
-expect "-m tp_btf,tracepoint -e task_rename: exit 0" test "$RC" -eq 0
-expect "-m/-e: exactly two rows" test "$(grep -cE '^  \S+ +\S+ +(ok|skipped|FAILED)' "$T_TMP/named.out")" -eq 2
-expect "-m/-e: tp_btf verified" ok_row tp_btf task_rename "$T_TMP/named.out"
-expect "-q: no per-worker lines" test -z "$(grep -E '^(task_rename|BASE|w/)' "$T_TMP/named.out")"
-expect "-m/-e without base: overhead shows (no base)" grep -q '(no base)' "$T_TMP/named.out"
-
-run_capture nothing $BIN -r 1 -n $N -m kprobe,fentry -e task_rename
-if grep -qE '^  (kprobe|fentry) +task_rename +ok' "$T_TMP/nothing.out"; then
-	skip "every selected mode runs on this kernel"
-else
-	expect "only skipped modes: exit 1 (rc=$RC)" test "$RC" -eq 1
-	expect "only skipped modes: says nothing was measured" grep -q 'nothing could be measured' "$T_TMP/nothing.err"
-fi
-
-# --- bad arguments: one line on stderr, exit 2
+# --- bad arguments: one line on stderr, nothing on stdout, exit 2
+bad_arg "test_flags that select nothing" 0x80000000000
 bad_arg "flags abc" abc
 bad_arg "flags 0" 0
 bad_arg "flags -1" -- -1
 bad_arg "num_cpu 0" 1 0
-bad_arg "num_cpu more than online" 1 $((NCPU + 1))
-bad_arg "num_cpu x" 1 x
+bad_arg "num_cpu more than usable" 1 $((NCPU + 1))
 bad_arg "-c offline CPU" -c 4000
 bad_arg "-c bad range" -c 1-0
 bad_arg "-c twice the same" -c 0,0
+bad_arg "-n tab 5" -n $'\t5'
+bad_arg "-n ' 5'" -n ' 5'
+bad_arg "-n 1e6" -n 1e6
 bad_arg "-n 0" -n 0
+bad_arg "-n 0x0x5" -n 0x0x5
 bad_arg "-n -5" -n -5
 bad_arg "-n huge" -n 99999999999999999999999
-bad_arg "-n 1e6" -n 1e6
+bad_arg "-m with a newline" -m $'raw_tp\nbase'
 bad_arg "-m unknown" -m kprobes
 bad_arg "-e unknown" -e urandom
 bad_arg "a mode that does not apply to the event" -m uprobe -e task_rename
+bad_arg "--body unknown" --body all
+bad_arg "-n 5 -d 1" -n 5 -d 1
+bad_arg "--compare a b -n 5" --compare a b -n 5
+bad_arg "--compare a b --json x" --compare a b --json x
+bad_arg "--compare a b -m raw_tp" --compare a b -m raw_tp
+bad_arg "--compare a b and a positional" --compare a b 1
+bad_arg "--list with a run option" --list -n 5
 bad_arg "unknown option" --frobnicate
+bad_arg "unknown short option" -Z
 bad_arg "option without value" -n
+bad_arg "long option without value" --json
 bad_arg "too many arguments" 1 1 1
 bad_arg "num_cpu and -c" -c 1 1 1
+run_json octal -r 1 -n 010 -m raw_tp -e getpgid -c 1
+jexpect "-n 010 is ten: context.count 10, raw_tp getpgid verified" "$T_TMP/octal.json" \
+	'c["count"] == 10 and verified(row("raw_tp", "getpgid"))'
+run_capture nl $BIN -m $'raw_tp\nbase'
+expect "a newline in a list is escaped in its one line" \
+	grep -q 'raw_tp\\x0abase' "$T_TMP/nl.err"
 
-# --- privileges: one line naming them, exit 1
-check_unprivileged -n $N
-
-# --- tracefs: mounted when missing, and said on stderr
-check_tracefs_mount '^  tracepoint +task_rename +ok ' -r 1 -n $N -m tracepoint -e task_rename
-
-# --- signals: workers killed, links destroyed, 128+signal
+# --- signals mid-run: 128+signal, said, nothing left
 for sig in INT:130 TERM:143 HUP:129; do
-	check_interrupt ${sig%:*} ${sig#*:} raw_tp_task_ren -m raw_tp -e task_rename -n 2000000000
+	check_interrupt ${sig%:*} ${sig#*:} -m raw_tp -e task_rename -n 2000000000 -r 1
 done
 
-# a worker that dies is reported and the run fails cleanly
-kill_a_worker dead -m raw_tp -e task_rename -n 2000000000
+# --- a worker that dies fails its row, and the run
+kill_a_worker dead -m raw_tp -e task_rename -n 2000000000 -r 1
 expect "dead worker: exit 1 (rc=$RC)" test "$RC" -eq 1
-expect "dead worker: reported" grep -q 'worker on CPU [0-9]* died: Killed' "$T_TMP/dead.err"
-expect "dead worker: mode FAILED, no rate" grep -qE '^  raw_tp +task_rename +FAILED' "$T_TMP/dead.out"
-expect "dead worker: nothing stays loaded" gone raw_tp_task_ren
-sleep 0.2
-expect "dead worker: the other workers are gone ($WORKERS)" none_alive $WORKERS
-
-# SIGKILL of the parent: the kernel detaches, the workers follow it
-$BIN -m raw_tp -e task_rename -n 2000000000 >/dev/null 2>&1 &
-pid=$!
-sleep 1
-{ kill -KILL $pid; wait $pid; } 2>/dev/null
-sleep 0.5
-expect "SIGKILL: nothing stays loaded" gone raw_tp_task_ren
-expect "SIGKILL: no worker left" eval '! pgrep -f "^$BIN -m raw_tp" >/dev/null'
+jexpect "dead worker: raw_tp task_rename failed, no figure, 'died' in the reason" \
+	"$T_TMP/dead.json" 'row("raw_tp", "task_rename")["status"] == "failed" and "died" in row("raw_tp", "task_rename")["reason"] and nofig(row("raw_tp", "task_rename"))'
+cleanup_checked dead
 
 finish

@@ -1,108 +1,96 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# test_overhead's statistics and results files on real runs: repeats and
-# warm-up, duration, --json (parsed by python3), --prog-stats, --compare.
-# Never an absolute rate.
+# Sampling and results, through --json: -r, the adaptive default, warm-up,
+# duration, --json -, and --compare end to end on real runs. Never an
+# absolute rate.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=./test_overhead
-N=20000
-NCPU=$(nproc)
+L=$T_TMP/list.json
+$BIN --list --json "$L"
+SEL='l["name"] in ("base", "raw_tp") and l["variant"] == "getpgid"'
 
-# jq-like checks with python3: py FILE EXPR, true when EXPR holds for d
-py() {
-	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
-}
-rows_named() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(' '.join(r['name'] + '/' + r['variant'] + '/' + r['status'] for r in d['results']))" "$1"; }
+# --- -r 3 -w 1: exactly 3 counted samples; the warm-up round is not counted
+run_json rep -n 5000 -r 3 -w 1 -m base,raw_tp -e getpgid
+rows_checked rep "$L" "$SEL" --repeat 3 --count 5000 --tag "-r 3 -w 1"
+jexpect "-r 3 -w 1: context repeat 3, warmup 1, count 5000" "$T_TMP/rep.json" \
+	'c["repeat"] == 3 and c["warmup"] == 1 and c["count"] == 5000 and c["duration_s"] is None'
+jexpect "-r 3 -w 1: ok rows' events are 3 samples' worth, not 4" "$T_TMP/rep.json" \
+	'all((r["events"] == 3 * 5000 * '"$NCPU"' if r["status"] == "ok" else r["events"] <= 3 * 5000 * '"$NCPU"') for r in R if ran(r))'
+jexpect "-r 3: ok rows' statistics are of their samples" "$T_TMP/rep.json" \
+	'all(len(r["outliers"]) == 3 and r["min"] <= r["mean"] <= r["max"] and r["ci95"] is not None for r in R if r["status"] == "ok")'
+jexpect "JSON context is complete" "$T_TMP/rep.json" \
+	'all(k in c for k in ("kernel_release", "kernel_build", "cpu_model", "online_cpus", "cpus_used", "libbpf_version", "count", "duration_s", "repeat", "warmup", "timestamp", "precision", "min_samples", "max_samples", "body")) and d["schema"] == "bpf-bench/1" and d["tool"] == "test_overhead"'
+expect "-r 3 -w 1: exit status fits the rows (rc=$RC)" exit_matches rep
 
-# --- repeats, warm-up, JSON
-J=$T_TMP/a.json
-run_capture rep $BIN -n $N -r 3 -w 1 -m base,raw_tp,tp_btf,kprobe -e task_rename,getpgid --json "$J"
-expect "-r 3 -w 1 --json: exit 0 (rc=$RC)" test "$RC" -eq 0
-expect "JSON parses" py "$J" True
-expect "JSON schema and tool" py "$J" 'd["schema"] == "bpf-bench/1" and d["tool"] == "test_overhead"'
-expect "JSON context is complete" py "$J" 'all(k in d["context"] for k in ("kernel_release", "kernel_build", "cpu_model", "online_cpus", "cpus_used", "libbpf_version", "attach_method", "count", "duration_s", "repeat", "warmup", "timestamp"))'
-expect "JSON context: repeat 3, warmup 1, count $N" py "$J" 'd["context"]["repeat"] == 3 and d["context"]["warmup"] == 1 and d["context"]["count"] == '$N
-expect "JSON: 8 rows, the selected ones" test "$(rows_named "$J" | wc -w)" -eq 8
-expect "JSON: every ok row has 3 samples and 3 outlier flags" py "$J" 'all(len(r["samples"]) == 3 and len(r["outliers"]) == 3 for r in d["results"] if r["status"] == "ok")'
-expect "JSON: mean lies between min and max" py "$J" 'all(r["min"] <= r["mean"] <= r["max"] for r in d["results"] if r["status"] == "ok")'
-expect "JSON: ok program rows have hits >= events" py "$J" 'all(r["hits"] >= r["events"] > 0 for r in d["results"] if r["status"] == "ok" and r["name"] != "base")'
-expect "JSON: overhead against base with an uncertainty" py "$J" 'all(r["overhead_ns"]["uncertainty"] >= 0 for r in d["results"] if r["status"] == "ok" and r["name"] != "base")'
-expect "JSON: 3 samples of events" py "$J" 'all(r["events"] == 3 * '$N' * '$NCPU' for r in d["results"] if r["status"] == "ok")'
-if grep -qE '^  kprobe +task_rename +skipped' "$T_TMP/rep.out"; then
-	expect "JSON: a skipped row has its reason" py "$J" 'any(r["status"] == "skipped" and r["reason"] and "samples" not in r for r in d["results"] if r["name"] == "kprobe")'
-fi
-# warm-up rounds run but print nothing: 3 rounds of lines, not 4
-lines=$(grep -cE '^getpgid:[0-9]+: [0-9]+ events per sec$' "$T_TMP/rep.out")
-ok=$(grep -cE '^  \S+ +getpgid +ok ' "$T_TMP/rep.out")
-expect "warm-up not printed: $lines lines = 3 x $ok x $NCPU" test "$lines" -eq $((3 * ok * NCPU))
-# rounds interleave the modes: BASE comes back after RAW_TRACEPOINT
-expect "rounds interleave the modes" test "$(grep -E '^(BASE|w/RAW_TRACEPOINT)$' "$T_TMP/rep.out" | tr '\n' ' ')" = \
-	"BASE w/RAW_TRACEPOINT BASE w/RAW_TRACEPOINT BASE w/RAW_TRACEPOINT "
-expect "summary shows mean ± sd" grep -qE '^  raw_tp +getpgid +ok +[0-9.]+M ± [0-9.]+ ' "$T_TMP/rep.out"
-expect "no progress line when stderr is not a terminal" test -z "$(grep -F '[1/' "$T_TMP/rep.err")"
+# --- the default: 3 to 10 samples, until the mean is known within 1%
+run_json adapt -n 5000 -m base,raw_tp -e getpgid
+rows_checked adapt "$L" "$SEL" --tag default
+jexpect "default: precision 0.01, 3 to 10 samples per ok row" "$T_TMP/adapt.json" \
+	'c["precision"] == 0.01 and c["repeat"] is None and c["min_samples"] == 3 and c["max_samples"] == 10 and all(3 <= len(r["samples"]) <= 10 for r in R if r["status"] == "ok")'
+jexpect "default: a row stopped before 10 samples is within 1%" "$T_TMP/adapt.json" \
+	'all(len(r["samples"]) == 10 or r["ci95"] <= 0.01 * r["mean"] * 1.0001 for r in R if r["status"] == "ok")'
 
-# --json - holds stdout alone
-run_capture jsonout $BIN -n $N -r 2 -m base,raw_tp -e getpgid --json -
-expect "--json -: stdout is JSON alone" py "$T_TMP/jsonout.out" 'len(d["results"]) == 2'
+# --- -d: each sample runs for a time
+run_json dur -d 0.05 -r 1 -m base,raw_tp -e getpgid
+jexpect "-d 0.05: duration_s 0.05, count null" "$T_TMP/dur.json" \
+	'c["duration_s"] == 0.05 and c["count"] is None'
+rows_checked dur "$L" "$SEL" --repeat 1 --tag "-d 0.05"
 
-# a failed row is written too: a worker killed mid-run
-kill_a_worker killed -m raw_tp -e task_rename -n 2000000000 -r 1 --json "$T_TMP/f.json"
-expect "killed worker with --json: exit 1" test "$RC" -eq 1
-expect "JSON: the failed row with its reason" py "$T_TMP/f.json" 'd["results"][0]["status"] == "failed" and "died" in d["results"][0]["reason"]'
+# --- --json -: stdout is the JSON alone
+run_bg jout -n 2000 -r 1 -m base,raw_tp -e getpgid --json -
+run_end jout
+jexpect "--json -: stdout is the JSON alone, every row in it" "$T_TMP/jout.out" \
+	'len(R) == 2 and d["tool"] == "test_overhead"'
 
-# --- duration: each sample runs for a time, still verified
-run_capture dur $BIN -d 0.1 -r 2 -m base,raw_tp -e getpgid --json "$T_TMP/d.json"
-expect "-d 0.1: exit 0" test "$RC" -eq 0
-expect "-d 0.1: raw_tp verified" grep -qE '^  raw_tp +getpgid +ok ' "$T_TMP/dur.out"
-expect "-d 0.1: JSON says duration_s 0.1, count null" py "$T_TMP/d.json" 'd["context"]["duration_s"] == 0.1 and d["context"]["count"] is None'
-
-# --- in-kernel cost: positive ns per run, sysctl as it was
-before=$(sysctl -n kernel.bpf_stats_enabled)
-run_capture ps $BIN -n $N -r 1 -m base,raw_tp -e getpgid --prog-stats --json "$T_TMP/p.json"
-expect "--prog-stats: exit 0" test "$RC" -eq 0
-expect "--prog-stats: raw_tp body ns per run > 0" py "$T_TMP/p.json" '[r for r in d["results"] if r["name"] == "raw_tp"][0]["prog_ns_per_run"] > 0'
-expect "--prog-stats: the stats' own clock cost is measured" py "$T_TMP/p.json" '[r for r in d["results"] if r["name"] == "raw_tp"][0]["prog_stats_clock_ns"] > 0'
-expect "--prog-stats: summary splits body and attach" grep -qE '^  raw_tp +getpgid +ok .* body [0-9.]+ \+ attach -?[0-9.]+' "$T_TMP/ps.out"
-expect "--prog-stats: kernel.bpf_stats_enabled still $before" test "$(sysctl -n kernel.bpf_stats_enabled)" = "$before"
-
-# --- compare: a file with itself, and with a slowed-down copy
-run_capture same $BIN --compare "$J" "$J"
-expect "compare A A: exit 0" test "$RC" -eq 0
-ok_rows=$(py "$J" True && python3 -c "import json; print(sum(r['status'] == 'ok' for r in json.load(open('$J'))['results']))")
-expect "compare A A: every ok row 'no significant change'" \
-	test "$(grep -c 'no significant change' "$T_TMP/same.out")" -eq "$ok_rows"
-# The halved row gets steady samples of its own first: a real row can be
-# noisy enough on a loaded machine that even half its rate is within the
-# noise, and this is a test of --compare, not of the machine.
-python3 - "$J" "$T_TMP/steady.json" "$T_TMP/slow.json" <<'EOF'
+# --- --compare, end to end: two real runs, then a halved copy
+run_json ca -n 5000 -r 3 -m base,raw_tp -e getpgid
+run_json cb -n 5000 -r 3 -m base,raw_tp -e getpgid
+run_capture cmp $BIN --compare "$T_TMP/ca.json" "$T_TMP/cb.json"
+expect "--compare of two real runs: exit 0 (rc=$RC)" test "$RC" -eq 0
+expect "--compare of two real runs: a line per row it could compare" \
+	test -n "$(grep -E 'getpgid' "$T_TMP/cmp.out")"
+# B: every sample of A halved, made steady first (a busy machine can make
+# a real row noisy enough that half its rate is within the noise, and
+# this tests --compare, not the machine)
+python3 - "$T_TMP/ca.json" "$T_TMP/steady.json" "$T_TMP/slow.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-rows = [r for r in d["results"] if r["status"] == "ok" and
-	r["name"] == "raw_tp" and r["variant"] == "getpgid"]
-for r in rows:
-	r["samples"] = [10.0e6, 10.1e6, 9.9e6]
+ok = [r for r in d["results"] if r["status"] == "ok"]
+for r in ok:
+	r["samples"] = [1.00e6, 1.01e6, 0.99e6]
+	r["ns_per_event"]["samples"] = [1000.0, 990.0, 1010.0]
 json.dump(d, open(sys.argv[2], "w"))
-for r in rows:
-	r["samples"] = [s / 2 for s in r["samples"]]
+for r in ok:
+	r["samples"] = [x / 2 for x in r["samples"]]
+	r["ns_per_event"]["samples"] = [x * 2 for x in r["ns_per_event"]["samples"]]
 json.dump(d, open(sys.argv[3], "w"))
-EOF
-run_capture slow $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json" --fail-on-regression 10
-expect "compare with a halved row: exit 1 with --fail-on-regression 10 (rc=$RC)" test "$RC" -eq 1
-expect "compare: the halved row is slower" grep -qE '^  raw_tp +getpgid .*slower' "$T_TMP/slow.out"
-run_capture slow0 $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json"
-expect "compare without --fail-on-regression: exit 0" test "$RC" -eq 0
-run_capture badjson $BIN --compare "$J" /nonexistent.json
-expect "compare with a missing file: exit 2" test "$RC" -eq 2
+PY
+if J "$T_TMP/ca.json" 'rows(status="ok")'; then
+	run_capture slow $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json" --fail-on-regression 5
+	expect "--compare with a halved copy, --fail-on-regression 5: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "--compare with a halved copy: slower" grep -q 'slower' "$T_TMP/slow.out"
+	run_capture slow0 $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json"
+	expect "--compare without --fail-on-regression: exit 0 (rc=$RC)" test "$RC" -eq 0
+else
+	fail "--compare with a halved copy: run A has no ok row to halve (every row disturbed)"
+fi
+run_capture cmpmissing $BIN --compare "$T_TMP/ca.json" /nonexistent.json
+expect "--compare with a missing file: exit 2, one line (rc=$RC)" \
+	test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/cmpmissing.err")" -eq 1
 
-# --- bad values: exit 2, one line
+# --- bad values of the sampling options
 bad_arg "-r 0" -r 0
 bad_arg "-r 101" -r 101
 bad_arg "-w -1" -w -1
 bad_arg "-d 0" -d 0
 bad_arg "-d x" -d x
-bad_arg "--compare with one file" --compare "$J"
+bad_arg "--precision 0" --precision 0
+bad_arg "--max-samples 2" --max-samples 2
+bad_arg "-r 3 --max-samples 5" -r 3 --max-samples 5
+bad_arg "--lock-wait -1" --lock-wait -1
+bad_arg "--compare with one file" --compare "$T_TMP/ca.json"
 bad_arg "--fail-on-regression without --compare" --fail-on-regression 5
-bad_arg "--fail-on-regression x" --compare "$J" "$J" --fail-on-regression x
+bad_arg "--fail-on-regression x" --compare "$T_TMP/ca.json" "$T_TMP/ca.json" --fail-on-regression x
 
 finish

@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""rows.py RESULT LIST SELECT [options]: a run's rows against the kernel.
+
+RESULT is a run's --json, LIST the program's --list --json, SELECT a
+Python expression over one listed row l ({name, variant, flag, needs})
+that is true for the rows the run was asked for. Prints one "ok - " or
+"not ok - " line per check:
+  - the run has exactly the selected rows, each once;
+  - each row that must run here ran (ok, or disturbed on a busy machine)
+    and is verified: hits >= events * hits_per_event, and for
+    test_overhead hits == events * hits_per_event + foreign_hits exactly;
+  - each row this kernel cannot run is skipped with the kernel's reason
+    and carries no samples;
+  - an ok row has its samples (exactly --repeat of them when given) and
+    a disturbed one none;
+  - map_perf_test: lookups hit (or miss with --miss), ns_per_op for ok
+    rows, lookups counted over the samples events were.
+Options: --kprobes-off 0|1, --fprobe-off 0|1, --urandom-tp 0|1 (the tracepoint exists),
+--repeat R, --count N (events per worker and sample), --miss, --tag T.
+"""
+import argparse
+import json
+import re
+import sys
+
+EPERM = "refused by this kernel (EPERM at load)"
+KPROBES = "kernel built without CONFIG_KPROBES"
+FPROBE = "kernel built without CONFIG_FPROBE"
+# what the libbpf the tools were built against lacks
+OLD_LIBBPF = r"built against libbpf [0-9.]+, which lacks"
+# tracepoint, raw_tp and tp_btf each say it their way
+NO_URANDOM = re.compile(r"no tracepoint (random:)?urandom_read")
+MISS_TESTS = ("lpm_kmalloc", "hash_lookup", "lru_hash_lookup")
+# every operation of these is a lookup that must find its key
+LOOKUP_TESTS = ("hash_lookup", "array_lookup")
+
+
+def cpus_count(s):
+	n = 0
+	for part in s.split(","):
+		a, _, b = part.partition("-")
+		n += int(b or a) - int(a) + 1
+	return n
+
+
+class Checks:
+	def __init__(self, tag):
+		self.tag = tag
+
+	def check(self, ok, what):
+		print("%s - %s%s" % ("ok" if ok else "not ok",
+				     self.tag + ": " if self.tag else "", what))
+		return ok
+
+
+def expectation(tool, r, a):
+	"""None: must run; else a (regex, why) the skip reason must match"""
+	mode = r["name"] if tool == "test_overhead" else r["variant"]
+	if mode in ("kprobe", "kretprobe") and a.kprobes_off:
+		return re.escape(KPROBES), "kprobes compiled out"
+	if mode in ("kprobe_multi", "kretprobe_multi") and a.fprobe_off:
+		return re.escape(FPROBE), "fprobe compiled out"
+	if mode in ("kprobe_session", "uprobe_multi"):
+		return "maybe:" + OLD_LIBBPF, "libbpf too old"
+	if mode in ("fentry", "fexit", "fmod_ret", "lsm", "fentry.s"):
+		# ran verified on a kernel with trampolines, or refused here
+		return "maybe:" + re.escape(EPERM), "trampolines"
+	if tool == "test_overhead" and r["variant"] == "urandom_read" and \
+	   mode in ("tracepoint", "raw_tp", "tp_btf") and not a.urandom_tp:
+		return NO_URANDOM.pattern, "no urandom_read tracepoint"
+	return None
+
+
+def check_ran(ck, tool, r, a, nw, what):
+	k = r.get("hits_per_event") or 1
+	ev, hits = r["events"], r.get("hits")
+	if not ck.check(r["status"] in ("ok", "disturbed"),
+			"%s ran (%s: %s)" % (what, r["status"], r.get("reason"))):
+		return
+	if hits is None:	# a base row: nothing attached, nothing counted
+		ck.check(ev > 0, "%s made its events (%d)" % (what, ev))
+	else:
+		ck.check(ev > 0 and hits >= ev * k,
+			 "%s verified: %s hits >= %d events x %d" % (what, hits, ev, k))
+	if tool == "test_overhead" and hits is not None:
+		ck.check(hits == ev * k + r["foreign_hits"],
+			 "%s: hits %d = events x %d + foreign %d" %
+			 (what, hits, k, r["foreign_hits"]))
+	if a.count:
+		unit = a.count * nw
+		ck.check(ev % unit == 0 and 0 < ev <= (a.repeat or 10) * unit,
+			 "%s: events %d are samples of %d x %d workers" %
+			 (what, ev, a.count, nw))
+	if r["status"] == "ok":
+		n = len(r.get("samples") or [])
+		ck.check(r.get("mean") is not None and
+			 (n == a.repeat if a.repeat else n >= 1),
+			 "%s: ok with %d sample(s)%s" %
+			 (what, n, " of %d" % a.repeat if a.repeat else ""))
+		if a.repeat and a.count:
+			ck.check(ev == a.repeat * a.count * nw,
+				 "%s: events %d over the %d counted samples" %
+				 (what, ev, a.repeat))
+	else:
+		ck.check(not r.get("samples") and r.get("mean") is None,
+			 "%s: disturbed, so no figure" % what)
+	if tool == "map_perf_test" and r["name"] != "base":
+		check_map(ck, r, a, what)
+
+
+def check_map(ck, r, a, what):
+	lookups, found = r["lookups"], r["found"]
+	if r["status"] == "ok":
+		ck.check(isinstance(r.get("ns_per_op"), dict) and
+			 r["ns_per_op"].get("value") is not None,
+			 "%s: ns_per_op present" % what)
+	if a.miss and r["name"] in MISS_TESTS:
+		ck.check(lookups > 0 and found == 0,
+			 "%s --miss: %d lookups, %d found (none should)" %
+			 (what, lookups, found))
+	elif lookups:
+		ck.check(found == lookups, "%s: %d of %d lookups found" %
+			 (what, found, lookups))
+	if r["name"] in LOOKUP_TESTS:
+		want = r["events"] * r["ops_per_event"]
+		ck.check(lookups == want,
+			 "%s: lookups %d = events %d x %d ops (the same samples)" %
+			 (what, lookups, r["events"], r["ops_per_event"]))
+
+
+def main():
+	p = argparse.ArgumentParser()
+	p.add_argument("result")
+	p.add_argument("list")
+	p.add_argument("select")
+	p.add_argument("--kprobes-off", type=int, default=0)
+	p.add_argument("--urandom-tp", type=int, default=0)
+	p.add_argument("--fprobe-off", type=int, default=0)
+	p.add_argument("--repeat", type=int, default=0)
+	p.add_argument("--count", type=int, default=0)
+	p.add_argument("--miss", action="store_true")
+	p.add_argument("--tag", default="")
+	a = p.parse_args()
+	ck = Checks(a.tag)
+	try:
+		d = json.load(open(a.result))
+		listed = json.load(open(a.list))["rows"]
+	except (OSError, ValueError) as e:
+		ck.check(False, "reading the JSON: %s" % e)
+		return
+	tool = d["tool"]
+	res = d["results"]
+	nw = cpus_count(d["context"]["cpus_used"])
+	want = [(l["name"], l["variant"]) for l in listed if eval(a.select, {"l": l})]
+	got = [(r["name"], r["variant"]) for r in res]
+	ck.check(sorted(got) == sorted(want) and len(set(got)) == len(got),
+		 "the %d rows are the %d selected of --list%s" %
+		 (len(got), len(want),
+		  "" if sorted(got) == sorted(want) else
+		  " (missing %s, extra %s)" % (sorted(set(want) - set(got))[:4],
+					       sorted(set(got) - set(want))[:4])))
+	for r in res:
+		what = "%s %s" % (r["name"], r["variant"])
+		exp = expectation(tool, r, a)
+		maybe = exp is not None and exp[0].startswith("maybe:")
+		if exp is None or (maybe and r["status"] != "skipped"):
+			check_ran(ck, tool, r, a, nw, what)
+			continue
+		pat = exp[0][6:] if maybe else exp[0]
+		reason = r.get("reason") or ""
+		ck.check(r["status"] == "skipped" and re.search(pat, reason),
+			 "%s skipped (%s): '%s'" % (what, exp[1], reason))
+		ck.check(not r.get("samples") and r.get("mean") is None and
+			 not r["events"] and not r.get("hits"),
+			 "%s skipped: no samples, no counts" % what)
+	ck.check(not [r for r in res if r["status"] == "failed"],
+		 "no row failed (%s)" % ", ".join(
+			 "%s %s: %s" % (r["name"], r["variant"], r["reason"])
+			 for r in res if r["status"] == "failed")[:300])
+
+
+main()

@@ -1,0 +1,347 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Faults, on purpose: programs that miss events (BENCH_TEST_FAULT), workers
+# stopped or killed, the parent killed at random points, signals while the
+# results are written, outputs that fail, a second run at once, and
+# kernels or namespaces that lack something (pid namespace, capabilities
+# only, no BTF, no tracefs, a CPU set without CPU 0). Each must end in the
+# verdict the tool promises, with nothing of the run left behind.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+BIN=./test_overhead
+L=$T_TMP/list.json
+$BIN --list --json "$L"
+LOCK=/run/lock/bpf-overhead-bench.lock
+
+# a getpgid loop of the test's own, pinned to CPU $1 ($! is it)
+cc -O2 -o "$T_TMP/getpgid_loop" -x c - <<'EOF'
+#include <unistd.h>
+#include <sys/syscall.h>
+int main(void) { for (;;) syscall(SYS_getpgid, 0); }
+EOF
+pgid_loop() {
+	taskset -c "$1" "$T_TMP/getpgid_loop" &
+	T_BG+=("$!")
+}
+
+# --- per CPU, not in sum: another process's events on CPU 1 cannot make
+# up for a program that missed CPU 0
+if [ "$NCPU" -ge 2 ]; then
+	pgid_loop 1; h1=$!
+	pgid_loop 1; h2=$!
+	run_json foreign -c 0,1 -m raw_tp -e getpgid -r 1 -n 20000
+	jexpect "helpers on CPU 1: raw_tp getpgid verified, foreign_hits > one worker's events" \
+		"$T_TMP/foreign.json" 'verified(row("raw_tp", "getpgid")) and row("raw_tp", "getpgid")["foreign_hits"] > 20000'
+	BENCH_TEST_FAULT=miss-cpu=0 run_json misscpu -c 0,1 -m raw_tp -e getpgid -r 1 -n 20000
+	kill "$h1" "$h2"
+	wait "$h1" "$h2" 2>/dev/null
+	expect "miss-cpu=0 with foreign hits on CPU 1: exit 1 (rc=$RC)" test "$RC" -eq 1
+	jexpect "miss-cpu=0: raw_tp getpgid failed naming CPU 0, no figure" "$T_TMP/misscpu.json" \
+		'row("raw_tp", "getpgid")["status"] == "failed" and "on CPU 0 " in row("raw_tp", "getpgid")["reason"] and nofig(row("raw_tp", "getpgid")) and c["fault"] == "miss-cpu=0"'
+else
+	skip "one CPU: per-CPU verification against another CPU not tested"
+fi
+
+# --- miss-odd: every family of modes that runs here fails, and so does
+# every map_perf_test test
+BENCH_TEST_FAULT=miss-odd run_json missodd -r 1 -n 2000 \
+	-m tracepoint,raw_tp,tp_btf,uprobe,uretprobe -e task_rename,getpgid,uprobe-nop
+expect "miss-odd: exit 1 (rc=$RC)" test "$RC" -eq 1
+for m in tracepoint raw_tp tp_btf uprobe uretprobe; do
+	jexpect "miss-odd: every $m row failed with its hits named" "$T_TMP/missodd.json" \
+		'rows("'$m'") and all(r["status"] == "failed" and "hits on CPU" in r["reason"] and nofig(r) for r in rows("'$m'"))'
+done
+BIN=./map_perf_test
+BENCH_TEST_FAULT=miss-odd run_json mapodd -r 1 -n 2000 -a tracepoint,raw_tp \
+	-t hash_prealloc,lru_hash_prealloc,hash_lookup,array_lookup,lru_hash_lookup
+expect "map_perf_test miss-odd: exit 1 (rc=$RC)" test "$RC" -eq 1
+jexpect "map_perf_test miss-odd: every test failed, both methods" "$T_TMP/mapodd.json" \
+	'len([r for r in R if r["name"] != "base"]) == 10 and all(r["status"] == "failed" and nofig(r) for r in R if r["name"] != "base")'
+BIN=./test_overhead
+BENCH_TEST_FAULT=uncounted run_json uncounted -r 1 -n 2000 -m raw_tp -e getpgid
+jexpect "uncounted: the run says so in context.fault" "$T_TMP/uncounted.json" \
+	'c.get("fault") == "uncounted"'
+expect "uncounted: and on stderr" grep -q "test fault 'uncounted' injected" "$T_TMP/uncounted.err"
+BENCH_TEST_FAULT=bogus run_capture fault $BIN -n 5
+expect "BENCH_TEST_FAULT=bogus: exit 2, one line" test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/fault.err")" -eq 1
+
+# --- a worker stopped for good fails the run within seconds
+run_bg stop -m raw_tp -e task_rename -n 2000000000 -r 1 --json "$T_TMP/stop.json"
+wait_attached stop
+w=$(pgrep -P "$PID" | head -n 1)
+t0=$(date +%s.%N)
+kill -STOP "$w"
+for i in $(seq 150); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+t1=$(date +%s.%N)
+kill -KILL "$PID" 2>/dev/null
+run_end stop
+kill -CONT "$w" 2>/dev/null
+expect "worker stopped for good: exit 1 within 8 s (rc=$RC, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)" \
+	awk -v a="$t0" -v b="$t1" -v rc="$RC" 'BEGIN { exit !(rc == 1 && b - a < 8) }'
+jexpect "worker stopped for good: the row failed naming the worker and 'stopped'" "$T_TMP/stop.json" \
+	'"stopped" in row("raw_tp", "task_rename")["reason"] and "'"$w"'" in row("raw_tp", "task_rename")["reason"] and row("raw_tp", "task_rename")["status"] == "failed"'
+cleanup_checked stop
+
+# --- stopped 0.3 s inside a sample: that sample is never a figure
+# cpu_ticks PID: its user + system time in clock ticks
+cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' /proc/"$1"/stat 2>/dev/null || echo 0; }
+run_bg pause -m raw_tp -e getpgid -n 3000000 -r 1 --json "$T_TMP/pause.json"
+wait_attached pause
+w=$(pgrep -P "$PID" | head -n 1)
+# inside the timed loop: it has been on its CPU for a few ticks
+for i in $(seq 100); do [ "$(cpu_ticks "$w")" -ge 3 ] && break; sleep 0.01; done
+kill -STOP "$w"
+sleep 0.3
+kill -CONT "$w"
+run_end pause
+jexpect "SIGSTOP + SIGCONT 0.3 s in a sample: run again or disturbed, never that figure" "$T_TMP/pause.json" \
+	'(lambda r: r["status"] == "disturbed" or (r["status"] == "ok" and r["disturbed_retries"] >= 1))(row("raw_tp", "getpgid"))'
+cleanup_checked pause
+
+# --- each sample's worker disturbed the same way: the row ends disturbed
+# with that reason (three tries), and never shows a figure
+# each_sample NAME CMD...: CMD WORKER on the worker of each sample of the
+# run NAME, once it is inside its timed loop
+each_sample() {
+	local name=$1 w seen=" " i
+	shift
+	while kill -0 "$PID" 2>/dev/null; do
+		for w in $(pgrep -P "$PID"); do
+			case $seen in *" $w "*) continue ;; esac
+			for i in $(seq 200); do
+				[ "$(cpu_ticks "$w")" -ge 2 ] && break
+				kill -0 "$w" 2>/dev/null || break
+				sleep 0.005
+			done
+			seen="$seen$w "
+			"$@" "$w"
+		done
+		sleep 0.01
+	done
+}
+stop_10ms() { kill -STOP "$1"; sleep 0.01; kill -CONT "$1"; }
+widen() { chrt -f -p 1 "$1" && taskset -p -c 0-$((NCPU - 1)) "$1" >/dev/null; }
+disturbed_by() {
+	jexpect "$1: the row ends disturbed, '$3', no figure ($(jget "$T_TMP/$2.json" 'row("raw_tp", "getpgid")["reason"]'))" "$T_TMP/$2.json" \
+		'(lambda r: r["status"] == "disturbed" and "'"$3"'" in r["reason"] and r["disturbed_retries"] == 2 and nofig(r))(row("raw_tp", "getpgid"))'
+}
+run_bg nap -c 1 -m raw_tp -e getpgid -n 2000000 -r 1 --json "$T_TMP/nap.json"
+each_sample nap stop_10ms
+run_end nap
+disturbed_by "a 10 ms stop in every sample" nap "slept or was stopped"
+cleanup_checked nap
+if [ "$NCPU" -ge 2 ]; then
+	# -c 1: one worker, on the first CPU (0); made SCHED_FIFO first, so
+	# that no load balancer moves it: it is found unpinned on its CPU
+	# (one that really moved fails the per-CPU check before this one).
+	# Short samples: past the RT budget (0.95 s a second) a throttled
+	# worker would be pulled to the other CPU.
+	run_bg widen -c 1 -m raw_tp -e getpgid -n 500000 -r 1 --json "$T_TMP/widen.json"
+	each_sample widen widen
+	run_end widen
+	disturbed_by "a worker's affinity widened in every sample" widen "moved off its CPU"
+	cleanup_checked widen
+fi
+taskset -c 0 sh -c 'while :; do :; done' &
+hog=$!
+T_BG+=("$hog")
+run_json shared -c 1 -m raw_tp -e getpgid -n 200000 -r 1
+kill "$hog"
+wait "$hog" 2>/dev/null
+disturbed_by "a busy loop on the worker's CPU" shared "of its wall time"
+
+# --- a uprobe of someone else's on the target: skipped, never counted
+cp "$BIN" "$T_TMP/test_overhead_copy"
+off=$(nm "$T_TMP/test_overhead_copy" | awk '$3 == "uprobe_nop" { print $1 }')
+UEV=/sys/kernel/tracing/uprobe_events
+if [ -w $UEV ] && [ -n "$off" ] &&
+   echo "p:wt_tests_nop $T_TMP/test_overhead_copy:0x$off" >>$UEV 2>/dev/null; then
+	echo 1 >/sys/kernel/tracing/events/uprobes/wt_tests_nop/enable
+	BIN=$T_TMP/test_overhead_copy run_json foreignprobe -r 1 -n 20000 -m uprobe -e uprobe-nop,uprobe-ret
+	echo 0 >/sys/kernel/tracing/events/uprobes/wt_tests_nop/enable
+	echo "-:wt_tests_nop" >>$UEV
+	jexpect "another uprobe on uprobe_nop: skipped saying so; uprobe-ret verified" "$T_TMP/foreignprobe.json" \
+		'row("uprobe", "uprobe-nop")["status"] == "skipped" and "another uprobe" in row("uprobe", "uprobe-nop")["reason"] and verified(row("uprobe", "uprobe-ret"))'
+else
+	skip "cannot place a uprobe through tracefs here"
+fi
+
+# --- SIGKILL of the parent at random points, under load: no worker lives
+busy 2
+left=
+for i in $(seq 20); do
+	n=$((300000 + i))	# a cmdline of this run's own
+	run_bg "kill$i" -m raw_tp,tp_btf,base -e task_rename,getpgid -n $n -r 2
+	started "kill$i"
+	sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", r / 32767 * 1.5 }')"
+	kill -KILL "$PID"
+	run_end "kill$i"
+	sleep 0.3
+	same=$(for p in $(pgrep -f "^$BIN -m raw_tp,tp_btf,base -e task_rename,getpgid -n $n -r 2\$"); do echo "$p"; done)
+	progs=$(ids "kill$i" prog)
+	# shellcheck disable=SC2086
+	if ! workers_gone "kill$i" || [ -n "$same" ] || ! gone_ids prog $progs; then
+		left="$left #$i(workers $same)"
+	fi
+done
+unbusy
+expect "SIGKILL of the parent at 20 random points under load: no worker or program left${left:+ ($left)}" \
+	test -z "$left"
+
+# --- SIGTERM while the results are written to a pipe nobody reads
+python3 - "$BIN" "$T_TMP/pipe" <<'EOF'
+import fcntl, os, signal, subprocess, sys, time
+F_SETPIPE_SZ = 1031
+r, w = os.pipe()
+fcntl.fcntl(w, F_SETPIPE_SZ, 4096)
+err = open(sys.argv[2] + ".err", "w")
+p = subprocess.Popen([sys.argv[1], "-r", "1", "-n", "2000", "-m",
+		      "base,raw_tp,tracepoint,kprobe,fentry", "--json", "-"],
+		     stdout=w, stderr=err)
+os.close(w)
+blocked = False
+for i in range(1200):	# up to 60 s: another run may hold the lock
+	time.sleep(0.05)
+	try:
+		wchan = open("/proc/%d/wchan" % p.pid).read()
+	except OSError:
+		break
+	if "pipe_write" in wchan:
+		blocked = True
+		break
+p.send_signal(signal.SIGTERM)
+try:
+	rc = p.wait(timeout=5)
+except subprocess.TimeoutExpired:
+	rc = "hung"
+	p.kill()
+	p.wait()
+open(sys.argv[2] + ".rc", "w").write("%s %s\n" % (blocked, rc))
+EOF
+read -r blocked rc <"$T_TMP/pipe.rc"
+expect "full pipe: the run was blocked writing its results" test "$blocked" = True
+expect "SIGTERM while blocked on a full pipe: exit 143 within 5 s (rc=$rc)" test "$rc" = 143
+expect "SIGTERM on a full pipe: says 'interrupted by'" grep -q 'interrupted by' "$T_TMP/pipe.err"
+
+# --- outputs that fail: /dev/full, a closed stdout
+$BIN -r 1 -n 2000 -m raw_tp -e getpgid >/dev/full 2>"$T_TMP/full.err"
+RC=$?
+expect "stdout on /dev/full: exit 1 with a message (rc=$RC)" \
+	test "$RC" -eq 1 -a -n "$(grep 'stdout failed' "$T_TMP/full.err")"
+$BIN -r 1 -n 2000 -m raw_tp -e getpgid --json - >/dev/full 2>"$T_TMP/fullj.err"
+RC=$?
+expect "--json - on /dev/full: exit 1 with a message (rc=$RC)" \
+	test "$RC" -eq 1 -a -n "$(grep 'stdout failed' "$T_TMP/fullj.err")"
+$BIN -r 1 -n 2000 -m raw_tp -e getpgid >&- 2>"$T_TMP/closed.err"
+RC=$?
+expect "closed stdout: exit 1 with a message (rc=$RC): $(head -c 200 "$T_TMP/closed.err")" \
+	test "$RC" -eq 1 -a -n "$(grep 'stdout' "$T_TMP/closed.err")"
+t0=$(date +%s%N)
+run_bg badjson -r 1 -n 2000 -m raw_tp -e getpgid --json /nonexistent/dir/x.json
+run_end badjson
+t1=$(date +%s%N)
+expect "--json in a missing directory: exit 1, one line, in under 1 s, nothing loaded (rc=$RC)" \
+	test "$RC" -eq 1 -a "$(wc -l <"$T_TMP/badjson.err")" -eq 1 -a $(((t1 - t0) / 1000000)) -lt 1000 -a \
+	-z "$(ids badjson prog)" -a ! -s "$T_TMP/badjson.out"
+
+# --- two runs at once: the second names the first, or waits for it
+run_bg first -m raw_tp -e task_rename -n 2000000000 -r 1
+first=$PID first_w=$WATCH
+wait_attached first
+BIN_PID=$first
+run_capture nowait $BIN --lock-wait 0 -r 1 -n 2000 -m raw_tp -e getpgid
+expect "second run with --lock-wait 0: exit 1 naming the first's pid (rc=$RC)" \
+	test "$RC" -eq 1 -a -n "$(grep -w "pid $first" "$T_TMP/nowait.err")"
+run_bg second --lock-wait 30 -r 1 -n 20000 -m raw_tp -e getpgid --json "$T_TMP/second.json"
+second=$PID second_w=$WATCH
+for i in $(seq 50); do grep -q 'waiting for' "$T_TMP/second.err" && break; sleep 0.1; done
+expect "second run with --lock-wait 30: says it is waiting for the first" \
+	grep -q "waiting for test_overhead (pid $first)" "$T_TMP/second.err"
+expect "second run: has loaded nothing while waiting" test -z "$(ids second prog)"
+kill -INT "$first"
+PID=$first WATCH=$first_w run_end first
+PID=$second WATCH=$second_w run_end second
+jexpect "second run: ran after the first ended, verified (rc=$RC)" "$T_TMP/second.json" \
+	'verified(row("raw_tp", "getpgid"))'
+cleanup_checked first
+cleanup_checked second
+
+# --- a pid namespace of its own: the programs still see the workers
+BIN=./map_perf_test
+run_capture pidns unshare --pid --fork --mount-proc $BIN -r 1 -n 2000 \
+	-t hash_lookup,array_lookup --json "$T_TMP/pidns.json"
+jexpect "pid namespace: hash_lookup and array_lookup verified (rc=$RC)" "$T_TMP/pidns.json" \
+	'sorted(r["name"] for r in R if r["name"] != "base") == ["array_lookup", "hash_lookup"] and all(verified(r) for r in R)'
+expect "pid namespace: no 'ran 0 times'" eval '! grep -q "ran 0 times" "$T_TMP/pidns.err" "$T_TMP/pidns.json"'
+BIN=./test_overhead
+
+# --- capabilities only, no root: what needs more is skipped, saying what
+NB=$T_TMP/nobody
+mkdir -p "$NB" && chmod 755 "$T_TMP" && chmod 1777 "$NB"
+caps=(setpriv --reuid=65534 --regid=65534 --clear-groups
+	--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon)
+run_capture caps "${caps[@]}" $BIN -r 1 -n 20000 --json "$NB/caps.json"
+expect "CAP_BPF+CAP_PERFMON only: it runs at all (rc=$RC: $(head -c 200 "$T_TMP/caps.err"))" \
+	test "$RC" -eq 0 -o "$RC" -eq 3
+# the rest of the checks, with the lock held for it (see the report)
+flock "$LOCK" unshare -m sh -c 'mount -t tmpfs none /run/lock && chmod 1777 /run/lock &&
+	exec "$@"' sh "${caps[@]}" $BIN -r 1 -n 20000 --json "$NB/caps2.json" \
+	>"$T_TMP/caps2.out" 2>"$T_TMP/caps2.err"
+RC=$?
+for m in base raw_tp tp_btf; do
+	jexpect "capabilities only: $m rows of task_rename, getpgid verified" "$NB/caps2.json" \
+		'all(verified(row("'$m'", e)) for e in ("task_rename", "getpgid"))'
+done
+jexpect "capabilities only: tracepoint rows skipped naming CAP_DAC_READ_SEARCH" "$NB/caps2.json" \
+	'all(r["status"] == "skipped" and "CAP_DAC_READ_SEARCH" in r["reason"] for r in rows("tracepoint"))'
+jexpect "capabilities only: uprobe rows skipped naming CAP_SYS_ADMIN" "$NB/caps2.json" \
+	'all(r["status"] == "skipped" and "CAP_SYS_ADMIN" in r["reason"] for r in rows("uprobe") + rows("uretprobe"))'
+expect "capabilities only: exit fits the rows (rc=$RC)" \
+	test "$(jget "$NB/caps2.json" '1 if rows(status="failed") else 3 if rows(status="disturbed") else 0')" = "$RC"
+nopriv=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
+run_capture nopriv "${nopriv[@]}" $BIN -n 2000
+expect "no privileges: exit 1, one line naming CAP_BPF (rc=$RC)" \
+	test "$RC" -eq 1 -a "$(wc -l <"$T_TMP/nopriv.err")" -eq 1 -a -n "$(grep CAP_BPF "$T_TMP/nopriv.err")"
+
+# --- no BTF: skipped for that reason, never a crash
+run_capture nobtf unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf && exec "$@"' sh \
+	$BIN -r 1 -n 20000 -m raw_tp,tp_btf -e task_rename,getpgid --json "$T_TMP/nobtf.json"
+expect "no BTF: no crash (rc=$RC)" test "$RC" -lt 128 -a "$RC" -ne 2
+jexpect "no BTF: tp_btf rows skipped naming BTF" "$T_TMP/nobtf.json" \
+	'rows("tp_btf") and all(r["status"] == "skipped" and "BTF" in r["reason"] for r in rows("tp_btf"))'
+if J "$T_TMP/nobtf.json" 'not any(ran(r) for r in R if r["name"] != "base")'; then
+	expect "no BTF, nothing measured: exit 1 saying so" \
+		test "$RC" -eq 1 -a -n "$(grep 'nothing could be measured' "$T_TMP/nobtf.err")"
+else
+	jexpect "no BTF: raw_tp verified still" "$T_TMP/nobtf.json" \
+		'all(verified(r) for r in rows("raw_tp"))'
+fi
+
+# --- a CPU set without CPU 0
+if [ "$NCPU" -ge 2 ]; then
+	run_capture cpu1 taskset -c 1 $BIN -r 1 -n 20000 -m raw_tp -e getpgid --json "$T_TMP/cpu1.json"
+	jexpect "taskset -c 1: runs on CPU 1 only, verified (rc=$RC)" "$T_TMP/cpu1.json" \
+		'c["cpus_used"] == "1" and verified(row("raw_tp", "getpgid"))'
+	run_capture cpu0 taskset -c 1 $BIN -c 0 -r 1 -n 2000
+	expect "-c 0 under taskset -c 1: exit 2, one line (rc=$RC)" \
+		test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/cpu0.err")" -eq 1 -a ! -s "$T_TMP/cpu0.out"
+fi
+
+# --- tracefs missing in a mount namespace of the test's own
+host_tracefs=$(mountpoint -q /sys/kernel/tracing && echo mounted || echo absent)
+run_capture tracefs unshare -m sh -c 'umount /sys/kernel/tracing 2>/dev/null
+	mountpoint -q /sys/kernel/tracing && exit 99
+	"$@"; rc=$?
+	mountpoint -q /sys/kernel/tracing && echo "tracefs mounted at the end" >&2
+	exit $rc' sh \
+	$BIN -r 1 -n 20000 -m tracepoint -e task_rename,getpgid --json "$T_TMP/tracefs.json"
+expect "tracefs missing: it was unmounted in the namespace (rc=$RC)" test "$RC" -ne 99
+expect "tracefs missing: the run mounted it, says so" grep -q 'mounted tracefs' "$T_TMP/tracefs.err"
+expect "tracefs missing: mounted in the namespace at the end" \
+	grep -q 'tracefs mounted at the end' "$T_TMP/tracefs.err"
+jexpect "tracefs missing: tracepoint rows verified" "$T_TMP/tracefs.json" \
+	'len(rows("tracepoint")) == 2 and all(verified(r) for r in rows("tracepoint"))'
+expect "the host's tracefs is as it was ($host_tracefs)" \
+	test "$(mountpoint -q /sys/kernel/tracing && echo mounted || echo absent)" = "$host_tracefs"
+
+finish
