@@ -117,6 +117,8 @@ int pid_namespace(__u64 *dev, __u64 *ino, bool *initial);
 void install_signal_handlers(void);
 /* the signal that arrived, or 0 */
 int bench_interrupted(void);
+/* from now on a signal ends the run at once: only output is left */
+void bench_writing_results(void);
 
 /* ---- workers: bench_workers.c ---- */
 
@@ -306,6 +308,9 @@ struct bench_family {
 	int (*collect)(struct bench_row *row, struct sample *s);
 	/* checks of the family's own, after the runner's per-CPU check */
 	void (*verify)(struct bench_row *row, struct sample *s);
+	/* a sample that counts (no warm-up, not run again): what the
+	 * family keeps of it joins the row's, as events and hits do */
+	void (*count)(struct bench_row *row, const struct sample *s);
 	/* the program fds, for --prog-stats; returns how many */
 	int (*prog_fds)(const struct bench_row *row, int *fds, int max);
 	void (*close)(struct bench_row *row);

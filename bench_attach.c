@@ -54,15 +54,20 @@ static bool exists(const char *path)
 	return !stat(path, &st);
 }
 
+/* false with errno EACCES when any place was refused, else ENOENT */
 static bool tracefs_path(const char *rel, char *buf, size_t len)
 {
+	int err = ENOENT;
 	size_t i;
 
 	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
 		snprintf(buf, len, "%s/%s", tracefs_dirs[i], rel);
 		if (exists(buf))
 			return true;
+		if (errno == EACCES)
+			err = EACCES;
 	}
+	errno = err;
 	return false;
 }
 

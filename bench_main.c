@@ -601,8 +601,11 @@ static int row_sample(const struct bench_family *fam, struct bench_row *row,
 	}
 	if (s.out.status == ST_DISTURBED && !counted)
 		return 0;	/* a warm-up figure is thrown away anyway */
-	if (counted && (s.out.status == ST_OK || s.out.status == ST_DISTURBED))
+	if (counted && (s.out.status == ST_OK || s.out.status == ST_DISTURBED)) {
 		row_count(row, &s);
+		if (fam->count && row->runs_prog)
+			fam->count(row, &s);
+	}
 	if (s.out.status != ST_OK)
 		row->out = s.out;
 	else if (counted)
@@ -869,6 +872,7 @@ static int run(const struct bench_family *fam, FILE *json)
 		ret = exit_interrupted();
 		goto out;
 	}
+	bench_writing_results();
 	if (json != stdout) {
 		if (verbosity > 0)
 			fam->print_upstream(&rows);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
 
@@ -106,9 +107,39 @@ const char *status_json(enum status st)
 
 /* ---- signals ---- */
 
+static volatile sig_atomic_t writing_results;
+
+/* async-signal-safe: write(2) alone */
+static void say(const char *s)
+{
+	ssize_t n = write(STDERR_FILENO, s, strlen(s));
+
+	(void)n;
+}
+
+void bench_writing_results(void)
+{
+	writing_results = 1;
+}
+
 static void on_signal(int sig)
 {
+	const char *name = sig == SIGINT ? "Interrupt" :
+			   sig == SIGTERM ? "Terminated" : "Hangup";
+
 	got_signal = sig;
+	if (!writing_results)
+		return;
+	/*
+	 * stdio retries a write a signal cut short: on a pipe nobody
+	 * reads, for ever. Nothing is attached by now, and the kernel
+	 * frees what is loaded: end here, saying so.
+	 */
+	say(bench_name);
+	say(": interrupted by ");
+	say(name);
+	say(" while writing the results\n");
+	_exit(128 + sig);
 }
 
 void install_signal_handlers(void)

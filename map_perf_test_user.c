@@ -190,6 +190,16 @@ struct row_settings {
 	int consumer_cpu;	/* -1: none */
 };
 
+/* what the summary gives of a row beyond events and hits */
+struct map_totals {
+	__u64 lookups, found;
+	/* bloom filters: lookups of absent keys, and their hits */
+	__u64 negatives, false_pos;
+	/* ring and perf buffers */
+	__u64 produced, consumed, dropped, lost;
+	double consume_ns, consumer_cpu_ns;
+};
+
 /* one row's loaded object and what its verification needs */
 struct map_row {
 	const struct map_test *test;
@@ -205,13 +215,10 @@ struct map_row {
 	__u32 entries;		/* the kernel's max_entries of the test's map */
 	enum hits hits;
 	struct map_perf_counters c;	/* the last sample's, every CPU */
-	__u64 lookups, found;	/* over every verified sample */
-	/* bloom filters: lookups of absent keys, and their hits */
-	__u64 negatives, false_pos;
-	/* ring and perf buffers: the consumer, and every verified sample's */
+	/* the last verified sample's, and those of the samples that count */
+	struct map_totals last, total;
+	/* ring and perf buffers: the consumer */
 	struct consumer *consumer;
-	__u64 produced, consumed, dropped, lost;
-	double consume_ns, consumer_cpu_ns;
 	/* user-space operations: the map, and the workers' counts */
 	int sys_fd;
 	struct sys_ctx sys;
@@ -873,6 +880,10 @@ static int parse_option(int key, const char *arg)
 	return -1;
 }
 
+static bool test_selected(int t);
+
+static bool test_selected(int t);
+
 /* the positional arguments, upstream's order; each given once */
 static int parse_args(int argc, char **argv)
 {
@@ -902,6 +913,13 @@ static int parse_args(int argc, char **argv)
 			       tests[t].name);
 			return -1;
 		}
+	}
+	/* a usage error, said before the lock, privileges or any probe */
+	for (t = 0; t < NR_TESTS && !test_selected(t); t++)
+		;
+	if (t == NR_TESTS) {
+		pr_err("nothing selected: test_flags, -t and --miss leave no test");
+		return -1;
 	}
 	return 0;
 }
@@ -1191,6 +1209,26 @@ static void note_skipped_sizes(void)
 				opt.key_size.v[k]);
 }
 
+/* what auto picked, for the JSON's context; -1 before or without */
+static int auto_picked = -1;
+
+/* the method every test row uses, or -1 when rows differ */
+static int context_method(void)
+{
+	int m, one = -1;
+
+	if (!opt.methods_given)
+		return auto_picked;
+	for (m = 0; m < NR_METHODS; m++) {
+		if (!opt.method_on[m])
+			continue;
+		if (one >= 0)
+			return -1;
+		one = m;
+	}
+	return one;
+}
+
 static int setup(struct bench_rows *rows, bool listing)
 {
 	struct outcome none = {};
@@ -1204,7 +1242,7 @@ static int setup(struct bench_rows *rows, bool listing)
 		return -ENOMEM;
 	/* a listing probes nothing: auto lists every method */
 	if (!listing && !opt.methods_given)
-		picked = pick_method(&none);
+		picked = auto_picked = pick_method(&none);
 	if (!listing)
 		note_skipped_sizes();
 	/* base rows first: every test's overhead is against one */
@@ -1530,12 +1568,12 @@ static void verify_records(struct map_row *r, struct sample *s,
 			    pc[cpu].dropped);
 		return;
 	}
-	r->produced += r->c.updates;
-	r->consumed += consumed;
-	r->dropped += r->c.dropped;
-	r->lost += n->lost;
-	r->consume_ns += n->last_ns - n->first_ns;
-	r->consumer_cpu_ns += n->cpu_ns;
+	r->last.produced = r->c.updates;
+	r->last.consumed = consumed;
+	r->last.dropped = r->c.dropped;
+	r->last.lost = n->lost;
+	r->last.consume_ns = n->last_ns - n->first_ns;
+	r->last.consumer_cpu_ns = n->cpu_ns;
 }
 
 /* ---- queue and stack: nothing left behind ---- */
@@ -1735,12 +1773,32 @@ static void verify(struct bench_row *row, struct sample *s)
 	else if (r->test - tests == QUEUE_PUSH_POP ||
 		 r->test - tests == STACK_PUSH_POP)
 		verify_empty(r, s);
-	if (s->out.status == ST_OK) {
-		r->lookups += c->lookups;
-		r->found += c->found;
-		r->negatives += c->negatives;
-		r->false_pos += c->false_pos;
-	}
+	r->last.lookups = c->lookups;
+	r->last.found = c->found;
+	r->last.negatives = c->negatives;
+	r->last.false_pos = c->false_pos;
+}
+
+/*
+ * A sample that counts (not a warm-up, not one run again): its totals
+ * join the row's, as the runner's events and hits do.
+ */
+static void count(struct bench_row *row, const struct sample *s)
+{
+	struct map_row *r = row->priv;
+	struct map_totals *t = &r->total, *l = &r->last;
+
+	t->lookups += l->lookups;
+	t->found += l->found;
+	t->negatives += l->negatives;
+	t->false_pos += l->false_pos;
+	t->produced += l->produced;
+	t->consumed += l->consumed;
+	t->dropped += l->dropped;
+	t->lost += l->lost;
+	t->consume_ns += l->consume_ns;
+	t->consumer_cpu_ns += l->consumer_cpu_ns;
+	memset(l, 0, sizeof(*l));
 }
 
 static int prog_fds(const struct bench_row *row, int *fds, int max)
@@ -1812,12 +1870,12 @@ static void print_upstream(const struct bench_rows *rows)
 /* the consumer's rate while records flowed, and its CPU per record */
 static double consumer_rate(const struct map_row *r)
 {
-	return r->consume_ns > 0 ? r->consumed * 1e9 / r->consume_ns : NAN;
+	return r->total.consume_ns > 0 ? r->total.consumed * 1e9 / r->total.consume_ns : NAN;
 }
 
 static double consumer_ns_per_record(const struct map_row *r)
 {
-	return r->consumed ? r->consumer_cpu_ns / r->consumed : NAN;
+	return r->total.consumed ? r->total.consumer_cpu_ns / r->total.consumed : NAN;
 }
 
 /* what a row of the other families adds to its notes */
@@ -1832,17 +1890,17 @@ static void family_notes(const struct bench_row *row, char *buf, size_t len)
 		memmove(buf, buf + 1, off--);
 	if (!r)
 		return;
-	if (r->negatives && off < len)
+	if (r->total.negatives && off < len)
 		off += snprintf(buf + off, len - off,
 				"%sfalse positives %.2f%% of %llu",
 				off ? ", " : "",
-				100.0 * r->false_pos / r->negatives,
-				r->negatives);
-	if (has_consumer(r->test) && r->produced && off < len)
+				100.0 * r->total.false_pos / r->total.negatives,
+				r->total.negatives);
+	if (has_consumer(r->test) && r->total.produced && off < len)
 		snprintf(buf + off, len - off,
 			 "%sconsumed %.3fM/s (%.0f ns CPU per record), dropped %llu of %llu",
 			 off ? ", " : "", consumer_rate(r) / 1e6,
-			 consumer_ns_per_record(r), r->dropped, r->produced);
+			 consumer_ns_per_record(r), r->total.dropped, r->total.produced);
 }
 
 static void print_row(const struct bench_row *row)
@@ -1867,9 +1925,9 @@ static void print_row(const struct bench_row *row)
 	else if (r && r->test->shape == SHAPE_SYSCALL)
 		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
 			 s.ns.mean / r->test->ops, s.ns.stddev / r->test->ops);
-	if (r && r->lookups)
+	if (r && r->total.lookups)
 		snprintf(ratio, sizeof(ratio), "%.3f",
-			 (double)r->found / r->lookups);
+			 (double)r->total.found / r->total.lookups);
 	if (r) {
 		snprintf(calls, sizeof(calls), "%llu/%llu", row->hits,
 			 row->events);
@@ -1959,6 +2017,10 @@ static void json_context(json_t *ctx)
 	json_object_set_new(ctx, "records_per_call",
 			    json_integer(RECORDS_PER_CALL));
 	json_object_set_new(ctx, "miss", json_boolean(opt.miss));
+	/* what auto picked, or the one method -a named; null for several */
+	json_object_set_new(ctx, "attach_method", context_method() >= 0 ?
+			    json_string(methods[context_method()].name) :
+			    json_null());
 	if (bench_fault.kind)
 		json_object_set_new(ctx, "fault", json_string(bench_fault.name));
 }
@@ -1978,16 +2040,16 @@ static void json_family(const struct bench_row *row, const struct map_row *r,
 		json_object_set_new(o, "key_size", json_integer(r->sys.key_size));
 	if (r->test - tests == BLOOM_LOOKUP) {
 		json_object_set_new(o, "negative_lookups",
-				    json_integer(r->negatives));
+				    json_integer(r->total.negatives));
 		json_object_set_new(o, "false_positives",
-				    json_integer(r->false_pos));
+				    json_integer(r->total.false_pos));
 	}
 	if (has_consumer(r->test)) {
 		rec = json_object();
-		json_object_set_new(rec, "produced", json_integer(r->produced));
-		json_object_set_new(rec, "consumed", json_integer(r->consumed));
-		json_object_set_new(rec, "dropped", json_integer(r->dropped));
-		json_object_set_new(rec, "lost_reported", json_integer(r->lost));
+		json_object_set_new(rec, "produced", json_integer(r->total.produced));
+		json_object_set_new(rec, "consumed", json_integer(r->total.consumed));
+		json_object_set_new(rec, "dropped", json_integer(r->total.dropped));
+		json_object_set_new(rec, "lost_reported", json_integer(r->total.lost));
 		json_object_set_new(o, "records", rec);
 		json_object_set_new(o, "consumer_cpu",
 				    json_integer(r->set.consumer_cpu));
@@ -2019,8 +2081,8 @@ static void json_row(const struct bench_row *row, json_t *o)
 	json_object_set_new(o, "attach_method", r->method ?
 			    json_string(r->method->name) : json_null());
 	json_object_set_new(o, "ops_per_event", json_integer(r->test->ops));
-	json_object_set_new(o, "lookups", json_integer(r->lookups));
-	json_object_set_new(o, "found", json_integer(r->found));
+	json_object_set_new(o, "lookups", json_integer(r->total.lookups));
+	json_object_set_new(o, "found", json_integer(r->total.found));
 	json_object_set_new(o, "entries", json_integer(r->entries));
 	json_family(row, r, o);
 	if (!row_has_figure(row))
@@ -2079,6 +2141,7 @@ static const struct bench_family map_perf_family = {
 	.detach = detach_row,
 	.collect = collect,
 	.verify = verify,
+	.count = count,
 	.prog_fds = prog_fds,
 	.close = close_row,
 	.print_upstream = print_upstream,

@@ -851,6 +851,22 @@ static __u64 all_flags(void)
 	return all;
 }
 
+/* whether test_flags, -m and -e leave a row: setup() has not run yet */
+static bool any_row_selected(void)
+{
+	int m, e;
+
+	for (m = 0; m < NR_MODES; m++)
+		for (e = 0; e < NR_EVENTS; e++)
+			if ((!opt.modes_given || opt.mode_on[m]) &&
+			    (!opt.events_given || opt.event_on[e]) &&
+			    mode_applies(&modes[m], &events[e]) &&
+			    (!opt.flags ||
+			     (opt.flags & flag_of(&modes[m], &events[e]))))
+				return true;
+	return false;
+}
+
 static int parse_args(int argc, char **argv)
 {
 	__u64 unknown;
@@ -872,6 +888,11 @@ static int parse_args(int argc, char **argv)
 	if (unknown) {
 		pr_err("test_flags 0x%llx: bits 0x%llx select nothing (see --help)",
 		       opt.flags, unknown);
+		return -1;
+	}
+	/* a usage error, said before the lock, privileges or any probe */
+	if (!any_row_selected()) {
+		pr_err("nothing selected: test_flags, -m and -e leave no row");
 		return -1;
 	}
 	return argc > 1 ? bench_cpus_arg(argv[1], "num_cpu") : 0;
