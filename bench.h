@@ -353,6 +353,8 @@ enum bench_fault_kind {
 	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
 	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
 	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
+	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
+	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
 };
 
 struct bench_fault {

@@ -909,12 +909,16 @@ static int read_fault(void)
 		bench_fault.kind = BENCH_FAULT_UNCOUNTED;
 	} else if (!strcmp(s, "miss-one")) {
 		bench_fault.kind = BENCH_FAULT_MISS_ONE;
+	} else if (!strcmp(s, "wrong-key")) {
+		bench_fault.kind = BENCH_FAULT_WRONG_KEY;
+	} else if (!strcmp(s, "fill-all")) {
+		bench_fault.kind = BENCH_FAULT_FILL_ALL;
 	} else if (!strncmp(s, "miss-cpu=", 9) &&
 		   !parse_u64(s + 9, 0, 8191, &cpu)) {
 		bench_fault.kind = BENCH_FAULT_MISS_CPU;
 		bench_fault.cpu = cpu;
 	} else {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted or miss-one",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key or fill-all",
 		       printable(s));
 		return -1;
 	}

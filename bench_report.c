@@ -404,6 +404,7 @@ static json_t *row_json(const struct bench_family *fam,
 {
 	json_t *o = json_object();
 	struct row_summary s;
+	char cpus[1024];
 
 	json_object_set_new(o, "name", json_string(row->name));
 	json_object_set_new(o, "variant", json_string(row->variant));
@@ -413,6 +414,10 @@ static json_t *row_json(const struct bench_family *fam,
 	json_object_set_new(o, "reason", row_has_figure(row) ? json_null() :
 			    json_text(row->out.reason));
 	json_object_set_new(o, "unit", json_string("events/s"));
+	/* a row's workers may be fewer than the run's (--scale, consumers) */
+	format_cpus(row->cpus, cpus, sizeof(cpus));
+	json_object_set_new(o, "cpus", json_string(cpus));
+	json_object_set_new(o, "workers", json_integer(row->cpus->nr));
 	if (row_has_figure(row)) {
 		row_summarize(row, &s);
 		stats_json(o, row, &s);

@@ -68,6 +68,8 @@ enum map_perf_fault {
 	MAP_FAULT_MISS_ODD,
 	MAP_FAULT_MISS_CPU,
 	MAP_FAULT_UNCOUNTED,
+	MAP_FAULT_MISS_ONE,	/* the runner's: one program of several */
+	MAP_FAULT_WRONG_KEY,	/* look up keys that are not there */
 };
 
 /* set in .rodata before load */

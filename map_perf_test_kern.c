@@ -382,6 +382,9 @@ static __always_inline void lpm_wide(void)
 }
 
 /* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
+/* the test fault's key: one the fill never put in */
+#define FAULT_KEY_SHIFT		(cfg.fault == MAP_FAULT_WRONG_KEY ? 0x100000 : 0)
+
 static __always_inline void lpm_kmalloc(void)
 {
 	union {
@@ -399,6 +402,8 @@ static __always_inline void lpm_kmalloc(void)
 	}
 	key.b32[0] = 32;
 	__builtin_memcpy(&key.b8[4], addr, sizeof(addr));
+	if (FAULT_KEY_SHIFT)
+		key.b8[4] ^= 0x80;	/* 64.168.0.1: not the /32 put in */
 #pragma clang loop unroll(full)
 	for (i = 0; i < 32; i++) {
 		value = bpf_map_lookup_elem(&lpm_trie_map_alloc, &key);
@@ -410,7 +415,7 @@ static __always_inline void lpm_kmalloc(void)
 
 static __always_inline void lookup64(void *map, __u32 test)
 {
-	__u32 key = LOOKUP_KEY, found = 0;
+	__u32 key = LOOKUP_KEY + FAULT_KEY_SHIFT, found = 0;
 	void *k = wide_key(&key);
 	int i;
 
@@ -442,6 +447,7 @@ static __always_inline void lru_hash_lookup(__u32 key)
 	__u32 found = 0;
 	int i;
 
+	key += FAULT_KEY_SHIFT;
 #pragma clang loop unroll(full)
 	for (i = 0; i < 32; i++) {
 		if (bpf_map_lookup_elem(&lru_hash_lookup_map, &key))
@@ -451,6 +457,7 @@ static __always_inline void lru_hash_lookup(__u32 key)
 	}
 	count(LRU_HASH_LOOKUP, 32, found, 0, 0);
 }
+
 
 /* ---- the other families' bodies ---- */
 

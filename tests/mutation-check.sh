@@ -22,9 +22,9 @@ disturbed-unpinned|bench_verify.c|if (r->unpinned) {|if (0) {|test_faults.sh|aff
 disturbed-slept|bench_verify.c|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample
 disturbed-share|bench_verify.c|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh|a busy loop on the worker's CPU
 map-update-fails|map_perf_test_user.c|else if (c->update_fails)|else if (0)|test_map_perf.sh|-E 1 hash_prealloc: failed
-map-hits-all|map_perf_test_user.c|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh|hash_lookup raw_tp: [0-9]+ of [0-9]+ lookups found
-map-hits-none|map_perf_test_user.c|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh|--miss: lpm_kmalloc raw_tp --miss
-map-hits-kept|map_perf_test_user.c|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh|lru_hash_lookup raw_tp: [0-9]+ of [0-9]+ lookups found
+map-hits-all|map_perf_test_user.c|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh|wrong-key: hash_lookup raw_tp failed
+map-hits-none|map_perf_test_user.c|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh|fill-all: hash_lookup raw_tp --miss failed
+map-hits-kept|map_perf_test_user.c|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh|wrong-key: lru_hash_lookup raw_tp failed
 uprobe-usable|test_overhead_user.c|if (r->ev->usable \&\& !r->ev->usable(out))|if (0)|test_faults.sh|another uprobe on uprobe_nop
 EOF
 )

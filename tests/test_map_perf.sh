@@ -60,6 +60,23 @@ rows_checked miss "$L" '(l["name"] == "base" and l["variant"] in '"$(base_of lpm
 	--repeat 1 --count $N --miss --tag=--miss
 jexpect "--miss: context.miss" "$T_TMP/miss.json" 'c["miss"] is True'
 
+# --- the lookups' checks bite: lookups that miss, --miss lookups that hit
+BENCH_TEST_FAULT=wrong-key run_json wrongkey -r 1 -n 2000 -a raw_tp \
+	-t hash_lookup,lpm_kmalloc,lru_hash_lookup
+expect "wrong-key: exit 1 (rc=$RC)" test "$RC" -eq 1
+for t in hash_lookup lpm_kmalloc; do
+	jexpect "wrong-key: $t raw_tp failed, its lookups missed" "$T_TMP/wrongkey.json" \
+		'row("'$t'", "raw_tp")["status"] == "failed" and "all should hit" in row("'$t'", "raw_tp")["reason"]'
+done
+jexpect "wrong-key: lru_hash_lookup raw_tp failed, short of the keys kept" "$T_TMP/wrongkey.json" \
+	'row("lru_hash_lookup", "raw_tp")["status"] == "failed" and "the keys kept make" in row("lru_hash_lookup", "raw_tp")["reason"]'
+BENCH_TEST_FAULT=fill-all run_json fillall -r 1 -n 2000 -a raw_tp --miss \
+	-t hash_lookup,lpm_kmalloc
+for t in hash_lookup lpm_kmalloc; do
+	jexpect "fill-all: $t raw_tp --miss failed, its lookups hit" "$T_TMP/fillall.json" \
+		'row("'$t'", "raw_tp")["status"] == "failed" and "--miss wants none" in row("'$t'", "raw_tp")["reason"]'
+done
+
 # --- sizes: -E and num_map_entries, as the kernel reports them
 run_json resize -r 1 -n $N -a raw_tp -E 5000 -t hash_kmalloc,lru_hash_lookup,nocommon_lru_hash_prealloc
 jexpect "-E 5000: every test's map has 5000 entries, verified" "$T_TMP/resize.json" \
