@@ -5,8 +5,12 @@
 What samples/bpf printed, and scripts parse: test_overhead one header
 per mode ("BASE", "w/KPROBE", ...) and under it "<event>:<cpu>: <N>
 events per sec" for each worker; map_perf_test "<cpu>:<line> <N> events
-per sec" (or "lookups"). One line per worker for each ok row whatever
--r is; a row without a figure is one "<event>: <status>: <reason>" line.
+per sec" (or "lookups"; the newer tests their own unit, and a row with
+parameters ends with them: "0:ringbuf reserve/submit 7800000 records per
+sec [wakeup=64,record_size=64]"). One line per worker of the row (its
+"cpus": a buffer's consumer has a CPU of its own, --scale's points fewer)
+for each ok row whatever -r is; a row without a figure is one
+"<test>[ [params]]: <status>: <reason>" line.
 Everything before the blank line that precedes "Summary:" is checked,
 line by line, in the JSON's row order.
 """
@@ -33,7 +37,23 @@ LINE = {"hash_prealloc": "hash_map_perf pre-alloc",
 	"lpm_kmalloc": "lpm_perf kmalloc",
 	"hash_lookup": "hash_lookup", "array_lookup": "array_lookup",
 	"inner_lru_hash_prealloc": "inner_lru_hash_map_perf pre-alloc",
-	"lru_hash_lookup": "lru_hash_lookup_perf pre-alloc"}
+	"lru_hash_lookup": "lru_hash_lookup_perf pre-alloc",
+	"bloom_lookup": "bloom_lookup", "bloom_update": "bloom_update",
+	"queue_push_pop": "queue_push_pop", "stack_push_pop": "stack_push_pop",
+	"task_storage": "task_storage_get",
+	"ringbuf_reserve": "ringbuf reserve/submit",
+	"ringbuf_output": "ringbuf output", "perfbuf_output": "perfbuf output"}
+# what a line counts, where it is not upstream's "events"
+UNIT = {"hash_lookup": "lookups", "array_lookup": "lookups",
+	"bloom_lookup": "lookups", "bloom_update": "updates",
+	"queue_push_pop": "ops", "stack_push_pop": "ops",
+	"task_storage": "lookups", "ringbuf_reserve": "records",
+	"ringbuf_output": "records", "perfbuf_output": "records",
+	"sys_hash_lookup": "lookups", "sys_hash_update": "updates",
+	"sys_hash_delete": "deletes+updates", "sys_array_lookup": "lookups",
+	"sys_array_update": "updates", "batch_hash_lookup": "elements",
+	"batch_hash_update": "elements", "batch_array_lookup": "elements",
+	"batch_array_update": "elements"}
 STATUS = {"ok": "ok", "skipped": "skipped", "failed": "FAILED",
 	  "disturbed": "disturbed"}
 
@@ -46,20 +66,31 @@ def cpus(s):
 	return out
 
 
+def params(r):
+	"""" [k=v,...]" as the tools print a row's parameters, in their order"""
+	p = r.get("params") or {}
+	return " [%s]" % ",".join("%s=%s" % kv for kv in p.items()) if p else ""
+
+
 def expected(d):
 	"""one regex per line"""
-	tool, ws = d["tool"], cpus(d["context"]["cpus_used"])
+	tool = d["tool"]
 	out, mode = [], None
 	for r in d["results"]:
+		# the row's own workers; older files have only the run's
+		ws = cpus(r.get("cpus") or d["context"]["cpus_used"])
 		if tool == "test_overhead":
 			if r["name"] != mode:
 				out.append(re.escape(HEADER[r["name"]]))
-			mode, name = r["name"], r["variant"]
+			# test_overhead's label: "getpgid[progs=4]"
+			mode, name = r["name"], r["variant"] + params(r)[1:]
 		elif r["name"] == "base":
 			continue	# base rows have no upstream line
 		else:
 			name = r["name"]
 		if r["status"] != "ok":
+			if tool != "test_overhead":
+				name += params(r)
 			out.append(re.escape("%s: %s: %s" % (name, STATUS[r["status"]],
 							     r["reason"])))
 			continue
@@ -68,10 +99,10 @@ def expected(d):
 				out.append(re.escape("%s:%d:" % (name, w)) +
 					   r" [1-9][0-9]* events per sec")
 			else:
-				unit = "lookups" if name in ("hash_lookup",
-							     "array_lookup") else "events"
-				out.append(re.escape("%d:%s" % (w, LINE[name])) +
-					   r" [1-9][0-9]* %s per sec" % unit)
+				out.append(re.escape("%d:%s" % (w, LINE.get(name, name))) +
+					   r" [1-9][0-9]* %s per sec" %
+					   re.escape(UNIT.get(name, "events")) +
+					   re.escape(params(r)))
 	return out
 
 
@@ -89,7 +120,8 @@ def main():
 			bad = "line %d: '%s', wanted /%s/" % (
 				i + 1, got, want[i] if i < len(want) else "<end>")
 			break
-	ok = sum(r["status"] == "ok" for r in d["results"])
+	ok = sum(r["status"] == "ok" for r in d["results"]
+		 if d["tool"] == "test_overhead" or r["name"] != "base")
 	print("%s - %s: upstream's lines, one per worker of the %d ok rows, "
 	      "one per other row%s" % ("not ok" if bad else "ok", tag, ok,
 				       " (%s)" % bad if bad else ""))
