@@ -293,8 +293,11 @@ unbusy() {
 }
 
 # checks of a run's rows against what this kernel can do; see tests/rows.py
-# rows_checked NAME LIST SELECT [ARGS]: every row of the run NAME
+# rows_checked NAME LIST SELECT [ARGS]: every row of the run NAME ($BIN's:
+# its --help tells map_perf_test's base rows)
 rows_checked() {
+	"$BIN" --help >"$T_TMP/help.txt" 2>&1
 	checks_from python3 "$TESTS/rows.py" "$T_TMP/$1.json" "$2" "$3" \
-		--kprobes-off $KPROBES_OFF --fprobe-off $FPROBE_OFF "${@:4}"
+		--kprobes-off $KPROBES_OFF --fprobe-off $FPROBE_OFF \
+		--help-text "$T_TMP/help.txt" "${@:4}"
 }

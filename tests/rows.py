@@ -6,7 +6,9 @@ RESULT is a run's --json, LIST the program's --list --json, SELECT a
 Python expression over one listed row l ({name, variant, flag, needs})
 that is true for the rows the run was asked for. Prints one "ok - " or
 "not ok - " line per check:
-  - the run has exactly the selected rows, each once;
+  - the run has exactly the selected rows (a row of --list may make
+    several, one per point of its parameters: --wakeup, --entries,
+    --scale, ...), each point once;
   - each row that must run here ran (ok, or disturbed on a busy machine)
     and is verified: hits >= events * hits_per_event, and for
     test_overhead hits == events * hits_per_event + foreign_hits exactly;
@@ -14,10 +16,17 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     and carries no samples;
   - an ok row has its samples (exactly --repeat of them when given) and
     a disturbed one none;
-  - map_perf_test: lookups hit (or miss with --miss), ns_per_op for ok
-    rows, lookups counted over the samples events were.
+  - counts are per row: its "workers" (a buffer's consumer takes a CPU
+    of the run's, --scale's points take fewer);
+  - map_perf_test: each test row has exactly one base row, of its
+    syscall and its CPUs; lookups hit (or miss with --miss); ns_per_op
+    for an ok row whose base has a figure too (a disturbed base has none,
+    so neither has the row), and for user-space (syscall) rows, which
+    have no base; lookups counted over the samples events were.
 Options: --kprobes-off 0|1, --fprobe-off 0|1, --urandom-tp 0|1 (the tracepoint exists),
---repeat R, --count N (events per worker and sample), --miss, --tag T.
+--repeat R, --count N (events per worker and sample), --miss, --tag T,
+--help FILE (the program's --help: map_perf_test's table of each test's
+syscall, for its base rows).
 """
 import argparse
 import json
@@ -72,7 +81,7 @@ def expectation(tool, r, a):
 	return None
 
 
-def check_ran(ck, tool, r, a, nw, what):
+def check_ran(ck, tool, r, a, nw, what, base):
 	k = r.get("hits_per_event") or 1
 	ev, hits = r["events"], r.get("hits")
 	if not ck.check(r["status"] in ("ok", "disturbed"),
@@ -106,15 +115,26 @@ def check_ran(ck, tool, r, a, nw, what):
 		ck.check(not r.get("samples") and r.get("mean") is None,
 			 "%s: disturbed, so no figure" % what)
 	if tool == "map_perf_test" and r["name"] != "base":
-		check_map(ck, r, a, what)
+		check_map(ck, r, a, what, base)
 
 
-def check_map(ck, r, a, what):
+def has_nsop(r):
+	return isinstance(r.get("ns_per_op"), dict) and \
+		r["ns_per_op"].get("value") is not None
+
+
+def check_map(ck, r, a, what, base):
 	lookups, found = r["lookups"], r["found"]
-	if r["status"] == "ok":
-		ck.check(isinstance(r.get("ns_per_op"), dict) and
-			 r["ns_per_op"].get("value") is not None,
-			 "%s: ns_per_op present" % what)
+	if r["status"] == "ok" and r["variant"] == "syscall":
+		ck.check(has_nsop(r), "%s: ns_per_op present (no base: the "
+			 "whole bpf() call)" % what)
+	elif r["status"] == "ok" and base is not None:
+		# the syscall's cost is taken out only when it has a figure
+		bfig = base["status"] == "ok"
+		ck.check(has_nsop(r) == bfig,
+			 "%s: ns_per_op %s, as its base is %s" %
+			 (what, "present" if has_nsop(r) else "null",
+			  base["status"]))
 	if a.miss and r["name"] in MISS_TESTS:
 		ck.check(lookups > 0 and found == 0,
 			 "%s --miss: %d lookups, %d found (none should)" %
@@ -129,6 +149,32 @@ def check_map(ck, r, a, what):
 			 (what, lookups, r["events"], r["ops_per_event"]))
 
 
+def help_syscalls(path):
+	"""map_perf_test --help's table: test -> its syscall"""
+	out = {}
+	for line in open(path):
+		m = re.match(r" +[0-9]+ +0x[0-9a-f]+ +([a-z0-9_]+) +([a-z0-9_]+),",
+			     line)
+		if m:
+			out[m.group(1)] = m.group(2)
+	return out
+
+
+def base_of(tool, r, res, syscalls):
+	"""the base rows r's figure is taken against"""
+	if tool == "test_overhead":
+		return [b for b in res if b["name"] == "base" and
+			b["variant"] == r["variant"]]
+	return [b for b in res if b["name"] == "base" and
+		b["variant"] == syscalls.get(r["name"]) and
+		b.get("cpus") == r.get("cpus")]
+
+
+def point(r):
+	return (r["name"], r["variant"],
+		json.dumps(r.get("params") or {}, sort_keys=True))
+
+
 def main():
 	p = argparse.ArgumentParser()
 	p.add_argument("result")
@@ -141,6 +187,7 @@ def main():
 	p.add_argument("--count", type=int, default=0)
 	p.add_argument("--miss", action="store_true")
 	p.add_argument("--tag", default="")
+	p.add_argument("--help-text", default="")
 	a = p.parse_args()
 	ck = Checks(a.tag)
 	try:
@@ -151,21 +198,38 @@ def main():
 		return
 	tool = d["tool"]
 	res = d["results"]
-	nw = cpus_count(d["context"]["cpus_used"])
-	want = [(l["name"], l["variant"]) for l in listed if eval(a.select, {"l": l})]
-	got = [(r["name"], r["variant"]) for r in res]
-	ck.check(sorted(got) == sorted(want) and len(set(got)) == len(got),
-		 "the %d rows are the %d selected of --list%s" %
-		 (len(got), len(want),
-		  "" if sorted(got) == sorted(want) else
-		  " (missing %s, extra %s)" % (sorted(set(want) - set(got))[:4],
-					       sorted(set(got) - set(want))[:4])))
+	run_nw = cpus_count(d["context"]["cpus_used"])
+	syscalls = help_syscalls(a.help_text) if a.help_text else {}
+	want = {(l["name"], l["variant"]) for l in listed if eval(a.select, {"l": l})}
+	got = {(r["name"], r["variant"]) for r in res}
+	points = [point(r) for r in res]
+	dup = sorted(p for p in set(points) if points.count(p) > 1)
+	ck.check(got == want and not dup,
+		 "the %d rows are the %d selected of --list, each point once%s%s" %
+		 (len(res), len(want),
+		  "" if got == want else
+		  " (missing %s, extra %s)" % (sorted(want - got)[:4],
+					       sorted(got - want)[:4]),
+		  " (twice: %s)" % dup[:4] if dup else ""))
 	for r in res:
-		what = "%s %s" % (r["name"], r["variant"])
+		what = "%s %s%s" % (r["name"], r["variant"], "".join(
+			" %s=%s" % kv for kv in (r.get("params") or {}).items()))
+		# the row's own workers (older files: the run's)
+		nw = r.get("workers") or run_nw
+		base = None
+		if r["name"] != "base" and r["variant"] != "syscall" and \
+		   (tool == "test_overhead" or syscalls):
+			bs = base_of(tool, r, res, syscalls)
+			if tool == "map_perf_test":
+				ck.check(len(bs) == 1, "%s: one base row of its "
+					 "syscall (%s) on its CPUs (%s): %d" %
+					 (what, syscalls.get(r["name"]),
+					  r.get("cpus"), len(bs)))
+			base = bs[0] if len(bs) == 1 else None
 		exp = expectation(tool, r, a)
 		maybe = exp is not None and exp[0].startswith("maybe:")
 		if exp is None or (maybe and r["status"] != "skipped"):
-			check_ran(ck, tool, r, a, nw, what)
+			check_ran(ck, tool, r, a, nw, what, base)
 			continue
 		pat = exp[0][6:] if maybe else exp[0]
 		reason = r.get("reason") or ""
