@@ -8,6 +8,7 @@ sleeps, and its children every 50 ms, until PID has exited, and keeps in OUT
   prog ID     every BPF program an fd of PID referred to (bpf-prog and
               bpf-link fds both show "prog_id:" in fdinfo)
   link ID     every BPF link
+  map ID      every BPF map (its fdinfo's "map_id:")
   worker PID START   every child of PID (START: its start time, so that
               a recycled pid is never taken for it)
 It looks at nothing but PID and its children: other runs on the machine
@@ -20,7 +21,7 @@ import time
 
 
 def fd_ids(pid, fds):
-	progs, links = set(), set()
+	progs, links, maps = set(), set(), set()
 	base = "/proc/%d/fdinfo" % pid
 	for fd in fds:
 		try:
@@ -31,9 +32,11 @@ def fd_ids(pid, fds):
 						progs.add(int(v))
 					elif k == "link_id":
 						links.add(int(v))
+					elif k == "map_id":
+						maps.add(int(v))
 		except (OSError, ValueError):
 			pass
-	return progs, links
+	return progs, links, maps
 
 
 def stat(pid):
@@ -73,7 +76,7 @@ def go(fifo, pid):
 
 def main():
 	pid, path = int(sys.argv[1]), sys.argv[2]
-	progs, links, workers = set(), set(), {}
+	progs, links, maps, workers = set(), set(), set(), {}
 	if len(sys.argv) > 3:	# a fifo the run waits on: go
 		go(sys.argv[3], pid)
 	polls = 0
@@ -96,20 +99,24 @@ def main():
 			fds = set()
 		new_fds = fds if polls % 10 == 0 else fds - known
 		known = fds
-		p, l = fd_ids(pid, new_fds)
+		p, l, m = fd_ids(pid, new_fds)
 		w = {}
 		if time.monotonic() - last_scan > 0.05:	# /proc is long to scan
 			w = children(pid)
 			last_scan = time.monotonic()
-		if not (p <= progs and l <= links and w.items() <= workers.items()):
+		if not (p <= progs and l <= links and m <= maps and
+			w.items() <= workers.items()):
 			progs |= p
 			links |= l
+			maps |= m
 			workers.update(w)
 			with open(path + ".tmp", "w") as f:
 				for i in sorted(progs):
 					f.write("prog %d\n" % i)
 				for i in sorted(links):
 					f.write("link %d\n" % i)
+				for i in sorted(maps):
+					f.write("map %d\n" % i)
 				for k, v in sorted(workers.items()):
 					f.write("worker %d %d\n" % (k, v))
 			os.rename(path + ".tmp", path)
