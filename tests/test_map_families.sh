@@ -5,7 +5,8 @@
 # map operations through the bpf syscall, and the curves (--entries,
 # --key-size, --scale). Everything is asserted through --json, for rows
 # that ended ok or disturbed alike (a busy machine disturbs samples; the
-# counts of a disturbed row are still verified); never a rate.
+# counts of a disturbed row are still verified); never a rate. Each run is
+# watched: its programs, links, maps and workers must be gone after it.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=./map_perf_test
@@ -19,10 +20,14 @@ if [ ! -x $BIN ] || [ ! -x $PY ]; then
 fi
 
 # jrows FILE PYEXPR: PYEXPR holds for every measured row of FILE (ok or
-# disturbed), with r the row and d the file; and there is such a row
+# disturbed), with r the row, d the file and cpus(S) the CPUs of a list;
+# and there is such a row
 jrows() {
 	$PY - "$1" "$2" <<'EOF'
 import json, sys
+def cpus(s):
+    return [c for p in s.split(",") for c in
+            range(int(p.split("-")[0]), int(p.split("-")[-1]) + 1)]
 d = json.load(open(sys.argv[1]))
 rows = [r for r in d["results"] if r["name"] != "base" and
         r["status"] in ("ok", "disturbed")]
@@ -46,22 +51,9 @@ no_failure() {
 		(r["status"] != "skipped" or r["reason"]) for r in d["results"])'
 }
 
-# none of our maps stays behind after a run (within 2 s: the kernel frees
-# them asynchronously, as it does programs)
-no_maps_left() {
-	local i
-	for i in $(seq 20); do
-		bpftool map list 2>/dev/null |
-			grep -qE 'name (bloom_map|queue_map|stack_map|ringbuf_map|perfbuf_map|sys_ops) ' ||
-			return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # --- bloom, queue, stack, task storage: the programs' counts
 F=$T_TMP/fam.json
-run_capture fam $BIN -r 1 -n 2000 -t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage --json "$F"
+run_json fam -r 1 -n 2000 -t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage
 expect "families: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 expect "families: no row failed" no_failure "$F"
 expect "families: each row's program ran for every syscall" \
@@ -76,19 +68,15 @@ expect "task_storage: every get found the task's storage" \
 expect "families: one row per test" jcheck "$F" \
 	'sorted(r["name"] for r in d["results"] if r["name"] != "base") ==
 	 sorted(["bloom_lookup", "bloom_update", "queue_push_pop", "stack_push_pop", "task_storage"])'
-if grep -q '^  bloom_lookup .* ok ' "$T_TMP/fam.out"; then
-	expect "bloom_lookup: upstream's line per worker" \
-		test "$(grep -cE '^[0-9]+:bloom_lookup [0-9]+ lookups per sec' "$T_TMP/fam.out")" -eq "$NCPU"
-fi
-expect "families: none of our maps is left" no_maps_left
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/fam.out" "$F" families
 
 # --- ring and perf buffers: every record produced is consumed or dropped
 if [ "$NCPU" -lt 2 ]; then
 	skip "one CPU: the buffers' consumer needs a CPU of its own"
 else
 	F=$T_TMP/ring.json
-	run_capture ring $BIN -r 1 -n 1000 -t ringbuf_reserve,ringbuf_output,perfbuf_output \
-		--wakeup every,poll,8,adaptive --record-size 16,128 --json "$F"
+	run_json ring -r 1 -n 1000 -t ringbuf_reserve,ringbuf_output,perfbuf_output \
+		--wakeup every,poll,8,adaptive --record-size 16,128
 	expect "buffers: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 	expect "buffers: no row failed" no_failure "$F"
 	# ring buffer: 4 wake-ups x 2 sizes each; perf buffer: no adaptive
@@ -106,29 +94,18 @@ else
 			r["records"]["produced"] >= d["context"]["records_per_call"] * r["hits"] and
 			r["hits"] >= r["events"] > 0'
 	expect "buffers: the producers leave the consumer its CPU" \
-		jrows "$F" 'r["consumer_cpu"] == '"$((NCPU - 1))"' and r["events"] % '"$((NCPU - 1))"' == 0'
-	expect "buffers: none of our maps is left" no_maps_left
+		jrows "$F" 'r["consumer_cpu"] == '"$((NCPU - 1))"' and r["consumer_cpu"] not in cpus(r["cpus"]) and
+			r["workers"] == '"$((NCPU - 1))"' and r["events"] % r["workers"] == 0'
+	checks_from python3 "$TESTS/upstream.py" "$T_TMP/ring.out" "$F" buffers
 
 	# a consumer polling without sleep, then SIGINT once the producers'
-	# program is in (after the base row): nothing stays behind
-	$BIN -a raw_tp -r 1 -n 2000000 -t ringbuf_reserve --wakeup poll \
-		>"$T_TMP/int.out" 2>"$T_TMP/int.err" &
-	pid=$!
-	for i in $(seq 100); do
-		ours_loaded raw_tp_ringbuf_ && break
-		sleep 0.2
-	done
-	expect "SIGINT mid-run: the producers' program was in" ours_loaded raw_tp_ringbuf_
-	workers=$(pgrep -P $pid | tr '\n' ' ')
-	kill -INT $pid
-	wait $pid
-	RC=$?
-	expect "SIGINT mid-run: exit 130 (rc=$RC)" test "$RC" -eq 130
-	expect "SIGINT mid-run: nothing of ours stays loaded" gone raw_tp_ringbuf_
-	expect "SIGINT mid-run: the ring buffer is gone" no_maps_left
-	expect "SIGINT mid-run: no worker left ($workers)" none_alive $workers
+	# program is in (after the base row): nothing stays behind, the ring
+	# buffer neither
+	check_interrupt INT 130 -a raw_tp -r 1 -n 2000000 -t ringbuf_reserve --wakeup poll
+	expect "SIGINT mid-run: the ring buffer was among the maps checked" \
+		test -n "$(ids sigINT map)"
 
-	run_capture ring1 $BIN -c 1 -r 1 -n 1000 -t ringbuf_output --json "$T_TMP/ring1.json"
+	run_json ring1 -c 1 -r 1 -n 1000 -t ringbuf_output
 	expect "buffers on one CPU: skipped, saying the consumer needs a CPU" jcheck "$T_TMP/ring1.json" \
 		'all(r["status"] == "skipped" and "consumer" in r["reason"]
 		     for r in d["results"] if r["name"] != "base")'
@@ -136,8 +113,8 @@ fi
 
 # --- the bpf syscall: single elements and batches, contents compared
 F=$T_TMP/sys.json
-run_capture sys $BIN -r 1 -n 2000 -t sys_hash_lookup,sys_hash_update,sys_hash_delete,sys_array_lookup,sys_array_update,batch_hash_lookup,batch_hash_update,batch_array_lookup,batch_array_update \
-	--entries 64,512 --key-size 8 --json "$F"
+run_json sys -r 1 -n 2000 -t sys_hash_lookup,sys_hash_update,sys_hash_delete,sys_array_lookup,sys_array_update,batch_hash_lookup,batch_hash_update,batch_array_lookup,batch_array_update \
+	--entries 64,512 --key-size 8
 expect "syscall ops: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 expect "syscall ops: no row failed" no_failure "$F"
 expect "syscall ops: one row per test and size" jcheck "$F" \
@@ -149,12 +126,12 @@ expect "syscall ops: maps of the size and key size asked" \
 		r["key_size"] == (8 if "hash" in r["name"] else 4)'
 expect "batch ops: events are the elements of whole dumps" \
 	jrows "$F" '"batch" not in r["name"] or r["events"] % r["params"]["entries"] == 0'
-expect "syscall ops: none of our maps is left" no_maps_left
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/sys.out" "$F" "syscall ops"
 
 # --- curves: one row per point, each with its own CPUs
 F=$T_TMP/sweep.json
-run_capture sweep $BIN -r 1 -n 1000 -t hash_lookup,lpm_kmalloc --entries 100,1000 \
-	--key-size 4,16 --scale --json "$F"
+run_json sweep -r 1 -n 1000 -t hash_lookup,lpm_kmalloc --entries 100,1000 \
+	--key-size 4,16 --scale
 expect "sweep: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 expect "sweep: no row failed" no_failure "$F"
 expect "sweep: a row per entries x key size x CPU count (LPM: 16 only)" jcheck "$F" \
@@ -164,12 +141,14 @@ expect "sweep: a row per entries x key size x CPU count (LPM: 16 only)" jcheck "
 		for k in (4, 16) for c in range(1, '"$NCPU"' + 1)
 		if not (n == "lpm_kmalloc" and k == 4))'
 expect "sweep: each row ran on its own CPU count" \
-	jrows "$F" 'r["events"] == 1000 * r["params"]["cpus"] and r["entries"] == r["params"]["entries"]'
+	jrows "$F" 'r["events"] == 1000 * r["params"]["cpus"] == 1000 * r["workers"] and
+		len(cpus(r["cpus"])) == r["workers"] and r["entries"] == r["params"]["entries"]'
 expect "sweep: a base row for each CPU count" jcheck "$F" \
 	'sorted(r["params"]["cpus"] for r in d["results"] if r["name"] == "base") ==
 	 sorted(list(range(1, '"$NCPU"' + 1)) * 2)'
 expect "sweep: the rate per CPU is the rate over the CPUs" \
 	jrows "$F" 'r["status"] != "ok" or abs(r["rate_per_cpu"]["mean"] * r["params"]["cpus"] - r["mean"]) < 1e-6 * r["mean"]'
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/sweep.out" "$F" sweep
 expect "sweep: the LPM key size left out is said" grep -q 'key-size 4: lpm_kmalloc' "$T_TMP/sweep.err"
 
 # --- bad sweep values: one line, exit 2
@@ -188,14 +167,13 @@ bad_arg "--scale with --list" --list --scale
 
 # --- the fault: programs and workers that miss events make FAILED rows
 F=$T_TMP/fault.json
-BENCH_TEST_FAULT=miss-odd run_capture fault $BIN -r 1 -n 2000 \
+BENCH_TEST_FAULT=miss-odd run_json fault -r 1 -n 2000 \
 	-t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage,ringbuf_reserve,ringbuf_output,perfbuf_output,sys_hash_lookup,batch_array_lookup \
-	--wakeup 8 --json "$F"
+	--wakeup 8
 expect "miss-odd: exit 1 (rc=$RC)" test "$RC" -eq 1
 expect "miss-odd: every new test FAILED with the CPU's count" jcheck "$F" \
 	'all(r["status"] == "failed" and "hits on CPU" in r["reason"]
 	     for r in d["results"] if r["name"] != "base" and r["status"] != "skipped")'
-expect "miss-odd: none of our maps is left" no_maps_left
 
 # --- --list: the new tests, their flags, no program for syscall rows
 run_capture list $BIN --list --json "$T_TMP/list.json"
