@@ -124,6 +124,8 @@ elif real_run realmaps entries ./map_perf_test -r 1 -n 2000 \
 	run_capture plotpng make -s plot JSON="$T_TMP/realmaps.json" PLOTDIR="$T_TMP/realpng"
 	expect "make plot: the SVG of a real run" \
 		test -s "$T_TMP/realpng/realmaps-curve-entries.svg"
+elif [ "$QUIET" = 1 ]; then
+	fail "real map curve: every point of three map_perf_test runs was disturbed"
 else
 	skip "every point of three map_perf_test runs was disturbed: no curve to draw"
 fi
@@ -148,6 +150,8 @@ if [ -x ./test_overhead ]; then
 		run_capture plotovs $PY $PLOT -o "$T_TMP/real" "$T_TMP/realov.json"
 		expect "real overhead bars: a series per mode with a figure" test \
 			"$(svg_series "$T_TMP/real/realov-overhead.svg")" = "$(want_bars "$T_TMP/realov.json")"
+	elif [ "$QUIET" = 1 ]; then
+		fail "real overhead bars: every overhead of three test_overhead runs was disturbed"
 	else
 		skip "every overhead of three test_overhead runs was disturbed: no bars to draw"
 	fi
