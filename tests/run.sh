@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs the given test scripts (default: every tests/test_*.sh but the
-# opt-in tests/test_arm64_*.sh, which need 'make deps-arm64'), then prints
-# the closing "N passed, N failed" line and exits non-zero on any failure.
+# opt-in tests/test_arm64_*.sh, which need 'make deps-arm64', and
+# tests/test_quiet_*.sh, which need a quiet machine: make check-quiet),
+# then prints the closing "N passed, N failed" line and exits non-zero on
+# any failure.
 cd "$(dirname "$0")/.." || exit 1
 if [ $# -eq 0 ]; then
 	for t in tests/test_*.sh; do
-		case $t in tests/test_arm64_*) continue ;; esac
+		case $t in tests/test_arm64_* | tests/test_quiet_*) continue ;; esac
 		set -- "$@" "$t"
 	done
 fi
