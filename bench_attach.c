@@ -704,7 +704,9 @@ static struct bpf_link *lsm_attach(const struct attach_kind *kind,
 
 const struct attach_kind kind_lsm = {
 	.name = "lsm",
-	.needs = { "BPF_LSM", "BPF_JIT", "DEBUG_INFO_BTF" },
+	/* a BPF trampoline too: arm64 has them from 6.0's direct calls on */
+	.needs = { "BPF_LSM", "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
+		   "DEBUG_INFO_BTF" },
 	.applies = has_lsm_hook,
 	.prepare = lsm_prepare,
 	.attach = lsm_attach,

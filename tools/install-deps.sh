@@ -53,6 +53,7 @@ declare -A need_arm64=(
 	[zlib1g-dev:arm64]=$ARM64_LIB/libz.a
 	[libzstd-dev:arm64]=$ARM64_LIB/libzstd.a
 	[libjansson-dev:arm64]=$ARM64_LIB/libjansson.a
+	[systemtap-sdt-dev:arm64]=/usr/include/aarch64-linux-gnu/sys/sdt.h
 	[file]=/usr/bin/file
 )
 
