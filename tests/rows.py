@@ -25,7 +25,7 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     have no base; lookups counted over the samples events were.
 Options: --kprobes-off 0|1, --fprobe-off 0|1, --urandom-tp 0|1 (the tracepoint exists),
 --repeat R, --count N (events per worker and sample), --miss, --tag T,
---help FILE (the program's --help: map_perf_test's table of each test's
+--help-text FILE (the program's --help: map_perf_test's table of each test's
 syscall, for its base rows).
 """
 import argparse
