@@ -398,8 +398,11 @@ void sample_measure(struct sample *s);
 void sample_verify(const struct bench_row *row, struct sample *s);
 /* s->out disturbed when a worker did not have its CPU to itself */
 void sample_judge_disturbed(struct sample *s);
-/* -r N reached, or --max-samples, or the mean known to --precision */
-bool enough_samples(const double *ns, int n, const struct run_settings *rs);
+/*
+ * -r N reached, or --max-samples, or the mean of the rates @x known to
+ * --precision (the JSON's ci95 against its mean)
+ */
+bool enough_samples(const double *x, int n, const struct run_settings *rs);
 /* "  name      help", the help's further lines indented alike */
 void print_help_item(FILE *f, const char *head, const char *help);
 

@@ -132,7 +132,7 @@ void sample_judge_disturbed(struct sample *s)
 	}
 }
 
-bool enough_samples(const double *ns, int n, const struct run_settings *rs)
+bool enough_samples(const double *x, int n, const struct run_settings *rs)
 {
 	struct sample_stats st;
 
@@ -142,6 +142,6 @@ bool enough_samples(const double *ns, int n, const struct run_settings *rs)
 		return true;
 	if (n < rs->min_samples)
 		return false;
-	stats_compute(ns, n, &st);
+	stats_compute(x, n, &st);
 	return stats_ci_half(&st, 0.05) <= rs->precision * st.mean;
 }

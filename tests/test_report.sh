@@ -23,15 +23,15 @@ jexpect "JSON context is complete" "$T_TMP/rep.json" \
 	'all(k in c for k in ("kernel_release", "kernel_build", "cpu_model", "online_cpus", "cpus_used", "libbpf_version", "count", "duration_s", "repeat", "warmup", "timestamp", "precision", "min_samples", "max_samples", "body")) and d["schema"] == "bpf-bench/1" and d["tool"] == "test_overhead"'
 expect "-r 3 -w 1: exit status fits the rows (rc=$RC)" exit_matches rep
 
-# --- the default: 3 to 10 samples, until the mean is known within 1%
+# --- the default: 3 to 5 samples, until the mean is known within 2%
 run_json_fig adapt True -n 5000 -m base,raw_tp -e getpgid
 rows_checked adapt "$L" "$SEL" --tag default
-jexpect "default: precision 0.01, 3 to 10 samples" "$T_TMP/adapt.json" \
-	'c["precision"] == 0.01 and c["repeat"] is None and c["min_samples"] == 3 and c["max_samples"] == 10'
-fig_expect "default: 3 to 10 samples per ok row" adapt True \
-	'all(3 <= len(r["samples"]) <= 10 for r in R if r["status"] == "ok")'
-fig_expect "default: a row stopped before 10 samples is within 1%" adapt True \
-	'all(len(r["samples"]) == 10 or r["ci95"] <= 0.01 * r["mean"] * 1.0001 for r in R if r["status"] == "ok")'
+jexpect "default: precision 0.02, 3 to 5 samples" "$T_TMP/adapt.json" \
+	'c["precision"] == 0.02 and c["repeat"] is None and c["min_samples"] == 3 and c["max_samples"] == 5'
+fig_expect "default: 3 to 5 samples per ok row" adapt True \
+	'all(3 <= len(r["samples"]) <= 5 for r in R if r["status"] == "ok")'
+fig_expect "default: a row stopped before 5 samples is within 2%" adapt True \
+	'all(len(r["samples"]) == 5 or r["ci95"] <= 0.02 * r["mean"] * 1.0001 for r in R if r["status"] == "ok")'
 
 # --- -d: each sample runs for a time
 run_json dur -d 0.05 -r 1 -m base,raw_tp -e getpgid
