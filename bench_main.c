@@ -247,6 +247,8 @@ int bench_count_arg(const char *s, __u64 max, const char *what)
  * the first that selects rows or runs (refused by --compare too).
  */
 static const char *run_option, *select_option;
+/* --precision or --max-samples, which -r makes meaningless */
+static const char *adaptive_option;
 
 static int parse_common(const struct bench_family *fam, int c,
 			const char *arg, int argc, char **argv)
@@ -271,10 +273,12 @@ static int parse_common(const struct bench_family *fam, int c,
 	case OPT_MAX_SAMPLES:
 		err = parse_u64(arg, DEFAULT_MIN_SAMPLES, MAX_SAMPLES, &n);
 		rs->max_samples = n;
+		adaptive_option = "--max-samples";
 		break;
 	case OPT_PRECISION:
 		err = parse_double(arg, 0.01, 100, &rs->precision);
 		rs->precision /= 100;
+		adaptive_option = "--precision";
 		break;
 	case 'd':
 		err = parse_double(arg, 0.001, 3600, &rs->duration);
@@ -392,8 +396,9 @@ static int check_options(const struct bench_family *fam, int argc,
 		pr_err("give a count (-n) or a duration (-d), not both");
 		return -1;
 	}
-	if (rs->repeat && rs->max_samples != DEFAULT_MAX_SAMPLES) {
-		pr_err("-r gives the number of samples: --max-samples goes without it");
+	if (rs->repeat && adaptive_option) {
+		pr_err("-r gives the number of samples: %s goes without it",
+		       adaptive_option);
 		return -1;
 	}
 	return fam->parse_args(argc - optind, argv + optind);
