@@ -633,11 +633,15 @@ static __always_inline struct map_perf_record *record(__u32 test)
 	return r;
 }
 
-/* the same, copied into the ring by bpf_ringbuf_output() */
-static __always_inline void ringbuf_output(void)
+/*
+ * RECORDS_PER_CALL records copied out: into the ring by
+ * bpf_ringbuf_output(), or into this CPU's perf buffer, whose wake-ups are
+ * the perf event's. @perf is a constant: each caller keeps its one helper.
+ */
+static __always_inline void output_records(__u32 test, void *ctx, bool perf)
 {
-	struct map_perf_counters d = {}, *c = record_counter(RINGBUF_OUTPUT);
-	struct map_perf_record *r = record(RINGBUF_OUTPUT);
+	struct map_perf_counters d = {}, *c = record_counter(test);
+	struct map_perf_record *r = record(test);
 	long err;
 	int i;
 
@@ -645,39 +649,32 @@ static __always_inline void ringbuf_output(void)
 		return;
 	for (i = 0; i < RECORDS_PER_CALL; i++) {
 		r->seq = c->seq++;
-		err = bpf_ringbuf_output(&ringbuf_map, r, cfg.record_size,
-					 rb_flags(r->seq));
-		if (err == -EAGAIN)
+		if (perf)
+			err = bpf_perf_event_output(ctx, &perfbuf_map,
+						    BPF_F_CURRENT_CPU, r,
+						    cfg.record_size);
+		else
+			err = bpf_ringbuf_output(&ringbuf_map, r,
+						 cfg.record_size,
+						 rb_flags(r->seq));
+		/* no room: the ring says EAGAIN, the perf buffer ENOSPC */
+		if (err == (perf ? -ENOSPC : -EAGAIN))
 			d.dropped++;
 		else if (err)
 			d.update_fails++;
 	}
 	d.updates = RECORDS_PER_CALL;
-	count_more(RINGBUF_OUTPUT, &d);
+	count_more(test, &d);
 }
 
-/* into this CPU's perf buffer; its wake-ups are the perf event's */
+static __always_inline void ringbuf_output(void)
+{
+	output_records(RINGBUF_OUTPUT, NULL, false);
+}
+
 static __always_inline void perfbuf_output(void *ctx)
 {
-	struct map_perf_counters d = {}, *c = record_counter(PERFBUF_OUTPUT);
-	struct map_perf_record *r = record(PERFBUF_OUTPUT);
-	long err;
-	int i;
-
-	if (!c || !r)
-		return;
-	for (i = 0; i < RECORDS_PER_CALL; i++) {
-		r->seq = c->seq++;
-		err = bpf_perf_event_output(ctx, &perfbuf_map,
-					    BPF_F_CURRENT_CPU, r,
-					    cfg.record_size);
-		if (err == -ENOSPC)
-			d.dropped++;
-		else if (err)
-			d.update_fails++;
-	}
-	d.updates = RECORDS_PER_CALL;
-	count_more(PERFBUF_OUTPUT, &d);
+	output_records(PERFBUF_OUTPUT, ctx, true);
 }
 
 /* ---- connect(): the test case and key are in the address ---- */

@@ -25,60 +25,40 @@ run_capture badarch "$VMTEST" --arch sparc -- true
 expect "unknown --arch exits 2" [ "$RC" -eq 2 ]
 expect "unknown --arch: one line on stderr" [ "$(err_lines badarch)" -eq 1 ]
 
+# The judge alone, on a console log of its own making: a row skipped while
+# the config enables all it needs fails; one whose needs are missing, or
+# whose event a kernel may lack, is a skip; a disturbed row passes only
+# with its hits verified.
+judge_log() {
+	local list='{"schema": "bpf-bench/1", "tool": "t", "rows": [{"name": "kprobe", "variant": "a", "needs": ["KPROBES"]}, {"name": "fentry", "variant": "a", "needs": ["FENTRY_X"]}, {"name": "tracepoint", "variant": "u", "needs": ["KPROBES"], "may_lack": "gone"}]}'
+	local res='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "kprobe", "variant": "a", "status": "skipped", "reason": "r1"}, {"name": "fentry", "variant": "a", "status": "skipped", "reason": "r2"}, {"name": "tracepoint", "variant": "u", "status": "skipped", "reason": "r3"}, {"name": "raw_tp", "variant": "a", "status": "disturbed", "reason": "d", "events": 10, "hits": 10, "hits_per_event": 1}, {"name": "raw_tp", "variant": "b", "status": "disturbed", "reason": "d", "events": 10, "hits": 9, "hits_per_event": 1}]}'
+	printf 'VMTEST-RUN 1: l\nVMTEST-OUT 1\n%s\nVMTEST-ERR 1\nVMTEST-END rc=0\nVMTEST-RUN 2: r\nVMTEST-OUT 2\n%s\nVMTEST-ERR 2\nVMTEST-END rc=3\n' "$list" "$res"
+}
+judge_log >"$T_TMP/judge.log"
+echo "CONFIG_KPROBES=y" >"$T_TMP/judge.config"
+run_capture judge python3 "$TOP/tools/vmtest-judge.py" "$T_TMP/judge.log" "$T_TMP/judge.config"
+expect "judge: exit 1 on a failed verdict (rc=$RC)" [ "$RC" -eq 1 ]
+expect "judge: skipped though the config enables it fails" has judge "FAIL t kprobe a (skipped, but the config enables CONFIG_KPROBES: r1)"
+expect "judge: skipped for a missing option is a skip" has judge "SKIP t fentry a (r2)"
+expect "judge: an event the kernel may lack is a skip" has judge "SKIP t tracepoint u (r3)"
+expect "judge: disturbed but verified passes" has judge "PASS t raw_tp a (verified; timing disturbed under emulation)"
+expect "judge: disturbed and short of hits fails" has judge "FAIL t raw_tp b (disturbed and not verified: d)"
+expect "judge: both commands ended" has judge "ENDS 2"
+
 run_capture nokernel "$VMTEST" --no-build -k /nonexistent -- true
 expect "missing kernel fails" [ "$RC" -ne 0 ]
 expect "missing kernel is named" last_line nokernel "vmtest: FAIL (kernel image /nonexistent not found)"
 
 if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ]; then
 	skip "guest boots" "qemu-system-x86 or busybox-static not installed"
-	# The judge alone, on a console log of its own making: a row skipped while
-# the config enables all it needs fails; one whose needs are missing, or
-# whose event a kernel may lack, is a skip; a disturbed row passes only
-# with its hits verified.
-judge_log() {
-	local list='{"schema": "bpf-bench/1", "tool": "t", "rows": [{"name": "kprobe", "variant": "a", "needs": ["KPROBES"]}, {"name": "fentry", "variant": "a", "needs": ["FENTRY_X"]}, {"name": "tracepoint", "variant": "u", "needs": ["KPROBES"], "may_lack": "gone"}]}'
-	local res='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "kprobe", "variant": "a", "status": "skipped", "reason": "r1"}, {"name": "fentry", "variant": "a", "status": "skipped", "reason": "r2"}, {"name": "tracepoint", "variant": "u", "status": "skipped", "reason": "r3"}, {"name": "raw_tp", "variant": "a", "status": "disturbed", "reason": "d", "events": 10, "hits": 10, "hits_per_event": 1}, {"name": "raw_tp", "variant": "b", "status": "disturbed", "reason": "d", "events": 10, "hits": 9, "hits_per_event": 1}]}'
-	printf 'VMTEST-RUN 1: l\nVMTEST-OUT 1\n%s\nVMTEST-ERR 1\nVMTEST-END rc=0\nVMTEST-RUN 2: r\nVMTEST-OUT 2\n%s\nVMTEST-ERR 2\nVMTEST-END rc=3\n' "$list" "$res"
-}
-judge_log >"$T_TMP/judge.log"
-echo "CONFIG_KPROBES=y" >"$T_TMP/judge.config"
-run_capture judge python3 "$TOP/tools/vmtest-judge.py" "$T_TMP/judge.log" "$T_TMP/judge.config"
-expect "judge: exit 1 on a failed verdict (rc=$RC)" [ "$RC" -eq 1 ]
-expect "judge: skipped though the config enables it fails" has judge "FAIL t kprobe a (skipped, but the config enables CONFIG_KPROBES: r1)"
-expect "judge: skipped for a missing option is a skip" has judge "SKIP t fentry a (r2)"
-expect "judge: an event the kernel may lack is a skip" has judge "SKIP t tracepoint u (r3)"
-expect "judge: disturbed but verified passes" has judge "PASS t raw_tp a (verified; timing disturbed under emulation)"
-expect "judge: disturbed and short of hits fails" has judge "FAIL t raw_tp b (disturbed and not verified: d)"
-expect "judge: both commands ended" has judge "ENDS 2"
-
-finish
+	finish
 	exit
 fi
 
 run_capture fetch "$VMTEST" --fetch-only
 if [ "$RC" -ne 0 ]; then
 	fail "default kernel package fetched: $(tail -n 1 "$T_TMP/fetch.out")"
-	# The judge alone, on a console log of its own making: a row skipped while
-# the config enables all it needs fails; one whose needs are missing, or
-# whose event a kernel may lack, is a skip; a disturbed row passes only
-# with its hits verified.
-judge_log() {
-	local list='{"schema": "bpf-bench/1", "tool": "t", "rows": [{"name": "kprobe", "variant": "a", "needs": ["KPROBES"]}, {"name": "fentry", "variant": "a", "needs": ["FENTRY_X"]}, {"name": "tracepoint", "variant": "u", "needs": ["KPROBES"], "may_lack": "gone"}]}'
-	local res='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "kprobe", "variant": "a", "status": "skipped", "reason": "r1"}, {"name": "fentry", "variant": "a", "status": "skipped", "reason": "r2"}, {"name": "tracepoint", "variant": "u", "status": "skipped", "reason": "r3"}, {"name": "raw_tp", "variant": "a", "status": "disturbed", "reason": "d", "events": 10, "hits": 10, "hits_per_event": 1}, {"name": "raw_tp", "variant": "b", "status": "disturbed", "reason": "d", "events": 10, "hits": 9, "hits_per_event": 1}]}'
-	printf 'VMTEST-RUN 1: l\nVMTEST-OUT 1\n%s\nVMTEST-ERR 1\nVMTEST-END rc=0\nVMTEST-RUN 2: r\nVMTEST-OUT 2\n%s\nVMTEST-ERR 2\nVMTEST-END rc=3\n' "$list" "$res"
-}
-judge_log >"$T_TMP/judge.log"
-echo "CONFIG_KPROBES=y" >"$T_TMP/judge.config"
-run_capture judge python3 "$TOP/tools/vmtest-judge.py" "$T_TMP/judge.log" "$T_TMP/judge.config"
-expect "judge: exit 1 on a failed verdict (rc=$RC)" [ "$RC" -eq 1 ]
-expect "judge: skipped though the config enables it fails" has judge "FAIL t kprobe a (skipped, but the config enables CONFIG_KPROBES: r1)"
-expect "judge: skipped for a missing option is a skip" has judge "SKIP t fentry a (r2)"
-expect "judge: an event the kernel may lack is a skip" has judge "SKIP t tracepoint u (r3)"
-expect "judge: disturbed but verified passes" has judge "PASS t raw_tp a (verified; timing disturbed under emulation)"
-expect "judge: disturbed and short of hits fails" has judge "FAIL t raw_tp b (disturbed and not verified: d)"
-expect "judge: both commands ended" has judge "ENDS 2"
-
-finish
+	finish
 	exit
 fi
 pass "default kernel package fetched"
@@ -109,25 +89,5 @@ expect "hung guest fails" [ "$RC" -eq 1 ]
 expect "hung guest: timeout message" has hang "FAIL: guest timed out after 15 s"
 expect "hung guest: console tail shown" has hang "VMTEST-RUN 1: 'sleep' '600'"
 expect "hung guest stopped within 25 s (took ${took} s)" [ "$took" -le 25 ]
-
-# The judge alone, on a console log of its own making: a row skipped while
-# the config enables all it needs fails; one whose needs are missing, or
-# whose event a kernel may lack, is a skip; a disturbed row passes only
-# with its hits verified.
-judge_log() {
-	local list='{"schema": "bpf-bench/1", "tool": "t", "rows": [{"name": "kprobe", "variant": "a", "needs": ["KPROBES"]}, {"name": "fentry", "variant": "a", "needs": ["FENTRY_X"]}, {"name": "tracepoint", "variant": "u", "needs": ["KPROBES"], "may_lack": "gone"}]}'
-	local res='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "kprobe", "variant": "a", "status": "skipped", "reason": "r1"}, {"name": "fentry", "variant": "a", "status": "skipped", "reason": "r2"}, {"name": "tracepoint", "variant": "u", "status": "skipped", "reason": "r3"}, {"name": "raw_tp", "variant": "a", "status": "disturbed", "reason": "d", "events": 10, "hits": 10, "hits_per_event": 1}, {"name": "raw_tp", "variant": "b", "status": "disturbed", "reason": "d", "events": 10, "hits": 9, "hits_per_event": 1}]}'
-	printf 'VMTEST-RUN 1: l\nVMTEST-OUT 1\n%s\nVMTEST-ERR 1\nVMTEST-END rc=0\nVMTEST-RUN 2: r\nVMTEST-OUT 2\n%s\nVMTEST-ERR 2\nVMTEST-END rc=3\n' "$list" "$res"
-}
-judge_log >"$T_TMP/judge.log"
-echo "CONFIG_KPROBES=y" >"$T_TMP/judge.config"
-run_capture judge python3 "$TOP/tools/vmtest-judge.py" "$T_TMP/judge.log" "$T_TMP/judge.config"
-expect "judge: exit 1 on a failed verdict (rc=$RC)" [ "$RC" -eq 1 ]
-expect "judge: skipped though the config enables it fails" has judge "FAIL t kprobe a (skipped, but the config enables CONFIG_KPROBES: r1)"
-expect "judge: skipped for a missing option is a skip" has judge "SKIP t fentry a (r2)"
-expect "judge: an event the kernel may lack is a skip" has judge "SKIP t tracepoint u (r3)"
-expect "judge: disturbed but verified passes" has judge "PASS t raw_tp a (verified; timing disturbed under emulation)"
-expect "judge: disturbed and short of hits fails" has judge "FAIL t raw_tp b (disturbed and not verified: d)"
-expect "judge: both commands ended" has judge "ENDS 2"
 
 finish
