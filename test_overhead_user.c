@@ -90,10 +90,15 @@ static void urandom_run(void *state, __u64 count)
 
 /*
  * fib_table_lookup: a small UDP datagram to 127.0.0.1 per event, routed
- * by the kernel, as upstream. Each worker sends from a network namespace
- * of its own with only lo up, so the datagrams never leave the worker's
+ * by the kernel, as upstream. The workers send from a network namespace
+ * of the run's own with only lo up, so the datagrams never leave its
  * loopback and no other traffic shares its routing; where the namespace
  * cannot be made (no CAP_SYS_ADMIN), from the host's loopback.
+ *
+ * The namespace is made once, before the first sample, and kept for the
+ * whole run: made and torn down per sample, its set-up and clean-up
+ * (cleanup_net, fqdir and rhashtable work, expedited RCU grace periods)
+ * ran in kworkers on the workers' CPUs while the next sample was timed.
  *
  * Unlike upstream's, the datagrams go to a socket of the worker's own:
  * sent to a closed port, each also makes the kernel answer with an ICMP
@@ -124,6 +129,24 @@ static int loopback_up(void)
 	return err;
 }
 
+/*
+ * Once per run, in the parent: the namespace every worker forked after
+ * it inherits. Nothing else of ours uses the network.
+ */
+static void fib_prepare(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
+	if (unshare(CLONE_NEWNET) && errno != EPERM)
+		pr_note("fib_table_lookup: no network namespace of its own (%s): the host's loopback",
+			strerror(errno));
+	/* a new namespace's lo starts down; so may the host's, in a VM */
+	loopback_up();
+}
+
 /* a socket on 127.0.0.1 to receive them; full, it drops them quietly */
 static int fib_receiver(struct fib_state *s)
 {
@@ -145,12 +168,6 @@ static int fib_setup(void **state)
 	static struct fib_state s;
 	int err;
 
-	if (unshare(CLONE_NEWNET) && errno != EPERM)
-		return -errno;
-	/* a new namespace's lo starts down; so may the host's, in a VM */
-	err = loopback_up();
-	if (err && err != -EPERM)
-		return err;
 	err = fib_receiver(&s);
 	if (err)
 		return err;
@@ -527,6 +544,8 @@ struct overhead_event {
 	long syscall_nr;		/* what sys_enter programs keep */
 	/* checks the event itself before a mode runs it, if needed */
 	bool (*usable)(struct outcome *out);
+	/* once per run, in the parent, before any sample of the event */
+	void (*prepare)(void);
 	/*
 	 * events per worker and sample without -n: about 0.05 s of the
 	 * dearer modes on a quiet 2-CPU VM (uprobe-ret single-steps: 14 us)
@@ -591,8 +610,9 @@ static const struct overhead_event events[] = {
 		.flag = PAIR_HIGH,
 		.count = 25000,
 		.calibrated = true,
+		.prepare = fib_prepare,
 		.help = "a UDP datagram to a socket on 127.0.0.1, in a\n"
-			"network namespace of the worker's own",
+			"network namespace of the run's own",
 	},
 	{
 		.trigger = { .name = "getpgid", .run = getpgid_run },
@@ -1081,6 +1101,8 @@ static int setup(struct bench_rows *rows, bool listing)
 		if (priv->mode == &modes[MODE_BASE])
 			base[e] = &rows->row[i];
 		rows->row[i].base = base[e];
+		if (!listing && priv->ev->prepare)
+			priv->ev->prepare();
 	}
 	run_rows = rows;
 	return 0;
