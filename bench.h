@@ -152,6 +152,18 @@ struct worker_result {
 	bool unpinned;		/* its affinity was changed under it */
 };
 
+/*
+ * Where the programs under test count their hits per CPU, in memory the
+ * workers share with the parent (a skeleton's mmap'ed .bss): slot[w * nr
+ * + c] is program c's count on worker w's CPU. Each worker reads its own
+ * right before and right after its timed loop, so that only hits inside
+ * the loop can verify its events.
+ */
+struct hit_window {
+	int nr;				/* programs; 0: nothing to read */
+	const volatile __u64 **slot;
+};
+
 struct worker_pool {
 	int nr;
 	int *cpu;
@@ -159,25 +171,40 @@ struct worker_pool {
 	int go_fd;		/* closing it releases every worker at once */
 	int result_fd;
 	volatile int *go;	/* shared: set just before the release */
+	int nr_slots;		/* the window's programs */
+	/* shared: [(w * nr_slots + c) * 2] before the loop, [+ 1] after */
+	volatile __u64 *window;
+	size_t window_len;
 	__u64 started_ns;
 };
 
 /*
  * Forks one worker per CPU, pinned and set up, waiting for the go. Each
- * makes @count events, or runs @duration_ns when not 0.
+ * makes @count events, or runs @duration_ns when not 0, and reads the
+ * hit slots of @win (NULL: none) around its loop.
  */
 int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 	       const struct trigger *trigger, __u64 count, __u64 duration_ns,
-	       struct outcome *out);
+	       const struct hit_window *win, struct outcome *out);
+
 /*
- * Releases the workers and collects one result each. A worker that dies,
- * stays stopped, makes no progress or outlives @deadline_ns (0: none)
- * fails the run, named in @out. -EINTR on a signal.
+ * Releases the workers and collects one result each, and into @hits
+ * (NULL: not wanted) each program's hits within each worker's loop,
+ * [w * nr + c] for the window's nr programs. A worker that dies, stays
+ * stopped, makes no progress or outlives @deadline_ns (0: none) fails
+ * the run, named in @out. -EINTR on a signal.
  */
 int pool_run(struct worker_pool *pool, struct worker_result *res,
-	     __u64 deadline_ns, struct outcome *out);
+	     __u64 *hits, __u64 deadline_ns, struct outcome *out);
 /* kills and reaps what is left; safe to call twice */
 void pool_stop(struct worker_pool *pool);
+/*
+ * Waits, at most a quarter second, for the kernel threads (deferred work
+ * of the last sample: RCU callbacks, kworkers, softirqs) to go quiet, so
+ * that the workers are released into an idle machine. Returns the ns it
+ * waited.
+ */
+__u64 settle(void);
 
 __u64 now_ns(void);
 
@@ -204,6 +231,12 @@ struct bench_row {
 	bool runs_prog;			/* false: nothing attached */
 	int nr_counters;		/* programs each counting every event */
 	unsigned int hits_per_event;	/* the kernel's hook fires this often */
+	/*
+	 * The programs fire for something besides the workers' events
+	 * (--attach-time hooks many functions): hits beyond the events
+	 * inside the workers' loops are expected, not a wrong hook.
+	 */
+	bool fires_elsewhere;
 	void *priv;
 
 	/* the runner's */
@@ -216,12 +249,16 @@ struct bench_row {
 	double *worker_rate;		/* [sample * cpus->nr + worker] */
 	double attach_ns[MAX_SAMPLES];
 	double detach_ns[MAX_SAMPLES];
+	double settle_ns[MAX_SAMPLES];	/* waited for the kernel to go quiet */
 	__u64 last_wall_ns;		/* the last sample's, for its deadline */
 	__u64 events;			/* over counted samples */
 	__u64 hits;			/* the first program's, every CPU */
-	__u64 foreign;			/* hits beyond the workers' events */
+	__u64 hits_window;		/* of them, in the workers' loops */
+	__u64 foreign;			/* in the loops, beyond the events */
 	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
+	__u64 kernel_skips;		/* runs it says it skipped in the loops */
 	int retries;			/* samples run again as disturbed */
+	__u64 retry_ns;			/* the time they took */
 	double prog_ns;			/* --prog-stats: ns per program run */
 	double prog_clock_ns;		/* of which the stats' clock reads */
 	__u64 prog_runs, prog_hits;	/* in that pass */
@@ -238,11 +275,16 @@ struct sample {
 	double ns_per_event;
 	__u64 *hits;			/* [counter * nr_cpus + cpu] */
 	int nr_cpus;			/* possible CPUs */
+	/* [worker * nr_counters + counter]: hits inside the worker's loop */
+	__u64 *window;
 	__u64 counted;			/* the first program's, every CPU */
-	__u64 *kernel_skips;		/* per program: runs the kernel skipped */
+	__u64 in_window;		/* of them, inside the workers' loops */
+	/* per program: runs the kernel skipped while the workers ran */
+	__u64 *kernel_skips;
 	__u64 skipped;			/* the events those explain */
-	__u64 foreign;
-	double attach_ns, detach_ns;
+	__u64 foreign;			/* inside the loops, beyond the events */
+	double attach_ns, detach_ns, settle_ns;
+	const volatile __u64 **slots;	/* the workers' hit_window */
 };
 
 static inline __u64 *sample_hits(struct sample *s, int counter)
@@ -306,6 +348,14 @@ struct bench_family {
 	void (*detach)(struct bench_row *row);
 	/* the programs' per-CPU counts into s->hits, then zeroes them */
 	int (*collect)(struct bench_row *row, struct sample *s);
+	/*
+	 * Where program @counter of an opened @row counts its hits on @cpu,
+	 * in memory mapped before the workers are forked (a skeleton's
+	 * .bss): the workers read it around their loops. Required for rows
+	 * that run programs.
+	 */
+	const volatile __u64 *(*hit_slot)(const struct bench_row *row,
+					  int counter, int cpu);
 	/* checks of the family's own, after the runner's per-CPU check */
 	void (*verify)(struct bench_row *row, struct sample *s);
 	/* a sample that counts (no warm-up, not run again): what the
@@ -390,10 +440,13 @@ int bench_main(const struct bench_family *fam, int argc, char **argv);
 /* events, rate and ns per event from the workers' results */
 void sample_measure(struct sample *s);
 /*
- * On every worker's CPU, each of the row's programs counted at least
- * hits_per_event times the worker's events; the rest is foreign. A
- * shortfall the kernel's own count of skipped runs explains is noted in
- * s->skipped; any other makes s->out FAILED, naming the CPU.
+ * Inside every worker's loop, on its CPU, each of the row's programs
+ * counted at least hits_per_event times the worker's events, and not
+ * more than the time other tasks had that CPU can explain: the rest of
+ * the loop's hits is foreign. Hits outside the loops never count. A
+ * shortfall the kernel's own count of skipped runs in the loops explains
+ * is noted in s->skipped; any other, or hits no task can explain, make
+ * s->out FAILED, naming the CPU.
  */
 void sample_verify(const struct bench_row *row, struct sample *s);
 /* s->out disturbed when a worker did not have its CPU to itself */

@@ -31,8 +31,16 @@
 #define DEFAULT_MAX_SAMPLES	5
 #define DEFAULT_PRECISION	0.02
 #define DEFAULT_LOCK_WAIT	600
-/* a disturbed sample is run again at most this often in a row */
-#define MAX_RETRIES		2
+/*
+ * A disturbed sample is run again until the row has spent this much on
+ * samples run again (or RETRY_BUDGET_SAMPLES of its samples' time, when
+ * that is more): short interruptions are random, so a few more tries
+ * usually find a clean moment. Each try is shorter, down to a quarter of
+ * the row's events: a short loop is less likely to meet one.
+ */
+#define RETRY_BUDGET_NS		(2 * 1000000000ull)
+#define RETRY_BUDGET_SAMPLES	5
+#define MAX_SHRINK		2
 /* exit status when rows were disturbed but none failed */
 #define EXIT_DISTURBED		3
 
@@ -442,38 +450,38 @@ static __u64 deadline_ns(const struct bench_row *row)
 	return expected ? 5000000000ull + 10 * expected : 0;
 }
 
+/* a buffer of at least @n elements of @size, kept from call to call */
+static void *grow(void **buf, size_t *cap, size_t n, size_t size)
+{
+	if (n > *cap) {
+		free(*buf);
+		*cap = n;
+		*buf = calloc(n, size);
+		if (!*buf)
+			*cap = 0;
+	}
+	if (*buf)
+		memset(*buf, 0, n * size);
+	return *buf;
+}
+
 static int sample_buffers(struct sample *s, const struct bench_row *row)
 {
-	static struct worker_result *res;
-	static __u64 *hits, *skips;
-	static size_t res_nr, hits_nr, skips_nr;
-	size_t need_hits = (size_t)row->nr_counters * nr_cpus_possible();
+	static void *res, *hits, *skips, *window, *slots;
+	static size_t res_nr, hits_nr, skips_nr, window_nr, slots_nr;
+	size_t nr = row->nr_counters, workers = row->cpus->nr;
 
-	if ((size_t)row->nr_counters > skips_nr) {
-		free(skips);
-		skips_nr = row->nr_counters;
-		skips = calloc(skips_nr, sizeof(*skips));
-	}
-	if ((size_t)row->cpus->nr > res_nr) {
-		free(res);
-		res_nr = row->cpus->nr;
-		res = calloc(res_nr, sizeof(*res));
-	}
-	if (need_hits > hits_nr) {
-		free(hits);
-		hits_nr = need_hits;
-		hits = calloc(hits_nr, sizeof(*hits));
-	}
-	if (!res || !hits || !skips)
-		return -ENOMEM;
 	memset(s, 0, sizeof(*s));
-	memset(res, 0, row->cpus->nr * sizeof(*res));
-	memset(hits, 0, need_hits * sizeof(*hits));
-	memset(skips, 0, row->nr_counters * sizeof(*skips));
-	s->res = res;
-	s->hits = hits;
-	s->kernel_skips = skips;
-	s->nr_workers = row->cpus->nr;
+	s->res = grow(&res, &res_nr, workers, sizeof(*s->res));
+	s->hits = grow(&hits, &hits_nr, nr * nr_cpus_possible(),
+		       sizeof(*s->hits));
+	s->kernel_skips = grow(&skips, &skips_nr, nr, sizeof(__u64));
+	s->window = grow(&window, &window_nr, nr * workers, sizeof(__u64));
+	s->slots = grow(&slots, &slots_nr, nr * workers, sizeof(*s->slots));
+	if (!s->res || !s->hits || !s->kernel_skips || !s->window ||
+	    !s->slots)
+		return -ENOMEM;
+	s->nr_workers = workers;
 	s->nr_cpus = nr_cpus_possible();
 	return 0;
 }
@@ -481,13 +489,14 @@ static int sample_buffers(struct sample *s, const struct bench_row *row)
 /*
  * The kernel's count of the runs it skipped of each of the row's
  * programs, to re-enter a program already running on the CPU (an
- * interrupt's event nested in the program): into @skips, or added
- * to it with @sign -1 then 1 around a sample. Kernels before 5.12 keep
- * none; kprobe programs' are kept from 6.7.
+ * interrupt's event nested in the program), into @skips: read when the
+ * workers are released, then subtracted from when the last is done, so
+ * that only the loops' skips can excuse a shortfall. Kernels before 5.12
+ * keep none; kprobe programs' are kept from 6.7.
  */
 static void read_kernel_skips(const struct bench_family *fam,
 			      const struct bench_row *row, __u64 *skips,
-			      int sign)
+			      bool before)
 {
 	struct bpf_prog_info info;
 	__u32 len;
@@ -498,19 +507,41 @@ static void read_kernel_skips(const struct bench_family *fam,
 	for (i = 0; i < n; i++) {
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);
-		if (!bpf_obj_get_info_by_fd(fds[i], &info, &len))
-			skips[i] += sign * info.recursion_misses;
+		if (bpf_obj_get_info_by_fd(fds[i], &info, &len))
+			continue;
+		if (before)
+			skips[i] = info.recursion_misses;
+		else
+			skips[i] = info.recursion_misses - skips[i];
 	}
+}
+
+/* what each worker reads around its loop: its CPU's slot of each program */
+static void hit_window(const struct bench_family *fam,
+		       const struct bench_row *row, struct sample *s,
+		       struct hit_window *win)
+{
+	int w, c, nr = row->nr_counters;
+
+	win->nr = row->runs_prog ? nr : 0;
+	win->slot = s->slots;
+	for (w = 0; w < s->nr_workers && win->nr; w++)
+		for (c = 0; c < nr; c++)
+			s->slots[w * nr + c] =
+				fam->hit_slot(row, c, row->cpus->cpu[w]);
 }
 
 /*
  * Workers first, then the programs attached, the timed run, the programs
- * detached, and the counts: verified per CPU, then by the family.
+ * detached, and the counts: verified per CPU inside the workers' loops,
+ * then by the family.
  */
 static void sample_run(const struct bench_family *fam, struct bench_row *row,
-		       struct sample *s)
+		       struct sample *s, int shrink)
 {
-	__u64 count = bench_rs.count ?: row->count;
+	/* what the user asked for is never shortened */
+	__u64 count = bench_rs.count ?: row->count >> shrink ?: 1;
+	struct hit_window win;
 	struct worker_pool pool;
 	__u64 t0, wall = 0;
 	int i, err;
@@ -524,11 +555,11 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 			return;
 		row->opened = true;
 	}
+	hit_window(fam, row, s, &win);
 	if (pool_start(&pool, row->cpus, row->trigger, count,
-		       bench_rs.duration * 1e9, &s->out))
+		       bench_rs.duration * 1e9, &win, &s->out))
 		return;
 	if (row->runs_prog) {
-		read_kernel_skips(fam, row, s->kernel_skips, -1);
 		t0 = now_ns();
 		err = fam->attach(row, &pool, &s->out);
 		s->attach_ns = now_ns() - t0;
@@ -537,13 +568,15 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 			fam->detach(row);
 			return;
 		}
+		read_kernel_skips(fam, row, s->kernel_skips, true);
 	}
-	err = pool_run(&pool, s->res, deadline_ns(row), &s->out);
+	s->settle_ns = settle();
+	err = pool_run(&pool, s->res, s->window, deadline_ns(row), &s->out);
 	if (row->runs_prog) {
+		read_kernel_skips(fam, row, s->kernel_skips, false);
 		t0 = now_ns();
 		fam->detach(row);
 		s->detach_ns = now_ns() - t0;
-		read_kernel_skips(fam, row, s->kernel_skips, 1);
 	}
 	if (err)
 		return;
@@ -576,6 +609,7 @@ static void row_record(struct bench_row *row, const struct sample *s)
 	row->ns[n] = s->ns_per_event;
 	row->attach_ns[n] = s->attach_ns;
 	row->detach_ns[n] = s->detach_ns;
+	row->settle_ns[n] = s->settle_ns;
 	for (i = 0; i < nw; i++)
 		row->worker_rate[n * nw + i] = s->res[i].events * 1e9 /
 			(s->res[i].elapsed_ns ?: 1);
@@ -588,28 +622,47 @@ static void row_count(struct bench_row *row, const struct sample *s)
 {
 	row->events += s->events;
 	row->hits += s->counted;
+	row->hits_window += s->in_window;
 	row->foreign += s->foreign;
 	row->kernel_skipped += s->skipped;
+	row->kernel_skips += s->kernel_skips[0];
+}
+
+/* may a disturbed sample of @row be run again, @spent ns into retries? */
+static bool retry_allowed(const struct bench_row *row, __u64 spent)
+{
+	__u64 budget = RETRY_BUDGET_SAMPLES * row->last_wall_ns;
+
+	if (budget < RETRY_BUDGET_NS)
+		budget = RETRY_BUDGET_NS;
+	return row->retry_ns + spent < budget;
 }
 
 /*
- * One sample of @row, run again while disturbed (a few times): a counted
- * one becomes a figure; any that failed or stayed disturbed ends the row.
+ * One sample of @row, run again while disturbed, shorter each time,
+ * within the row's budget: a counted one becomes a figure; any that
+ * failed or stayed disturbed ends the row.
  */
 static int row_sample(const struct bench_family *fam, struct bench_row *row,
 		      bool counted)
 {
+	__u64 t0 = 0, spent = 0;
 	struct sample s;
 	int tries;
 
 	for (tries = 0;; tries++) {
-		sample_run(fam, row, &s);
+		if (tries)
+			t0 = now_ns();
+		sample_run(fam, row, &s, tries < MAX_SHRINK ? tries : MAX_SHRINK);
+		if (tries)
+			spent += now_ns() - t0;
 		if (bench_interrupted())
 			return -EINTR;
-		if (s.out.status != ST_DISTURBED || tries == MAX_RETRIES)
+		if (s.out.status != ST_DISTURBED || !retry_allowed(row, spent))
 			break;
 		row->retries++;
 	}
+	row->retry_ns += spent;
 	if (s.out.status == ST_DISTURBED && !counted)
 		return 0;	/* a warm-up figure is thrown away anyway */
 	if (counted && (s.out.status == ST_OK || s.out.status == ST_DISTURBED)) {
@@ -678,9 +731,9 @@ static int run_rounds(const struct bench_family *fam, struct bench_rows *rows)
 static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 			double clock)
 {
-	__u64 t0 = 0, n0 = 0, t1, n1;
+	__u64 t0 = 0, n0 = 0, t1, n1, start, spent = 0;
 	struct sample s;
-	int fd;
+	int fd, tries;
 
 	/* a row verified by its own counts, with no program to time */
 	if (fam->prog_fds(row, &fd, 1) < 1) {
@@ -688,12 +741,21 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 			    "no BPF program runs in this row");
 		return 0;
 	}
-	if (prog_run_totals(fd, &t0, &n0))
-		t0 = n0 = 0;
-	sample_run(fam, row, &s);
-	if (bench_interrupted())
-		return -EINTR;
-	if (s.out.status != ST_OK && s.out.status != ST_DISTURBED) {
+	/* an undisturbed sample only, found within the row's budget */
+	for (tries = 0;; tries++) {
+		if (prog_run_totals(fd, &t0, &n0))
+			t0 = n0 = 0;
+		start = now_ns();
+		sample_run(fam, row, &s, tries < MAX_SHRINK ? tries : MAX_SHRINK);
+		if (tries)
+			spent += now_ns() - start;
+		if (bench_interrupted())
+			return -EINTR;
+		if (s.out.status != ST_DISTURBED || !retry_allowed(row, spent))
+			break;
+	}
+	row->retry_ns += spent;
+	if (s.out.status != ST_OK) {
 		row->prog_out = s.out;
 		return 0;
 	}

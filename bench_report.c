@@ -146,7 +146,8 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 	stats_compute(row->ns, row->nr, &s->ns);
 	s->outliers = row->nr >= MIN_OUTLIER_SAMPLES ?
 		      stats_outliers(row->rate, row->nr, flags) : 0;
-	s->foreign_share = row->hits ? (double)row->foreign / row->hits : 0;
+	s->foreign_share = row->hits_window ?
+			   (double)row->foreign / row->hits_window : 0;
 	if (!row->base || row->base == row || !row_has_figure(row->base))
 		return;
 	stats_compute(row->base->ns, row->base->nr, &base_ns);
@@ -181,12 +182,12 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		note(buf, len, &off, "%d outlier%s", s->outliers,
 		     s->outliers > 1 ? "s" : "");
 	if (s->foreign_share > FOREIGN_NOISY)
-		note(buf, len, &off, "noisy: %.1f%% of hits were other processes'",
+		note(buf, len, &off, "noisy: %.1f%% of the loops' hits were other processes'",
 		     100 * s->foreign_share);
 	if (row->kernel_skipped)
 		note(buf, len, &off,
-		     "the kernel skipped the program for %llu event(s): re-entry from an interrupt",
-		     row->kernel_skipped);
+		     "the kernel skipped the program for %llu event(s) of the %llu runs it says it skipped in the loops: re-entry from an interrupt",
+		     row->kernel_skipped, row->kernel_skips);
 	if (row->retries)
 		note(buf, len, &off, "%d disturbed sample%s run again",
 		     row->retries, row->retries > 1 ? "s" : "");
@@ -366,8 +367,14 @@ static void counts_json(json_t *o, const struct bench_row *row)
 		return;
 	}
 	json_object_set_new(o, "hits", json_integer(row->hits));
+	/* the verified ones: inside the workers' loops, on their CPUs */
+	json_object_set_new(o, "hits_window", json_integer(row->hits_window));
+	json_object_set_new(o, "hits_outside",
+			    json_integer(row->hits - row->hits_window));
 	json_object_set_new(o, "foreign_hits", json_integer(row->foreign));
 	json_object_set_new(o, "kernel_skipped", json_integer(row->kernel_skipped));
+	json_object_set_new(o, "kernel_skips", json_integer(row->kernel_skips));
+
 	json_object_set_new(o, "hits_per_event",
 			    json_integer(row->hits_per_event));
 	json_object_set_new(o, "programs", json_integer(row->nr_counters));
@@ -423,6 +430,10 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_set_new(o, "disturbed_retries", json_integer(row->retries));
+	json_object_set_new(o, "retry_ns", json_integer(row->retry_ns));
+	/* how long the kernel took to go quiet before the go */
+	json_object_set_new(o, "settle_ns",
+			    json_number(row_median(row->settle_ns, row->nr)));
 	json_object_set_new(o, "other_links", row->others[0] ?
 			    json_string(row->others) : json_null());
 	counts_json(o, row);

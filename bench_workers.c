@@ -6,6 +6,7 @@
  * parent watches them while it waits, so no run waits forever.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -85,11 +86,14 @@ static __u64 run_delay_ns(void)
 
 struct worker_args {
 	int cpu;
+	int index;		/* the worker's place in the pool */
 	int go_fd, result_fd;
 	volatile int *go;
 	pid_t parent;
 	const struct trigger *trigger;
 	__u64 count, duration_ns;
+	const struct hit_window *win;
+	volatile __u64 *window;	/* the pool's, shared */
 };
 
 static void worker_send(int fd, int type, const struct worker_result *res)
@@ -156,6 +160,20 @@ static void prefault(void)
 	run_delay_ns();
 }
 
+/*
+ * The programs' hits on this CPU, into the pool's shared window: @at 0
+ * right before the loop, 1 right after. Plain loads of the skeletons'
+ * mapped counters: nothing the measured program notices.
+ */
+static void read_hits(const struct worker_args *a, int at)
+{
+	int c, nr = a->win ? a->win->nr : 0;
+
+	for (c = 0; c < nr; c++)
+		a->window[(a->index * nr + c) * 2 + at] =
+			*a->win->slot[a->index * nr + c];
+}
+
 static int pin(int cpu)
 {
 	cpu_set_t set;
@@ -216,12 +234,14 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	delay0 = run_delay_ns();
 	context_switches(&vol0, &invol0);
 	cpu0 = thread_cpu_ns();
+	read_hits(a, 0);
 	start = now_ns();
 	if (a->duration_ns)
 		calls = run_for(trigger, state, start, a->duration_ns);
 	else
 		trigger->run(state, calls);
 	res.elapsed_ns = now_ns() - start;
+	read_hits(a, 1);
 	res.cpu_ns = thread_cpu_ns() - cpu0;
 	context_switches(&vol1, &invol1);
 	res.nvcsw = vol1 - vol0;
@@ -444,9 +464,11 @@ static int pool_fail(struct worker_pool *pool, int err)
 }
 
 /* @child_fds: the workers' ends, go's read end and result's write end */
-static int pool_alloc(struct worker_pool *pool, int nr, int child_fds[2])
+static int pool_alloc(struct worker_pool *pool, int nr, int nr_slots,
+		      int child_fds[2])
 {
 	int go[2], result[2];
+	void *window = NULL;
 
 	memset(pool, 0, sizeof(*pool));
 	pool->go_fd = pool->result_fd = -1;
@@ -456,7 +478,15 @@ static int pool_alloc(struct worker_pool *pool, int nr, int child_fds[2])
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (pool->go == MAP_FAILED)
 		pool->go = NULL;
-	if (!pool->cpu || !pool->pid || !pool->go)
+	if (nr_slots) {
+		pool->nr_slots = nr_slots;
+		pool->window_len = sizeof(__u64) * 2 * nr_slots * nr;
+		window = mmap(NULL, pool->window_len, PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		pool->window = window == MAP_FAILED ? NULL : window;
+	}
+	if (!pool->cpu || !pool->pid || !pool->go ||
+	    (nr_slots && !pool->window))
 		return -ENOMEM;
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
@@ -474,17 +504,18 @@ static int pool_alloc(struct worker_pool *pool, int nr, int child_fds[2])
 
 int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 	       const struct trigger *trigger, __u64 count, __u64 duration_ns,
-	       struct outcome *out)
+	       const struct hit_window *win, struct outcome *out)
 {
 	struct worker_args a = {
 		.go = NULL, .parent = getpid(), .trigger = trigger,
 		.count = count, .duration_ns = duration_ns,
+		.win = win && win->nr ? win : NULL,
 	};
 	struct worker_msg msg;
 	struct watch w = {};
 	int child_fds[2] = { -1, -1 }, i, err;
 
-	err = pool_alloc(pool, cpus->nr, child_fds);
+	err = pool_alloc(pool, cpus->nr, a.win ? win->nr : 0, child_fds);
 	if (err) {
 		outcome_set(out, ST_FAILED, "starting workers: %s",
 			    strerror(-err));
@@ -493,6 +524,7 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 	a.go_fd = child_fds[0];
 	a.result_fd = child_fds[1];
 	a.go = pool->go;
+	a.window = pool->window;
 	/* what is buffered must not be printed again by every child */
 	fflush(stdout);
 	fflush(stderr);
@@ -507,6 +539,7 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 			close(pool->go_fd);
 			close(pool->result_fd);
 			a.cpu = cpus->cpu[i];
+			a.index = i;
 			worker_main(&a);
 		}
 		pool->cpu[i] = cpus->cpu[i];
@@ -536,6 +569,16 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 	return err ? pool_fail(pool, err) : 0;
 }
 
+/* each worker's hits of each program within its loop, by worker index */
+static void window_hits(const struct worker_pool *pool, __u64 *hits)
+{
+	const volatile __u64 *v = pool->window;
+	int i, n = pool->nr * pool->nr_slots;
+
+	for (i = 0; i < n; i++)
+		hits[i] = v[2 * i + 1] - v[2 * i];
+}
+
 static int worker_index(const struct worker_pool *pool, int cpu)
 {
 	int i;
@@ -547,7 +590,7 @@ static int worker_index(const struct worker_pool *pool, int cpu)
 }
 
 int pool_run(struct worker_pool *pool, struct worker_result *res,
-	     __u64 deadline_ns, struct outcome *out)
+	     __u64 *hits, __u64 deadline_ns, struct outcome *out)
 {
 	struct worker_msg msg;
 	struct watch w = {};
@@ -573,6 +616,8 @@ int pool_run(struct worker_pool *pool, struct worker_result *res,
 		res[idx] = msg.res;
 	}
 	watch_free(&w);
+	if (!err && hits && pool->window)
+		window_hits(pool, hits);
 	if (!err) {
 		for (i = 0; i < pool->nr; i++) {
 			if (pool->pid[i] > 0 &&
@@ -603,9 +648,138 @@ void pool_stop(struct worker_pool *pool)
 	if (pool->go)
 		munmap((void *)pool->go, sizeof(*pool->go));
 	pool->go = NULL;
+	if (pool->window)
+		munmap((void *)pool->window, pool->window_len);
+	pool->window = NULL;
+	pool->nr_slots = 0;
 	free(pool->cpu);
 	free(pool->pid);
 	pool->cpu = NULL;
 	pool->pid = NULL;
 	pool->nr = 0;
+}
+
+/* ---- waiting for the kernel's deferred work before the go ---- */
+
+/*
+ * What the previous sample left behind runs in kernel threads on the
+ * workers' CPUs: RCU callbacks of detached links and freed programs,
+ * kworkers, ksoftirqd with deferred receive work. Released into it, a
+ * worker loses its CPU and the sample is disturbed. Before the go, wait
+ * until the kernel threads have been quiet for SETTLE_QUIET_NS, or give
+ * up after SETTLE_MAX_NS: the disturbance rule still judges the sample.
+ */
+#define SETTLE_QUIET_NS		2000000ull
+/* their CPU time in that window, at most this share of one CPU */
+#define SETTLE_BUSY_SHARE	0.02
+#define SETTLE_MAX_NS		250000000ull
+/* the kernel threads are listed again this often: kworkers come and go */
+#define SETTLE_RESCAN_NS	1000000000ull
+#define PF_KTHREAD		0x00200000
+
+struct kthread_set {
+	int nr, cap;
+	int *fd;		/* /proc/<pid>/schedstat, read with pread */
+	__u64 scanned_ns;
+};
+
+static struct kthread_set kthreads;
+
+static void kthreads_close(void)
+{
+	while (kthreads.nr > 0)
+		close(kthreads.fd[--kthreads.nr]);
+}
+
+static bool is_kthread(const char *pid)
+{
+	char path[300], buf[512], *p;
+	unsigned long flags;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	/* state ppid pgrp session tty tpgid flags */
+	return p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
+	       (flags & PF_KTHREAD);
+}
+
+static void kthreads_scan(void)
+{
+	char path[300];
+	struct dirent *d;
+	DIR *dir;
+	int fd, *grown;
+
+	kthreads_close();
+	kthreads.scanned_ns = now_ns();
+	dir = opendir("/proc");
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9' ||
+		    !is_kthread(d->d_name))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/schedstat", d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (kthreads.nr == kthreads.cap) {
+			kthreads.cap = kthreads.cap ? 2 * kthreads.cap : 128;
+			grown = realloc(kthreads.fd,
+					kthreads.cap * sizeof(*grown));
+			if (!grown) {
+				close(fd);
+				break;
+			}
+			kthreads.fd = grown;
+		}
+		kthreads.fd[kthreads.nr++] = fd;
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* the kernel threads' CPU time so far, ns */
+static __u64 kthreads_runtime(void)
+{
+	unsigned long long ns;
+	__u64 sum = 0;
+	char buf[96];
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < kthreads.nr; i++) {
+		n = pread(kthreads.fd[i], buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			continue;	/* gone: the next scan drops it */
+		buf[n] = '\0';
+		if (sscanf(buf, "%llu", &ns) == 1)
+			sum += ns;
+	}
+	return sum;
+}
+
+__u64 settle(void)
+{
+	const struct timespec quiet = { 0, SETTLE_QUIET_NS };
+	__u64 start = now_ns(), before, after;
+
+	if (!kthreads.nr || start - kthreads.scanned_ns > SETTLE_RESCAN_NS)
+		kthreads_scan();
+	after = kthreads_runtime();
+	do {
+		before = after;
+		nanosleep(&quiet, NULL);
+		after = kthreads_runtime();
+	} while (after - before > SETTLE_BUSY_SHARE * SETTLE_QUIET_NS &&
+		 now_ns() - start < SETTLE_MAX_NS && !bench_interrupted());
+	return now_ns() - start;
 }

@@ -45,7 +45,8 @@ enum map_test_id {
 
 /* one per test and CPU, added to once per program run */
 struct map_perf_counters {
-	__u64 calls;		/* runs for a worker's syscall */
+	__u64 calls;		/* runs for a worker's syscall: user space
+				 * sums them from the call slots */
 	__u64 lookups;
 	__u64 found;		/* lookups that found what the test expects */
 	__u64 updates;
@@ -57,6 +58,15 @@ struct map_perf_counters {
 	__u64 dropped;		/* ring/perf buffer: records that found no room */
 	__u64 sum;		/* queue/stack: values pushed less values popped */
 	__u64 seq;		/* ring/perf buffer: records tried on this CPU */
+};
+
+/*
+ * The runs for a worker's syscall, per CPU, a cache line each, in .bss:
+ * mapped memory each worker reads right before and after its loop.
+ */
+struct map_perf_slot {
+	__u64 calls;
+	__u64 pad[7];
 };
 
 /* CPUs the worker table covers; a power of two, checked at run time */

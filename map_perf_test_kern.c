@@ -183,6 +183,13 @@ struct {
 const volatile struct map_perf_config cfg = { .syscall_nr = -1 };
 /* the tgid of the worker pinned to each CPU, written before each sample */
 __u32 worker_tgid[MAP_PERF_MAX_CPUS] = {};
+/* each CPU's runs for its worker, read by the worker around its loop */
+struct map_perf_slot call_slots[MAP_PERF_MAX_CPUS] = {};
+
+static __always_inline void count_call(void)
+{
+	call_slots[bpf_get_smp_processor_id() & (MAP_PERF_MAX_CPUS - 1)].calls++;
+}
 
 /* ---- shared by every test ---- */
 
@@ -239,7 +246,7 @@ static __always_inline void count(__u32 test, __u32 lookups, __u32 found,
 
 	if (!c || !counted(c))
 		return;
-	c->calls++;
+	count_call();
 	c->lookups += lookups;
 	c->found += found;
 	c->updates += updates;
@@ -469,7 +476,7 @@ static __always_inline void count_more(__u32 test,
 
 	if (!c || !counted(c))
 		return;
-	c->calls++;
+	count_call();
 	c->lookups += d->lookups;
 	c->found += d->found;
 	c->updates += d->updates;

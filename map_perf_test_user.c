@@ -1674,6 +1674,8 @@ static int attach_row(struct bench_row *row, const struct worker_pool *pool,
 	/* the programs act for these processes only, each on its CPU */
 	memset(r->skel->bss->worker_tgid, 0,
 	       sizeof(r->skel->bss->worker_tgid));
+	memset(r->skel->bss->call_slots, 0,
+	       sizeof(r->skel->bss->call_slots));
 	for (i = 0; i < pool->nr; i++)
 		r->skel->bss->worker_tgid[pool->cpu[i]] = pool->pid[i];
 	err = zero_counters(r);
@@ -1717,6 +1719,7 @@ static int collect(struct bench_row *row, struct sample *s)
 				   v, ncpu * sizeof(*v), 0);
 	memset(&r->c, 0, sizeof(r->c));
 	for (cpu = 0; !err && cpu < ncpu; cpu++) {
+		v[cpu].calls = r->skel->bss->call_slots[cpu].calls;
 		sample_hits(s, 0)[cpu] = v[cpu].calls;
 		r->c.calls += v[cpu].calls;
 		r->c.lookups += v[cpu].lookups;
@@ -1808,6 +1811,16 @@ static void count(struct bench_row *row, const struct sample *s)
 	t->consume_ns += l->consume_ns;
 	t->consumer_cpu_ns += l->consumer_cpu_ns;
 	memset(l, 0, sizeof(*l));
+}
+
+static const volatile __u64 *hit_slot(const struct bench_row *row,
+				      int counter, int cpu)
+{
+	const struct map_row *r = row->priv;
+
+	if (r->test->shape == SHAPE_SYSCALL)
+		return &r->sys.slots[cpu].ok;
+	return &r->skel->bss->call_slots[cpu].calls;
 }
 
 static int prog_fds(const struct bench_row *row, int *fds, int max)
@@ -2151,6 +2164,7 @@ static const struct bench_family map_perf_family = {
 	.collect = collect,
 	.verify = verify,
 	.count = count,
+	.hit_slot = hit_slot,
 	.prog_fds = prog_fds,
 	.close = close_row,
 	.print_upstream = print_upstream,

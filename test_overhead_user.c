@@ -1041,6 +1041,8 @@ static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
 		if (!row)
 			return -ENOMEM;
 		row_add_param(row, "functions", attach_time_funcs[k]);
+		/* every function hooked counts into the same slots */
+		row->fires_elsewhere = true;
 		((struct overhead_row *)row->priv)->nr_funcs =
 			attach_time_funcs[k];
 		/* the events only prove the attachment: a few suffice */
@@ -1315,6 +1317,14 @@ static int collect(struct bench_row *row, struct sample *s)
 			hits[cpu] = slots[cpu].hits;
 	}
 	return 0;
+}
+
+static const volatile __u64 *hit_slot(const struct bench_row *row,
+				      int counter, int cpu)
+{
+	const struct overhead_row *r = row->priv;
+
+	return &r->mode->skel->slots(r->inst[counter].skel)[cpu].hits;
 }
 
 static int prog_fds(const struct bench_row *row, int *fds, int max)
@@ -1781,6 +1791,7 @@ static const struct bench_family overhead_family = {
 	.attach = attach_row,
 	.detach = detach_row,
 	.collect = collect,
+	.hit_slot = hit_slot,
 	.prog_fds = prog_fds,
 	.close = close_row,
 	.print_upstream = print_upstream,

@@ -761,20 +761,36 @@ static void test_sample_measure(void)
 	      s.ns_per_event);
 }
 
-static void verify_case(const char *name, int counters, unsigned int k,
-			const __u64 *hits_in, __u64 skips, enum status want,
-			const char *reason_has, __u64 want_foreign)
+/*
+ * @hits_in: each program's count on CPUs 0-3, attach to detach;
+ * @window_in: each worker's loop's, [worker * counters + program], or
+ * NULL for the same as its CPU's whole count
+ */
+static void verify_window_case(const char *name, int counters,
+			       unsigned int k, const __u64 *hits_in,
+			       const __u64 *window_in, __u64 skips,
+			       bool elsewhere, __u64 off1_ns, enum status want,
+			       const char *reason_has, __u64 want_foreign)
 {
 	struct bench_row row = {
 		.cpus = &two_cpus, .nr_counters = counters,
-		.hits_per_event = k,
+		.hits_per_event = k, .fires_elsewhere = elsewhere,
 	};
 	struct worker_result res[2];
-	__u64 hits[8];
+	__u64 hits[8], window[4];
 	struct sample s;
+	int w, c;
 
 	memcpy(hits, hits_in, sizeof(hits));
 	two_workers(&s, res, hits, 4);
+	/* worker 1 was off its CPU for @off1_ns of its loop */
+	if (off1_ns)
+		res[1].cpu_ns = res[1].elapsed_ns - off1_ns;
+	for (w = 0; w < 2; w++)
+		for (c = 0; c < counters; c++)
+			window[w * counters + c] = window_in ?
+				window_in[w * counters + c] : hits[c * 4 + w];
+	s.window = window;
 	no_skips[0] = skips;
 	sample_measure(&s);
 	sample_verify(&row, &s);
@@ -785,21 +801,35 @@ static void verify_case(const char *name, int counters, unsigned int k,
 	      s.out.status == ST_OK ? "ok" : s.out.reason, s.foreign);
 }
 
+static void verify_case(const char *name, int counters, unsigned int k,
+			const __u64 *hits_in, __u64 skips, enum status want,
+			const char *reason_has, __u64 want_foreign)
+{
+	verify_window_case(name, counters, k, hits_in, NULL, skips, false, 0,
+			   want, reason_has, want_foreign);
+}
+
 static void test_sample_verify(void)
 {
 	const __u64 exact[8] = { 1000, 1000 };
 	const __u64 extra[8] = { 1000, 1300, 0, 7 };
+	const __u64 extra_in[2] = { 1000, 1010 };
 	const __u64 short0[8] = { 999, 100000 };
 	const __u64 short2[8] = { 998, 1000 };
 	const __u64 triple[8] = { 3000, 3001 };
 	const __u64 two_ok[8] = { 1000, 1000, 0, 0, 1000, 1000 };
 	const __u64 two_short[8] = { 1000, 1000, 0, 0, 1000, 999 };
+	const __u64 outside[8] = { 1500, 1500 };
+	const __u64 short_in[2] = { 990, 1000 };
+	const __u64 wrong_hook[8] = { 2000, 2000 };
+	const __u64 too_many_in[2] = { 2000, 2000 };
+	const __u64 stolen_in[2] = { 1000, 1100 };
 
 	verify_case("exact counts", 1, 1, exact, 0, ST_OK, NULL, 0);
-	verify_case("hits beyond the events are foreign, any CPU", 1, 1, extra, 0,
-		    ST_OK, NULL, 307);
+	verify_window_case("hits beyond the events, in the loop and outside",
+			   1, 1, extra, extra_in, 0, false, 0, ST_OK, NULL, 10);
 	verify_case("one CPU short fails though the sum is over", 1, 1, short0, 0,
-		    ST_FAILED, "on CPU 0 for 1000", 0);
+		    ST_FAILED, "on CPU 0 in the worker's loop for 1000", 0);
 	verify_case("three hits an event, covered", 1, 3, triple, 0, ST_OK, NULL,
 		    1);
 	verify_case("three hits an event, one short", 1, 3, exact, 0, ST_FAILED,
@@ -807,14 +837,35 @@ static void test_sample_verify(void)
 	verify_case("two programs, both covering", 2, 1, two_ok, 0, ST_OK, NULL,
 		    0);
 	verify_case("a shortfall the kernel's skips explain", 1, 1, short0, 1,
-		    ST_OK, NULL, 99000);
+		    ST_FAILED, "more than other tasks' time", 0);
+	verify_case("a shortfall the kernel's skips explain, CPU 1 exact", 1, 1,
+		    short2, 2, ST_OK, NULL, 0);
 	verify_case("a shortfall beyond the kernel's skips", 1, 1, short0, 0,
-		    ST_FAILED, "on CPU 0 for 1000 events there", 0);
+		    ST_FAILED, "on CPU 0 in the worker's loop for 1000 events there", 0);
 	verify_case("the kernel's skips counted, but too few", 1, 1, short2, 1,
 		    ST_FAILED, "more than the kernel says it skipped", 0);
 	verify_case("two programs, the second short on CPU 1", 2, 1,
 		    two_short, 0, ST_FAILED, "program 2 of 2 counted 999 hits on CPU 1",
 		    0);
+	verify_window_case("hits outside the loops never cover a shortfall in them",
+			   1, 1, outside, short_in, 0, false, 0, ST_FAILED,
+			   "counted 990 hits on CPU 0 in the worker's loop", 0);
+	verify_window_case("twice the events in the loops: the wrong hook",
+			   1, 1, wrong_hook, too_many_in, 0, false, 0, ST_FAILED,
+			   "the wrong hook", 0);
+	verify_window_case("twice the events, where the programs fire elsewhere too",
+			   1, 1, wrong_hook, too_many_in, 0, true, 0, ST_OK, NULL,
+			   2000);
+	verify_window_case("more in the loops than in all is no count of ours",
+			   1, 1, exact, too_many_in, 0, true, 0, ST_FAILED,
+			   "in the workers' loops but", 0);
+	/* 100 us off the CPU: another task's 100 events of 1 us, twice */
+	verify_window_case("extra hits the other tasks' time explains", 1, 1,
+			   stolen_in, stolen_in, 0, false, 100000, ST_OK, NULL,
+			   100);
+	verify_window_case("extra hits beyond the other tasks' time", 1, 1,
+			   stolen_in, stolen_in, 0, false, 30000, ST_FAILED,
+			   "the wrong hook", 0);
 }
 
 static void disturbed_case(const char *name, void (*spoil)(struct worker_result *),
