@@ -7,6 +7,7 @@
 #                      the same for arm64, cross-built into build/arm64/static/
 #   make check         install what is missing, build, host tests, vmtest
 #   make mutation-check  each check of the tools deleted in turn: a test fails
+#   make first-run     RUNS= default runs of each program: what a user sees
 #   make run           install what is missing, build, run both programs
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
@@ -225,6 +226,10 @@ check-arm64: deps-arm64
 bench: all
 	$(Q)tools/bench.sh
 
+# what a new user sees: RUNS default runs of each program, as they come
+first-run: all
+	$(Q)RUNS=$(or $(RUNS),10) tools/first-run.sh
+
 clean:
 	$(call msg,CLEAN)
 	$(Q)rm -rf $(OUTPUT)/*.o $(OUTPUT)/*.skel.h $(OUTPUT)/vmlinux.h \
@@ -232,6 +237,7 @@ clean:
 	$(Q)rm -rf build/arm64
 
 .PHONY: all tests deps deps-arm64 check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
+	first-run \
 	clean mutation-check
 .DELETE_ON_ERROR:
 .SECONDARY:

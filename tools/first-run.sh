@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# What a new user sees: N consecutive default runs of each program, as
+# they come (make first-run RUNS=10). For each run: its exit status, its
+# lines of output (stdout and stderr), its wall time, and its rows: how
+# many the kernel supports (not skipped), how many got a figure (ok), and
+# which ended disturbed or failed, with why. Then the medians, and the
+# wall times of upstream's own invocations, ./test_overhead 1 and
+# ./map_perf_test 128. Reports; asserts nothing.
+set -u
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-10}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# one run: "rc lines seconds supported ok" and the rows that missed
+run_once() {
+	local name=$1 json=$TMP/run.json t0 t1 rc
+	shift
+	t0=$(date +%s.%N)
+	"$@" --json "$json" >"$TMP/out" 2>&1
+	rc=$?
+	t1=$(date +%s.%N)
+	python3 - "$json" "$rc" "$(wc -l <"$TMP/out")" "$t0" "$t1" <<'EOF'
+import json, sys
+path, rc, lines, t0, t1 = sys.argv[1:]
+try:
+    rows = json.load(open(path))["results"]
+except (OSError, ValueError):
+    rows = []
+supported = [r for r in rows if r["status"] != "skipped"]
+ok = [r for r in supported if r["status"] == "ok"]
+print(rc, lines, "%.2f" % (float(t1) - float(t0)), len(supported), len(ok))
+for r in supported:
+    if r["status"] != "ok":
+        print("#   %s %s %s: %s" % (r["name"], r["variant"], r["status"],
+                                    r.get("reason", "")))
+EOF
+}
+
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+summarize() {
+	local name=$1 file=$2
+	echo "$name: $(grep -vc '^#' "$file") runs;" \
+	     "all rows with a figure in $(awk '!/^#/ && $4 == $5' "$file" | wc -l);" \
+	     "exit 0 in $(awk '!/^#/ && $1 == 0' "$file" | wc -l);" \
+	     "median $(grep -v '^#' "$file" | awk '{ print $3 }' | median) s," \
+	     "$(grep -v '^#' "$file" | awk '{ print $2 }' | median) lines"
+}
+
+for prog in test_overhead map_perf_test; do
+	echo "== ./$prog, $RUNS default runs: rc lines seconds supported ok"
+	: >"$TMP/$prog.runs"
+	for i in $(seq "$RUNS"); do
+		run_once "$prog" "./$prog" | tee -a "$TMP/$prog.runs"
+	done
+	summarize "./$prog" "$TMP/$prog.runs"
+done
+
+for cmd in "./test_overhead 1" "./map_perf_test 128"; do
+	echo "== $cmd, $RUNS runs: rc lines seconds supported ok"
+	: >"$TMP/upstream.runs"
+	for i in $(seq "$RUNS"); do
+		# shellcheck disable=SC2086
+		run_once "$cmd" $cmd | tee -a "$TMP/upstream.runs"
+	done
+	summarize "$cmd" "$TMP/upstream.runs"
+done
