@@ -31,7 +31,7 @@ import os, sys, docutils.core, docutils.nodes
 
 def links(path):
 	tree = docutils.core.publish_doctree(open(path).read(),
-		settings_overrides={"report_level": 5})
+		settings_overrides={"report_level": 5, "halt_level": 5})
 	for ref in tree.findall(docutils.nodes.reference):
 		uri = ref.get("refuri", "")
 		if uri and "://" not in uri and not uri.startswith(("#", "mailto:")):
@@ -70,7 +70,7 @@ def text(node):
 def tables():
 	"""{first header: [{header: cell}]} of each table in README.rst"""
 	tree = docutils.core.publish_doctree(open("README.rst").read(),
-		settings_overrides={"report_level": 5})
+		settings_overrides={"report_level": 5, "halt_level": 5})
 	out = {}
 	for t in tree.findall(docutils.nodes.table):
 		head = [text(e) for e in next(t.findall(docutils.nodes.thead)).findall(docutils.nodes.entry)]
