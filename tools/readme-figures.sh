@@ -60,12 +60,13 @@ print("\n::\n")
 for i, cmd in enumerate(cmds, 1):
 	print("    $ sudo " + cmd)
 	lines = open("%s/%d.txt" % (tmp, i)).read().splitlines()
-	# up to the end of the summary's table: the legend under it is
-	# what the documentation explains
+	# up to the end of the summary's table, whose rows are indented:
+	# the legend under it is what the documentation explains
 	end, seen = len(lines), False
 	for n, line in enumerate(lines):
-		seen = seen or line.startswith("Summary:")
-		if seen and not line.strip():
+		if line.startswith(("Summary:", "Programs:")):
+			seen = True
+		elif seen and not line.startswith(" "):
 			end = n
 			break
 	for line in lines[:end]:
