@@ -20,6 +20,10 @@ fi
 [ $# -gt 0 ] || set -- README.rst Documentation/figures.rst
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# a signal ends the script through its EXIT trap too
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # the commands each file shows, one a line
 commands() {
