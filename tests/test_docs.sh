@@ -1,26 +1,125 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# README.rst is reStructuredText that parses cleanly, documents every
-# option each program's --help lists, and names every row --list has.
+# The documentation: README.rst and every Documentation/*.rst build with
+# docutils without a warning, their links to local files resolve, the
+# index lists every file, each program's --help options are documented,
+# and every row --list has is in the README's tables, with its bits.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
-expect "README.rst parses without warnings" /usr/bin/python3 -c '
+DOCS=(README.rst Documentation/*.rst)
+
+# each file builds to HTML; a warning (level 2) stops it, as an error
+for f in "${DOCS[@]}"; do
+	expect "$f builds without warnings" /usr/bin/python3 - "$f" <<'EOF'
 import sys, docutils.core, docutils.utils
+path = sys.argv[1]
 try:
-	docutils.core.publish_string(open("README.rst").read(), writer_name="null",
-		settings_overrides={"halt_level": 2, "report_level": 5})
+	docutils.core.publish_file(source_path=path, destination_path="/dev/null",
+		writer_name="html", settings_overrides={
+			"halt_level": 2, "report_level": 2,
+			"input_encoding": "utf-8", "output_encoding": "utf-8"})
 except docutils.utils.SystemMessage as e:
-	sys.exit("README.rst: %s" % e)'
+	sys.exit("%s: %s" % (path, e))
+EOF
+done
+
+# links: every relative one names a file that exists; the README links
+# to the index, and the index to every other file of Documentation/
+checks_from /usr/bin/python3 - "${DOCS[@]}" <<'EOF'
+import os, sys, docutils.core, docutils.nodes
+
+def links(path):
+	tree = docutils.core.publish_doctree(open(path).read(),
+		settings_overrides={"report_level": 5, "halt_level": 5})
+	for ref in tree.findall(docutils.nodes.reference):
+		uri = ref.get("refuri", "")
+		if uri and "://" not in uri and not uri.startswith(("#", "mailto:")):
+			yield os.path.normpath(os.path.join(os.path.dirname(path),
+							    uri.split("#")[0]))
+
+out = {p: set(links(p)) for p in sys.argv[1:]}
+for p, targets in sorted(out.items()):
+	bad = sorted(t for t in targets if not os.path.exists(t))
+	print("%s - %s: every local link resolves%s" % (
+		"not ok" if bad else "ok", p, " (not found: %s)" % ", ".join(bad) if bad else ""))
+index = os.path.join("Documentation", "index.rst")
+print("%s - README.rst links to %s" % (
+	"ok" if index in out["README.rst"] else "not ok", index))
+for p in sorted(out):
+	if p.startswith("Documentation/") and p != index:
+		print("%s - %s lists %s" % ("ok" if p in out[index] else "not ok", index, p))
+EOF
 
 for prog in test_overhead map_perf_test; do
 	[ -x "./$prog" ] || { fail "$prog is built"; continue; }
 	for opt in $(./$prog --help | grep -oE -- '(^|[ ,])--[a-z][a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u); do
-		expect "README documents $prog $opt" grep -q -- "$opt" README.rst
+		expect "the documentation documents $prog $opt" grep -q -- "$opt" "${DOCS[@]}"
 	done
 	./$prog --list --json "$T_TMP/$prog.json"
-	for word in $(jget "$T_TMP/$prog.json" 'sorted(set(r["name"] for r in R) | set(r["variant"] for r in R))'); do
-		expect "README names $prog's $word" grep -qw -- "$word" README.rst
-	done
 done
+
+# the README's tables, by their first header: every name and variant of
+# --list is a cell of the right column, and its test_flags bits are there
+checks_from /usr/bin/python3 - "$T_TMP/test_overhead.json" "$T_TMP/map_perf_test.json" <<'EOF'
+import json, sys, docutils.core, docutils.nodes
+
+def text(node):
+	return " ".join(node.astext().split())
+
+def tables():
+	"""{first header: [{header: cell}]} of each table in README.rst"""
+	tree = docutils.core.publish_doctree(open("README.rst").read(),
+		settings_overrides={"report_level": 5, "halt_level": 5})
+	out = {}
+	for t in tree.findall(docutils.nodes.table):
+		head = [text(e) for e in next(t.findall(docutils.nodes.thead)).findall(docutils.nodes.entry)]
+		body = next(t.findall(docutils.nodes.tbody))
+		rows = []
+		for row in body.findall(docutils.nodes.row):
+			cells = [text(e) for e in row.findall(docutils.nodes.entry)]
+			rows.append(dict(zip(head, cells)))
+		out[head[0]] = rows
+	return out
+
+def check(ok, what):
+	print("%s - %s" % ("ok" if ok else "not ok", what))
+
+T = tables()
+def column(table, col):
+	return {r[col]: r for r in T.get(table, []) if col in r}
+
+to = json.load(open(sys.argv[1]))["rows"]
+mp = json.load(open(sys.argv[2]))["rows"]
+
+modes, events = column("mode", "mode"), column("event", "event")
+for name in sorted(set(r["name"] for r in to)):
+	check(name in modes, "README's modes table has test_overhead's mode %s" % name)
+for ev in sorted(set(r["variant"] for r in to)):
+	check(ev in events, "README's events table has test_overhead's event %s" % ev)
+# a mode's pair of bits selects task_rename and fib_table_lookup; any
+# other event has its own bit, the one its base row has
+for r in to:
+	if r["variant"] in ("task_rename", "fib_table_lookup"):
+		cell = modes.get(r["name"], {}).get("bits", "")
+	elif r["name"] == "base":
+		cell = events.get(r["variant"], {}).get("bit", "")
+	else:
+		continue
+	check(hex(r["flag"]) in cell.replace(",", " ").split(),
+	      "README gives %s %s's test_flags bit %s" % (r["name"], r["variant"], hex(r["flag"])))
+
+tests, methods = column("bit", "test"), column("method", "method")
+syscalls = set(r["syscall"] for r in T.get("bit", []) if "syscall" in r)
+for name in sorted(set(r["name"] for r in mp)):
+	check(name in tests, "README's map tests table has map_perf_test's test %s" % name)
+for sc in sorted(set(r["variant"] for r in mp if r["name"] == "base")):
+	check(sc in syscalls, "README's map tests table has base %s's syscall" % sc)
+for name, flag in sorted(set((r["name"], r["flag"]) for r in mp if r["name"] != "base")):
+	bit = flag.bit_length() - 1
+	check(tests.get(name, {}).get("bit") == str(bit),
+	      "README gives %s's test_flags bit %d" % (name, bit))
+for m in sorted(set(r["variant"] for r in mp if r["name"] != "base")):
+	check(m in methods, "README's methods table has map_perf_test's method %s" % m)
+EOF
 finish

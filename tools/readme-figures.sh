@@ -1,48 +1,99 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The README's example figures, from a real run on this machine: both
-# programs' default summaries with the machine and kernel named beside
-# them. Prints the reStructuredText block; with --update, puts it into
-# README.rst between its ".. figures-begin" and ".. figures-end" lines.
+# The documentation's example figures, from real runs on this machine, with
+# the machine and kernel named beside them:
+#   README.rst                 one short run of each program, to show how
+#                              the output reads
+#   Documentation/figures.rst  both programs' default summaries (-q)
+# Prints the reStructuredText blocks; with --update, puts each into its
+# file between the ".. figures-begin" and ".. figures-end" lines.
 #
-#   tools/readme-figures.sh [--update]      (as root, on a quiet machine)
+#   tools/readme-figures.sh [--update] [FILE...]   (as root, on a quiet machine;
+#                                                   default: both files)
 set -eu
 cd "$(dirname "$0")/.."
+update=0
+if [ "${1:-}" = --update ]; then
+	update=1
+	shift
+fi
+[ $# -gt 0 ] || set -- README.rst Documentation/figures.rst
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# a signal ends the script through its EXIT trap too
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-./test_overhead -q --json "$TMP/to.json" >"$TMP/to.txt" 2>/dev/null || true
-./map_perf_test -q --json "$TMP/mp.json" >"$TMP/mp.txt" 2>/dev/null || true
-
-block() {
-	python3 - "$TMP/to.json" <<'EOF'
-import json, sys
-c = json.load(open(sys.argv[1]))["context"]
-print("Measured on %s, %s of them used (%s), kernel %s, libbpf %s, %s:" % (
-	c["cpu_model"], c["cpus_used"], c["machine"], c["kernel_release"],
-	c["libbpf_version"], c["timestamp"][:10]))
-EOF
-	echo
-	echo "::"
-	echo
-	echo "    \$ sudo ./test_overhead -q"
-	sed -e '/^$/d' -e 's/^/    /' "$TMP/to.txt"
-	echo
-	echo "    \$ sudo ./map_perf_test -q"
-	sed -e '/^$/d' -e 's/^/    /' "$TMP/mp.txt"
-	echo
+# the commands each file shows, one a line
+commands() {
+	case $1 in
+	README.rst)
+		echo "./test_overhead -m base,raw_tp,tracepoint -e task_rename,getpgid"
+		echo "./map_perf_test 128"
+		;;
+	Documentation/figures.rst)
+		echo "./test_overhead -q"
+		echo "./map_perf_test -q"
+		;;
+	*)
+		echo "readme-figures: no figures for $1" >&2
+		exit 2
+		;;
+	esac
 }
 
-if [ "${1:-}" != --update ]; then
-	block
-	exit 0
-fi
-block >"$TMP/block"
-python3 - "$TMP/block" <<'EOF'
+# block FILE: runs FILE's commands and prints its block
+block() {
+	local cmd i=0
+	commands "$1" >"$TMP/commands"
+	while IFS= read -r cmd; do
+		i=$((i + 1))
+		# a disturbed or skipped row is an answer too: keep the output
+		$cmd --json "$TMP/$i.json" >"$TMP/$i.txt" 2>/dev/null </dev/null || true
+	done <"$TMP/commands"
+	python3 - "$TMP" <<'EOF'
+import json, sys
+tmp = sys.argv[1]
+cmds = open(tmp + "/commands").read().splitlines()
+c = json.load(open(tmp + "/1.json"))["context"]
+print("Measured on %s (%s), CPUs %s, kernel %s, libbpf %s, %s:" % (
+	c["cpu_model"], c["machine"], c["cpus_used"], c["kernel_release"],
+	c["libbpf_version"], c["timestamp"][:10]))
+print("\n::\n")
+for i, cmd in enumerate(cmds, 1):
+	print("    $ sudo " + cmd)
+	lines = open("%s/%d.txt" % (tmp, i)).read().splitlines()
+	# up to the end of the summary's table, whose rows are indented:
+	# the legend under it is what the documentation explains
+	end, seen = len(lines), False
+	for n, line in enumerate(lines):
+		if line.startswith(("Summary:", "Programs:")):
+			seen = True
+		elif seen and not line.startswith(" "):
+			end = n
+			break
+	for line in lines[:end]:
+		print(("    " + line).rstrip())
+	print()
+EOF
+}
+
+for f in "$@"; do
+	commands "$f" >/dev/null
+	block "$f" >"$TMP/block"
+	if [ "$update" -eq 0 ]; then
+		echo "$f:"
+		cat "$TMP/block"
+		continue
+	fi
+	python3 - "$f" "$TMP/block" <<'EOF'
 import sys
-text = open("README.rst").read()
+path, block = sys.argv[1], open(sys.argv[2]).read()
+text = open(path).read()
 begin, end = ".. figures-begin\n", ".. figures-end\n"
 i, j = text.index(begin) + len(begin), text.index(end)
-open("README.rst", "w").write(text[:i] + "\n" + open(sys.argv[1]).read() + text[j:])
+open(path, "w").write(text[:i] + "\n" + block + text[j:])
 EOF
-echo "README.rst: figures updated"
+	echo "$f: figures updated"
+done
