@@ -343,9 +343,12 @@ extern struct run_settings bench_rs;
 
 /*
  * Faults the tests inject through the environment (BENCH_TEST_FAULT=
- * miss-odd, miss-cpu=N, uncounted, miss-one) to prove that verification
- * bites: a
- * program that misses events must give FAILED. No option reaches them.
+ * miss-odd, miss-cpu=N, uncounted, miss-one, ...) to prove that
+ * verification bites: a program that misses events must give FAILED.
+ * They exist in the test build only (make testing: -DBENCH_TESTING, in
+ * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
+ * builds reads no environment for them: its bench_fault is a constant
+ * none, every test of it is constant, and the compiler drops the faults.
  */
 enum bench_fault_kind {
 	BENCH_FAULT_NONE,
@@ -363,7 +366,11 @@ struct bench_fault {
 	const char *name;
 };
 
+#ifdef BENCH_TESTING
 extern struct bench_fault bench_fault;
+#else
+static const struct bench_fault bench_fault = { .kind = BENCH_FAULT_NONE };
+#endif
 
 /*
  * The fault program @i of a row's @nr counts with, in the numbers above:

@@ -220,7 +220,9 @@ static __always_inline void count_foreign(__u32 test)
 /* false when the test fault wants this run left out of the counts */
 static __always_inline bool counted(struct map_perf_counters *c)
 {
-	/* frozen .rodata: the verifier drops every branch not taken */
+#ifdef BENCH_TESTING
+	/* the test build's faults; frozen .rodata: the verifier drops
+	 * every branch not taken */
 	if (cfg.fault == MAP_FAULT_UNCOUNTED)
 		return false;
 	if (cfg.fault == MAP_FAULT_MISS_ODD && (c->seen++ & 1))
@@ -228,6 +230,7 @@ static __always_inline bool counted(struct map_perf_counters *c)
 	if (cfg.fault == MAP_FAULT_MISS_CPU &&
 	    bpf_get_smp_processor_id() == cfg.fault_cpu)
 		return false;
+#endif
 	return true;
 }
 
@@ -382,8 +385,12 @@ static __always_inline void lpm_wide(void)
 }
 
 /* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
-/* the test fault's key: one the fill never put in */
+/* the test build's fault wrong-key: keys the fill never put in */
+#ifdef BENCH_TESTING
 #define FAULT_KEY_SHIFT		(cfg.fault == MAP_FAULT_WRONG_KEY ? 0x100000 : 0)
+#else
+#define FAULT_KEY_SHIFT		0
+#endif
 
 static __always_inline void lpm_kmalloc(void)
 {

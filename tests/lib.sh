@@ -21,6 +21,11 @@ zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' &&
 FPROBE_OFF=0
 zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_FPROBE is not set' &&
 	FPROBE_OFF=1
+# the test build (make testing; make check makes it): the programs with
+# the test faults of BENCH_TEST_FAULT compiled in. Only a check that
+# injects a fault runs them; every other runs the shipped ones, which have
+# no faults and ignore the variable.
+TESTING=$TOP/build/testing
 T_BG=()
 t_exit() {
 	local p
@@ -52,6 +57,17 @@ run_capture() {
 
 # skip NAME REASON: a check that cannot run here, counted as neither.
 skip() { echo "ok - # SKIP $*"; }
+
+# need_testing: the test build's programs are there; else a failed check
+# saying how to make them (the checks with faults then fail too)
+need_testing() {
+	local p
+	for p in test_overhead map_perf_test; do
+		[ -x "$TESTING/$p" ] && continue
+		fail "$TESTING/$p is missing: run 'make testing' (make check does)"
+		return 1
+	done
+}
 
 finish() {
 	echo "# $(basename "$0"): $T_PASS passed, $T_FAIL failed"

@@ -3,7 +3,8 @@
 # Every check the tools make has a test that makes it fail: delete the
 # check, and the test that names it must fail. Copies the tree to a
 # scratch directory, then for each mutation below: takes the check out,
-# rebuilds, runs the test file until the named check reports, and calls
+# rebuilds (make's programs and the test build, whose faults the tests
+# inject), runs the test file until the named check reports, and calls
 # the mutation killed when that check fails. The same check must pass on
 # the tree as it is (a check that fails anyway kills nothing). One line
 # per mutation; exit 1 when any survived.
@@ -67,7 +68,7 @@ base=$SCRATCH/base
 mkdir -p "$base"
 git ls-files -z | xargs -0 cp --parents -t "$base"
 cp -r build "$base/" 2>/dev/null
-make -C "$base" -s >/dev/null 2>&1 || { echo "the tree does not build"; exit 1; }
+make -C "$base" -s all testing >/dev/null 2>&1 || { echo "the tree does not build"; exit 1; }
 killed=0
 survived=0
 invalid=0
@@ -93,7 +94,7 @@ while IFS='|' read name file old new test check; do
 	dir=$SCRATCH/$name
 	cp -a "$base" "$dir"
 	if ! mutate "$dir" "$file" "$old" "$new" ||
-	   ! make -C "$dir" -s >/dev/null 2>&1; then
+	   ! make -C "$dir" -s all testing >/dev/null 2>&1; then
 		echo "invalid  $name: the mutant does not build"
 		invalid=$((invalid + 1))
 		rm -rf "$dir"

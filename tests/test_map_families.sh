@@ -165,9 +165,11 @@ bad_arg "--wakeup every,1" --wakeup every,1
 bad_arg "--wakeup empty" --wakeup ,
 bad_arg "--scale with --list" --list --scale
 
-# --- the fault: programs and workers that miss events make FAILED rows
+# --- the fault (the test build's): programs and workers that miss events
+# make FAILED rows
 F=$T_TMP/fault.json
-BENCH_TEST_FAULT=miss-odd run_json fault -r 1 -n 2000 \
+need_testing
+BENCH_TEST_FAULT=miss-odd BIN=$TESTING/map_perf_test run_json fault -r 1 -n 2000 \
 	-t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage,ringbuf_reserve,ringbuf_output,perfbuf_output,sys_hash_lookup,batch_array_lookup \
 	--wakeup 8
 expect "miss-odd: exit 1 (rc=$RC)" test "$RC" -eq 1

@@ -161,7 +161,8 @@ for r in rows:
 		fail("%s %s: attach %s detach %s" % (r["name"], r["variant"], r["attach_ns"], r["detach_ns"]))'
 
 # exactly one program of N misses events: the row fails, naming it
-BENCH_TEST_FAULT=miss-one run_capture missone $BIN -r 1 -n $N -c 1 -m raw_tp \
+need_testing
+BENCH_TEST_FAULT=miss-one run_capture missone "$TESTING/test_overhead" -r 1 -n $N -c 1 -m raw_tp \
 	-e task_rename --progs 1,4 --json "$T_TMP/missone.json"
 expect "miss-one: exit 1 (rc=$RC)" test "$RC" -eq 1
 jcheck "miss-one: each row FAILED, the 4-program row on program 4" "$T_TMP/missone.json" '
