@@ -1308,6 +1308,13 @@ static void test_compare_errors(void)
 	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
 			     " \"context\": {}, \"results\": [] }", -EINVAL,
 			     "line 1, column 51: duplicate object key near '\"context\"'");
+	/* a run made with a test fault: its ok rows may be unverified */
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": "
+			     "{ \"fault\": \"uncounted\" }, \"results\": [] }",
+			     -EINVAL, "made with the test fault 'uncounted' (context.fault)");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": "
+			     "{ \"fault\": 1 }, \"results\": [] }",
+			     -EINVAL, "context.fault is set");
 	snprintf(missing, sizeof(missing), "%s/missing.json", tmpdir);
 	ret = run_compare(path_a, missing, -1);
 	check(ret == -ENOENT && strstr(cmp_err, "No such file"),

@@ -80,6 +80,15 @@ jexpect "shipped map_perf_test, BENCH_TEST_FAULT=miss-odd: hash_lookup verified,
 BENCH_TEST_FAULT=bogus run_capture shippedbogus $BIN -r 1 -n 2000 -m base -e getpgid
 expect "shipped test_overhead, BENCH_TEST_FAULT=bogus: no usage error, it runs (rc=$RC)" \
 	test "$RC" -eq 0 -o "$RC" -eq 3
+# --- --compare draws no verdict from a run made with a test fault
+for ab in "uncounted shipped" "shipped uncounted"; do
+	read -r a b <<<"$ab"
+	run_capture cmpfault $BIN --compare "$T_TMP/$a.json" "$T_TMP/$b.json"
+	expect "--compare $a $b (a run with the fault uncounted): exit 2, one line naming the fault (rc=$RC)" \
+		test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/cmpfault.err")" -eq 1 -a \
+		-n "$(grep "uncounted.json: made with the test fault 'uncounted'" "$T_TMP/cmpfault.err")" -a \
+		! -s "$T_TMP/cmpfault.out"
+done
 expect "the shipped programs hold no BENCH_TEST_FAULT; the test build's do" \
 	sh -c '! grep -qa BENCH_TEST_FAULT ./test_overhead ./map_perf_test &&
 		grep -qa BENCH_TEST_FAULT "$1/test_overhead" && grep -qa BENCH_TEST_FAULT "$1/map_perf_test"' sh "$TESTING"
