@@ -205,7 +205,8 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS)
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
-	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c)
+	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c \
+	       uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

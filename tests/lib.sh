@@ -91,6 +91,27 @@ checks_from() {
 	[ "$rc" = 0 ] || [ $n -gt 0 ] || fail "checker $* exited $rc"
 }
 
+# usdt_site_offset FILE: where in FILE the USDT probe test_overhead:nop's
+# site is, from its ELF note and the segment that holds it; nothing when
+# there is none
+usdt_site_offset() {
+	python3 - "$1" <<'EOF'
+import re, subprocess, sys
+def readelf(*a):
+	return subprocess.run(["readelf", "-W"] + list(a) + [sys.argv[1]],
+			      capture_output=True, text=True).stdout
+m = re.search(r"Provider: test_overhead\s+Name: nop\s+Location: (0x[0-9a-f]+)",
+	      readelf("-n"))
+pc = int(m.group(1), 16) if m else None
+for f in readelf("-l").splitlines():
+	f = f.split()
+	if pc is not None and f and f[0] == "LOAD":
+		off, va, size = int(f[1], 16), int(f[2], 16), int(f[4], 16)
+		if va <= pc < va + size:
+			print(pc - va + off)
+EOF
+}
+
 # ---- JSON ----
 
 # J FILE EXPR: EXPR (Python, see tests/jq.py) holds for FILE

@@ -193,6 +193,19 @@ if [ -w $UEV ] && [ -n "$off" ] &&
 else
 	skip "cannot place a uprobe through tracefs here"
 fi
+# and on the USDT probe site: usdt skipped, never counted
+usite=$(usdt_site_offset "$T_TMP/test_overhead_copy")
+if [ -w $UEV ] && [ -n "$usite" ] &&
+   echo "p:wt_tests_usdt $T_TMP/test_overhead_copy:$(printf 0x%x "$usite")" >>$UEV 2>/dev/null; then
+	echo 1 >/sys/kernel/tracing/events/uprobes/wt_tests_usdt/enable
+	BIN=$T_TMP/test_overhead_copy run_json foreignusdt -r 1 -n 20000 -m usdt -e usdt-nop
+	echo 0 >/sys/kernel/tracing/events/uprobes/wt_tests_usdt/enable
+	echo "-:wt_tests_usdt" >>$UEV
+	jexpect "another uprobe on the USDT probe site: usdt skipped saying so" "$T_TMP/foreignusdt.json" \
+		'(lambda r: r["status"] == "skipped" and "USDT probe site" in r["reason"] and "another uprobe" in r["reason"])(row("usdt", "usdt-nop"))'
+else
+	skip "cannot place a uprobe on the USDT probe site through tracefs here"
+fi
 
 # --- SIGKILL of the parent at random points, under load: no worker lives
 busy 2
