@@ -358,6 +358,8 @@ enum bench_fault_kind {
 	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
 	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
 	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
+	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
+	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
 };
 
 struct bench_fault {

@@ -27,6 +27,10 @@ map-hits-all|map_perf_test_user.c|else if (r->hits == HITS_ALL \&\& c->found < c
 map-hits-none|map_perf_test_user.c|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh|fill-all: hash_lookup raw_tp --miss failed
 map-hits-kept|map_perf_test_user.c|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh|wrong-key: lru_hash_lookup raw_tp failed
 uprobe-usable|test_overhead_user.c|if (r->ev->usable \&\& !r->ev->usable(out))|if (0)|test_faults.sh|another uprobe on uprobe_nop
+usdt-site|test_overhead_user.c|return target_state_ok(uprobe_nop_check(|return true; target_state_ok(uprobe_nop_check(|test_modes.sh|USDT site not a nop: usdt failed
+compare-fault|bench_compare.c|ret = refuse_fault(f);|ret = 0;|test_faults.sh|--compare uncounted shipped
+records-kept|map_perf_test_user.c|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
+lru-kept-at-fill|map_perf_test_user.c|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh|empty-map: lru_hash_lookup raw_tp failed
 EOF
 )
 

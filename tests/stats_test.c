@@ -929,6 +929,16 @@ static void test_map_arithmetic(void)
 	check(kept_hits(before, 3, 3) == 84, "lru: a full pass");
 	check(kept_hits(before, 3, 7) == 2 * 84 + 32,
 	      "lru: two passes and one window (%llu)", kept_hits(before, 3, 7));
+	/* a ring record: 8-byte header, data 8-aligned */
+	check(ringbuf_record_bytes(16) == 24 && ringbuf_record_bytes(20) == 32 &&
+	      ringbuf_record_bytes(64) == 72, "ring: 16, 20, 64 bytes take 24, 32, 72");
+	/* a perf sample: 8-byte header, then the 4-byte size and data, 8-aligned */
+	check(perfbuf_record_bytes(16) == 32 && perfbuf_record_bytes(20) == 32 &&
+	      perfbuf_record_bytes(64) == 80, "perf: 16, 20, 64 bytes take 32, 32, 80");
+	/* a byte stays free: 1 MiB of 72 is 14563.5, of 64 one short of 16384 */
+	check(buffer_holds(1 << 20, 72) == 14563 && buffer_holds(1 << 20, 64) == 16383 &&
+	      buffer_holds(256 << 10, 80) == 3276 && buffer_holds(0, 80) == 0,
+	      "buffers: an empty 1 MiB ring takes 14563 records of 72 bytes, 16383 of 64");
 }
 
 /* ---- the USDT probe site's check: this architecture's nops ---- */

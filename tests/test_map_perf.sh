@@ -77,6 +77,13 @@ for t in hash_lookup lpm_kmalloc; do
 done
 jexpect "wrong-key: lru_hash_lookup raw_tp failed, short of the keys kept" "$T_TMP/wrongkey.json" \
 	'row("lru_hash_lookup", "raw_tp")["status"] == "failed" and "the keys kept make" in row("lru_hash_lookup", "raw_tp")["reason"]'
+# the keys the fill kept bound the hits, not the map after the run: an
+# LRU map emptied after its fill gives no hit, and must fail
+BENCH_TEST_FAULT=empty-map BIN=$TESTING/map_perf_test run_json emptymap -r 1 -n 2000 -a raw_tp \
+	-t lru_hash_lookup
+expect "empty-map: exit 1 (rc=$RC)" test "$RC" -eq 1
+jexpect "empty-map: lru_hash_lookup raw_tp failed, short of the keys the fill kept" "$T_TMP/emptymap.json" \
+	'(lambda r: r["status"] == "failed" and "0 of" in r["reason"] and "the keys kept make" in r["reason"])(row("lru_hash_lookup", "raw_tp"))'
 BENCH_TEST_FAULT=fill-all BIN=$TESTING/map_perf_test run_json fillall -r 1 -n 2000 -a raw_tp --miss \
 	-t hash_lookup,lpm_kmalloc
 for t in hash_lookup lpm_kmalloc; do
