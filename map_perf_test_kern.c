@@ -384,7 +384,6 @@ static __always_inline void lpm_wide(void)
 	count(LPM_KMALLOC, 32, found, 0, 0);
 }
 
-/* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
 /*
  * The test build's faults wrong-key: keys the fill never put in; and
  * drop-all: ring and perf buffer records dropped as if there were no room
@@ -397,6 +396,7 @@ static __always_inline void lpm_wide(void)
 #define FAULT_DROP_ALL		false
 #endif
 
+/* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
 static __always_inline void lpm_kmalloc(void)
 {
 	union {
