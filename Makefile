@@ -6,6 +6,8 @@
 #   make STATIC=1 ARCH=arm64
 #                      the same for arm64, cross-built into build/arm64/static/
 #   make check         install what is missing, build, host tests, vmtest
+#   make testing       the test build: the programs with their test faults
+#                      (BENCH_TEST_FAULT), in build/testing/, for make check
 #   make mutation-check  each check of the tools deleted in turn: a test fails
 #   make first-run     RUNS= default runs of each program: what a user sees
 #   make run           install what is missing, build, run both programs
@@ -156,6 +158,41 @@ $(BINDIR)/map_perf_test: $(patsubst %.c,$(OBJDIR)/%.o,$(map_perf_test_SRCS))
 # the uprobe events' targets, per architecture
 $(BINDIR)/test_overhead: $(OBJDIR)/uprobe_targets.o
 
+# The test build, for the tests that inject faults (BENCH_TEST_FAULT, see
+# bench.h): the same programs compiled with -DBENCH_TESTING, BPF objects
+# included, every object of its own under build/testing/ (build/static/
+# testing/ with STATIC=1), never mixed with what make builds, which has no
+# test faults at all. Only the two programs: nothing else needs faults.
+TESTDIR := $(if $(filter 1,$(STATIC)),$(OBJDIR)/testing,$(OUTPUT)/testing)
+TESTING_PROGS := $(PROGS:%=$(TESTDIR)/%)
+testing: $(TESTING_PROGS)
+
+$(TESTDIR):
+	$(Q)mkdir -p $@
+
+$(TESTDIR)/%_kern.o: %_kern.c $(HEADERS) $(OUTPUT)/vmlinux.h | $(TESTDIR)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DBENCH_TESTING -c $< -o $@
+
+$(TESTDIR)/%_kern.skel.h: $(TESTDIR)/%_kern.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+# its skeletons before the shipped ones in build/
+$(TESTDIR)/%.o: %.c $(HEADERS) | $(TESTDIR)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CFLAGS) -c $< -o $@
+
+$(TESTDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(TESTDIR)/%.skel.h)
+$(TESTDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(TESTDIR)/%.skel.h)
+$(TESTDIR)/test_overhead: $(TESTDIR)/uprobe_targets.o
+$(TESTDIR)/map_perf_test: $(patsubst %.c,$(TESTDIR)/%.o,$(map_perf_test_SRCS))
+
+$(TESTING_PROGS): $(TESTDIR)/%: $(TESTDIR)/%_user.o \
+		  $(patsubst %.c,$(TESTDIR)/%.o,$(RUNNER))
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 # unit tests of the runner's pure parts, run by tests/test_stats.sh, and
 # a program the tests attach beside ours
 STATS_TEST := $(OBJDIR)/stats_test
@@ -169,7 +206,8 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS)
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
-	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c)
+	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c \
+	       uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -188,14 +226,14 @@ deps-arm64:
 	$(Q)tools/install-deps.sh arm64
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all testing
 	$(Q)tests/run.sh
 
 # the checks of figures that only undisturbed rows have (statistics of
 # samples, fits, --prog-stats' timings): strict, for a quiet machine; on
 # the shared CI machine make check skips them when every row is disturbed
 QUIET_TESTS := $(filter-out tests/test_arm64_% tests/test_vm%,$(wildcard tests/test_*.sh))
-check-quiet: all
+check-quiet: all testing
 	$(Q)BENCH_TESTS_QUIET=1 tests/run.sh $(sort $(QUIET_TESTS))
 
 run: deps
@@ -210,7 +248,7 @@ plot:
 	$(Q)tools/plot.py -o $(PLOTDIR) $(JSON)
 
 # every check of the tools made to fail by its test (slow: rebuilds)
-mutation-check: all
+mutation-check: all testing
 	$(Q)tests/mutation-check.sh
 
 vmtest: deps
@@ -223,7 +261,7 @@ vmtest-arm64: deps-arm64
 check-arm64: deps-arm64
 	$(Q)tests/run.sh tests/test_arm64_build.sh
 
-bench: all
+bench: all testing
 	$(Q)tools/bench.sh
 
 # what a new user sees: RUNS default runs of each program, as they come
@@ -233,10 +271,11 @@ first-run: all
 clean:
 	$(call msg,CLEAN)
 	$(Q)rm -rf $(OUTPUT)/*.o $(OUTPUT)/*.skel.h $(OUTPUT)/vmlinux.h \
-		$(OUTPUT)/static $(OUTPUT)/dynamic test_overhead map_perf_test
+		$(OUTPUT)/static $(OUTPUT)/dynamic $(OUTPUT)/testing \
+		test_overhead map_perf_test
 	$(Q)rm -rf build/arm64
 
-.PHONY: all tests deps deps-arm64 check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
+.PHONY: all tests testing deps deps-arm64 check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
 	first-run \
 	clean mutation-check
 .DELETE_ON_ERROR:

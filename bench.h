@@ -393,9 +393,12 @@ extern struct run_settings bench_rs;
 
 /*
  * Faults the tests inject through the environment (BENCH_TEST_FAULT=
- * miss-odd, miss-cpu=N, uncounted, miss-one) to prove that verification
- * bites: a
- * program that misses events must give FAILED. No option reaches them.
+ * miss-odd, miss-cpu=N, uncounted, miss-one, ...) to prove that
+ * verification bites: a program that misses events must give FAILED.
+ * They exist in the test build only (make testing: -DBENCH_TESTING, in
+ * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
+ * builds reads no environment for them: its bench_fault is a constant
+ * none, every test of it is constant, and the compiler drops the faults.
  */
 enum bench_fault_kind {
 	BENCH_FAULT_NONE,
@@ -405,6 +408,8 @@ enum bench_fault_kind {
 	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
 	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
 	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
+	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
+	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
 };
 
 struct bench_fault {
@@ -413,7 +418,11 @@ struct bench_fault {
 	const char *name;
 };
 
+#ifdef BENCH_TESTING
 extern struct bench_fault bench_fault;
+#else
+static const struct bench_fault bench_fault = { .kind = BENCH_FAULT_NONE };
+#endif
 
 /*
  * The fault program @i of a row's @nr counts with, in the numbers above:

@@ -19,7 +19,9 @@
  *     "duration_s": null | 5,		instead of a count
  *     "repeat": 5,
  *     "warmup": 1,
- *     "timestamp": "2026-11-30T05:10:00Z"
+ *     "timestamp": "2026-11-30T05:10:00Z",
+ *     "fault": "miss-odd"		only from the test build's
+ *					BENCH_TEST_FAULT: refused
  *   },
  *   "results": [ {
  *     "name": "kprobe", "variant": "task_rename",
@@ -45,7 +47,8 @@
  * duplicate is noted. "disturbed" is a run the tool itself distrusts:
  * like "skipped" and "failed" it is listed, never given a verdict.
  *
- * What the compare requires: "schema", the "context" object, the
+ * What the compare requires: "schema", the "context" object without a
+ * "fault" (a run with a test fault may show unverified rows as ok), the
  * "results" array, each row's "name", "variant" and "status", and for an
  * "ok" row a "unit" that is a rate (".../s") and a non-empty "samples"
  * array of numbers. Everything a verdict rests on comes from the samples,
@@ -637,6 +640,28 @@ static void index_rows(struct bench_file *f)
 	}
 }
 
+/*
+ * A run made with a test fault (the test build's BENCH_TEST_FAULT) says so
+ * in context.fault: its rows may be "ok" with nothing verified, so no
+ * verdict is drawn from it.
+ */
+static int refuse_fault(const struct bench_file *f)
+{
+	const json_t *fault = json_object_get(f->context, "fault");
+	const char *name = json_string_value(fault);
+	char shown_fault[NAME_SHOWN];
+
+	if (!fault || json_is_null(fault))
+		return 0;
+	if (name)
+		pr_err("%s: made with the test fault '%s' (context.fault): its figures are not to be trusted",
+		       f->path, shown(shown_fault, sizeof(shown_fault), name));
+	else
+		pr_err("%s: context.fault is set: made with a test fault, its figures are not to be trusted",
+		       f->path);
+	return -EINVAL;
+}
+
 static int load_file(struct bench_file *f)
 {
 	const char *schema;
@@ -663,7 +688,9 @@ static int load_file(struct bench_file *f)
 		       f->path);
 		return -EINVAL;
 	}
-	ret = load_rows(f, results);
+	ret = refuse_fault(f);
+	if (!ret)
+		ret = load_rows(f, results);
 	if (!ret)
 		index_rows(f);
 	return ret;

@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "map_perf_families.h"
 #include "map_perf_test.h"
@@ -38,6 +40,7 @@ struct consumer {
 	int err;		/* the thread's: a poll that failed */
 	atomic_bool stop;
 	int nr_cpus;
+	__u64 buffer_bytes;	/* the ring's, or one CPU's perf buffer's */
 	struct consumer_counts counts;
 };
 
@@ -185,6 +188,8 @@ struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 			      struct outcome *out)
 {
 	struct consumer *c = calloc(1, sizeof(*c));
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
 	int err;
 
 	if (!c)
@@ -210,7 +215,19 @@ struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 		consumer_free(c);
 		return NULL;
 	}
+	/* the ring's size is the map's; a perf buffer's, PERF_PAGES */
+	if (kind == CONSUME_PERFBUF)
+		c->buffer_bytes = (__u64)PERF_PAGES * sysconf(_SC_PAGESIZE);
+	else if (!bpf_obj_get_info_by_fd(map_fd, &info, &len))
+		c->buffer_bytes = info.max_entries;
+	else
+		goto info_failed;
 	return c;
+info_failed:
+	outcome_set(out, ST_FAILED, "cannot read the ring buffer's size: %s",
+		    strerror(errno));
+	consumer_free(c);
+	return NULL;
 nomem:
 	outcome_set(out, ST_FAILED, "out of memory");
 	consumer_free(c);
@@ -268,6 +285,14 @@ void consumer_stop(struct consumer *c)
 const struct consumer_counts *consumer_counts(const struct consumer *c)
 {
 	return &c->counts;
+}
+
+__u64 consumer_holds(const struct consumer *c)
+{
+	return buffer_holds(c->buffer_bytes,
+			    c->kind == CONSUME_RINGBUF ?
+			    ringbuf_record_bytes(c->record_size) :
+			    perfbuf_record_bytes(c->record_size));
 }
 
 int consumer_error(const struct consumer *c)

@@ -43,6 +43,11 @@ int consumer_start(struct consumer *c, int cpu, struct outcome *out);
 /* once the producers are done: drains what is left and stops */
 void consumer_stop(struct consumer *c);
 const struct consumer_counts *consumer_counts(const struct consumer *c);
+/*
+ * How many records the buffer takes with nobody consuming: the ring, which
+ * every CPU shares, or one CPU's perf buffer.
+ */
+__u64 consumer_holds(const struct consumer *c);
 /* 0, or the -errno a poll of the last run failed with */
 int consumer_error(const struct consumer *c);
 void consumer_free(struct consumer *c);

@@ -80,6 +80,8 @@ enum map_perf_fault {
 	MAP_FAULT_UNCOUNTED,
 	MAP_FAULT_MISS_ONE,	/* the runner's: one program of several */
 	MAP_FAULT_WRONG_KEY,	/* look up keys that are not there */
+	MAP_FAULT_FILL_ALL,	/* the runner's: user space's fills */
+	MAP_FAULT_DROP_ALL,	/* ring/perf buffers: drop every record */
 };
 
 /* set in .rodata before load */
@@ -170,6 +172,30 @@ static inline __u64 kept_hits(const __u64 *before, __u32 nr_windows,
 {
 	return events / nr_windows * before[nr_windows] +
 	       before[events % nr_windows];
+}
+
+/* bytes a record of @size takes in a BPF ring buffer: an 8-byte header */
+static inline __u64 ringbuf_record_bytes(__u32 size)
+{
+	return (8 + (__u64)size + 7) & ~7ull;
+}
+
+/*
+ * In a perf buffer: the sample's 8-byte header, then the raw data's 4-byte
+ * size and the data, padded to 8 bytes.
+ */
+static inline __u64 perfbuf_record_bytes(__u32 size)
+{
+	return 8 + ((4 + (__u64)size + 7) & ~7ull);
+}
+
+/*
+ * Records of @record bytes that a buffer of @bytes takes before one is
+ * dropped, with nobody consuming: both kinds keep a byte free.
+ */
+static inline __u64 buffer_holds(__u64 bytes, __u64 record)
+{
+	return bytes ? (bytes - 1) / record : 0;
 }
 #endif
 

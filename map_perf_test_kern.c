@@ -227,7 +227,9 @@ static __always_inline void count_foreign(__u32 test)
 /* false when the test fault wants this run left out of the counts */
 static __always_inline bool counted(struct map_perf_counters *c)
 {
-	/* frozen .rodata: the verifier drops every branch not taken */
+#ifdef BENCH_TESTING
+	/* the test build's faults; frozen .rodata: the verifier drops
+	 * every branch not taken */
 	if (cfg.fault == MAP_FAULT_UNCOUNTED)
 		return false;
 	if (cfg.fault == MAP_FAULT_MISS_ODD && (c->seen++ & 1))
@@ -235,6 +237,7 @@ static __always_inline bool counted(struct map_perf_counters *c)
 	if (cfg.fault == MAP_FAULT_MISS_CPU &&
 	    bpf_get_smp_processor_id() == cfg.fault_cpu)
 		return false;
+#endif
 	return true;
 }
 
@@ -388,10 +391,19 @@ static __always_inline void lpm_wide(void)
 	count(LPM_KMALLOC, 32, found, 0, 0);
 }
 
-/* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
-/* the test fault's key: one the fill never put in */
+/*
+ * The test build's faults wrong-key: keys the fill never put in; and
+ * drop-all: ring and perf buffer records dropped as if there were no room
+ */
+#ifdef BENCH_TESTING
 #define FAULT_KEY_SHIFT		(cfg.fault == MAP_FAULT_WRONG_KEY ? 0x100000 : 0)
+#define FAULT_DROP_ALL		(cfg.fault == MAP_FAULT_DROP_ALL)
+#else
+#define FAULT_KEY_SHIFT		0
+#define FAULT_DROP_ALL		false
+#endif
 
+/* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
 static __always_inline void lpm_kmalloc(void)
 {
 	union {
@@ -613,7 +625,8 @@ static __always_inline void ringbuf_reserve(void)
 		return;
 	for (i = 0; i < RECORDS_PER_CALL; i++) {
 		seq = c->seq++;
-		r = bpf_ringbuf_reserve(&ringbuf_map, cfg.record_size, 0);
+		r = FAULT_DROP_ALL ? NULL :
+		    bpf_ringbuf_reserve(&ringbuf_map, cfg.record_size, 0);
 		if (!r) {
 			d.dropped++;
 			continue;
@@ -656,7 +669,9 @@ static __always_inline void output_records(__u32 test, void *ctx, bool perf)
 		return;
 	for (i = 0; i < RECORDS_PER_CALL; i++) {
 		r->seq = c->seq++;
-		if (perf)
+		if (FAULT_DROP_ALL)
+			err = perf ? -ENOSPC : -EAGAIN;
+		else if (perf)
 			err = bpf_perf_event_output(ctx, &perfbuf_map,
 						    BPF_F_CURRENT_CPU, r,
 						    cfg.record_size);

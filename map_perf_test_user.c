@@ -207,6 +207,7 @@ struct map_row {
 	struct row_settings set;
 	struct trigger trig;	/* the test's, with this row's arg */
 	__u32 lru_range;	/* LRU_HASH_LOOKUP's keys: 0 .. this - 1 */
+	__u64 *lru_kept;	/* [w]: keys the fill kept below window w */
 	struct map_perf_test_kern *skel;
 	struct bpf_program *prog;
 	struct bpf_link *link;
@@ -389,41 +390,45 @@ static int fill_lpm(struct map_row *r)
 /*
  * Filling an LRU map up to its size evicts some of the keys already in
  * it: each CPU takes free nodes in batches and evicts to complete a batch.
- * Lookups evict nothing, so the keys still there after the run are those
- * the fill kept, and each worker, walking the windows of 32 keys in order
- * (lru_hash_lookup_run), must have found what the windows it looked up
- * hold. The count of each worker is known only then: -d decides it.
+ * What the fill kept is read once it is done, before any run. Lookups
+ * evict nothing, so each worker, walking the windows of 32 keys in order
+ * (lru_hash_lookup_run), must find what the windows it looks up held
+ * then: never a bound from the map after the run, which a map emptied
+ * meanwhile would bring down to nothing. @kept[w]: keys the windows below
+ * w kept.
  */
-static int expect_kept_keys(int fd, __u32 lru_lookup_range,
-			    const struct worker_result *res, int nr,
-			    __u64 *min_found)
+static void read_kept_keys(int fd, __u32 nr_windows, __u64 *kept)
 {
-	__u32 nr_windows = lru_lookup_range / LRU_LOOKUP_SPAN, w, i, key;
-	__u64 *before;	/* before[w]: keys kept in the windows below w */
+	__u32 w, i, key;
 	long val;
-	int k;
 
-	before = calloc(nr_windows + 1, sizeof(*before));
-	if (!before)
-		return -ENOMEM;
+	kept[0] = 0;
 	for (w = 0; w < nr_windows; w++) {
-		before[w + 1] = before[w];
+		kept[w + 1] = kept[w];
 		for (i = 0; i < LRU_LOOKUP_SPAN; i++) {
 			key = w * LRU_LOOKUP_SPAN + i;
-			before[w + 1] += !bpf_map_lookup_elem(fd, &key, &val);
+			kept[w + 1] += !bpf_map_lookup_elem(fd, &key, &val);
 		}
 	}
-	*min_found = 0;
+}
+
+/* the hits the workers' lookups must make; -d decides their counts */
+static __u64 kept_keys_hits(const struct map_row *r,
+			    const struct worker_result *res, int nr)
+{
+	__u32 nr_windows = r->lru_range / LRU_LOOKUP_SPAN;
+	__u64 hits = 0;
+	int k;
+
 	for (k = 0; k < nr; k++)
-		*min_found += kept_hits(before, nr_windows, res[k].events);
-	free(before);
-	return 0;
+		hits += kept_hits(r->lru_kept, nr_windows, res[k].events);
+	return hits;
 }
 
 static int fill_lru_hash_lookup(struct map_row *r)
 {
 	int fd = bpf_map__fd(r->skel->maps.lru_hash_lookup_map);
-	__u32 key;
+	__u32 key, nr_windows = r->lru_range / LRU_LOOKUP_SPAN;
 	long val = 1;
 
 	if (fill_absent())
@@ -431,6 +436,15 @@ static int fill_lru_hash_lookup(struct map_row *r)
 	for (key = 0; key < r->lru_range; key++)
 		if (bpf_map_update_elem(fd, &key, &val, BPF_NOEXIST))
 			return -errno;
+	free(r->lru_kept);
+	r->lru_kept = calloc(nr_windows + 1, sizeof(*r->lru_kept));
+	if (!r->lru_kept)
+		return -ENOMEM;
+	read_kept_keys(fd, nr_windows, r->lru_kept);
+	/* the test build's fault empty-map: the keys gone before the runs */
+	if (bench_fault.kind == BENCH_FAULT_EMPTY_MAP)
+		for (key = 0; key < r->lru_range; key++)
+			bpf_map_delete_elem(fd, &key);
 	r->hits = HITS_KEPT;
 	return 0;
 }
@@ -1546,8 +1560,52 @@ static int open_consumer(struct map_row *r, struct outcome *out)
 }
 
 /*
+ * The records an empty buffer takes are never dropped, however slow the
+ * consumer, and a sample starts with the buffer empty (the last one's
+ * consumer drained it): of the RECORDS_PER_CALL records each of the
+ * workers' events makes, as many as the buffer holds must have been
+ * consumed. The bound comes from the events and the buffer's size alone,
+ * never from the counts it checks: a program or buffer that drops records
+ * it had room for, all of them included, fails.
+ */
+static bool records_kept(const struct map_row *r, struct sample *s,
+			 const struct consumer_counts *n)
+{
+	__u64 holds = consumer_holds(r->consumer), made = 0, got = 0;
+	int k, cpu;
+
+	if (r->test->shape == SHAPE_RINGBUF) {
+		/* one ring for every producer */
+		for (k = 0; k < s->nr_workers; k++)
+			made += s->res[k].events * RECORDS_PER_CALL;
+		for (cpu = 0; cpu < s->nr_cpus; cpu++)
+			got += n->consumed[cpu];
+		if (got >= (made < holds ? made : holds))
+			return true;
+		outcome_set(&s->out, ST_FAILED,
+			    "%llu of the %llu records the events made were consumed, fewer than the %llu an empty ring takes",
+			    got, made, holds);
+		return false;
+	}
+	/* a perf buffer per CPU */
+	for (k = 0; k < s->nr_workers; k++) {
+		cpu = s->res[k].cpu;
+		made = s->res[k].events * RECORDS_PER_CALL;
+		got = n->consumed[cpu];
+		if (got >= (made < holds ? made : holds))
+			continue;
+		outcome_set(&s->out, ST_FAILED,
+			    "CPU %d: %llu of the %llu records its events made were consumed, fewer than the %llu an empty perf buffer takes",
+			    cpu, got, made, holds);
+		return false;
+	}
+	return true;
+}
+
+/*
  * Every record produced on a CPU was consumed or dropped there, each
- * consumed once, in order, whole; the consumer's rate and cost are kept.
+ * consumed once, in order, whole, and no fewer consumed than an empty
+ * buffer takes; the consumer's rate and cost are kept.
  */
 static void verify_records(struct map_row *r, struct sample *s,
 			   const struct map_perf_counters *pc)
@@ -1577,6 +1635,8 @@ static void verify_records(struct map_row *r, struct sample *s,
 			    pc[cpu].dropped);
 		return;
 	}
+	if (!records_kept(r, s, n))
+		return;
 	r->last.produced = r->c.updates;
 	r->last.consumed = consumed;
 	r->last.dropped = r->c.dropped;
@@ -1744,7 +1804,6 @@ static void verify(struct bench_row *row, struct sample *s)
 	struct map_row *r = row->priv;
 	struct map_perf_counters *c = &r->c;
 	__u64 min_found = 0;
-	int err = 0;
 
 	if (r->test->shape == SHAPE_SYSCALL) {
 		verify_sys(r, s);
@@ -1753,13 +1812,8 @@ static void verify(struct bench_row *row, struct sample *s)
 	/* filtered out by the programs: shown beside the hits */
 	s->foreign += c->foreign;
 	if (r->hits == HITS_KEPT)
-		err = expect_kept_keys(bpf_map__fd(skel_map(r->skel, r->test->map)),
-				       r->lru_range, s->res, s->nr_workers,
-				       &min_found);
-	if (err)
-		outcome_set(&s->out, ST_FAILED, "cannot read the kept keys: %s",
-			    strerror(-err));
-	else if (c->update_fails && has_consumer(r->test))
+		min_found = kept_keys_hits(r, s->res, s->nr_workers);
+	if (c->update_fails && has_consumer(r->test))
 		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu records failed for another reason than a full buffer",
 			    c->update_fails, c->updates);
@@ -1844,6 +1898,8 @@ static void close_row(struct bench_row *row)
 	map_perf_test_kern__destroy(r->skel);
 	free(r->pc);
 	r->pc = NULL;
+	free(r->lru_kept);
+	r->lru_kept = NULL;
 	r->link = NULL;
 	r->skel = NULL;
 }

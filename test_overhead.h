@@ -19,8 +19,9 @@ enum overhead_body {
 };
 
 /*
- * Faults the tests inject to prove verification bites; never set by a
- * user's command line (see tests/).
+ * Faults the tests inject to prove verification bites; the test build's
+ * alone (BENCH_TESTING, see bench.h): the programs make builds never
+ * look at them.
  */
 enum overhead_fault {
 	FAULT_NONE,

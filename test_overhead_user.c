@@ -194,11 +194,10 @@ static void fib_run(void *state, __u64 count)
  * instruction is checked. A breakpoint there is another tool's uprobe, which
  * would also fire: skipped. Any other wrong instruction is the build's fault.
  */
-static bool target_ok(int which, struct outcome *out)
+static bool target_state_ok(enum uprobe_target_state state, const char *why,
+			    struct outcome *out)
 {
-	char why[160];
-
-	switch (uprobe_target_check(which, why, sizeof(why))) {
+	switch (state) {
 	case UPROBE_TARGET_OK:
 		return true;
 	case UPROBE_TARGET_WRONG:
@@ -208,6 +207,14 @@ static bool target_ok(int which, struct outcome *out)
 		outcome_set(out, ST_SKIPPED, "%s", why);
 	}
 	return false;
+}
+
+static bool target_ok(int which, struct outcome *out)
+{
+	char why[160];
+
+	return target_state_ok(uprobe_target_check(which, why, sizeof(why)),
+			       why, out);
 }
 
 static bool nop_ok(struct outcome *out)
@@ -260,11 +267,15 @@ static int main_bias(struct dl_phdr_info *info, size_t size, void *data)
 	return 1;	/* the first object is the program itself */
 }
 
-/* the probe's note must be in the binary, its site still a nop */
+/*
+ * The probe's note must be in the binary, its site still a nop: a
+ * breakpoint there is another uprobe, which would fire too (skipped);
+ * anything else, a build or an address gone wrong (failed).
+ */
 static bool usdt_ok(struct outcome *out)
 {
 #ifdef HAVE_SDT
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], why[160];
 	ElfW(Addr) bias = 0;
 	__u64 pc;
 	ssize_t n;
@@ -285,12 +296,12 @@ static bool usdt_ok(struct outcome *out)
 		return false;
 	}
 	dl_iterate_phdr(main_bias, &bias);
-#ifdef UPROBE_TARGETS
-	return uprobe_target_ok((const void *)(unsigned long)(pc + bias), 0x90,
-				"nop", out);
-#else
-	return true;
-#endif
+	/* the site is inside usdt_nop_run: the bytes after it are code too */
+	return target_state_ok(uprobe_nop_check((const void *)(uintptr_t)(pc + bias),
+						NOP_MAX_BYTES,
+						"the USDT probe site test_overhead:nop",
+						why, sizeof(why)),
+			       why, out);
 #else
 	outcome_set(out, ST_SKIPPED,
 		    "built without <sys/sdt.h> (systemtap-sdt-dev): no USDT probe here");

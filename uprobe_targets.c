@@ -7,8 +7,10 @@
  * (built with -fno-omit-frame-pointer); on arm64 it is written out, since
  * flags such as -mbranch-protection put a paciasp or bti before the stp.
  * uprobe_target_check() reads each first instruction back, so a build that
- * moved one fails its event instead of measuring something else.
+ * moved one fails its event instead of measuring something else;
+ * uprobe_nop_check() does the same for a USDT probe site, a nop.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,10 +104,84 @@ static const char *const target_names[NR_UPROBE_TARGETS] = {
 	[UPROBE_RET] = "uprobe_ret",
 };
 
+#ifdef INSN_SIZE
+/*
+ * Why @what, starting with @first, is not @want: a breakpoint there is
+ * another uprobe's, anything else the build's doing.
+ */
+static enum uprobe_target_state not_expected(const char *what, uint32_t first,
+					     const char *want, char *why,
+					     size_t len)
+{
+	if (IS_BREAKPOINT(first)) {
+		snprintf(why, len,
+			 "%s starts with a breakpoint (" INSN_FMT "): another uprobe is attached here",
+			 what, first);
+		return UPROBE_TARGET_BUSY;
+	}
+	snprintf(why, len, "%s starts with " INSN_FMT ", not %s: check the build flags",
+		 what, first, want);
+	return UPROBE_TARGET_WRONG;
+}
+#endif
+
+#if defined(__x86_64__)
+/*
+ * 0x90, or a longer nop as assemblers pad with: 0f 1f /0 (nopw, nopl),
+ * or 0x90, after any 0x66 (operand size) and 0x2e (cs) prefixes. Not
+ * f3 90: that is pause.
+ */
+static bool is_nop(const uint8_t *p, size_t size)
+{
+	size_t i = 0;
+
+	while (i < size && i < NOP_MAX_BYTES - 3 &&
+	       (p[i] == 0x66 || p[i] == 0x2e))
+		i++;
+	if (i < size && p[i] == 0x90)
+		return true;
+	return i + 2 < size && p[i] == 0x0f && p[i + 1] == 0x1f &&
+	       !(p[i + 2] & 0x38);	/* ModRM reg field 0 */
+}
+#elif defined(__aarch64__)
+static bool is_nop(const uint8_t *p, size_t size)
+{
+	uint32_t insn;
+
+	if (size < INSN_SIZE)
+		return false;
+	memcpy(&insn, p, INSN_SIZE);
+	return insn == expected[UPROBE_NOP].insn;
+}
+#endif
+
+enum uprobe_target_state uprobe_nop_check(const void *site, size_t size,
+					  const char *what, char *why,
+					  size_t len)
+{
+#ifdef INSN_SIZE
+	uint32_t first = 0;
+
+	if (size && is_nop(site, size))
+		return UPROBE_TARGET_OK;
+	memcpy(&first, site, size < INSN_SIZE ? size : INSN_SIZE);
+	return not_expected(what, first, "a nop", why, len);
+#else
+	(void)site;
+	(void)size;
+	snprintf(why, len, "%s: probe sites are checked on x86-64 and arm64 only",
+		 what);
+	return UPROBE_TARGET_NONE;
+#endif
+}
+
 enum uprobe_target_state uprobe_target_check(int which, char *why, size_t len)
 {
 	const void *func;
 	uint32_t first = 0;
+#ifdef INSN_SIZE
+	char want[64];
+#endif
 
 	switch (which) {
 	case UPROBE_NOP:
@@ -126,17 +202,9 @@ enum uprobe_target_state uprobe_target_check(int which, char *why, size_t len)
 	memcpy(&first, func, INSN_SIZE);
 	if (first == expected[which].insn)
 		return UPROBE_TARGET_OK;
-	if (IS_BREAKPOINT(first)) {
-		snprintf(why, len,
-			 "%s starts with a breakpoint (" INSN_FMT "): another uprobe is attached here",
-			 target_names[which], first);
-		return UPROBE_TARGET_BUSY;
-	}
-	snprintf(why, len,
-		 "%s starts with " INSN_FMT ", not %s (" INSN_FMT "): check the build flags",
-		 target_names[which], first, expected[which].name,
+	snprintf(want, sizeof(want), "%s (" INSN_FMT ")", expected[which].name,
 		 expected[which].insn);
-	return UPROBE_TARGET_WRONG;
+	return not_expected(target_names[which], first, want, why, len);
 #else
 	(void)func;
 	(void)first;

@@ -15,7 +15,6 @@
 #ifndef __UPROBE_TARGETS_H
 #define __UPROBE_TARGETS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 enum uprobe_target {
@@ -42,9 +41,18 @@ void uprobe_ret(void);
  */
 enum uprobe_target_state uprobe_target_check(int which, char *why, size_t len);
 
-static inline bool uprobe_target_ok(int which, char *why, size_t len)
-{
-	return uprobe_target_check(which, why, len) == UPROBE_TARGET_OK;
-}
+/* the most bytes a nop takes: x86-64's longest instruction */
+#define NOP_MAX_BYTES	15
+
+/*
+ * Whether the code at @site, of which @size bytes may be read, starts
+ * with a nop, as a USDT probe site must: on x86-64 0x90 or one of the
+ * longer forms (0x66 and 0x2e prefixes, 0f 1f /0), on arm64 0xd503201f.
+ * Unless it does, says why in @why (@len bytes), naming the site @what;
+ * a breakpoint there is another uprobe (UPROBE_TARGET_BUSY).
+ */
+enum uprobe_target_state uprobe_nop_check(const void *site, size_t size,
+					  const char *what, char *why,
+					  size_t len);
 
 #endif /* __UPROBE_TARGETS_H */

@@ -21,6 +21,11 @@ zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' &&
 FPROBE_OFF=0
 zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_FPROBE is not set' &&
 	FPROBE_OFF=1
+# the test build (make testing; make check makes it): the programs with
+# the test faults of BENCH_TEST_FAULT compiled in. Only a check that
+# injects a fault runs them; every other runs the shipped ones, which have
+# no faults and ignore the variable.
+TESTING=$TOP/build/testing
 T_BG=()
 t_exit() {
 	local p
@@ -53,6 +58,17 @@ run_capture() {
 # skip NAME REASON: a check that cannot run here, counted as neither.
 skip() { echo "ok - # SKIP $*"; }
 
+# need_testing: the test build's programs are there; else a failed check
+# saying how to make them (the checks with faults then fail too)
+need_testing() {
+	local p
+	for p in test_overhead map_perf_test; do
+		[ -x "$TESTING/$p" ] && continue
+		fail "$TESTING/$p is missing: run 'make testing' (make check does)"
+		return 1
+	done
+}
+
 finish() {
 	echo "# $(basename "$0"): $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]
@@ -73,6 +89,27 @@ checks_from() {
 		esac
 	done <"$T_TMP/checks.out"
 	[ "$rc" = 0 ] || [ $n -gt 0 ] || fail "checker $* exited $rc"
+}
+
+# usdt_site_offset FILE: where in FILE the USDT probe test_overhead:nop's
+# site is, from its ELF note and the segment that holds it; nothing when
+# there is none
+usdt_site_offset() {
+	python3 - "$1" <<'EOF'
+import re, subprocess, sys
+def readelf(*a):
+	return subprocess.run(["readelf", "-W"] + list(a) + [sys.argv[1]],
+			      capture_output=True, text=True).stdout
+m = re.search(r"Provider: test_overhead\s+Name: nop\s+Location: (0x[0-9a-f]+)",
+	      readelf("-n"))
+pc = int(m.group(1), 16) if m else None
+for f in readelf("-l").splitlines():
+	f = f.split()
+	if pc is not None and f and f[0] == "LOAD":
+		off, va, size = int(f[1], 16), int(f[2], 16), int(f[4], 16)
+		if va <= pc < va + size:
+			print(pc - va + off)
+EOF
 }
 
 # ---- JSON ----

@@ -3,7 +3,8 @@
 # Every check the tools make has a test that makes it fail: delete the
 # check, and the test that names it must fail. Copies the tree to a
 # scratch directory, then for each mutation below: takes the check out,
-# rebuilds, runs the test file until the named check reports, and calls
+# rebuilds (make's programs and the test build, whose faults the tests
+# inject), runs the test file until the named check reports, and calls
 # the mutation killed when that check fails. The same check must pass on
 # the tree as it is (a check that fails anyway kills nothing). One line
 # per mutation; exit 1 when any survived.
@@ -26,6 +27,10 @@ map-hits-all|map_perf_test_user.c|else if (r->hits == HITS_ALL \&\& c->found < c
 map-hits-none|map_perf_test_user.c|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh|fill-all: hash_lookup raw_tp --miss failed
 map-hits-kept|map_perf_test_user.c|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh|wrong-key: lru_hash_lookup raw_tp failed
 uprobe-usable|test_overhead_user.c|if (r->ev->usable \&\& !r->ev->usable(out))|if (0)|test_faults.sh|another uprobe on uprobe_nop
+usdt-site|test_overhead_user.c|return target_state_ok(uprobe_nop_check(|return true; target_state_ok(uprobe_nop_check(|test_modes.sh|USDT site not a nop: usdt failed
+compare-fault|bench_compare.c|ret = refuse_fault(f);|ret = 0;|test_faults.sh|--compare uncounted shipped
+records-kept|map_perf_test_user.c|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
+lru-kept-at-fill|map_perf_test_user.c|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh|empty-map: lru_hash_lookup raw_tp failed
 EOF
 )
 
@@ -67,7 +72,7 @@ base=$SCRATCH/base
 mkdir -p "$base"
 git ls-files -z | xargs -0 cp --parents -t "$base"
 cp -r build "$base/" 2>/dev/null
-make -C "$base" -s >/dev/null 2>&1 || { echo "the tree does not build"; exit 1; }
+make -C "$base" -s all testing >/dev/null 2>&1 || { echo "the tree does not build"; exit 1; }
 killed=0
 survived=0
 invalid=0
@@ -93,7 +98,7 @@ while IFS='|' read name file old new test check; do
 	dir=$SCRATCH/$name
 	cp -a "$base" "$dir"
 	if ! mutate "$dir" "$file" "$old" "$new" ||
-	   ! make -C "$dir" -s >/dev/null 2>&1; then
+	   ! make -C "$dir" -s all testing >/dev/null 2>&1; then
 		echo "invalid  $name: the mutant does not build"
 		invalid=$((invalid + 1))
 		rm -rf "$dir"

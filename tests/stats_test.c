@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of bench_stats, bench_cmdline, bench_msg and bench_compare
- * against values computed by hand. Prints one "ok - " or "not ok - " line
+ * Unit tests of bench_stats, bench_cmdline, bench_msg, bench_compare and
+ * the uprobe targets' nop check against values computed by hand. Prints one "ok - " or "not ok - " line
  * per check, as tests/lib.sh does, and exits 1 when any failed.
  *
  *   stats_test			every check
@@ -23,6 +23,7 @@
 #include "bench_compare.h"
 #include "bench_stats.h"
 #include "map_perf_test.h"
+#include "uprobe_targets.h"
 
 #define ARRAY_LEN(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -979,6 +980,69 @@ static void test_map_arithmetic(void)
 	check(kept_hits(before, 3, 3) == 84, "lru: a full pass");
 	check(kept_hits(before, 3, 7) == 2 * 84 + 32,
 	      "lru: two passes and one window (%llu)", kept_hits(before, 3, 7));
+	/* a ring record: 8-byte header, data 8-aligned */
+	check(ringbuf_record_bytes(16) == 24 && ringbuf_record_bytes(20) == 32 &&
+	      ringbuf_record_bytes(64) == 72, "ring: 16, 20, 64 bytes take 24, 32, 72");
+	/* a perf sample: 8-byte header, then the 4-byte size and data, 8-aligned */
+	check(perfbuf_record_bytes(16) == 32 && perfbuf_record_bytes(20) == 32 &&
+	      perfbuf_record_bytes(64) == 80, "perf: 16, 20, 64 bytes take 32, 32, 80");
+	/* a byte stays free: 1 MiB of 72 is 14563.5, of 64 one short of 16384 */
+	check(buffer_holds(1 << 20, 72) == 14563 && buffer_holds(1 << 20, 64) == 16383 &&
+	      buffer_holds(256 << 10, 80) == 3276 && buffer_holds(0, 80) == 0,
+	      "buffers: an empty 1 MiB ring takes 14563 records of 72 bytes, 16383 of 64");
+}
+
+/* ---- the USDT probe site's check: this architecture's nops ---- */
+
+struct nop_case {
+	unsigned char b[NOP_MAX_BYTES];
+	size_t size;
+	enum uprobe_target_state want;
+	const char *what;
+};
+
+static void test_nop_check(void)
+{
+	static const struct nop_case cases[] = {
+#if defined(__x86_64__)
+		{ { 0x90 }, 1, UPROBE_TARGET_OK, "nop" },
+		{ { 0x66, 0x90 }, 2, UPROBE_TARGET_OK, "xchg %ax,%ax" },
+		{ { 0x0f, 0x1f, 0x00 }, 3, UPROBE_TARGET_OK, "nopl (%rax)" },
+		{ { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 5, UPROBE_TARGET_OK,
+		  "nopl 0x0(%rax,%rax,1)" },
+		{ { 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 }, 10,
+		  UPROBE_TARGET_OK, "cs nopw 0x0(%rax,%rax,1)" },
+		{ { 0xcc, 0x90 }, 2, UPROBE_TARGET_BUSY, "int3" },
+		{ { 0xf3, 0x90 }, 2, UPROBE_TARGET_WRONG, "pause" },
+		{ { 0x55 }, 1, UPROBE_TARGET_WRONG, "push %rbp" },
+		{ { 0x0f, 0x1f, 0x08 }, 3, UPROBE_TARGET_WRONG, "0f 1f /1" },
+		{ { 0x0f, 0x1f }, 2, UPROBE_TARGET_WRONG, "0f 1f cut short" },
+#elif defined(__aarch64__)
+		{ { 0x1f, 0x20, 0x03, 0xd5 }, 4, UPROBE_TARGET_OK, "nop" },
+		{ { 0xa0, 0x00, 0x20, 0xd4 }, 4, UPROBE_TARGET_BUSY, "brk #0x5" },
+		{ { 0xfd, 0x7b, 0xbf, 0xa9 }, 4, UPROBE_TARGET_WRONG,
+		  "stp x29, x30, [sp, #-16]!" },
+		{ { 0x1f, 0x20, 0x03 }, 3, UPROBE_TARGET_WRONG, "a nop cut short" },
+#endif
+	};
+	enum uprobe_target_state st;
+	char why[160];
+	int i;
+
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
+		why[0] = '\0';
+		st = uprobe_nop_check(cases[i].b, cases[i].size, "the site", why,
+				      sizeof(why));
+		check(st == cases[i].want &&
+		      (st != UPROBE_TARGET_BUSY || strstr(why, "another uprobe")) &&
+		      (st != UPROBE_TARGET_WRONG || strstr(why, "not a nop")),
+		      "nop check: %s: %d (want %d) %s", cases[i].what, st,
+		      cases[i].want, why);
+	}
+	if (!ARRAY_LEN(cases)) {
+		st = uprobe_nop_check("\0", 1, "the site", why, sizeof(why));
+		check(st == UPROBE_TARGET_NONE, "nop check: none here: %s", why);
+	}
 }
 
 static void test_verify(void)
@@ -988,6 +1052,7 @@ static void test_verify(void)
 	test_sample_disturbed();
 	test_enough_samples();
 	test_map_arithmetic();
+	test_nop_check();
 }
 
 /* ---- compare: results files as bench_report.c writes them ---- */
@@ -1359,6 +1424,13 @@ static void test_compare_errors(void)
 	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
 			     " \"context\": {}, \"results\": [] }", -EINVAL,
 			     "line 1, column 51: duplicate object key near '\"context\"'");
+	/* a run made with a test fault: its ok rows may be unverified */
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": "
+			     "{ \"fault\": \"uncounted\" }, \"results\": [] }",
+			     -EINVAL, "made with the test fault 'uncounted' (context.fault)");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": "
+			     "{ \"fault\": 1 }, \"results\": [] }",
+			     -EINVAL, "context.fault is set");
 	snprintf(missing, sizeof(missing), "%s/missing.json", tmpdir);
 	ret = run_compare(path_a, missing, -1);
 	check(ret == -ENOENT && strstr(cmp_err, "No such file"),

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Faults, on purpose: programs that miss events (BENCH_TEST_FAULT), workers
+# Faults, on purpose: programs that miss events (BENCH_TEST_FAULT, in the
+# test build; the shipped programs must ignore it), workers
 # stopped or killed, the parent killed at random points, signals while the
 # results are written, outputs that fail, a second run at once, and
 # kernels or namespaces that lack something (pid namespace, capabilities
@@ -9,8 +10,10 @@
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=./test_overhead
+TBIN=$TESTING/test_overhead
 L=$T_TMP/list.json
 $BIN --list --json "$L"
+need_testing
 LOCK=/run/lock/bpf-overhead-bench.lock
 
 # a getpgid loop of the test's own, pinned to CPU $1 ($! is it)
@@ -32,7 +35,7 @@ if [ "$NCPU" -ge 2 ]; then
 	run_json foreign -c 0,1 -m raw_tp -e getpgid -r 1 -n 20000
 	jexpect "helpers on CPU 1: raw_tp getpgid verified, foreign_hits > one worker's events" \
 		"$T_TMP/foreign.json" 'verified(row("raw_tp", "getpgid")) and row("raw_tp", "getpgid")["foreign_hits"] > 20000'
-	BENCH_TEST_FAULT=miss-cpu=0 run_json misscpu -c 0,1 -m raw_tp -e getpgid -r 1 -n 20000
+	BENCH_TEST_FAULT=miss-cpu=0 BIN=$TBIN run_json misscpu -c 0,1 -m raw_tp -e getpgid -r 1 -n 20000
 	kill "$h1" "$h2"
 	wait "$h1" "$h2" 2>/dev/null
 	expect "miss-cpu=0 with foreign hits on CPU 1: exit 1 (rc=$RC)" test "$RC" -eq 1
@@ -44,26 +47,51 @@ fi
 
 # --- miss-odd: every family of modes that runs here fails, and so does
 # every map_perf_test test
-BENCH_TEST_FAULT=miss-odd run_json missodd -r 1 -n 2000 \
+BENCH_TEST_FAULT=miss-odd BIN=$TBIN run_json missodd -r 1 -n 2000 \
 	-m tracepoint,raw_tp,tp_btf,uprobe,uretprobe -e task_rename,getpgid,uprobe-nop
 expect "miss-odd: exit 1 (rc=$RC)" test "$RC" -eq 1
 for m in tracepoint raw_tp tp_btf uprobe uretprobe; do
 	jexpect "miss-odd: every $m row failed with its hits named" "$T_TMP/missodd.json" \
 		'rows("'$m'") and all(r["status"] == "failed" and "hits on CPU" in r["reason"] and nofig(r) for r in rows("'$m'"))'
 done
-BIN=./map_perf_test
-BENCH_TEST_FAULT=miss-odd run_json mapodd -r 1 -n 2000 -a tracepoint,raw_tp \
+BENCH_TEST_FAULT=miss-odd BIN=$TESTING/map_perf_test run_json mapodd -r 1 -n 2000 -a tracepoint,raw_tp \
 	-t hash_prealloc,lru_hash_prealloc,hash_lookup,array_lookup,lru_hash_lookup
 expect "map_perf_test miss-odd: exit 1 (rc=$RC)" test "$RC" -eq 1
 jexpect "map_perf_test miss-odd: every test failed, both methods" "$T_TMP/mapodd.json" \
 	'len([r for r in R if r["name"] != "base"]) == 10 and all(r["status"] == "failed" and nofig(r) for r in R if r["name"] != "base")'
-BIN=./test_overhead
-BENCH_TEST_FAULT=uncounted run_json uncounted -r 1 -n 2000 -m raw_tp -e getpgid
-jexpect "uncounted: the run says so in context.fault" "$T_TMP/uncounted.json" \
-	'c.get("fault") == "uncounted"'
+BENCH_TEST_FAULT=uncounted BIN=$TBIN run_json uncounted -r 1 -n 2000 -m raw_tp -e getpgid
+jexpect "uncounted, test build: honoured, no hit counted, and the run says so in context.fault" \
+	"$T_TMP/uncounted.json" 'row("raw_tp", "getpgid")["hits"] == 0 and c.get("fault") == "uncounted"'
 expect "uncounted: and on stderr" grep -q "test fault 'uncounted' injected" "$T_TMP/uncounted.err"
-BENCH_TEST_FAULT=bogus run_capture fault $BIN -n 5
+BENCH_TEST_FAULT=bogus run_capture fault $TBIN -n 5
 expect "BENCH_TEST_FAULT=bogus: exit 2, one line" test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/fault.err")" -eq 1
+
+# --- the test faults are the test build's alone: what make builds ignores
+# BENCH_TEST_FAULT, so that a stale export or sudo -E turns no check off
+BENCH_TEST_FAULT=uncounted run_json shipped -r 1 -n 2000 -m raw_tp -e getpgid
+jexpect "shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified, hits counted, no context.fault (rc=$RC)" \
+	"$T_TMP/shipped.json" \
+	'verified(row("raw_tp", "getpgid")) and row("raw_tp", "getpgid")["hits"] > 0 and "fault" not in c'
+expect "shipped test_overhead, BENCH_TEST_FAULT=uncounted: exit 0 or 3, no fault named (rc=$RC)" \
+	test \( "$RC" -eq 0 -o "$RC" -eq 3 \) -a -z "$(grep -i fault "$T_TMP/shipped.err")"
+BENCH_TEST_FAULT=miss-odd BIN=./map_perf_test run_json shippedmap -r 1 -n 2000 -a raw_tp -t hash_lookup
+jexpect "shipped map_perf_test, BENCH_TEST_FAULT=miss-odd: hash_lookup verified, no context.fault (rc=$RC)" \
+	"$T_TMP/shippedmap.json" 'verified(row("hash_lookup", "raw_tp")) and "fault" not in c'
+BENCH_TEST_FAULT=bogus run_capture shippedbogus $BIN -r 1 -n 2000 -m base -e getpgid
+expect "shipped test_overhead, BENCH_TEST_FAULT=bogus: no usage error, it runs (rc=$RC)" \
+	test "$RC" -eq 0 -o "$RC" -eq 3
+# --- --compare draws no verdict from a run made with a test fault
+for ab in "uncounted shipped" "shipped uncounted"; do
+	read -r a b <<<"$ab"
+	run_capture cmpfault $BIN --compare "$T_TMP/$a.json" "$T_TMP/$b.json"
+	expect "--compare $a $b (a run with the fault uncounted): exit 2, one line naming the fault (rc=$RC)" \
+		test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/cmpfault.err")" -eq 1 -a \
+		-n "$(grep "uncounted.json: made with the test fault 'uncounted'" "$T_TMP/cmpfault.err")" -a \
+		! -s "$T_TMP/cmpfault.out"
+done
+expect "the shipped programs hold no BENCH_TEST_FAULT; the test build's do" \
+	sh -c '! grep -qa BENCH_TEST_FAULT ./test_overhead ./map_perf_test &&
+		grep -qa BENCH_TEST_FAULT "$1/test_overhead" && grep -qa BENCH_TEST_FAULT "$1/map_perf_test"' sh "$TESTING"
 
 # --- a worker stopped for good fails the run within seconds
 run_bg stop -m raw_tp -e task_rename -n 2000000000 -r 1 --json "$T_TMP/stop.json"
@@ -164,6 +192,19 @@ if [ -w $UEV ] && [ -n "$off" ] &&
 		'row("uprobe", "uprobe-nop")["status"] == "skipped" and "another uprobe" in row("uprobe", "uprobe-nop")["reason"] and verified(row("uprobe", "uprobe-ret"))'
 else
 	skip "cannot place a uprobe through tracefs here"
+fi
+# and on the USDT probe site: usdt skipped, never counted
+usite=$(usdt_site_offset "$T_TMP/test_overhead_copy")
+if [ -w $UEV ] && [ -n "$usite" ] &&
+   echo "p:wt_tests_usdt $T_TMP/test_overhead_copy:$(printf 0x%x "$usite")" >>$UEV 2>/dev/null; then
+	echo 1 >/sys/kernel/tracing/events/uprobes/wt_tests_usdt/enable
+	BIN=$T_TMP/test_overhead_copy run_json foreignusdt -r 1 -n 20000 -m usdt -e usdt-nop
+	echo 0 >/sys/kernel/tracing/events/uprobes/wt_tests_usdt/enable
+	echo "-:wt_tests_usdt" >>$UEV
+	jexpect "another uprobe on the USDT probe site: usdt skipped saying so" "$T_TMP/foreignusdt.json" \
+		'(lambda r: r["status"] == "skipped" and "USDT probe site" in r["reason"] and "another uprobe" in r["reason"])(row("usdt", "usdt-nop"))'
+else
+	skip "cannot place a uprobe on the USDT probe site through tracefs here"
 fi
 
 # --- SIGKILL of the parent at random points, under load: no worker lives

@@ -98,6 +98,21 @@ else
 			r["workers"] == '"$((NCPU - 1))"' and r["events"] % r["workers"] == 0'
 	checks_from python3 "$TESTS/upstream.py" "$T_TMP/ring.out" "$F" buffers
 
+	# records dropped that an empty buffer had room for fail the row,
+	# all of them dropped (the test build's drop-all) included; the
+	# bound is the buffer's size and the events', not the counts'
+	need_testing
+	BENCH_TEST_FAULT=drop-all BIN=$TESTING/map_perf_test run_json dropall -r 1 -n 2000 \
+		-t ringbuf_reserve,ringbuf_output,perfbuf_output --wakeup 8 --record-size 16,4096
+	expect "drop-all: exit 1 (rc=$RC)" test "$RC" -eq 1
+	expect "drop-all: every ring and perf buffer row FAILED, fewer consumed than an empty buffer takes" \
+		jcheck "$T_TMP/dropall.json" \
+		'sorted((r["name"], r["params"]["record_size"]) for r in d["results"]
+			if r["name"] != "base" and r["status"] == "failed" and
+			"were consumed, fewer than the" in r["reason"]) ==
+		 sorted((n, s) for n in ("ringbuf_reserve", "ringbuf_output", "perfbuf_output")
+			for s in (16, 4096))'
+
 	# a consumer polling without sleep, then SIGINT once the producers'
 	# program is in (after the base row): nothing stays behind, the ring
 	# buffer neither
@@ -165,9 +180,11 @@ bad_arg "--wakeup every,1" --wakeup every,1
 bad_arg "--wakeup empty" --wakeup ,
 bad_arg "--scale with --list" --list --scale
 
-# --- the fault: programs and workers that miss events make FAILED rows
+# --- the fault (the test build's): programs and workers that miss events
+# make FAILED rows
 F=$T_TMP/fault.json
-BENCH_TEST_FAULT=miss-odd run_json fault -r 1 -n 2000 \
+need_testing
+BENCH_TEST_FAULT=miss-odd BIN=$TESTING/map_perf_test run_json fault -r 1 -n 2000 \
 	-t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage,ringbuf_reserve,ringbuf_output,perfbuf_output,sys_hash_lookup,batch_array_lookup \
 	--wakeup 8
 expect "miss-odd: exit 1 (rc=$RC)" test "$RC" -eq 1

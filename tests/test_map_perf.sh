@@ -66,7 +66,9 @@ rows_checked miss "$L" '(l["name"] == "base" and l["variant"] in '"$(base_of lpm
 jexpect "--miss: context.miss" "$T_TMP/miss.json" 'c["miss"] is True'
 
 # --- the lookups' checks bite: lookups that miss, --miss lookups that hit
-BENCH_TEST_FAULT=wrong-key run_json wrongkey -r 1 -n 2000 -a raw_tp \
+# (the test build's faults)
+need_testing
+BENCH_TEST_FAULT=wrong-key BIN=$TESTING/map_perf_test run_json wrongkey -r 1 -n 2000 -a raw_tp \
 	-t hash_lookup,lpm_kmalloc,lru_hash_lookup
 expect "wrong-key: exit 1 (rc=$RC)" test "$RC" -eq 1
 for t in hash_lookup lpm_kmalloc; do
@@ -75,7 +77,14 @@ for t in hash_lookup lpm_kmalloc; do
 done
 jexpect "wrong-key: lru_hash_lookup raw_tp failed, short of the keys kept" "$T_TMP/wrongkey.json" \
 	'row("lru_hash_lookup", "raw_tp")["status"] == "failed" and "the keys kept make" in row("lru_hash_lookup", "raw_tp")["reason"]'
-BENCH_TEST_FAULT=fill-all run_json fillall -r 1 -n 2000 -a raw_tp --miss \
+# the keys the fill kept bound the hits, not the map after the run: an
+# LRU map emptied after its fill gives no hit, and must fail
+BENCH_TEST_FAULT=empty-map BIN=$TESTING/map_perf_test run_json emptymap -r 1 -n 2000 -a raw_tp \
+	-t lru_hash_lookup
+expect "empty-map: exit 1 (rc=$RC)" test "$RC" -eq 1
+jexpect "empty-map: lru_hash_lookup raw_tp failed, short of the keys the fill kept" "$T_TMP/emptymap.json" \
+	'(lambda r: r["status"] == "failed" and "0 of" in r["reason"] and "the keys kept make" in r["reason"])(row("lru_hash_lookup", "raw_tp"))'
+BENCH_TEST_FAULT=fill-all BIN=$TESTING/map_perf_test run_json fillall -r 1 -n 2000 -a raw_tp --miss \
 	-t hash_lookup,lpm_kmalloc
 for t in hash_lookup lpm_kmalloc; do
 	jexpect "fill-all: $t raw_tp --miss failed, its lookups hit" "$T_TMP/fillall.json" \

@@ -111,6 +111,21 @@ if r["status"] != "failed" or "no USDT note" not in r["reason"]:
 else
 	skip "objcopy missing: the USDT note check is not exercised"
 fi
+# and so is its site: a site that is no nop fails the row
+off=$(usdt_site_offset "$BIN")
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "the USDT site check is exercised on x86-64"
+elif [ -n "$off" ]; then
+	cp "$BIN" "$T_TMP/no_nop"
+	# clc: harmless where the base row runs it, and no nop
+	printf '\370' | dd of="$T_TMP/no_nop" bs=1 seek="$off" conv=notrunc status=none
+	run_capture nonop "$T_TMP/no_nop" -r 1 -n $N -c 1 -m usdt --json "$T_TMP/nonop.json"
+	expect "USDT site not a nop: exit 1 (rc=$RC)" test "$RC" -eq 1
+	jexpect "USDT site not a nop: usdt failed, saying so" "$T_TMP/nonop.json" \
+		'(lambda r: r["status"] == "failed" and "starts with 0xf8, not a nop" in r["reason"])(row("usdt", "usdt-nop"))'
+else
+	fail "no file offset for the site of $BIN's USDT note test_overhead:nop"
+fi
 
 # --- --progs: a row per count, every program verified on every CPU
 retry_fig progs 'r["name"] != "base"' run_capture progs $BIN -r 1 -n $N -c 1 -m tracepoint,raw_tp,uprobe.s,usdt \
@@ -161,7 +176,8 @@ for r in rows:
 		fail("%s %s: attach %s detach %s" % (r["name"], r["variant"], r["attach_ns"], r["detach_ns"]))'
 
 # exactly one program of N misses events: the row fails, naming it
-BENCH_TEST_FAULT=miss-one run_capture missone $BIN -r 1 -n $N -c 1 -m raw_tp \
+need_testing
+BENCH_TEST_FAULT=miss-one run_capture missone "$TESTING/test_overhead" -r 1 -n $N -c 1 -m raw_tp \
 	-e task_rename --progs 1,4 --json "$T_TMP/missone.json"
 expect "miss-one: exit 1 (rc=$RC)" test "$RC" -eq 1
 jcheck "miss-one: each row FAILED, the 4-program row on program 4" "$T_TMP/missone.json" '
