@@ -44,6 +44,9 @@ CROSS_COMPILE ?= aarch64-linux-gnu-
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
+# a cross build installs its toolchain first, as make run and make check
+# install theirs: every directory of the build waits for it
+TOOLCHAIN := deps-$(ARCH)
 endif
 
 # The BPF programs' vmlinux.h comes from the target kernel's BTF: the running
@@ -76,7 +79,8 @@ BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
 # usdt.bpf.h includes <linux/errno.h>, whose <asm/errno.h> lives in the
 # target's multiarch directory, which clang -target bpf does not search:
 # ask the C compiler, so that a cross build names its own
-MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+# (Debian's arm64 triplet while the cross compiler is not installed yet)
+MULTIARCH := $(or $(shell $(CC) -print-multiarch 2>/dev/null),$(if $(CROSS),aarch64-linux-gnu))
 BPF_CFLAGS += $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
 LDLIBS := -lbpf -lelf -lz -ljansson -lpthread
 ifeq ($(STATIC),1)
@@ -96,7 +100,7 @@ Q = @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-$(OUTPUT):
+$(OUTPUT): | $(TOOLCHAIN)
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/vmlinux.h: $(if $(CROSS),$(VMLINUX_BTF)) | $(OUTPUT)
@@ -129,7 +133,7 @@ $(OUTPUT)/%_kern.skel.h: $(OUTPUT)/%_kern.o
 # objects of static and dynamic builds are kept apart so they never mix;
 # with ARCH=arm64 OUTPUT is build/arm64 and the static build build/arm64/static
 OBJDIR := $(OUTPUT)/$(if $(filter 1,$(STATIC)),static,dynamic)
-$(OBJDIR):
+$(OBJDIR): | $(TOOLCHAIN)
 	$(Q)mkdir -p $@
 
 $(OBJDIR)/%.o: %.c $(HEADERS) | $(OBJDIR)
@@ -161,7 +165,7 @@ STATS_TEST := $(OBJDIR)/stats_test
 HOLD_HOOK := $(OBJDIR)/hold_hook
 tests: $(STATS_TEST) $(HOLD_HOOK)
 
-$(OBJDIR)/tests/%.o: tests/%.c $(HEADERS)
+$(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) | $(OBJDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
