@@ -1629,9 +1629,10 @@ static void print_summary(const struct bench_rows *rows)
 			 "%d to %d samples a row, until the mean is known to ±%g%%",
 			 bench_rs.min_samples, bench_rs.max_samples,
 			 100 * bench_rs.precision);
-	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s\n",
+	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s, libbpf %s\n",
 	       bench_rs.cpus.nr, cpus, samples,
-	       bench_rs.warmup ? " after warm-up" : "", uts.release);
+	       bench_rs.warmup ? " after warm-up" : "", uts.release,
+	       libbpf_version_text());
 	printf("Programs: %s (--body %s)%s\n", body_help[opt.body],
 	       body_names[opt.body], bench_fault.kind ?
 	       "; UNVERIFIED: a test fault is injected" : "");
