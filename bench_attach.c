@@ -195,6 +195,21 @@ static bool target_set(struct bpf_program *prog, const char *name,
 	return !err;
 }
 
+/*
+ * A link type newer than the kernel is missing from the kernel's own
+ * enum bpf_attach_type. Without BTF nobody can tell: the attach will.
+ */
+static bool has_attach_type(const char *type, const char *what,
+			    struct outcome *out)
+{
+	if (btf_enum_has("bpf_attach_type", type))
+		return true;
+	outcome_set(out, ST_SKIPPED,
+		    "kernel has no %s links (no %s in its enum bpf_attach_type)",
+		    what, type);
+	return false;
+}
+
 /* ---- the kinds ---- */
 
 static bool has_kfunc(const struct attach_target *t)
@@ -360,14 +375,24 @@ static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
 #define KPROBE_SESSION_LACKS	LIBBPF_LACKS("kprobe.session (bpf_kprobe_multi_opts.session)")
 #endif
 
+static const char *kprobe_session_prepare(struct bpf_program *prog,
+					  const struct attach_target *t,
+					  struct outcome *out)
+{
+	if (!has_attach_type("BPF_TRACE_KPROBE_SESSION", "kprobe.session", out))
+		return NULL;
+	return kprobe_multi_prepare(prog, t, out);
+}
+
 const struct attach_kind kind_kprobe_session = {
 	.name = "kprobe_session",
 	.needs = { "FPROBE", "BPF_EVENTS" },
 	.applies = has_kfunc,
-	.prepare = kprobe_multi_prepare,
+	.prepare = kprobe_session_prepare,
 	.attach = kprobe_session_attach,
 	.link_config = "CONFIG_FPROBE",
 	.lacks = KPROBE_SESSION_LACKS,
+	.may_lack = "kprobe.session links came in Linux 6.10",
 };
 
 static bool has_syscall(const struct attach_target *t)
@@ -823,6 +848,15 @@ const struct attach_kind kind_uprobe_s = {
 };
 
 /* uprobe.multi: one link for many user functions (libbpf 1.3) */
+static const char *uprobe_multi_prepare(struct bpf_program *prog,
+					const struct attach_target *t,
+					struct outcome *out)
+{
+	if (!has_attach_type("BPF_TRACE_UPROBE_MULTI", "uprobe.multi", out))
+		return NULL;
+	return uprobe_prepare(prog, t, out);
+}
+
 #if LIBBPF_AT_LEAST(1, 3)
 static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
 					    struct bpf_program *prog,
@@ -844,15 +878,17 @@ static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
 #define UPROBE_MULTI_LACKS	LIBBPF_LACKS("bpf_program__attach_uprobe_multi()")
 #endif
 
+/* uprobe_register() itself, not fprobe: CONFIG_UPROBES is enough */
 const struct attach_kind kind_uprobe_multi = {
 	.name = "uprobe_multi",
-	.needs = { "UPROBES", "BPF_EVENTS", "FPROBE" },
+	.needs = { "UPROBES", "BPF_EVENTS" },
 	.applies = has_ufunc,
-	.prepare = uprobe_prepare,
+	.prepare = uprobe_multi_prepare,
 	.attach = uprobe_multi_attach,
 	.user = true,
 	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 	.lacks = UPROBE_MULTI_LACKS,
+	.may_lack = "uprobe.multi links came in Linux 6.6",
 };
 
 static bool has_usdt(const struct attach_target *t)

@@ -66,6 +66,8 @@ struct attach_kind {
 	const char *link_config;
 	/* set at build time when the libbpf built against lacks the API */
 	const char *lacks;
+	/* why a kernel whose config has all of needs may still lack it */
+	const char *may_lack;
 };
 
 extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,

@@ -1736,6 +1736,8 @@ static void list_row(const struct bench_row *row, json_t *o)
 	/* a build against an older libbpf lacks the mode whatever the kernel */
 	else if (kind->lacks)
 		json_object_set_new(o, "may_lack", json_string(kind->lacks));
+	else if (kind->may_lack)
+		json_object_set_new(o, "may_lack", json_string(kind->may_lack));
 	/* opening needs no privileges: it only reads the ELF */
 	skel = r->mode->skel->open();
 	if (!skel)
