@@ -738,6 +738,23 @@ const struct attach_kind kind_lsm = {
 	.trampoline = true,
 };
 
+/*
+ * Sleepable BPF LSM: the verifier takes it on the hooks the kernel lists
+ * as sleepable (bpf_lsm_is_sleepable_hook()), task_prctl among them, and
+ * says "... is not sleepable" elsewhere. Unlike fentry.s it needs no
+ * error injection, so stock kernels run it where the BPF LSM is active.
+ */
+const struct attach_kind kind_lsm_s = {
+	.name = "lsm.s",
+	.needs = { "BPF_LSM", "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
+		   "DEBUG_INFO_BTF" },
+	.applies = has_lsm_hook,
+	.prepare = lsm_prepare,
+	.attach = lsm_attach,
+	.trampoline = true,
+	.sleepable = true,
+};
+
 static bool fmod_ret_applies(const struct attach_target *t)
 {
 	return t->lsm_hook || (t->kfunc[0] && t->error_injection);

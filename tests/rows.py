@@ -81,7 +81,7 @@ def expectation(tool, r, a):
 	if mode in LIBBPF_NEEDED:
 		# ran verified, or the kernel predates the link type
 		return "maybe:" + NO_LINK, "kernel too old"
-	if mode in ("fentry", "fexit", "fmod_ret", "lsm", "fentry.s"):
+	if mode in ("fentry", "fexit", "fmod_ret", "lsm", "lsm.s", "fentry.s"):
 		# ran verified on a kernel with trampolines, or refused here
 		return "maybe:" + re.escape(EPERM), "trampolines"
 	if tool == "test_overhead" and r["variant"] == "urandom_read" and \

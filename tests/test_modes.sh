@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # test_overhead's newer attach modes (kprobe_multi, kretprobe_multi,
-# kprobe_session, usdt, lsm, uprobe.s, fentry.s, uprobe_multi), --progs and
-# --attach-time on the host kernel: real runs with small counts, asserted
-# through --json. A row may end "disturbed" on a shared machine; it still
-# carries verified counts. Never a rate.
+# kprobe_session, usdt, lsm, lsm.s, uprobe.s, fentry.s, uprobe_multi),
+# --progs and --attach-time on the host kernel: real runs with small
+# counts, asserted through --json. A row may end "disturbed" on a shared
+# machine; it still carries verified counts. Never a rate.
 # TEST_OVERHEAD= names another build's binary (make LIBBPF=bookworm's).
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=${TEST_OVERHEAD:-./test_overhead}
 N=20000
-NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,uprobe.s,fentry.s,uprobe_multi
+NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,lsm.s,uprobe.s,fentry.s,uprobe_multi
 
 # jcheck NAME FILE PYTHON: the check passes when PYTHON, given the parsed
 # JSON as d and its rows as rows, exits 0; what it prints is shown
@@ -60,12 +60,14 @@ for r in rows:
 jcheck "new modes: every mode has its rows" "$T_TMP/modes.json" '
 want = {("kprobe_multi", "task_rename"), ("kretprobe_multi", "getpgid"),
 	("kprobe_session", "task_rename"), ("usdt", "usdt-nop"),
-	("lsm", "task_rename"), ("uprobe.s", "uprobe-nop"),
-	("fentry.s", "getpgid"), ("uprobe_multi", "uprobe-nop")}
+	("lsm", "task_rename"), ("lsm.s", "task_rename"),
+	("uprobe.s", "uprobe-nop"), ("fentry.s", "getpgid"),
+	("uprobe_multi", "uprobe-nop")}
 have = {(r["name"], r["variant"]) for r in rows}
 if want - have:
 	fail("missing %s" % sorted(want - have))
-if ("lsm", "getpgid") in have or ("usdt", "task_rename") in have:
+if ("lsm", "getpgid") in have or ("lsm.s", "getpgid") in have or \
+   ("usdt", "task_rename") in have:
 	fail("a mode runs an event it does not apply to")'
 # the libbpf the binary was built against, from its own run: "1.4"
 libbpf=$(jget "$T_TMP/modes.json" 'd["context"]["libbpf_version"]')
@@ -115,11 +117,11 @@ for r in rows:
 	if r["name"] == "kprobe_session" and "CONFIG_FPROBE" not in (r["reason"] or ""):
 		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
 fi
-jcheck "lsm: verified, or a reason from the kernel" "$T_TMP/modes.json" '
+jcheck "lsm, lsm.s: verified, or a reason from the kernel" "$T_TMP/modes.json" '
 import re
 for r in rows:
-	if r["name"] == "lsm" and r["status"] == "skipped" and \
-	   not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs", r["reason"]):
+	if r["name"] in ("lsm", "lsm.s") and r["status"] == "skipped" and \
+	   not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs|not sleepable", r["reason"]):
 		fail(r["reason"])'
 
 # the LSM probe mounts securityfs privately, if at all: nothing changes
@@ -267,7 +269,7 @@ expect "16 programs, SIGINT: none of the run's programs stays loaded" prog_gone
 
 # --- the help text names every new mode and option
 $BIN --help >"$T_TMP/help" 2>&1
-for w in kprobe_multi kretprobe_multi kprobe_session usdt lsm uprobe.s fentry.s uprobe_multi usdt-nop --progs --attach-time; do
+for w in kprobe_multi kretprobe_multi kprobe_session usdt lsm lsm.s uprobe.s fentry.s uprobe_multi usdt-nop --progs --attach-time; do
 	expect "--help names $w" grep -qF -- "$w" "$T_TMP/help"
 done
 
