@@ -15,9 +15,19 @@
 #   make check-arm64   the arm64 cross build's checks (no qemu)
 #   make plot JSON=F   pictures of --json files F (tools/plot.py)
 #   make V=1           show full commands
+#   make LIBBPF=bookworm  the same against another libbpf (below)
 # CLANG=, BPFTOOL=, CC=, VMLINUX_BTF= override the tools and the BTF source;
 # for ARCH=arm64 also CROSS_COMPILE= and VMLINUX_IMAGE= (the arm64 kernel
 # Image whose BTF build/arm64/vmlinux.h is made of).
+#
+# LIBBPF= is the libbpf the programs are built against and run:
+#   system    (default) the installed libbpf-dev: make deps takes it from
+#             bookworm-backports (1.4)
+#   bookworm  bookworm's own libbpf-dev (1.1), its .deb unpacked
+#   trixie    trixie's libbpf source package (1.5), built static
+# bookworm and trixie land in build/libbpf/ (tools/libbpf.sh), are linked
+# in statically and never installed; their builds go to build/<LIBBPF>/
+# (build/arm64/<LIBBPF>/), binaries in its dynamic/ or static/.
 
 CLANG ?= clang
 BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
@@ -47,6 +57,19 @@ CROSS_COMPILE ?= aarch64-linux-gnu-
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
+# a cross build installs its toolchain first, as make run and make check
+# install theirs: every directory of the build waits for it
+TOOLCHAIN := deps-$(ARCH)
+endif
+
+LIBBPF ?= system
+ifneq ($(LIBBPF),system)
+ifeq ($(filter bookworm trixie,$(LIBBPF)),)
+$(error LIBBPF=$(LIBBPF): system, bookworm or trixie)
+endif
+LIBBPF_DIR := build/libbpf/$(LIBBPF)-$(if $(CROSS),$(ARCH),$(HOST_ARCH))
+LIBBPF_A := $(LIBBPF_DIR)/lib/libbpf.a
+OUTPUT := $(OUTPUT)/$(LIBBPF)
 endif
 
 # The BPF programs' vmlinux.h comes from the target kernel's BTF: the running
@@ -79,9 +102,17 @@ BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
 # usdt.bpf.h includes <linux/errno.h>, whose <asm/errno.h> lives in the
 # target's multiarch directory, which clang -target bpf does not search:
 # ask the C compiler, so that a cross build names its own
-MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+# (Debian's arm64 triplet while the cross compiler is not installed yet)
+MULTIARCH := $(or $(shell $(CC) -print-multiarch 2>/dev/null),$(if $(CROSS),aarch64-linux-gnu))
 BPF_CFLAGS += $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
 LDLIBS := -lbpf -lelf -lz -ljansson -lpthread
+# another libbpf's headers come first, for the BPF programs too, and its
+# libbpf.a replaces -lbpf
+ifneq ($(LIBBPF_A),)
+CFLAGS += -I$(LIBBPF_DIR)/include
+BPF_CFLAGS := -I$(LIBBPF_DIR)/include $(BPF_CFLAGS)
+LDLIBS := $(LIBBPF_A) $(filter-out -lbpf,$(LDLIBS))
+endif
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS += -lzstd
@@ -99,8 +130,13 @@ Q = @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-$(OUTPUT):
+$(OUTPUT): | $(TOOLCHAIN)
 	$(Q)mkdir -p $@
+
+# bookworm's or trixie's libbpf, once (tools/libbpf.sh)
+$(LIBBPF_A): | $(TOOLCHAIN)
+	$(call msg,LIBBPF,$(LIBBPF_DIR))
+	$(Q)CC='$(CC)' tools/libbpf.sh $(LIBBPF) $(if $(CROSS),$(ARCH),$(HOST_ARCH)) $(LIBBPF_DIR)
 
 $(OUTPUT)/vmlinux.h: $(if $(CROSS),$(VMLINUX_BTF)) | $(OUTPUT)
 	$(call msg,GEN,$@)
@@ -121,7 +157,7 @@ $(OUTPUT)/vmlinux.btf: | $(OUTPUT)
 	fi; \
 	python3 tools/btf_extract.py "$$image" $@.tmp && mv $@.tmp $@
 
-$(OUTPUT)/%_kern.o: %_kern.c $(HEADERS) $(OUTPUT)/vmlinux.h
+$(OUTPUT)/%_kern.o: %_kern.c $(HEADERS) $(OUTPUT)/vmlinux.h $(LIBBPF_A)
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -132,10 +168,10 @@ $(OUTPUT)/%_kern.skel.h: $(OUTPUT)/%_kern.o
 # objects of static and dynamic builds are kept apart so they never mix;
 # with ARCH=arm64 OUTPUT is build/arm64 and the static build build/arm64/static
 OBJDIR := $(OUTPUT)/$(if $(filter 1,$(STATIC)),static,dynamic)
-$(OBJDIR):
+$(OBJDIR): | $(TOOLCHAIN)
 	$(Q)mkdir -p $@
 
-$(OBJDIR)/%.o: %.c $(HEADERS) | $(OBJDIR)
+$(OBJDIR)/%.o: %.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
@@ -143,8 +179,8 @@ $(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
 $(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h)
 
 # static binaries land in build/static/ (build/arm64/static/ for ARCH=arm64),
-# the host's at the top
-BINDIR := $(if $(filter 1,$(STATIC)),$(OBJDIR),.)
+# the host's at the top; another libbpf's beside their objects
+BINDIR := $(if $(filter 1,$(STATIC))$(LIBBPF_A),$(OBJDIR),.)
 all: $(PROGS:%=$(BINDIR)/%) tests
 
 $(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
@@ -199,7 +235,7 @@ STATS_TEST := $(OBJDIR)/stats_test
 HOLD_HOOK := $(OBJDIR)/hold_hook
 tests: $(STATS_TEST) $(HOLD_HOOK)
 
-$(OBJDIR)/tests/%.o: tests/%.c $(HEADERS)
+$(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
@@ -273,7 +309,7 @@ clean:
 	$(Q)rm -rf $(OUTPUT)/*.o $(OUTPUT)/*.skel.h $(OUTPUT)/vmlinux.h \
 		$(OUTPUT)/static $(OUTPUT)/dynamic $(OUTPUT)/testing \
 		test_overhead map_perf_test
-	$(Q)rm -rf build/arm64
+	$(Q)rm -rf build/arm64 build/bookworm build/trixie
 
 .PHONY: all tests testing deps deps-arm64 check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
 	first-run \

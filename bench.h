@@ -96,6 +96,8 @@ struct btf;
 struct btf *kernel_btf(void);
 bool btf_has_func(const char *name);
 bool btf_has_typedef(const char *name);
+/* whether the kernel's enum @type has @value: 1, 0, or -1 unknown (no BTF) */
+int btf_enum_has(const char *type, const char *value);
 /* notes a cgroup CPU quota smaller than @nr_cpus CPUs */
 void warn_cpu_quota(int nr_cpus);
 /*

@@ -195,6 +195,21 @@ static bool target_set(struct bpf_program *prog, const char *name,
 	return !err;
 }
 
+/*
+ * A link type newer than the kernel is missing from the kernel's own
+ * enum bpf_attach_type. Without BTF nobody can tell: the attach will.
+ */
+static bool has_attach_type(const char *type, const char *what,
+			    struct outcome *out)
+{
+	if (btf_enum_has("bpf_attach_type", type))
+		return true;
+	outcome_set(out, ST_SKIPPED,
+		    "kernel has no %s links (no %s in its enum bpf_attach_type)",
+		    what, type);
+	return false;
+}
+
 /* ---- the kinds ---- */
 
 static bool has_kfunc(const struct attach_target *t)
@@ -360,14 +375,24 @@ static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
 #define KPROBE_SESSION_LACKS	LIBBPF_LACKS("kprobe.session (bpf_kprobe_multi_opts.session)")
 #endif
 
+static const char *kprobe_session_prepare(struct bpf_program *prog,
+					  const struct attach_target *t,
+					  struct outcome *out)
+{
+	if (!has_attach_type("BPF_TRACE_KPROBE_SESSION", "kprobe.session", out))
+		return NULL;
+	return kprobe_multi_prepare(prog, t, out);
+}
+
 const struct attach_kind kind_kprobe_session = {
 	.name = "kprobe_session",
 	.needs = { "FPROBE", "BPF_EVENTS" },
 	.applies = has_kfunc,
-	.prepare = kprobe_multi_prepare,
+	.prepare = kprobe_session_prepare,
 	.attach = kprobe_session_attach,
 	.link_config = "CONFIG_FPROBE",
 	.lacks = KPROBE_SESSION_LACKS,
+	.may_lack = "kprobe.session links came in Linux 6.10",
 };
 
 static bool has_syscall(const struct attach_target *t)
@@ -713,6 +738,23 @@ const struct attach_kind kind_lsm = {
 	.trampoline = true,
 };
 
+/*
+ * Sleepable BPF LSM: the verifier takes it on the hooks the kernel lists
+ * as sleepable (bpf_lsm_is_sleepable_hook()), task_prctl among them, and
+ * says "... is not sleepable" elsewhere. Unlike fentry.s it needs no
+ * error injection, so stock kernels run it where the BPF LSM is active.
+ */
+const struct attach_kind kind_lsm_s = {
+	.name = "lsm.s",
+	.needs = { "BPF_LSM", "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
+		   "DEBUG_INFO_BTF" },
+	.applies = has_lsm_hook,
+	.prepare = lsm_prepare,
+	.attach = lsm_attach,
+	.trampoline = true,
+	.sleepable = true,
+};
+
 static bool fmod_ret_applies(const struct attach_target *t)
 {
 	return t->lsm_hook || (t->kfunc[0] && t->error_injection);
@@ -823,6 +865,15 @@ const struct attach_kind kind_uprobe_s = {
 };
 
 /* uprobe.multi: one link for many user functions (libbpf 1.3) */
+static const char *uprobe_multi_prepare(struct bpf_program *prog,
+					const struct attach_target *t,
+					struct outcome *out)
+{
+	if (!has_attach_type("BPF_TRACE_UPROBE_MULTI", "uprobe.multi", out))
+		return NULL;
+	return uprobe_prepare(prog, t, out);
+}
+
 #if LIBBPF_AT_LEAST(1, 3)
 static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
 					    struct bpf_program *prog,
@@ -844,15 +895,17 @@ static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
 #define UPROBE_MULTI_LACKS	LIBBPF_LACKS("bpf_program__attach_uprobe_multi()")
 #endif
 
+/* uprobe_register() itself, not fprobe: CONFIG_UPROBES is enough */
 const struct attach_kind kind_uprobe_multi = {
 	.name = "uprobe_multi",
-	.needs = { "UPROBES", "BPF_EVENTS", "FPROBE" },
+	.needs = { "UPROBES", "BPF_EVENTS" },
 	.applies = has_ufunc,
-	.prepare = uprobe_prepare,
+	.prepare = uprobe_multi_prepare,
 	.attach = uprobe_multi_attach,
 	.user = true,
 	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 	.lacks = UPROBE_MULTI_LACKS,
+	.may_lack = "uprobe.multi links came in Linux 6.6",
 };
 
 static bool has_usdt(const struct attach_target *t)

@@ -66,13 +66,15 @@ struct attach_kind {
 	const char *link_config;
 	/* set at build time when the libbpf built against lacks the API */
 	const char *lacks;
+	/* why a kernel whose config has all of needs may still lack it */
+	const char *may_lack;
 };
 
 extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
 	kind_tracepoint, kind_raw_tp, kind_tp_btf, kind_fentry, kind_fexit,
 	kind_fmod_ret, kind_uprobe, kind_uretprobe, kind_kprobe_multi,
 	kind_kretprobe_multi, kind_kprobe_session, kind_usdt, kind_lsm,
-	kind_uprobe_s, kind_fentry_s, kind_uprobe_multi;
+	kind_lsm_s, kind_uprobe_s, kind_fentry_s, kind_uprobe_multi;
 
 /*
  * Prepares @prog of skeleton @s for @kind and loads the object: the name

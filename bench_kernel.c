@@ -223,6 +223,25 @@ bool btf_has_typedef(const char *name)
 	return btf_has(name, BTF_KIND_TYPEDEF);
 }
 
+int btf_enum_has(const char *type, const char *value)
+{
+	struct btf *btf = kernel_btf();
+	const struct btf_enum *e;
+	const struct btf_type *t;
+	int id, i;
+
+	if (!btf)
+		return -1;
+	id = btf__find_by_name_kind(btf, type, BTF_KIND_ENUM);
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	for (i = 0, e = btf_enum(t); i < btf_vlen(t); i++, e++)
+		if (!strcmp(btf__name_by_offset(btf, e->name_off), value))
+			return 1;
+	return 0;
+}
+
 /* ---- cgroup CPU quota ---- */
 
 /* CPUs' worth of time cpu.max in @dir allows, or 0 for no limit */

@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <jansson.h>
 #include <bpf/libbpf.h>
+#include <bpf/libbpf_version.h>
 #include "bench.h"
 #include "bench_compare.h"
 #include "bench_report.h"
@@ -257,6 +258,21 @@ static void cpu_model(char *buf, size_t len)
 		break;
 	}
 	fclose(f);
+}
+
+const char *libbpf_version_text(void)
+{
+	static char text[48];
+	unsigned int major = libbpf_major_version();
+	unsigned int minor = libbpf_minor_version();
+
+	if (major == LIBBPF_MAJOR_VERSION && minor == LIBBPF_MINOR_VERSION)
+		snprintf(text, sizeof(text), "%u.%u", major, minor);
+	else
+		snprintf(text, sizeof(text), "%u.%u (built against %u.%u)",
+			 major, minor, LIBBPF_MAJOR_VERSION,
+			 LIBBPF_MINOR_VERSION);
+	return text;
 }
 
 static json_t *context_json(const struct bench_family *fam)

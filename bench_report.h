@@ -18,5 +18,10 @@ struct json_t;
 struct json_t *needs_json(const char *const *needs, int nr, const char *extra);
 /* --list's tables as text */
 void print_list(const struct bench_family *fam, const struct bench_rows *all);
+/*
+ * The libbpf these binaries run, "1.4", for a run's header; a dynamic
+ * build meeting another libbpf than its headers' says both.
+ */
+const char *libbpf_version_text(void);
 
 #endif /* __BENCH_REPORT_H */

@@ -2050,9 +2050,9 @@ static void print_summary(const struct bench_rows *rows)
 	print_sweep("key sizes", &opt.key_size);
 	if (opt.scale)
 		printf("scaled over 1..%d CPUs, ", bench_rs.cpus.nr);
-	printf("%s%skernel %s\n", opt.miss ? "--miss, " : "",
+	printf("%s%skernel %s, libbpf %s\n", opt.miss ? "--miss, " : "",
 	       bench_fault.kind ? "UNVERIFIED (a test fault is injected), " : "",
-	       uts.release);
+	       uts.release, libbpf_version_text());
 	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
 	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
 	       "ns/op ± sd", "hits", "entries", "calls/syscalls");

@@ -106,3 +106,26 @@ int BPF_PROG(lsm_count)
 	count_hit();
 	return 0;
 }
+
+/*
+ * The same hook, sleepable: the kernel lists task_prctl among the LSM
+ * hooks that may sleep, so stock kernels take it without the error
+ * injection fentry.s needs.
+ */
+SEC("?lsm.s")
+int BPF_PROG(lsm_s_rename)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (reads(false))
+		observe_rename(task, task->comm);
+	count_hit();
+	return 0;
+}
+
+SEC("?lsm.s")
+int BPF_PROG(lsm_s_count)
+{
+	count_hit();
+	return 0;
+}

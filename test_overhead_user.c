@@ -439,6 +439,7 @@ enum mode_id {
 	MODE_KRETPROBE_MULTI,
 	MODE_KPROBE_SESSION,
 	MODE_LSM,
+	MODE_LSM_S,
 	MODE_FENTRY_S,
 	MODE_UPROBE_S,
 	MODE_UPROBE_MULTI,
@@ -522,6 +523,11 @@ static const struct attach_mode modes[NR_MODES] = {
 		&test_overhead_fentry_kern_skel,
 		PROG(test_overhead_fentry_kern, lsm_count),
 		"BPF LSM on prctl's hook task_prctl, returning 0" },
+	[MODE_LSM_S] = { "lsm.s", "w/LSM_S", &kind_lsm_s, 0x800000000,
+		&test_overhead_fentry_kern_skel,
+		PROG(test_overhead_fentry_kern, lsm_s_count),
+		"the same, sleepable: task_prctl is among the\n"
+		"hooks the kernel lets sleepable programs take" },
 	[MODE_FENTRY_S] = { "fentry.s", "w/FENTRY_S", &kind_fentry_s,
 		0x80000000, &test_overhead_fentry_kern_skel,
 		PROG(test_overhead_fentry_kern, fentry_s_count),
@@ -603,6 +609,7 @@ static const struct overhead_event events[] = {
 			[MODE_KPROBE_MULTI] = PROG(test_overhead_kprobe_kern, kprobe_multi_rename),
 			[MODE_KRETPROBE_MULTI] = PROG(test_overhead_kprobe_kern, kretprobe_multi_rename),
 			[MODE_LSM] = PROG(test_overhead_fentry_kern, lsm_rename),
+			[MODE_LSM_S] = PROG(test_overhead_fentry_kern, lsm_s_rename),
 			[MODE_FENTRY_S] = PROG(test_overhead_fentry_kern, fentry_s_rename),
 		},
 		.help = "prctl(PR_SET_NAME)",
@@ -1680,9 +1687,10 @@ static void print_summary(const struct bench_rows *rows)
 			 "%d to %d samples a row, until the mean is known to ±%g%%",
 			 bench_rs.min_samples, bench_rs.max_samples,
 			 100 * bench_rs.precision);
-	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s\n",
+	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s, libbpf %s\n",
 	       bench_rs.cpus.nr, cpus, samples,
-	       bench_rs.warmup ? " after warm-up" : "", uts.release);
+	       bench_rs.warmup ? " after warm-up" : "", uts.release,
+	       libbpf_version_text());
 	printf("Programs: %s (--body %s)%s\n", body_help[opt.body],
 	       body_names[opt.body], bench_fault.kind ?
 	       "; UNVERIFIED: a test fault is injected" : "");
@@ -1786,6 +1794,8 @@ static void list_row(const struct bench_row *row, json_t *o)
 	/* a build against an older libbpf lacks the mode whatever the kernel */
 	else if (kind->lacks)
 		json_object_set_new(o, "may_lack", json_string(kind->lacks));
+	else if (kind->may_lack)
+		json_object_set_new(o, "may_lack", json_string(kind->may_lack));
 	/* opening needs no privileges: it only reads the ELF */
 	skel = r->mode->skel->open();
 	if (!skel)

@@ -38,6 +38,10 @@ KPROBES = "kernel built without CONFIG_KPROBES"
 FPROBE = "kernel built without CONFIG_FPROBE"
 # what the libbpf the tools were built against lacks
 OLD_LIBBPF = r"built against libbpf [0-9.]+, which lacks"
+# the libbpf each mode needs at least
+LIBBPF_NEEDED = {"uprobe_multi": (1, 3), "kprobe_session": (1, 5)}
+# a link type newer than the kernel
+NO_LINK = r"kernel has no [a-z.]+ links"
 # tracepoint, raw_tp and tp_btf each say it their way
 NO_URANDOM = re.compile(r"no tracepoint (random:)?urandom_read")
 MISS_TESTS = ("lpm_kmalloc", "hash_lookup", "lru_hash_lookup")
@@ -70,9 +74,14 @@ def expectation(tool, r, a):
 		return re.escape(KPROBES), "kprobes compiled out"
 	if mode in ("kprobe_multi", "kretprobe_multi") and a.fprobe_off:
 		return re.escape(FPROBE), "fprobe compiled out"
-	if mode in ("kprobe_session", "uprobe_multi"):
-		return "maybe:" + OLD_LIBBPF, "libbpf too old"
-	if mode in ("fentry", "fexit", "fmod_ret", "lsm", "fentry.s"):
+	if mode in LIBBPF_NEEDED and a.libbpf < LIBBPF_NEEDED[mode]:
+		return OLD_LIBBPF, "libbpf %d.%d too old" % a.libbpf
+	if mode == "kprobe_session" and a.fprobe_off:
+		return "%s|%s" % (re.escape(FPROBE), NO_LINK), "fprobe compiled out"
+	if mode in LIBBPF_NEEDED:
+		# ran verified, or the kernel predates the link type
+		return "maybe:" + NO_LINK, "kernel too old"
+	if mode in ("fentry", "fexit", "fmod_ret", "lsm", "lsm.s", "fentry.s"):
 		# ran verified on a kernel with trampolines, or refused here
 		return "maybe:" + re.escape(EPERM), "trampolines"
 	if tool == "test_overhead" and r["variant"] == "urandom_read" and \
@@ -198,6 +207,9 @@ def main():
 		return
 	tool = d["tool"]
 	res = d["results"]
+	# the libbpf the run was built against: "1.4"
+	m = re.match(r"(\d+)\.(\d+)", d["context"].get("libbpf_version") or "")
+	a.libbpf = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
 	run_nw = cpus_count(d["context"]["cpus_used"])
 	syscalls = help_syscalls(a.help_text) if a.help_text else {}
 	want = {(l["name"], l["variant"]) for l in listed if eval(a.select, {"l": l})}

@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # test_overhead's newer attach modes (kprobe_multi, kretprobe_multi,
-# kprobe_session, usdt, lsm, uprobe.s, fentry.s, uprobe_multi), --progs and
-# --attach-time on the host kernel: real runs with small counts, asserted
-# through --json. A row may end "disturbed" on a shared machine; it still
-# carries verified counts. Never a rate.
+# kprobe_session, usdt, lsm, lsm.s, uprobe.s, fentry.s, uprobe_multi),
+# --progs and --attach-time on the host kernel: real runs with small
+# counts, asserted through --json. A row may end "disturbed" on a shared
+# machine; it still carries verified counts. Never a rate.
+# TEST_OVERHEAD= names another build's binary (make LIBBPF=bookworm's).
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
-BIN=./test_overhead
+BIN=${TEST_OVERHEAD:-./test_overhead}
 N=20000
-NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,uprobe.s,fentry.s,uprobe_multi
+NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,lsm.s,uprobe.s,fentry.s,uprobe_multi
 
 # jcheck NAME FILE PYTHON: the check passes when PYTHON, given the parsed
 # JSON as d and its rows as rows, exits 0; what it prints is shown
@@ -36,7 +37,10 @@ EOF
 }
 
 config_unset() { zcat /proc/config.gz 2>/dev/null | grep -q "^# $1 is not set"; }
-libbpf_minor=$(awk '/LIBBPF_MINOR_VERSION/ { print $3 }' /usr/include/bpf/libbpf_version.h 2>/dev/null)
+# the kernel's own enum bpf_attach_type has the link type
+kernel_has_link() {
+	bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null | grep -q "'$1' val="
+}
 
 # --- the new modes: verified, or skipped with the kernel's reason
 run_capture modes $BIN -r 1 -n $N -c 1 -m base,$NEW \
@@ -56,13 +60,21 @@ for r in rows:
 jcheck "new modes: every mode has its rows" "$T_TMP/modes.json" '
 want = {("kprobe_multi", "task_rename"), ("kretprobe_multi", "getpgid"),
 	("kprobe_session", "task_rename"), ("usdt", "usdt-nop"),
-	("lsm", "task_rename"), ("uprobe.s", "uprobe-nop"),
-	("fentry.s", "getpgid"), ("uprobe_multi", "uprobe-nop")}
+	("lsm", "task_rename"), ("lsm.s", "task_rename"),
+	("uprobe.s", "uprobe-nop"), ("fentry.s", "getpgid"),
+	("uprobe_multi", "uprobe-nop")}
 have = {(r["name"], r["variant"]) for r in rows}
 if want - have:
 	fail("missing %s" % sorted(want - have))
-if ("lsm", "getpgid") in have or ("usdt", "task_rename") in have:
+if ("lsm", "getpgid") in have or ("lsm.s", "getpgid") in have or \
+   ("usdt", "task_rename") in have:
 	fail("a mode runs an event it does not apply to")'
+# the libbpf the binary was built against, from its own run: "1.4"
+libbpf=$(jget "$T_TMP/modes.json" 'd["context"]["libbpf_version"]')
+IFS=. read -r libbpf_major libbpf_minor <<<"$libbpf"
+libbpf_at_least() { [ "$libbpf_major" -gt "$1" ] || { [ "$libbpf_major" -eq "$1" ] && [ "$libbpf_minor" -ge "$2" ]; }; }
+expect "the summary names the kernel and libbpf $libbpf" \
+	grep -qE "^Summary: .*, kernel $(uname -r | sed 's/[.+]/\\&/g'), libbpf $libbpf\$" "$T_TMP/modes.out"
 
 # uprobes work here: usdt and the sleepable uprobe must be verified
 if [ -e /sys/bus/event_source/devices/uprobe/type ]; then
@@ -79,18 +91,37 @@ for r in rows:
 	if r["name"] in ("kprobe_multi", "kretprobe_multi") and "CONFIG_FPROBE" not in (r["reason"] or ""):
 		fail("%s %s: %s" % (r["name"], r["variant"], r["reason"]))'
 fi
-if [ -n "$libbpf_minor" ] && [ "$libbpf_minor" -lt 3 ]; then
-	jcheck "uprobe_multi and kprobe_session: the libbpf built against lacks them" "$T_TMP/modes.json" '
+# libbpf 1.3 brought uprobe.multi, 1.5 kprobe.session: older builds say so
+lacks_check() {
+	jcheck "$1: built against libbpf $libbpf, which lacks it" "$T_TMP/modes.json" '
 for r in rows:
-	if r["name"] in ("uprobe_multi", "kprobe_session") and \
-	   not (r["status"] == "skipped" and "which lacks" in r["reason"]):
+	if r["name"] == "'"$1"'" and not (r["status"] == "skipped" and
+	   "built against libbpf '"$libbpf"', which lacks" in r["reason"]):
+		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
+}
+if ! libbpf_at_least 1 3; then
+	lacks_check uprobe_multi
+elif ! kernel_has_link BPF_TRACE_UPROBE_MULTI; then
+	skip "uprobe_multi: this kernel has no uprobe.multi links"
+elif [ -e /sys/bus/event_source/devices/uprobe/type ]; then
+	jcheck "uprobe_multi verified on this kernel (libbpf $libbpf)" "$T_TMP/modes.json" '
+for r in rows:
+	if r["name"] == "uprobe_multi" and not verified(r):
 		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
 fi
-jcheck "lsm: verified, or a reason from the kernel" "$T_TMP/modes.json" '
+if ! libbpf_at_least 1 5; then
+	lacks_check kprobe_session
+elif config_unset CONFIG_FPROBE; then
+	jcheck "kprobe_session skip names CONFIG_FPROBE (libbpf $libbpf)" "$T_TMP/modes.json" '
+for r in rows:
+	if r["name"] == "kprobe_session" and "CONFIG_FPROBE" not in (r["reason"] or ""):
+		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
+fi
+jcheck "lsm, lsm.s: verified, or a reason from the kernel" "$T_TMP/modes.json" '
 import re
 for r in rows:
-	if r["name"] == "lsm" and r["status"] == "skipped" and \
-	   not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs", r["reason"]):
+	if r["name"] in ("lsm", "lsm.s") and r["status"] == "skipped" and \
+	   not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs|not sleepable", r["reason"]):
 		fail(r["reason"])'
 
 # the LSM probe mounts securityfs privately, if at all: nothing changes
@@ -254,7 +285,7 @@ expect "16 programs, SIGINT: none of the run's programs stays loaded" prog_gone
 
 # --- the help text names every new mode and option
 $BIN --help >"$T_TMP/help" 2>&1
-for w in kprobe_multi kretprobe_multi kprobe_session usdt lsm uprobe.s fentry.s uprobe_multi usdt-nop --progs --attach-time; do
+for w in kprobe_multi kretprobe_multi kprobe_session usdt lsm lsm.s uprobe.s fentry.s uprobe_multi usdt-nop --progs --attach-time; do
 	expect "--help names $w" grep -qF -- "$w" "$T_TMP/help"
 done
 

@@ -25,6 +25,7 @@ HEADER = {"base": "BASE", "kprobe": "w/KPROBE", "kretprobe": "w/KRETPROBE",
 	  "uretprobe": "w/URETPROBE", "kprobe_multi": "w/KPROBE_MULTI",
 	  "kretprobe_multi": "w/KRETPROBE_MULTI",
 	  "kprobe_session": "w/KPROBE_SESSION", "lsm": "w/LSM",
+	  "lsm.s": "w/LSM_S",
 	  "fentry.s": "w/FENTRY_S", "uprobe.s": "w/UPROBE_S",
 	  "uprobe_multi": "w/UPROBE_MULTI", "usdt": "w/USDT"}
 # samples/bpf/map_perf_test_user.c's words for each test

@@ -18,6 +18,8 @@ BINARIES=(test_overhead map_perf_test)
 # fetched (empty: the host's); QEMU, QEMU_MACHINE, TCG_CPU, CONSOLE_ARGS;
 # BUSYBOX.
 GUEST_ARCH=x86_64
+# the libbpf the binaries are built against (--libbpf): the Makefile's LIBBPF
+LIBBPF=system
 # judges the rows each command printed as --json
 JUDGE=$TOP/tools/vmtest-judge.py
 
@@ -50,6 +52,8 @@ judge every row of the results each command prints with --json -.
                  arm64 boots qemu-system-aarch64 -M virt (TCG on an x86
                  host), Debian's arm64 kernel and busybox-static:arm64, and
                  the binaries of 'make STATIC=1 ARCH=arm64' (build/arm64/static)
+  --libbpf NAME  the binaries of 'make LIBBPF=NAME' (bookworm, trixie; see
+                 the Makefile), in build/NAME/static (build/arm64/NAME/static)
   -k PATH        kernel image (bzImage, or arm64's Image) to boot
   -p NAME        Debian kernel package to boot, fetched with apt-get download
                  and cached under build/vmtest/ (default: the package that
@@ -104,6 +108,7 @@ parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--arch) need_arg "$1" $#; GUEST_ARCH=$2; shift ;;
+		--libbpf) need_arg "$1" $#; LIBBPF=$2; shift ;;
 		-k) need_arg "$1" $#; KERNEL=$2; shift ;;
 		-p) need_arg "$1" $#; PKG=$2; shift ;;
 		-c) need_arg "$1" $#; CONFIG=$2; shift ;;
@@ -120,6 +125,7 @@ parse_args() {
 	done
 	[ $# -eq 0 ] || { CMDS=("$(quote_argv "$@")"); DEFAULT_RUN=0; }
 	set_arch "$GUEST_ARCH"
+	set_libbpf "$LIBBPF"
 	[ -z "$KERNEL" ] || [ -z "$PKG" ] || bad_usage "-k and -p exclude each other"
 	[[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || bad_usage "-t wants a positive number of seconds, not '$TIMEOUT'"
 	# The name becomes a cache path: keep it to Debian package characters.
@@ -156,6 +162,17 @@ set_arch() {
 		# the host's /bin/busybox is x86: fetch arm64's (fetch_busybox)
 		BUSYBOX= ;;
 	*) bad_usage "--arch wants x86_64 or arm64, not '$1'" ;;
+	esac
+}
+
+# set_libbpf NAME: another libbpf's build has a directory of its own
+set_libbpf() {
+	case $1 in
+	system) ;;
+	bookworm|trixie)
+		BIN_DIR=$(dirname "$BIN_DIR")/$1/static
+		MAKE_ARGS+=" LIBBPF=$1" ;;
+	*) bad_usage "--libbpf wants system, bookworm or trixie, not '$1'" ;;
 	esac
 }
 
