@@ -945,6 +945,25 @@ static void usage_tables(FILE *f)
 			tests[t].ops, tests[t].unit ?: tests[t].ops > 1 ?
 			"map ops" : "map op");
 	fprintf(f, "nr_cpus: as -c N; num_map_entries: as -E; max_cnt: as -n.\n");
+	fprintf(f,
+"\nOutput: upstream's lines (\"<cpu>:<test> <N> events per sec\" per worker,\n"
+"its median over the samples) for upstream's tests, bits 0-10; for every test\n"
+"when test_flags is given or with -v. Then the summary: a row per test and\n"
+"method, and the skipped rows, one line per reason (--json has each row).\n"
+"  ns/op      ns per map operation, the syscall's own cost (its base row)\n"
+"             taken out (syscall rows: the bpf() call's whole cost per op)\n"
+"  map ops/s  operations per second with the syscall's cost in (ring and\n"
+"             perf buffers: records produced)\n"
+"  hits       the share of lookups that found their key\n"
+"  calls/syscalls  program runs (or checked bpf() results) against the\n"
+"             syscalls made\n"
+"  [..]       the row's parameters (wakeup -1: adaptive, 0: poll, N: every\n"
+"             Nth record)\n"
+"  consumed   the consumer's records per second while they flowed, on its\n"
+"             own CPU\n"
+"  prog       --prog-stats: ns inside the program per run, by the kernel's\n"
+"             run-time stats in a pass of their own, less their clock reads\n"
+"             (measured on an empty program)\n");
 }
 
 /* ---- rows ---- */
@@ -1848,21 +1867,70 @@ static const char *line_unit(const struct map_test *t, unsigned int *mult)
 	return t->per_lookup ? "lookups" : "events";
 }
 
-/* upstream's line for each worker: the median of its samples */
+/* a row's mode, as the runner groups skipped rows by: its method */
+static const char *row_method(const struct bench_row *row)
+{
+	return row->variant;
+}
+
+/*
+ * Whose lines upstream's section has: upstream's eleven tests, all it
+ * ever printed; every row when test_flags is given (upstream's words) or
+ * with -v. The other rows' figures per worker are in --json.
+ */
+static bool upstream_line(const struct bench_row *row)
+{
+	const struct map_row *r = row->priv;
+
+	return r && (opt.flags || verbosity > 1 ||
+		     r->test - tests <= LRU_HASH_LOOKUP);
+}
+
+/*
+ * upstream's line for each worker: the median of its samples. Skipped
+ * rows are said once per reason, where the first of them comes.
+ */
 static void print_upstream(const struct bench_rows *rows)
 {
-	char params[96];
+	struct skip_group *g = NULL;
+	bool *in, *said = NULL;
+	char params[96], label[256];
 	unsigned int mult;
 	const char *unit;
-	int i, w;
+	int i, k, w, nr;
 
+	in = calloc(rows->nr ?: 1, sizeof(*in));
+	for (i = 0; in && i < rows->nr; i++)
+		in[i] = upstream_line(&rows->row[i]);
+	nr = in ? skip_groups(rows, in, row_method, &g) : -ENOMEM;
+	said = nr > 0 ? calloc(nr, sizeof(*said)) : NULL;
+	if (nr < 0 || (nr > 0 && !said)) {
+		pr_err("out of memory: upstream's lines left out");
+		goto out;
+	}
 	for (i = 0; i < rows->nr; i++) {
 		const struct bench_row *row = &rows->row[i];
 		const struct map_row *r = row->priv;
 
-		if (!r)
+		if (!in[i])
 			continue;	/* base rows have no upstream line */
 		format_params(row, params, sizeof(params));
+		for (k = 0; row->out.status == ST_SKIPPED && k < nr; k++)
+			if (skip_group_has(rows, &g[k], row_method, i))
+				break;
+		if (row->out.status == ST_SKIPPED && k < nr) {
+			if (said[k])
+				continue;
+			said[k] = true;
+			if (g[k].nr > 1) {
+				skip_group_label(rows, in, &g[k], row_method,
+						 NULL, label, sizeof(label));
+				printf("%s: %s: %s\n", label,
+				       status_name(ST_SKIPPED),
+				       skip_group_reason(rows, &g[k]));
+				continue;
+			}
+		}
 		if (!row_has_figure(row)) {
 			printf("%s%s: %s: %s\n", r->test->name, params,
 			       status_name(row->out.status), row->out.reason);
@@ -1874,6 +1942,10 @@ static void print_upstream(const struct bench_rows *rows)
 			       r->test->line, worker_median_rate(row, w) * mult,
 			       unit, params);
 	}
+out:
+	free(said);
+	free(g);
+	free(in);
 }
 
 /* the consumer's rate while records flowed, and its CPU per record */
@@ -1987,20 +2059,11 @@ static void print_summary(const struct bench_rows *rows)
 	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
 	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
 	       "ns/op ± sd", "hits", "entries", "calls/syscalls");
+	/* the rows this kernel cannot run follow, said once per reason */
 	for (i = 0; i < rows->nr; i++)
-		print_row(&rows->row[i]);
-	if (verbosity < 1)
-		return;
-	printf("ns/op: ns per map operation, the syscall's own cost (its base row) taken out\n"
-	       "(syscall rows: the bpf() call's whole cost per operation); map ops/s: operations\n"
-	       "per second with the syscall's cost in (ring/perf buffers: records produced);\n"
-	       "hits: share of lookups that found their key; calls/syscalls: program runs (or\n"
-	       "checked bpf() results) against syscalls made; [..]: the row's parameters\n"
-	       "(wakeup -1: adaptive, 0: poll, N: every Nth record); consumed: the consumer's\n"
-	       "records per second while they flowed, on its own CPU\n");
-	if (bench_rs.prog_stats)
-		printf("prog: ns inside the program per run, by the kernel's run-time stats in a pass of\n"
-		       "their own, less their clock reads (measured on an empty program)\n");
+		if (rows->row[i].out.status != ST_SKIPPED)
+			print_row(&rows->row[i]);
+	print_skip_groups(rows, row_method);
 }
 
 static json_t *sweep_json(const struct sweep *sw)
