@@ -248,7 +248,13 @@ struct map_test {
 		enum bpf_func_id id;
 		const char *name;
 	} helpers[3];
-	__u64 count;		/* events per worker and sample; 0: default */
+	/*
+	 * events per worker and sample, 0: DEFAULT_COUNT; about 0.05 s of
+	 * them on the project's 2-CPU VM, as the runner's -n promises: a
+	 * short sample is as precise over a row's samples, and one that
+	 * an interruption spoils costs less to run again
+	 */
+	__u64 count;
 	const char *unit;	/* upstream line's unit: ops times events */
 	/* SHAPE_SYSCALL: the map made in user space and the operation */
 	enum bpf_map_type sys_type;
@@ -534,6 +540,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 30, SYSCALL_EVENT(getuid), .map = SKEL_MAP(hash_map),
 		.prog = METHOD_PROGS(hash_prealloc),
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 15000,
 	},
 	[PERCPU_HASH_PREALLOC] = {
 		.name = "percpu_hash_prealloc",
@@ -542,6 +549,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(percpu_hash_map),
 		.prog = METHOD_PROGS(percpu_hash_prealloc),
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 12000,
 	},
 	[HASH_KMALLOC] = {
 		.name = "hash_kmalloc", .line = "hash_map_perf kmalloc",
@@ -549,6 +557,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(hash_map_alloc),
 		.prog = METHOD_PROGS(hash_kmalloc),
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 14000,
 	},
 	[PERCPU_HASH_KMALLOC] = {
 		.name = "percpu_hash_kmalloc",
@@ -557,6 +566,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(percpu_hash_map_alloc),
 		.prog = METHOD_PROGS(percpu_hash_kmalloc),
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 11000,
 	},
 	[LRU_HASH_PREALLOC] = {
 		.name = "lru_hash_prealloc",
@@ -581,6 +591,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.prog = METHOD_PROGS(lpm_kmalloc),
 		.fill = fill_lpm, .miss = true,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 20000,
 	},
 	[HASH_LOOKUP] = {
 		.name = "hash_lookup", .line = "hash_lookup",
@@ -588,6 +599,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(hash_map), .prog = METHOD_PROGS(hash_lookup),
 		.fill = fill_hash_lookup, .miss = true,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 15000,
 	},
 	[ARRAY_LOOKUP] = {
 		.name = "array_lookup", .line = "array_lookup",
@@ -611,30 +623,35 @@ static const struct map_test tests[NR_TESTS] = {
 		.prog = METHOD_PROGS(lru_hash_lookup),
 		.fill = fill_lru_hash_lookup, .miss = true,
 		.takes = TAKES_ENTRIES,
+		.count = 25000,
 	},
 	[BLOOM_LOOKUP] = {
 		.name = "bloom_lookup", .line = "bloom_lookup",
 		.unit = "lookups", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_lookup),
 		.fill = fill_bloom, .takes = TAKES_ENTRIES,
+		.count = 15000,
 	},
 	[BLOOM_UPDATE] = {
 		.name = "bloom_update", .line = "bloom_update",
 		.unit = "updates", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_update),
 		.fill = fill_bloom, .takes = TAKES_ENTRIES,
+		.count = 12000,
 	},
 	[QUEUE_PUSH_POP] = {
 		.name = "queue_push_pop", .line = "queue_push_pop",
 		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(queue_map),
 		.prog = METHOD_PROGS(queue_push_pop), .takes = TAKES_ENTRIES,
+		.count = 10000,
 	},
 	[STACK_PUSH_POP] = {
 		.name = "stack_push_pop", .line = "stack_push_pop",
 		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(stack_map),
 		.prog = METHOD_PROGS(stack_push_pop), .takes = TAKES_ENTRIES,
+		.count = 8000,
 	},
 	[TASK_STORAGE] = {
 		.name = "task_storage", .line = "task_storage_get",
@@ -1136,6 +1153,14 @@ static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
 	row->cpus = cpus;
 	row->trigger = &r->trig;
 	row->count = test->count ?: DEFAULT_COUNT;
+	/*
+	 * A wake-up every few records costs a wake-up of the consumer each
+	 * (every record: 140 us a syscall here, against 4 us with one every
+	 * 64): fewer syscalls a sample, for about as long a sample
+	 */
+	if (has_consumer(test) && set->wakeup != WAKEUP_ADAPTIVE &&
+	    set->wakeup != WAKEUP_POLL && set->wakeup < RECORDS_PER_CALL)
+		row->count = row->count * set->wakeup / RECORDS_PER_CALL;
 	row->runs_prog = true;
 	add_params(row, test, set);
 	if (why && why->status != ST_OK)
