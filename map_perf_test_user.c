@@ -1672,6 +1672,9 @@ static int open_row(struct bench_row *row, struct outcome *out)
 			    nr_cpus_possible(), MAP_PERF_MAX_CPUS);
 		return -E2BIG;
 	}
+	/* a refusal an earlier row found holds here: nothing to load */
+	if (r->method && attach_refused(r->method->kind, out))
+		return -EOPNOTSUPP;
 	r->pc = calloc(nr_cpus_possible(), sizeof(*r->pc));
 	if (!r->pc) {
 		outcome_set(out, ST_FAILED, "out of memory");
