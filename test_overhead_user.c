@@ -541,7 +541,10 @@ struct overhead_event {
 	bool (*usable)(struct outcome *out);
 	/*
 	 * events per worker and sample without -n: about 0.05 s of the
-	 * dearer modes on a quiet 2-CPU VM (uprobe-ret single-steps: 14 us)
+	 * dearest mode that runs on the project's 2-CPU VM (tracepoint;
+	 * uretprobe, and uprobe-ret, which single-steps: 14 us). Longer
+	 * samples are no more precise over a row's samples, and cost more
+	 * to run again when an interruption spoils one.
 	 */
 	__u64 count;
 	/*
@@ -572,7 +575,7 @@ static const struct overhead_event events[] = {
 			.lsm_hook = "task_prctl",
 		},
 		.flag = PAIR_LOW,
-		.count = 125000,
+		.count = 70000,
 		.prog = {
 			[MODE_KPROBE] = PROG(test_overhead_kprobe_kern, kprobe_rename),
 			[MODE_KRETPROBE] = PROG(test_overhead_kprobe_kern, kretprobe_rename),
@@ -601,7 +604,7 @@ static const struct overhead_event events[] = {
 			.tp_name = "fib_table_lookup",
 		},
 		.flag = PAIR_HIGH,
-		.count = 25000,
+		.count = 12000,
 		.calibrated = true,
 		.help = "a UDP datagram to a socket on 127.0.0.1, in a\n"
 			"network namespace of the worker's own",
@@ -619,7 +622,7 @@ static const struct overhead_event events[] = {
 		},
 		.flag = 0x10000,
 		.syscall_nr = __NR_getpgid,
-		.count = 250000,
+		.count = 110000,
 		.prog = {
 			[MODE_RAW_TP] = PROG(test_overhead_raw_tp_kern, raw_tp_sys_enter),
 			[MODE_TP_BTF] = PROG(test_overhead_raw_tp_kern, tp_btf_sys_enter),
@@ -634,7 +637,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_nop" },
 		.flag = 0x20000,
 		.usable = nop_ok,
-		.count = 50000,
+		.count = 32000,
 		.base_is_call = true,
 		.base_count = 20000000,
 		.help = "calls of a function of this program that starts\n"
@@ -645,7 +648,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_push" },
 		.flag = 0x40000,
 		.usable = push_ok,
-		.count = 50000,
+		.count = 32000,
 		.base_is_call = true,
 		.base_count = 20000000,
 		.help = "the same, starting with push %rbp",
@@ -655,7 +658,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_ret" },
 		.flag = 0x80000,
 		.usable = ret_ok,
-		.count = 5000,
+		.count = 3500,
 		.base_is_call = true,
 		.base_count = 20000000,
 		.help = "the same, starting with ret",
@@ -668,7 +671,7 @@ static const struct overhead_event events[] = {
 		},
 		.flag = 0x1000000,
 		.usable = usdt_ok,
-		.count = 100000,
+		.count = 80000,
 		.base_is_call = true,
 		.base_count = 20000000,
 		.help = "a USDT probe point of this program (<sys/sdt.h>):\n"
@@ -703,7 +706,7 @@ static const struct overhead_event events[] = {
 			.tp_name = "urandom_read",
 		},
 		.flag = 0x800000,
-		.count = 100000,
+		.count = 80000,
 		.may_lack = "random:urandom_read left the kernel in 5.18",
 		.help = "read(2) of 4 bytes of /dev/urandom: upstream's\n"
 			"second event before 5.18 removed its tracepoint",
