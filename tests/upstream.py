@@ -243,8 +243,12 @@ def main():
 	args = [a for a in sys.argv[1:] if a != "--all"]
 	all_rows = "--all" in sys.argv[1:]
 	out_path, json_path, tag = args[:3]
-	d = json.load(open(json_path))
-	text = open(out_path).read()
+	try:
+		d = json.load(open(json_path))
+		text = open(out_path).read()
+	except (OSError, ValueError) as e:
+		print("not ok - %s: upstream's lines: reading the run's files: %s" % (tag, e))
+		return
 	head, _, summary = text.partition("\nSummary:")
 	head = head.rstrip("\n")
 	lines = head.split("\n") if head else []
