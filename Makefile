@@ -11,6 +11,7 @@
 #   make mutation-check  each check of the tools deleted in turn: a test fails
 #   make first-run     RUNS= default runs of each program: what a user sees
 #   make run           install what is missing, build, run both programs
+#                      (the worse exit status of the two, both named)
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
 #   make plot JSON=F   pictures of --json files F (tools/plot.py)
@@ -272,10 +273,10 @@ QUIET_TESTS := $(filter-out tests/test_arm64_% tests/test_vm%,$(wildcard tests/t
 check-quiet: all testing
 	$(Q)BENCH_TESTS_QUIET=1 tests/run.sh $(sort $(QUIET_TESTS))
 
+# both programs whatever the first gives; the worse status of the two
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
-	./test_overhead
-	./map_perf_test
+	$(Q)tools/run.sh
 
 # pictures of --json results: make plot JSON="a.json b.json" [PLOTDIR=dir]
 PLOTDIR ?= $(OUTPUT)/plots

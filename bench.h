@@ -495,6 +495,51 @@ void format_params(const struct bench_row *row, char *buf, size_t len);
 double worker_median_rate(const struct bench_row *row, int worker);
 /* the median of attach or detach ns, NAN without samples */
 double row_median(const double *x, int n);
+/*
+ * Skipped rows by reason. A kernel that cannot run a mode skips each of
+ * its rows for one reason, and modes of one kind for the same reason but
+ * their names ("fentry refused by this kernel", "fexit refused ..."): the
+ * summary says each such reason once, for a group of rows. --json and
+ * --list keep every row with its own reason.
+ */
+struct skip_group {
+	int first;			/* index of its first row */
+	int nr;				/* rows in it */
+	bool modes;			/* of more than one mode */
+	char reason[REASON_LEN];	/* without a mode's name */
+};
+
+/* a row's mode: test_overhead's name, map_perf_test's variant */
+typedef const char *(*row_mode_fn)(const struct bench_row *row);
+
+/* @reason without @mode's name where it names it: the group's key */
+void skip_reason(const char *reason, const char *mode, char *buf,
+		 size_t len);
+/*
+ * The groups of the skipped rows @in selects (NULL: every row), in the
+ * order of their first rows; how many, or -ENOMEM. Free *@groups.
+ */
+int skip_groups(const struct bench_rows *rows, const bool *in,
+		row_mode_fn mode, struct skip_group **groups);
+/* what the group says: one mode's own words, or several modes' shared ones */
+const char *skip_group_reason(const struct bench_rows *rows,
+			      const struct skip_group *g);
+/* whether row @i is in group @g */
+bool skip_group_has(const struct bench_rows *rows, const struct skip_group *g,
+		    row_mode_fn mode, int i);
+/*
+ * "kprobe, kretprobe (10 rows)", "tracepoint urandom_read" for one row,
+ * of the rows @in selects (NULL: every row); @mode_of gives the words
+ * the modes are named by ("w/KPROBE", ...), NULL their names
+ */
+void skip_group_label(const struct bench_rows *rows, const bool *in,
+		      const struct skip_group *g, row_mode_fn mode,
+		      row_mode_fn mode_of, char *buf, size_t len);
+/*
+ * The summary's lines for the skipped rows: a heading, then one line per
+ * group, "  <label>: <reason>". Nothing when no row was skipped.
+ */
+void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode);
 /* one updating line on stderr when it is a terminal */
 void progress(int done, int total, const struct bench_row *row, int round);
 void progress_end(void);

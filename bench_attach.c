@@ -46,6 +46,43 @@ static const char *const tracefs_dirs[] = {
 
 /* ---- kernel probes ---- */
 
+/*
+ * Kinds this kernel refuses whatever the target: no kprobe PMU, a link
+ * type its config leaves out, trampolines refused at load. The first row
+ * of such a kind finds it by probing; the later ones say the same without
+ * loading anything or starting workers.
+ */
+#define MAX_REFUSED	32
+static struct {
+	const struct attach_kind *kind;
+	struct outcome why;
+} refused[MAX_REFUSED];
+static int nr_refused;
+/* set by a probe whose answer holds for every target of the kind */
+static bool refused_everywhere;
+
+static void refuse_kind(const struct attach_kind *kind,
+			const struct outcome *why)
+{
+	if (why->status == ST_SKIPPED && nr_refused < MAX_REFUSED &&
+	    !attach_refused(kind, NULL))
+		refused[nr_refused++] = (typeof(refused[0])){ kind, *why };
+}
+
+bool attach_refused(const struct attach_kind *kind, struct outcome *out)
+{
+	int i;
+
+	for (i = 0; i < nr_refused; i++) {
+		if (refused[i].kind != kind)
+			continue;
+		if (out)
+			*out = refused[i].why;
+		return true;
+	}
+	return false;
+}
+
 /* stat(), not access(): access() drops the capabilities of a non-root uid */
 static bool exists(const char *path)
 {
@@ -85,6 +122,7 @@ static bool probes_available(const char *kind, const char *config,
 	snprintf(events, sizeof(events), "%s_events", kind);
 	if (exists(path) || tracefs_path(events, path, sizeof(path)))
 		return true;
+	refused_everywhere = true;
 	if (kernel_config(config) == 0)
 		outcome_set(out, ST_SKIPPED, "kernel built without %s", config);
 	else if (!tracefs_mounted())
@@ -318,11 +356,12 @@ static int multi_attach_syms(const struct attach_kind *kind,
 	if (links[0])
 		return 1;
 	err = -errno;
-	if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") == 0)
+	if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") == 0) {
 		outcome_set(out, ST_SKIPPED,
 			    "kernel built without CONFIG_FPROBE (%s link: EOPNOTSUPP)",
 			    kind->name);
-	else if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") < 0)
+		refuse_kind(kind, out);
+	} else if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") < 0)
 		outcome_set(out, ST_SKIPPED,
 			    "%s link to %d functions: EOPNOTSUPP (it needs CONFIG_FPROBE; the kernel config is not readable here)",
 			    kind->name, nr);
@@ -1257,11 +1296,12 @@ static int load_failed(const struct attach_kind *kind, int err,
 		       struct outcome *out)
 {
 	/* privileges were checked first, so EPERM is the kernel's refusal */
-	if (err == -EPERM && kind->trampoline)
+	if (err == -EPERM && kind->trampoline) {
 		outcome_set(out, ST_SKIPPED,
 			    "%s refused by this kernel (EPERM at load)",
 			    kind->name);
-	else if (err == -EINVAL && kind->sleepable && *verifier_says("sleepable"))
+		refuse_kind(kind, out);
+	} else if (err == -EINVAL && kind->sleepable && *verifier_says("sleepable"))
 		/* e.g. "__set_task_comm is not sleepable" */
 		outcome_set(out, ST_SKIPPED, "verifier: %s",
 			    verifier_says("sleepable"));
@@ -1291,12 +1331,13 @@ static void attach_failed(const struct attach_kind *kind, const char *name,
 		outcome_set(out, ST_SKIPPED, "%s on %s: %s", kind->name, name,
 			    kind->denied);
 	else if (err == -EOPNOTSUPP && kind->link_config &&
-		 kernel_config(kind->link_config) == 0)
+		 kernel_config(kind->link_config) == 0) {
 		/* the link type exists only with that config */
 		outcome_set(out, ST_SKIPPED,
 			    "kernel built without %s (%s link: EOPNOTSUPP)",
 			    kind->link_config, kind->name);
-	else if (err == -EOPNOTSUPP && kind->link_config)
+		refuse_kind(kind, out);
+	} else if (err == -EOPNOTSUPP && kind->link_config)
 		/* a kernel whose config cannot be read: the likely cause */
 		outcome_set(out, ST_SKIPPED,
 			    "%s on %s not supported by this kernel (EOPNOTSUPP: %s link types need %s; the kernel config is not readable here)",
@@ -1331,6 +1372,8 @@ int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		outcome_set(out, ST_SKIPPED, "%s", kind->lacks);
 		return -EOPNOTSUPP;
 	}
+	if (attach_refused(kind, out))
+		return -EOPNOTSUPP;
 	bpf_program__set_autoload(prog, true);
 	/* where a sleepable program may attach is the verifier's to say */
 	if (kind->sleepable) {
@@ -1338,9 +1381,13 @@ int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		bpf_program__set_log_buf(prog, verifier_log,
 					 sizeof(verifier_log));
 	}
+	refused_everywhere = false;
 	*name = kind->prepare(prog, t, out);
-	if (!*name)
+	if (!*name) {
+		if (refused_everywhere)
+			refuse_kind(kind, out);
 		return -ENOENT;
+	}
 	/* the skeleton's load maps its global data where the skeleton sees it */
 	err = bpf_object__load_skeleton(s);
 	return err ? load_failed(kind, err, out) : 0;

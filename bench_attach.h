@@ -88,6 +88,13 @@ struct bpf_link *attach_link(const struct attach_kind *kind,
 			     struct bpf_program *prog,
 			     const struct attach_target *t, const char *name,
 			     struct outcome *out);
+/*
+ * Whether the kernel was found to refuse @kind whatever the target (no
+ * probe PMU, a link type its config leaves out, trampolines refused at
+ * load): then @out (if not NULL) says why, as the row that found it did.
+ * A family asks before it loads or starts anything for a row.
+ */
+bool attach_refused(const struct attach_kind *kind, struct outcome *out);
 
 /*
  * The USDT probe @provider:@name in the ELF file @path: how many sites it

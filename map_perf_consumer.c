@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -26,8 +28,11 @@
 
 /* pages of each CPU's perf buffer: 256 KiB with 4 KiB pages */
 #define PERF_PAGES	64
-/* how long a sleeping consumer waits before it looks at the stop flag */
-#define POLL_MS		10
+/*
+ * How long a sleeping consumer waits at most: consumer_stop() wakes it
+ * at once through its eventfd, so this is only a bound.
+ */
+#define POLL_MS		1000
 
 struct consumer {
 	enum consumer_kind kind;
@@ -39,6 +44,7 @@ struct consumer {
 	int cpu;
 	int err;		/* the thread's: a poll that failed */
 	atomic_bool stop;
+	int stop_fd;		/* an eventfd: written to stop a sleeper */
 	int nr_cpus;
 	__u64 buffer_bytes;	/* the ring's, or one CPU's perf buffer's */
 	struct consumer_counts counts;
@@ -116,11 +122,26 @@ static int consume_once(struct consumer *c)
 	return perf_buffer__consume(c->pb);
 }
 
+/*
+ * Sleeps until records wait or the consumer is stopped, then takes the
+ * records. The buffer's own epoll fd is readable when one of its rings
+ * is, so it is polled beside the stop's eventfd: the end of a sample
+ * need not wait for a poll's timeout.
+ */
 static int poll_once(struct consumer *c)
 {
-	if (c->kind == CONSUME_RINGBUF)
-		return ring_buffer__poll(c->rb, POLL_MS);
-	return perf_buffer__poll(c->pb, POLL_MS);
+	struct pollfd fds[2] = {
+		{ .fd = c->kind == CONSUME_RINGBUF ?
+			ring_buffer__epoll_fd(c->rb) :
+			perf_buffer__epoll_fd(c->pb), .events = POLLIN },
+		{ .fd = c->stop_fd, .events = POLLIN },
+	};
+
+	if (poll(fds, 2, POLL_MS) < 0)
+		return -errno;
+	if (!(fds[0].revents & POLLIN))
+		return 0;	/* stopped, or the bound: the caller looks */
+	return consume_once(c);
 }
 
 static __u64 total(const struct consumer *c)
@@ -194,6 +215,7 @@ struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 
 	if (!c)
 		goto nomem;
+	c->stop_fd = -1;
 	c->kind = kind;
 	c->test = test;
 	c->record_size = record_size;
@@ -203,6 +225,13 @@ struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 	c->counts.last_seq = calloc(c->nr_cpus, sizeof(__u64));
 	if (!c->counts.consumed || !c->counts.last_seq)
 		goto nomem;
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->stop_fd < 0) {
+		outcome_set(out, ST_FAILED, "cannot make the consumer's eventfd: %s",
+			    strerror(errno));
+		consumer_free(c);
+		return NULL;
+	}
 	if (kind == CONSUME_RINGBUF)
 		c->rb = ring_buffer__new(map_fd, ringbuf_sample, c, NULL);
 	else
@@ -249,6 +278,9 @@ int consumer_start(struct consumer *c, int cpu, struct outcome *out)
 	c->err = 0;
 	c->cpu = cpu;
 	atomic_store(&c->stop, false);
+	/* the last stop's wake-up, read back */
+	while (eventfd_read(c->stop_fd, &(eventfd_t){ 0 }) == 0)
+		;
 	/* signals stay the main thread's, which ends the run on them */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -278,6 +310,7 @@ void consumer_stop(struct consumer *c)
 	if (!c || !c->running)
 		return;
 	atomic_store(&c->stop, true);
+	eventfd_write(c->stop_fd, 1);
 	pthread_join(c->thread, NULL);
 	c->running = false;
 }
@@ -307,6 +340,8 @@ void consumer_free(struct consumer *c)
 	consumer_stop(c);
 	ring_buffer__free(c->rb);
 	perf_buffer__free(c->pb);
+	if (c->stop_fd >= 0)
+		close(c->stop_fd);
 	free(c->counts.consumed);
 	free(c->counts.last_seq);
 	free(c);

@@ -249,7 +249,13 @@ struct map_test {
 		enum bpf_func_id id;
 		const char *name;
 	} helpers[3];
-	__u64 count;		/* events per worker and sample; 0: default */
+	/*
+	 * events per worker and sample, 0: DEFAULT_COUNT; about 0.05 s of
+	 * them on the project's 2-CPU VM, as the runner's -n promises: a
+	 * short sample is as precise over a row's samples, and one that
+	 * an interruption spoils costs less to run again
+	 */
+	__u64 count;
 	const char *unit;	/* upstream line's unit: ops times events */
 	/* SHAPE_SYSCALL: the map made in user space and the operation */
 	enum bpf_map_type sys_type;
@@ -259,9 +265,10 @@ struct map_test {
 #define SKEL_MAP(name)	offsetof(struct map_perf_test_kern, maps.name)
 #define HELPER(name)	{ BPF_FUNC_##name, "bpf_" #name }
 #define SKEL_PROG(name)	offsetof(struct map_perf_test_kern, progs.name)
+/* in the order of methods[] */
 #define METHOD_PROGS(test)						\
 	{ SKEL_PROG(kprobe_##test), SKEL_PROG(fentry_##test),		\
-	  SKEL_PROG(tracepoint_##test), SKEL_PROG(raw_tp_##test) }
+	  SKEL_PROG(raw_tp_##test), SKEL_PROG(tracepoint_##test) }
 
 static struct bpf_map *skel_map(const struct map_perf_test_kern *skel,
 				size_t off)
@@ -547,6 +554,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 30, SYSCALL_EVENT(getuid), .map = SKEL_MAP(hash_map),
 		.prog = METHOD_PROGS(hash_prealloc),
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 15000,
 	},
 	[PERCPU_HASH_PREALLOC] = {
 		.name = "percpu_hash_prealloc",
@@ -555,6 +563,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(percpu_hash_map),
 		.prog = METHOD_PROGS(percpu_hash_prealloc),
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 12000,
 	},
 	[HASH_KMALLOC] = {
 		.name = "hash_kmalloc", .line = "hash_map_perf kmalloc",
@@ -562,6 +571,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(hash_map_alloc),
 		.prog = METHOD_PROGS(hash_kmalloc),
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 14000,
 	},
 	[PERCPU_HASH_KMALLOC] = {
 		.name = "percpu_hash_kmalloc",
@@ -570,6 +580,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(percpu_hash_map_alloc),
 		.prog = METHOD_PROGS(percpu_hash_kmalloc),
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 11000,
 	},
 	[LRU_HASH_PREALLOC] = {
 		.name = "lru_hash_prealloc",
@@ -594,6 +605,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.prog = METHOD_PROGS(lpm_kmalloc),
 		.fill = fill_lpm, .miss = true,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 20000,
 	},
 	[HASH_LOOKUP] = {
 		.name = "hash_lookup", .line = "hash_lookup",
@@ -601,6 +613,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.map = SKEL_MAP(hash_map), .prog = METHOD_PROGS(hash_lookup),
 		.fill = fill_hash_lookup, .miss = true,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		.count = 15000,
 	},
 	[ARRAY_LOOKUP] = {
 		.name = "array_lookup", .line = "array_lookup",
@@ -624,30 +637,35 @@ static const struct map_test tests[NR_TESTS] = {
 		.prog = METHOD_PROGS(lru_hash_lookup),
 		.fill = fill_lru_hash_lookup, .miss = true,
 		.takes = TAKES_ENTRIES,
+		.count = 25000,
 	},
 	[BLOOM_LOOKUP] = {
 		.name = "bloom_lookup", .line = "bloom_lookup",
 		.unit = "lookups", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_lookup),
 		.fill = fill_bloom, .takes = TAKES_ENTRIES,
+		.count = 15000,
 	},
 	[BLOOM_UPDATE] = {
 		.name = "bloom_update", .line = "bloom_update",
 		.unit = "updates", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_update),
 		.fill = fill_bloom, .takes = TAKES_ENTRIES,
+		.count = 12000,
 	},
 	[QUEUE_PUSH_POP] = {
 		.name = "queue_push_pop", .line = "queue_push_pop",
 		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(queue_map),
 		.prog = METHOD_PROGS(queue_push_pop), .takes = TAKES_ENTRIES,
+		.count = 10000,
 	},
 	[STACK_PUSH_POP] = {
 		.name = "stack_push_pop", .line = "stack_push_pop",
 		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(stack_map),
 		.prog = METHOD_PROGS(stack_push_pop), .takes = TAKES_ENTRIES,
+		.count = 8000,
 	},
 	[TASK_STORAGE] = {
 		.name = "task_storage", .line = "task_storage_get",
@@ -708,12 +726,20 @@ struct attach_method {
 	const struct attach_kind *kind;
 };
 
-/* -a auto tries them in this order: upstream's kprobes first */
+/*
+ * -a auto tries them in this order: upstream's kprobes first, then the
+ * syscall's function, then sys_enter. A syscall tracepoint is perf's own
+ * hook on sys_enter, the syscall picked by a bitmap: raw_tp is the same
+ * hook with the pick in the program, and comes first. Its link also
+ * detaches at once, where closing a tracepoint's perf event waits for
+ * the tracepoint's RCU grace periods (78 ms on a 2-CPU VM, for every
+ * sample of every row). -a tracepoint still runs the tracepoints.
+ */
 static const struct attach_method methods[] = {
 	{ "kprobe", &kind_ksyscall },
 	{ "fentry", &kind_fentry },
-	{ "tracepoint", &kind_tracepoint },
 	{ "raw_tp", &kind_raw_tp },
+	{ "tracepoint", &kind_tracepoint },
 };
 #define NR_METHODS ((int)(sizeof(methods) / sizeof(methods[0])))
 
@@ -749,9 +775,9 @@ static const struct bench_option options[] = {
 	  "4096 in steps of 8 (default 64)", USE_RUN },
 	{ "attach", 'a', "LIST",
 	  "how the programs see the syscalls: kprobe (ksyscall,\n"
-	  "as upstream), fentry, tracepoint (sys_enter_<name>),\n"
-	  "raw_tp (sys_enter), a list of them, all, or auto\n"
-	  "(default): the first of them that works here", USE_SELECT },
+	  "as upstream), fentry, raw_tp (sys_enter),\n"
+	  "tracepoint (sys_enter_<name>), a list of them, all,\n"
+	  "or auto (default): the first of them that works here", USE_SELECT },
 	{ "miss", OPT_MISS, NULL,
 	  "look up absent keys on purpose (lpm_kmalloc,\n"
 	  "hash_lookup, lru_hash_lookup): every lookup must miss", USE_SELECT },
@@ -959,6 +985,25 @@ static void usage_tables(FILE *f)
 			tests[t].ops, tests[t].unit ?: tests[t].ops > 1 ?
 			"map ops" : "map op");
 	fprintf(f, "nr_cpus: as -c N; num_map_entries: as -E; max_cnt: as -n.\n");
+	fprintf(f,
+"\nOutput: upstream's lines (\"<cpu>:<test> <N> events per sec\" per worker,\n"
+"its median over the samples) for upstream's tests, bits 0-10; for every test\n"
+"when test_flags is given or with -v. Then the summary: a row per test and\n"
+"method, and the skipped rows, one line per reason (--json has each row).\n"
+"  ns/op      ns per map operation, the syscall's own cost (its base row)\n"
+"             taken out (syscall rows: the bpf() call's whole cost per op)\n"
+"  map ops/s  operations per second with the syscall's cost in (ring and\n"
+"             perf buffers: records produced)\n"
+"  hits       the share of lookups that found their key\n"
+"  calls/syscalls  program runs (or checked bpf() results) against the\n"
+"             syscalls made\n"
+"  [..]       the row's parameters (wakeup -1: adaptive, 0: poll, N: every\n"
+"             Nth record)\n"
+"  consumed   the consumer's records per second while they flowed, on its\n"
+"             own CPU\n"
+"  prog       --prog-stats: ns inside the program per run, by the kernel's\n"
+"             run-time stats in a pass of their own, less their clock reads\n"
+"             (measured on an empty program)\n");
 }
 
 /* ---- rows ---- */
@@ -1122,6 +1167,14 @@ static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
 	row->cpus = cpus;
 	row->trigger = &r->trig;
 	row->count = test->count ?: DEFAULT_COUNT;
+	/*
+	 * A wake-up every few records costs a wake-up of the consumer each
+	 * (every record: 140 us a syscall here, against 4 us with one every
+	 * 64): fewer syscalls a sample, for about as long a sample
+	 */
+	if (has_consumer(test) && set->wakeup != WAKEUP_ADAPTIVE &&
+	    set->wakeup != WAKEUP_POLL && set->wakeup < RECORDS_PER_CALL)
+		row->count = row->count * set->wakeup / RECORDS_PER_CALL;
 	row->runs_prog = true;
 	add_params(row, test, set);
 	if (why && why->status != ST_OK)
@@ -1679,6 +1732,9 @@ static int open_row(struct bench_row *row, struct outcome *out)
 			    nr_cpus_possible(), MAP_PERF_MAX_CPUS);
 		return -E2BIG;
 	}
+	/* a refusal an earlier row found holds here: nothing to load */
+	if (r->method && attach_refused(r->method->kind, out))
+		return -EOPNOTSUPP;
 	r->pc = calloc(nr_cpus_possible(), sizeof(*r->pc));
 	if (!r->pc) {
 		outcome_set(out, ST_FAILED, "out of memory");
@@ -1917,21 +1973,70 @@ static const char *line_unit(const struct map_test *t, unsigned int *mult)
 	return t->per_lookup ? "lookups" : "events";
 }
 
-/* upstream's line for each worker: the median of its samples */
+/* a row's mode, as the runner groups skipped rows by: its method */
+static const char *row_method(const struct bench_row *row)
+{
+	return row->variant;
+}
+
+/*
+ * Whose lines upstream's section has: upstream's eleven tests, all it
+ * ever printed; every row when test_flags is given (upstream's words) or
+ * with -v. The other rows' figures per worker are in --json.
+ */
+static bool upstream_line(const struct bench_row *row)
+{
+	const struct map_row *r = row->priv;
+
+	return r && (opt.flags || verbosity > 1 ||
+		     r->test - tests <= LRU_HASH_LOOKUP);
+}
+
+/*
+ * upstream's line for each worker: the median of its samples. Skipped
+ * rows are said once per reason, where the first of them comes.
+ */
 static void print_upstream(const struct bench_rows *rows)
 {
-	char params[96];
+	struct skip_group *g = NULL;
+	bool *in, *said = NULL;
+	char params[96], label[256];
 	unsigned int mult;
 	const char *unit;
-	int i, w;
+	int i, k, w, nr;
 
+	in = calloc(rows->nr ?: 1, sizeof(*in));
+	for (i = 0; in && i < rows->nr; i++)
+		in[i] = upstream_line(&rows->row[i]);
+	nr = in ? skip_groups(rows, in, row_method, &g) : -ENOMEM;
+	said = nr > 0 ? calloc(nr, sizeof(*said)) : NULL;
+	if (nr < 0 || (nr > 0 && !said)) {
+		pr_err("out of memory: upstream's lines left out");
+		goto out;
+	}
 	for (i = 0; i < rows->nr; i++) {
 		const struct bench_row *row = &rows->row[i];
 		const struct map_row *r = row->priv;
 
-		if (!r)
+		if (!in[i])
 			continue;	/* base rows have no upstream line */
 		format_params(row, params, sizeof(params));
+		for (k = 0; row->out.status == ST_SKIPPED && k < nr; k++)
+			if (skip_group_has(rows, &g[k], row_method, i))
+				break;
+		if (row->out.status == ST_SKIPPED && k < nr) {
+			if (said[k])
+				continue;
+			said[k] = true;
+			if (g[k].nr > 1) {
+				skip_group_label(rows, in, &g[k], row_method,
+						 NULL, label, sizeof(label));
+				printf("%s: %s: %s\n", label,
+				       status_name(ST_SKIPPED),
+				       skip_group_reason(rows, &g[k]));
+				continue;
+			}
+		}
 		if (!row_has_figure(row)) {
 			printf("%s%s: %s: %s\n", r->test->name, params,
 			       status_name(row->out.status), row->out.reason);
@@ -1943,6 +2048,10 @@ static void print_upstream(const struct bench_rows *rows)
 			       r->test->line, worker_median_rate(row, w) * mult,
 			       unit, params);
 	}
+out:
+	free(said);
+	free(g);
+	free(in);
 }
 
 /* the consumer's rate while records flowed, and its CPU per record */
@@ -2056,20 +2165,11 @@ static void print_summary(const struct bench_rows *rows)
 	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
 	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
 	       "ns/op ± sd", "hits", "entries", "calls/syscalls");
+	/* the rows this kernel cannot run follow, said once per reason */
 	for (i = 0; i < rows->nr; i++)
-		print_row(&rows->row[i]);
-	if (verbosity < 1)
-		return;
-	printf("ns/op: ns per map operation, the syscall's own cost (its base row) taken out\n"
-	       "(syscall rows: the bpf() call's whole cost per operation); map ops/s: operations\n"
-	       "per second with the syscall's cost in (ring/perf buffers: records produced);\n"
-	       "hits: share of lookups that found their key; calls/syscalls: program runs (or\n"
-	       "checked bpf() results) against syscalls made; [..]: the row's parameters\n"
-	       "(wakeup -1: adaptive, 0: poll, N: every Nth record); consumed: the consumer's\n"
-	       "records per second while they flowed, on its own CPU\n");
-	if (bench_rs.prog_stats)
-		printf("prog: ns inside the program per run, by the kernel's run-time stats in a pass of\n"
-		       "their own, less their clock reads (measured on an empty program)\n");
+		if (rows->row[i].out.status != ST_SKIPPED)
+			print_row(&rows->row[i]);
+	print_skip_groups(rows, row_method);
 }
 
 static json_t *sweep_json(const struct sweep *sw)

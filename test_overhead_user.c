@@ -352,17 +352,28 @@ static void batch_run(void *state, __u64 count)
 		bpf_prog_test_run_opts(d->fd, &opts);
 }
 
-/* the kernel must be able to test-run a raw_tp program at all */
+/*
+ * The kernel must be able to test-run a raw_tp program at all: asked
+ * once, for every mode's row.
+ */
 static bool batch_ok(struct outcome *out)
 {
+	static struct outcome known;
+	static bool asked;
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	struct batch_driver d;
 	int err;
 
+	if (asked) {
+		*out = known;
+		return known.status == ST_OK;
+	}
+	asked = true;
 	err = batch_driver_load(&d);
 	if (err) {
-		outcome_set(out, ST_FAILED, "loading the batch driver: %s",
+		outcome_set(&known, ST_FAILED, "loading the batch driver: %s",
 			    strerror(-err));
+		*out = known;
 		return false;
 	}
 	opts.ctx_in = d.args;
@@ -370,9 +381,10 @@ static bool batch_ok(struct outcome *out)
 	err = bpf_prog_test_run_opts(d.fd, &opts) ? -errno : 0;
 	test_overhead_batch_kern__destroy(d.skel);
 	if (err)
-		outcome_set(out, ST_SKIPPED,
+		outcome_set(&known, ST_SKIPPED,
 			    "kernel cannot BPF_PROG_TEST_RUN a raw_tp program: %s",
 			    strerror(-err));
+	*out = known;
 	return !err;
 }
 
@@ -565,7 +577,10 @@ struct overhead_event {
 	void (*prepare)(void);
 	/*
 	 * events per worker and sample without -n: about 0.05 s of the
-	 * dearer modes on a quiet 2-CPU VM (uprobe-ret single-steps: 14 us)
+	 * dearest mode that runs on the project's 2-CPU VM (tracepoint;
+	 * uretprobe, and uprobe-ret, which single-steps: 14 us). Longer
+	 * samples are no more precise over a row's samples, and cost more
+	 * to run again when an interruption spoils one.
 	 */
 	__u64 count;
 	/*
@@ -596,7 +611,7 @@ static const struct overhead_event events[] = {
 			.lsm_hook = "task_prctl",
 		},
 		.flag = PAIR_LOW,
-		.count = 125000,
+		.count = 70000,
 		.prog = {
 			[MODE_KPROBE] = PROG(test_overhead_kprobe_kern, kprobe_rename),
 			[MODE_KRETPROBE] = PROG(test_overhead_kprobe_kern, kretprobe_rename),
@@ -626,7 +641,7 @@ static const struct overhead_event events[] = {
 			.tp_name = "fib_table_lookup",
 		},
 		.flag = PAIR_HIGH,
-		.count = 25000,
+		.count = 12000,
 		.calibrated = true,
 		.prepare = fib_prepare,
 		.help = "a UDP datagram to a socket on 127.0.0.1, in a\n"
@@ -645,7 +660,7 @@ static const struct overhead_event events[] = {
 		},
 		.flag = 0x10000,
 		.syscall_nr = __NR_getpgid,
-		.count = 250000,
+		.count = 110000,
 		.prog = {
 			[MODE_RAW_TP] = PROG(test_overhead_raw_tp_kern, raw_tp_sys_enter),
 			[MODE_TP_BTF] = PROG(test_overhead_raw_tp_kern, tp_btf_sys_enter),
@@ -660,7 +675,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_nop" },
 		.flag = 0x20000,
 		.usable = nop_ok,
-		.count = 50000,
+		.count = 32000,
 		.base_is_call = true,
 		.base_count = 20000000,
 		.help = "calls of a function of this program that starts\n"
@@ -671,7 +686,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_push" },
 		.flag = 0x40000,
 		.usable = push_ok,
-		.count = 50000,
+		.count = 32000,
 		.base_is_call = true,
 		.base_count = 20000000,
 		.help = "the same, starting with push %rbp",
@@ -681,7 +696,7 @@ static const struct overhead_event events[] = {
 		.target = { .ufunc = "uprobe_ret" },
 		.flag = 0x80000,
 		.usable = ret_ok,
-		.count = 5000,
+		.count = 3500,
 		.base_is_call = true,
 		.base_count = 20000000,
 		.help = "the same, starting with ret",
@@ -694,7 +709,7 @@ static const struct overhead_event events[] = {
 		},
 		.flag = 0x1000000,
 		.usable = usdt_ok,
-		.count = 100000,
+		.count = 80000,
 		.base_is_call = true,
 		.base_count = 20000000,
 		.help = "a USDT probe point of this program (<sys/sdt.h>):\n"
@@ -729,7 +744,7 @@ static const struct overhead_event events[] = {
 			.tp_name = "urandom_read",
 		},
 		.flag = 0x800000,
-		.count = 100000,
+		.count = 80000,
 		.may_lack = "random:urandom_read left the kernel in 5.18",
 		.help = "read(2) of 4 bytes of /dev/urandom: upstream's\n"
 			"second event before 5.18 removed its tracepoint",
@@ -972,6 +987,28 @@ static void usage_tables(FILE *f)
 				events[e].trigger.name);
 	fprintf(f, "num_cpu: as -c N. Flags, -m and -e combine: a row runs when all\n"
 		"three select it.\n");
+	fprintf(f,
+"\nOutput: upstream's lines (a header per mode, \"<event>:<cpu>: <N> events per\n"
+"sec\" per worker, its median over the samples) for upstream's rows, the ones\n"
+"its test_flags bits 0x1-0x8000 select; for every row when test_flags is given\n"
+"or with -v. Then the summary: a row per mode and event that ran, and the\n"
+"skipped rows, one line per reason (--json and --list give each row its own).\n"
+"  events/s   all workers together, mean ± sd over the row's samples\n"
+"  ns/event   the mean over workers of each one's time per event\n"
+"  overhead   ns per event above base's, with the program's body named above\n"
+"             the table (--body); ± is sqrt(sd_row² + sd_base²)\n"
+"  x base     ns per event against base's\n"
+"  hits/expected  the programs' hits on all CPUs against what the workers'\n"
+"             events make (each worker's CPU is checked on its own)\n"
+"  [progs=N]  N instances of the program on one hook, each verified; the cost\n"
+"             per added program is the slope of ns/event against N, ± what the\n"
+"             rows' spreads (or, from three rows, their scatter) allow\n"
+"  body/attach  --prog-stats: ns inside the program per run, by the kernel's\n"
+"             run-time stats in a pass of their own, less their clock reads\n"
+"             (measured on an empty program); attach: the rest of the overhead\n"
+"fib_table_lookup's hits are checked against the lookups one datagram makes,\n"
+"counted on the running kernel by raw_tp over 1000 datagrams. -v adds the\n"
+"attach and detach times (also in --json: attach_ns, detach_ns).\n");
 }
 
 /* ---- rows ---- */
@@ -1238,6 +1275,9 @@ static int open_row(struct bench_row *row, struct outcome *out)
 		*out = progs_cap_why[r->mode - modes][r->ev - events];
 		return -E2BIG;
 	}
+	/* a refusal an earlier row found holds here: nothing to load */
+	if (attach_refused(r->mode->kind, out))
+		return -EOPNOTSUPP;
 	if (r->ev->usable && !r->ev->usable(out))
 		return -ENOENT;
 	if (r->ev->calibrated) {
@@ -1485,22 +1525,157 @@ static const char *row_label(const struct bench_row *row)
 	return buf;
 }
 
-/* upstream's lines: per mode, its header and one line per worker */
+/* a row's mode, as the runner groups skipped rows by */
+static const char *row_mode(const struct bench_row *row)
+{
+	return row->name;
+}
+
+/* the row's mode, as an index of modes[] */
+static int row_overhead_mode(const struct bench_row *row)
+{
+	return ((const struct overhead_row *)row->priv)->mode - modes;
+}
+
+/* the mode's header in upstream's lines: "w/KPROBE" */
+static const char *row_header(const struct bench_row *row)
+{
+	return ((const struct overhead_row *)row->priv)->mode->header;
+}
+
+/* upstream's test_flags: its eight modes on task_rename and fib_table_lookup */
+#define UPSTREAM_FLAGS	0xffffull
+
+/*
+ * Whose lines upstream's section has: upstream's own rows, the ones its
+ * test_flags select, which is all it ever printed; every row when the
+ * run was asked in upstream's words (test_flags given) or with -v. The
+ * other rows' figures per worker are in --json.
+ */
+static bool upstream_line(const struct bench_row *row)
+{
+	const struct overhead_row *r = row->priv;
+
+	return opt.flags || verbosity > 1 ||
+	       (flag_of(r->mode, r->ev) & UPSTREAM_FLAGS);
+}
+
+/*
+ * A group's rows of one mode, under its header: "task_rename, getpgid:
+ * skipped: <reason>", printed at the first of them.
+ */
+static void print_skipped_in_mode(const struct bench_rows *rows,
+				  const int *gof, int i)
+{
+	const struct overhead_row *r = rows->row[i].priv;
+	int j, n = 0;
+
+	for (j = i; j < rows->nr; j++) {
+		const struct overhead_row *o = rows->row[j].priv;
+
+		if (gof[j] == gof[i] && o->mode == r->mode)
+			printf("%s%s", n++ ? ", " : "",
+			       row_label(&rows->row[j]));
+	}
+	printf(": %s: %s\n", status_name(ST_SKIPPED), rows->row[i].out.reason);
+}
+
+/*
+ * Which groups have every row of each of their modes in the section:
+ * those are said once, in place of their modes' headers.
+ */
+static void whole_groups(const struct bench_rows *rows, const int *gof,
+			 int nr, bool *whole)
+{
+	bool *has = calloc((size_t)nr * NR_MODES ?: 1, sizeof(*has));
+	int i, k, m;
+
+	/* without memory, each mode says its skips under its header */
+	for (k = 0; k < nr; k++)
+		whole[k] = has != NULL;
+	for (i = 0; has && i < rows->nr; i++)
+		if (gof[i] >= 0)
+			has[gof[i] * NR_MODES + row_overhead_mode(&rows->row[i])] = true;
+	for (i = 0; has && i < rows->nr; i++) {
+		if (gof[i] == -2)
+			continue;	/* not in the section */
+		m = row_overhead_mode(&rows->row[i]);
+		for (k = 0; k < nr; k++)
+			if (has[k * NR_MODES + m] && gof[i] != k)
+				whole[k] = false;
+	}
+	free(has);
+}
+
+/*
+ * upstream's lines: per mode, its header and one line per worker. The
+ * skipped rows are said once per reason: a reason every row of some
+ * modes shares replaces their headers ("w/FENTRY, w/FEXIT: skipped:
+ * refused by this kernel (EPERM at load)").
+ */
 static void print_upstream(const struct bench_rows *rows)
 {
 	const struct attach_mode *mode = NULL;
-	int i, w;
+	const struct attach_mode **said_in = NULL;
+	struct skip_group *g = NULL;
+	bool *in, *whole = NULL, *said = NULL;
+	int *gof = NULL;
+	char label[256];
+	int i, k, w, nr;
 
 	/* the events of --attach-time rows only prove the attachment */
 	if (opt.attach_time)
 		return;
+	in = calloc(rows->nr ?: 1, sizeof(*in));
+	gof = calloc(rows->nr ?: 1, sizeof(*gof));
+	for (i = 0; in && i < rows->nr; i++)
+		in[i] = upstream_line(&rows->row[i]);
+	nr = in && gof ? skip_groups(rows, in, row_mode, &g) : -ENOMEM;
+	if (nr > 0) {
+		whole = calloc(nr, sizeof(*whole));
+		said = calloc(nr, sizeof(*said));
+		said_in = calloc(nr, sizeof(*said_in));
+	}
+	if (nr < 0 || (nr > 0 && (!whole || !said || !said_in))) {
+		pr_err("out of memory: upstream's lines left out");
+		goto out;
+	}
+	/* each row's group: -1 none, -2 not in the section */
+	for (i = 0; i < rows->nr; i++) {
+		gof[i] = in[i] ? -1 : -2;
+		for (k = 0; in[i] && k < nr && gof[i] < 0; k++)
+			if (skip_group_has(rows, &g[k], row_mode, i))
+				gof[i] = k;
+	}
+	whole_groups(rows, gof, nr, whole);
 	for (i = 0; i < rows->nr; i++) {
 		const struct bench_row *row = &rows->row[i];
 		const struct overhead_row *r = row->priv;
 
+		k = gof[i];
+		if (k == -2)
+			continue;
+		if (k >= 0 && whole[k]) {
+			if (!said[k]) {
+				skip_group_label(rows, in, &g[k], row_mode,
+						 row_header, label,
+						 sizeof(label));
+				printf("%s: %s: %s\n", label,
+				       status_name(ST_SKIPPED),
+				       skip_group_reason(rows, &g[k]));
+			}
+			said[k] = true;
+			continue;
+		}
 		if (r->mode != mode)
 			printf("%s\n", r->mode->header);
 		mode = r->mode;
+		if (k >= 0) {
+			if (said_in[k] != mode)
+				print_skipped_in_mode(rows, gof, i);
+			said_in[k] = mode;
+			continue;
+		}
 		if (!row_has_figure(row)) {
 			printf("%s: %s: %s\n", row_label(row),
 			       status_name(row->out.status), row->out.reason);
@@ -1511,6 +1686,13 @@ static void print_upstream(const struct bench_rows *rows)
 			printf("%s:%d: %.0f events per sec\n", row_label(row),
 			       row->cpus->cpu[w], worker_median_rate(row, w));
 	}
+out:
+	free(said_in);
+	free(said);
+	free(whole);
+	free(g);
+	free(gof);
+	free(in);
 }
 
 static void format_overhead(const struct bench_row *row,
@@ -1701,28 +1883,18 @@ static void print_summary(const struct bench_rows *rows)
 	printf("  %-15s %-17s %-9s %-19s %9s %16s %8s %21s\n", "mode", "event",
 	       "status", "events/s mean ± sd", "ns/event", "overhead ns ± sd",
 	       "x base", "hits/expected");
+	/* the rows this kernel cannot run follow, said once per reason */
 	for (i = 0; i < rows->nr; i++)
-		print_row(&rows->row[i]);
+		if (rows->row[i].out.status != ST_SKIPPED)
+			print_row(&rows->row[i]);
 	if (opt.nr_progs)
 		print_fits(rows);
-	if (verbosity < 1)
-		return;
-	print_attach_times(rows);
-	printf("\noverhead: ns per event above base's, with the body above; x base: ns per\n"
-	       "event against base's; hits/expected: the programs' hits on all CPUs against\n"
-	       "what the workers' events make (each worker's CPU is checked on its own)\n");
-	if (opt.nr_progs)
-		printf("[progs=N]: N instances of the program on the same hook, each verified on\n"
-		       "every worker's CPU; the cost per added program is the slope of ns/event\n"
-		       "against N, ± what the rows' spreads (or, from three rows, their scatter) allow\n");
-	if (fib_lookups)
-		printf("fib_table_lookup: each datagram makes %u lookup(s) on this kernel (counted\n"
-		       "by raw_tp over %d datagrams); hits are checked against that\n",
-		       fib_lookups, FIB_CALIBRATION);
-	if (bench_rs.prog_stats)
-		printf("body: ns inside the program per run, by the kernel's run-time stats in a pass\n"
-		       "of their own, less their clock reads (measured on an empty program);\n"
-		       "attach: the rest of the overhead\n");
+	print_skip_groups(rows, row_mode);
+	if (fib_lookups && verbosity > 0)
+		printf("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel\n",
+		       fib_lookups);
+	if (verbosity > 1)
+		print_attach_times(rows);
 }
 
 static void json_context(json_t *ctx)

@@ -53,7 +53,8 @@ no_failure() {
 
 # --- bloom, queue, stack, task storage: the programs' counts
 F=$T_TMP/fam.json
-run_json fam -r 1 -n 2000 -t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage
+# (-v: the newer tests' upstream-style lines, which a default run leaves out)
+run_json fam -v -r 1 -n 2000 -t bloom_lookup,bloom_update,queue_push_pop,stack_push_pop,task_storage
 expect "families: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 expect "families: no row failed" no_failure "$F"
 expect "families: each row's program ran for every syscall" \
@@ -68,14 +69,14 @@ expect "task_storage: every get found the task's storage" \
 expect "families: one row per test" jcheck "$F" \
 	'sorted(r["name"] for r in d["results"] if r["name"] != "base") ==
 	 sorted(["bloom_lookup", "bloom_update", "queue_push_pop", "stack_push_pop", "task_storage"])'
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/fam.out" "$F" families
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/fam.out" "$F" "families -v" --all
 
 # --- ring and perf buffers: every record produced is consumed or dropped
 if [ "$NCPU" -lt 2 ]; then
 	skip "one CPU: the buffers' consumer needs a CPU of its own"
 else
 	F=$T_TMP/ring.json
-	run_json ring -r 1 -n 1000 -t ringbuf_reserve,ringbuf_output,perfbuf_output \
+	run_json ring -v -r 1 -n 1000 -t ringbuf_reserve,ringbuf_output,perfbuf_output \
 		--wakeup every,poll,8,adaptive --record-size 16,128
 	expect "buffers: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 	expect "buffers: no row failed" no_failure "$F"
@@ -96,7 +97,7 @@ else
 	expect "buffers: the producers leave the consumer its CPU" \
 		jrows "$F" 'r["consumer_cpu"] == '"$((NCPU - 1))"' and r["consumer_cpu"] not in cpus(r["cpus"]) and
 			r["workers"] == '"$((NCPU - 1))"' and r["events"] % r["workers"] == 0'
-	checks_from python3 "$TESTS/upstream.py" "$T_TMP/ring.out" "$F" buffers
+	checks_from python3 "$TESTS/upstream.py" "$T_TMP/ring.out" "$F" "buffers -v" --all
 
 	# records dropped that an empty buffer had room for fail the row,
 	# all of them dropped (the test build's drop-all) included; the
@@ -128,7 +129,7 @@ fi
 
 # --- the bpf syscall: single elements and batches, contents compared
 F=$T_TMP/sys.json
-run_json sys -r 1 -n 2000 -t sys_hash_lookup,sys_hash_update,sys_hash_delete,sys_array_lookup,sys_array_update,batch_hash_lookup,batch_hash_update,batch_array_lookup,batch_array_update \
+run_json sys -v -r 1 -n 2000 -t sys_hash_lookup,sys_hash_update,sys_hash_delete,sys_array_lookup,sys_array_update,batch_hash_lookup,batch_hash_update,batch_array_lookup,batch_array_update \
 	--entries 64,512 --key-size 8
 expect "syscall ops: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 expect "syscall ops: no row failed" no_failure "$F"
@@ -141,7 +142,7 @@ expect "syscall ops: maps of the size and key size asked" \
 		r["key_size"] == (8 if "hash" in r["name"] else 4)'
 expect "batch ops: events are the elements of whole dumps" \
 	jrows "$F" '"batch" not in r["name"] or r["events"] % r["params"]["entries"] == 0'
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/sys.out" "$F" "syscall ops"
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/sys.out" "$F" "syscall ops -v" --all
 
 # --- curves: one row per point, each with its own CPUs
 F=$T_TMP/sweep.json

@@ -109,7 +109,7 @@ fi
 run_json sel128 -r 1 128 "$NCPU" 0 $N
 rows_checked sel128 "$L" '(l["name"] == "base" and l["variant"] == "getpgid") or (l["name"] == "hash_lookup" and l["variant"] == "'"$am"'")' \
 	--repeat 1 --count $N --tag "128 nr_cpus 0 max_cnt"
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/sel128.out" "$T_TMP/sel128.json" 128
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/sel128.out" "$T_TMP/sel128.json" 128 --all
 run_json r3 -r 3 -n 1000 -a raw_tp -t array_lookup,lru_hash_prealloc
 rows_checked r3 "$L" '(l["name"] == "base" and l["variant"] in '"$(base_of array_lookup lru_hash_prealloc)"') or (l["name"] in ("array_lookup", "lru_hash_prealloc") and l["variant"] == "raw_tp")' \
 	--repeat 3 --count 1000 --tag "-r 3"

@@ -27,11 +27,12 @@ jexpect "full: fib_table_lookup's hits_per_event is the calibrated lookups per d
 checks_from python3 "$TESTS/upstream.py" "$T_TMP/full.out" "$T_TMP/full.json" "full -r 1"
 jexpect "full: body count is the default" "$T_TMP/full.json" 'c["body"] == "count"'
 
-# --- -r 3: still one line per worker, the median of its samples
-run_json r3 -n 5000 -r 3 -m base,raw_tp,tracepoint -e task_rename,getpgid
+# --- -r 3: still one line per worker, the median of its samples; -v
+# gives every row's lines, getpgid's too (by default upstream's rows only)
+run_json r3 -v -n 5000 -r 3 -m base,raw_tp,tracepoint -e task_rename,getpgid
 rows_checked r3 "$L" 'l["name"] in ("base", "raw_tp", "tracepoint") and l["variant"] in ("task_rename", "getpgid")' \
 	--repeat 3 --count 5000 --tag "-r 3"
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "-r 3"
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "-r 3 -v" --all
 expect "-r 3: exit status fits the rows (rc=$RC)" exit_matches r3
 
 # --- selection: upstream's flags, -m, -e; rows derived from --list
@@ -39,7 +40,7 @@ run_json f41 -r 1 -n $N 0x41 1
 rows_checked f41 "$L" 'l["flag"] & 0x41' --repeat 1 --count $N --tag "0x41 1"
 jexpect "0x41 1: base and raw_tp task_rename, on one CPU" "$T_TMP/f41.json" \
 	'sorted((r["name"], r["variant"]) for r in R) == [("base", "task_rename"), ("raw_tp", "task_rename")] and c["cpus_used"] in [str(i) for i in range(4096)]'
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/f41.out" "$T_TMP/f41.json" "0x41 1"
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/f41.out" "$T_TMP/f41.json" "0x41 1" --all
 expect "0x41 1: exit status fits the rows (rc=$RC)" exit_matches f41
 
 run_json getpgid -r 1 -n $N 0x10000
