@@ -221,6 +221,12 @@ struct bench_row {
 	__u64 hits;			/* the first program's, every CPU */
 	__u64 foreign;			/* hits beyond the workers' events */
 	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
+	/*
+	 * every run the row's programs counted, all of them on every CPU,
+	 * in every sample run (warm-up, run again, --prog-stats' too): what
+	 * the kernel's own run count of the programs must match
+	 */
+	__u64 runs_counted;
 	int retries;			/* samples run again as disturbed */
 	double prog_ns;			/* --prog-stats: ns per program run */
 	double prog_clock_ns;		/* of which the stats' clock reads */

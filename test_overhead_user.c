@@ -1289,8 +1289,10 @@ static int collect(struct bench_row *row, struct sample *s)
 		const struct hit_slot *slots = sk->slots(r->inst[i].skel);
 		__u64 *hits = sample_hits(s, i);
 
-		for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 			hits[cpu] = slots[cpu].hits;
+			row->runs_counted += hits[cpu];
+		}
 	}
 	return 0;
 }
