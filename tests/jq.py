@@ -10,11 +10,14 @@ EXPR is a Python expression over the parsed FILE ("-": stdin) with
   ran(r)   r ran: ok or disturbed        fig(r)  r shows a figure
   verified(r)  r ran and its hits cover events * hits_per_event
   nofig(r) r shows no figure (no samples, no mean)
--t: exit 0 when EXPR is true, 1 when false. Otherwise EXPR's value is
-printed: a string as it is, a list one item a line, anything else as JSON.
-A file that does not parse, or an expression that raises, exits 2 with
-one line on stderr: a check on it fails, never passes.
+-t: exit 0 when EXPR is true, 1 when false, 3 when true only because an
+all() looked at nothing (a check over no row is a skip, never a pass).
+Otherwise EXPR's value is printed: a string as it is, a list one item a
+line, anything else as JSON. A file that does not parse, or an
+expression that raises, exits 2 with one line on stderr: a check on it
+fails, never passes.
 """
+import builtins
 import json
 import sys
 
@@ -64,14 +67,25 @@ def main():
 		k = r.get("hits_per_event") or 1
 		return r["events"] > 0 and r["hits"] >= r["events"] * k
 
+	vacuous = []
+
+	def all_(it):
+		items = list(it)
+		if not items:
+			vacuous.append(1)
+		return builtins.all(items)
+
 	env = dict(d=d, c=c, R=R, rows=rows, row=row, ran=ran, fig=fig,
-		   nofig=nofig, verified=verified, json=json)
+		   nofig=nofig, verified=verified, json=json, all=all_)
 	try:
 		v = eval(expr, env)
 	except Exception as e:
 		print("jq.py: %s: %s: %r" % (path, expr, e), file=sys.stderr)
 		sys.exit(2)
 	if test:
+		if v and vacuous:
+			print("an all() over no row", file=sys.stderr)
+			sys.exit(3)
 		sys.exit(0 if v else 1)
 	if isinstance(v, str):
 		print(v)

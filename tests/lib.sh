@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by every tests/test_*.sh: each check prints one "ok"/"not ok" line
-# and tests/run.sh adds them up into the closing "N passed, N failed" line.
+# Shared by every tests/test_*.sh: each check prints one "ok"/"not ok" line,
+# or "ok - # SKIP reason" when it cannot run here, and tests/run.sh adds
+# them up into the closing "N passed, N failed, N skipped" line. A skip is
+# never a pass, and neither is a set-up step (set_up): a check that had
+# nothing to look at (every row skipped, or an all() over no row) skips.
 #
 # The programs' tests assert through --json (read with tests/jq.py), never
 # by scraping the human table, and never on an absolute rate. What a run
@@ -12,6 +15,7 @@ TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 TESTS=$TOP/tests
 T_PASS=0
 T_FAIL=0
+T_SKIP=0
 T_TMP=$(mktemp -d)
 NCPU=$(nproc)
 # the rows a full run has come from --list, never from a number here
@@ -50,23 +54,39 @@ run_capture() {
 	RC=$?
 }
 
-# skip NAME REASON: a check that cannot run here, counted as neither.
-skip() { echo "ok - # SKIP $*"; }
+# skip NAME REASON: a check that cannot run here: counted as a skip,
+# listed with its reason by tests/run.sh, never as a pass
+skip() { T_SKIP=$((T_SKIP + 1)); echo "ok - # SKIP $*"; }
+
+# set_up NAME CMD...: a step the checks after it need (writing a file,
+# reaching a state): said when it works, a failure when not, never a pass.
+# Its status is CMD's.
+set_up() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "# set-up: $name"
+	else
+		fail "set-up: $name"
+		return 1
+	fi
+}
 
 finish() {
-	echo "# $(basename "$0"): $T_PASS passed, $T_FAIL failed"
+	echo "# $(basename "$0"): $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ "$T_FAIL" -eq 0 ]
 }
 
-# checks_from CMD...: CMD prints "ok - ..." / "not ok - ..." lines (a
-# python checker); each becomes a check here. CMD failing without a
-# "not ok" line is a failed check too.
+# checks_from CMD...: CMD prints "ok - ..." / "not ok - ..." / "ok - #
+# SKIP ..." lines (a python checker); each becomes a check (or a skip)
+# here. CMD failing without a "not ok" line is a failed check too.
 checks_from() {
 	local line n=0 rc
 	"$@" >"$T_TMP/checks.out" 2>&1
 	rc=$?
 	while IFS= read -r line; do
 		case $line in
+		"ok - # SKIP"*) skip "${line#ok - # SKIP }"; n=$((n + 1)) ;;
 		"ok - "*) pass "${line#ok - }"; n=$((n + 1)) ;;
 		"not ok - "*) fail "${line#not ok - }"; n=$((n + 1)) ;;
 		*) echo "# $line" ;;
@@ -77,17 +97,22 @@ checks_from() {
 
 # ---- JSON ----
 
-# J FILE EXPR: EXPR (Python, see tests/jq.py) holds for FILE
+# J FILE EXPR: EXPR (Python, see tests/jq.py) holds for FILE: 0 true, 1
+# false, 2 an error, 3 true only because an all() had nothing to look at.
 J() { python3 "$TESTS/jq.py" -t "$1" "$2"; }
 # jget FILE EXPR: EXPR's value
 jget() { python3 "$TESTS/jq.py" "$1" "$2"; }
-# jexpect NAME FILE EXPR: a check that EXPR holds; says the value if not
+# jexpect NAME FILE EXPR: a check that EXPR holds; says the value if not;
+# a skip when EXPR held over no row at all
 jexpect() {
-	if J "$2" "$3" 2>"$T_TMP/jq.err"; then
-		pass "$1"
-	else
-		fail "$1 [$3: $(cat "$T_TMP/jq.err")]"
-	fi
+	local rc
+	J "$2" "$3" 2>"$T_TMP/jq.err"
+	rc=$?
+	case $rc in
+	0) pass "$1" ;;
+	3) skip "$1: no row to check ($(head -c 300 "$T_TMP/jq.err"))" ;;
+	*) fail "$1 [$3: $(cat "$T_TMP/jq.err")]" ;;
+	esac
 }
 
 # ---- runs of $BIN, watched ----
@@ -251,7 +276,7 @@ check_interrupt() {
 	local sig=$1 want=$2 name=sig$1
 	shift 2
 	run_bg "$name" "$@"
-	expect "SIG$sig mid-run: a sample with programs attached was on" wait_attached "$name"
+	set_up "SIG$sig mid-run: a sample with programs attached is on" wait_attached "$name"
 	sleep 0.2
 	kill -"$sig" "$PID"
 	run_end "$name"

@@ -12,27 +12,34 @@ N=20000
 NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,uprobe.s,fentry.s,uprobe_multi
 
 # jcheck NAME FILE PYTHON: the check passes when PYTHON, given the parsed
-# JSON as d and its rows as rows, exits 0; what it prints is shown
+# JSON as d and its rows as rows, exits 0; what it prints is shown. It
+# calls skip(why) when it had nothing to look at (every row skipped or
+# disturbed): a skip, never a pass.
 jcheck() {
-	local name=$1 file=$2 code=$3 out
-	if out=$(python3 - "$file" 2>&1 <<EOF
+	local name=$1 file=$2 code=$3 out rc
+	out=$(python3 - "$file" 2>&1 <<EOF
 import json, sys
 d = json.load(open(sys.argv[1]))
 rows = d["results"]
 def fail(msg):
 	print(msg)
 	sys.exit(1)
+def skip(msg):
+	print(msg)
+	sys.exit(3)
 def verified(r):
 	# ok or disturbed: the runner checked every program on every CPU
 	return r["status"] in ("ok", "disturbed") and r["events"] > 0 and \
 		r["hits"] >= r["events"] * r["hits_per_event"]
 $code
 EOF
-	); then
-		pass "$name"
-	else
-		fail "$name: $out"
-	fi
+	)
+	rc=$?
+	case $rc in
+	0) pass "$name" ;;
+	3) skip "$name: $out" ;;
+	*) fail "$name: $out" ;;
+	esac
 }
 
 config_unset() { zcat /proc/config.gz 2>/dev/null | grep -q "^# $1 is not set"; }
@@ -43,6 +50,7 @@ run_capture modes $BIN -r 1 -n $N -c 1 -m base,$NEW \
 	-e task_rename,getpgid,uprobe-nop,usdt-nop --json "$T_TMP/modes.json"
 expect "new modes: exit 0, 1 or 3, never 2 (rc=$RC)" test "$RC" -ne 2 -a "$RC" -le 3
 jcheck "new modes: every row verified or skipped with a reason" "$T_TMP/modes.json" '
+ran = 0
 for r in rows:
 	if r["name"] == "base":
 		continue
@@ -51,8 +59,12 @@ for r in rows:
 			fail("%s %s skipped without a reason" % (r["name"], r["variant"]))
 	elif not verified(r):
 		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))
+	else:
+		ran += 1
 	if r["status"] == "failed":
-		fail("%s %s failed: %s" % (r["name"], r["variant"], r["reason"]))'
+		fail("%s %s failed: %s" % (r["name"], r["variant"], r["reason"]))
+if not ran:
+	skip("every row was skipped: %s" % "; ".join(sorted({r["reason"] for r in rows if r["name"] != "base"}))[:300])'
 jcheck "new modes: every mode has its rows" "$T_TMP/modes.json" '
 want = {("kprobe_multi", "task_rename"), ("kretprobe_multi", "getpgid"),
 	("kprobe_session", "task_rename"), ("usdt", "usdt-nop"),
@@ -67,20 +79,27 @@ if ("lsm", "getpgid") in have or ("usdt", "task_rename") in have:
 # uprobes work here: usdt and the sleepable uprobe must be verified
 if [ -e /sys/bus/event_source/devices/uprobe/type ]; then
 	jcheck "usdt and uprobe.s verified on this kernel" "$T_TMP/modes.json" '
-for r in rows:
-	if r["name"] in ("usdt", "uprobe.s") and not verified(r):
+these = [r for r in rows if r["name"] in ("usdt", "uprobe.s")]
+if len(these) != 2:
+	fail("rows %s" % [(r["name"], r["variant"]) for r in these])
+for r in these:
+	if not verified(r):
 		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
 else
 	skip "no uprobe PMU: usdt and uprobe.s cannot be verified here"
 fi
 if config_unset CONFIG_FPROBE; then
 	jcheck "kprobe_multi skip names CONFIG_FPROBE" "$T_TMP/modes.json" '
+if not [r for r in rows if r["name"] in ("kprobe_multi", "kretprobe_multi")]:
+	fail("no kprobe_multi or kretprobe_multi row")
 for r in rows:
 	if r["name"] in ("kprobe_multi", "kretprobe_multi") and "CONFIG_FPROBE" not in (r["reason"] or ""):
 		fail("%s %s: %s" % (r["name"], r["variant"], r["reason"]))'
 fi
 if [ -n "$libbpf_minor" ] && [ "$libbpf_minor" -lt 3 ]; then
 	jcheck "uprobe_multi and kprobe_session: the libbpf built against lacks them" "$T_TMP/modes.json" '
+if not [r for r in rows if r["name"] in ("uprobe_multi", "kprobe_session")]:
+	fail("no uprobe_multi or kprobe_session row")
 for r in rows:
 	if r["name"] in ("uprobe_multi", "kprobe_session") and \
 	   not (r["status"] == "skipped" and "which lacks" in r["reason"]):
@@ -88,10 +107,15 @@ for r in rows:
 fi
 jcheck "lsm: verified, or a reason from the kernel" "$T_TMP/modes.json" '
 import re
-for r in rows:
-	if r["name"] == "lsm" and r["status"] == "skipped" and \
-	   not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs", r["reason"]):
-		fail(r["reason"])'
+lsm = [r for r in rows if r["name"] == "lsm"]
+if not lsm:
+	fail("no lsm row")
+for r in lsm:
+	if r["status"] == "skipped":
+		if not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs", r["reason"]):
+			fail(r["reason"])
+	elif not verified(r):
+		fail("%s: %s" % (r["status"], r["reason"]))'
 
 # the LSM probe mounts securityfs privately, if at all: nothing changes
 before=$(grep -c ' securityfs ' /proc/self/mounts)
@@ -137,6 +161,7 @@ groups = {}
 for r in rows:
 	if "params" in r:
 		groups.setdefault((r["name"], r["variant"]), []).append(r)
+fitted = 0
 for key, g in groups.items():
 	pts = [(r["params"]["progs"], r["ns_per_event"]["mean"]) for r in g if r["status"] == "ok"]
 	fits = {str(r["marginal_ns_per_prog"]) for r in g}
@@ -147,12 +172,15 @@ for key, g in groups.items():
 		if fit is not None:
 			fail("%s: a fit from %d points" % (key, len(pts)))
 		continue
+	fitted += 1
 	mx = sum(x for x, _ in pts) / len(pts)
 	my = sum(y for _, y in pts) / len(pts)
 	slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
 	if fit["points"] != len(pts) or abs(fit["value"] - slope) > 1e-6 * max(1, abs(slope)) \
 	   or not fit["uncertainty"] >= 0:
-		fail("%s: fit %s, expected slope %g over %d points" % (key, fit, slope, len(pts)))'
+		fail("%s: fit %s, expected slope %g over %d points" % (key, fit, slope, len(pts)))
+if not fitted:
+	skip("no mode had 2 undisturbed rows to fit on this busy machine")'
 fig_guard "--progs: attach and detach times of every measured row" progs 'r["name"] != "base"' &&
 jcheck "--progs: attach and detach times of every measured row" "$T_TMP/progs.json" '
 for r in rows:
@@ -165,6 +193,8 @@ BENCH_TEST_FAULT=miss-one run_capture missone $BIN -r 1 -n $N -c 1 -m raw_tp \
 	-e task_rename --progs 1,4 --json "$T_TMP/missone.json"
 expect "miss-one: exit 1 (rc=$RC)" test "$RC" -eq 1
 jcheck "miss-one: each row FAILED, the 4-program row on program 4" "$T_TMP/missone.json" '
+if len(rows) != 2:
+	fail("%d rows" % len(rows))
 for r in rows:
 	if r["status"] != "failed":
 		fail("%s progs=%d: %s" % (r["name"], r["params"]["progs"], r["status"]))
@@ -187,6 +217,7 @@ jcheck "--attach-time: 100 and 1000 functions per mode, each verified or skipped
 names = sorted({r["name"] for r in rows})
 if names != ["kprobe", "kprobe_multi", "kretprobe", "kretprobe_multi"]:
 	fail("modes %s" % names)
+ran = 0
 for r in rows:
 	if r["params"]["functions"] not in (100, 1000):
 		fail("params %s" % r["params"])
@@ -195,8 +226,12 @@ for r in rows:
 			fail("skip without a reason")
 	elif not verified(r) or r["functions"] != r["params"]["functions"]:
 		fail("%s %s: %s %s" % (r["name"], r["params"], r["status"], r["reason"]))
+	else:
+		ran += 1
 	if r.get("overhead_ns") is not None:
-		fail("an event cost for an attach-time row")'
+		fail("an event cost for an attach-time row")
+if not ran:
+	skip("every row was skipped: %s" % "; ".join(sorted({r["reason"] for r in rows}))[:300])'
 fig_guard "--attach-time: the attach time per function of every measured row" at True &&
 jcheck "--attach-time: the attach time per function of every measured row" "$T_TMP/at.json" '
 for r in rows:

@@ -90,7 +90,7 @@ json.dump(doc([("base", base), ("kprobe", slow)], 4),
 	  open(d + "/b.json", "w"), indent=1, ensure_ascii=True)
 EOF
 }
-expect "python3 writes a pair of results files" gen_pair
+set_up "python3 writes a pair of results files" gen_pair
 
 run_capture cmp "$BIN" --compare "$T_TMP/a.json" "$T_TMP/b.json"
 expect "compare exits 0 (rc=$RC)" test "$RC" -eq 0
@@ -143,7 +143,7 @@ json.dump(doc(a), open(d + "/pa.json", "w"))
 json.dump(doc(b), open(d + "/pb.json", "w"), indent=2)
 EOF
 }
-expect "python3 writes rows with params, duplicates and a disturbed row" gen_rows
+set_up "python3 writes rows with params, duplicates and a disturbed row" gen_rows
 
 run_capture params "$BIN" --compare "$T_TMP/pa.json" "$T_TMP/pb.json"
 expect "params compare exits 0 (rc=$RC)" test "$RC" -eq 0
@@ -178,7 +178,7 @@ b["results"].reverse()
 json.dump(b, open(d + "/big_b.json", "w"))
 EOF
 }
-expect "python3 writes two 60,000-row files" gen_big
+set_up "python3 writes two 60,000-row files" gen_big
 start=$(date +%s%N)
 run_capture big timeout 10 "$BIN" --compare "$T_TMP/big_a.json" "$T_TMP/big_b.json"
 ms=$((($(date +%s%N) - start) / 1000000))
@@ -204,7 +204,7 @@ json.dump(doc([row("evil\nfake line\x1b[2J"), row("ok")]),
 json.dump(doc([row("ok")], "bpf-bench/2\x1b[2J"), open(d + "/schema.json", "w"))
 EOF
 }
-expect "python3 writes hostile files" gen_hostile
+set_up "python3 writes hostile files" gen_hostile
 
 # one_error NAME WANT: an error exit, and one line matching WANT on stderr
 one_error() {
