@@ -99,6 +99,8 @@ checks_from() {
 
 # J FILE EXPR: EXPR (Python, see tests/jq.py) holds for FILE: 0 true, 1
 # false, 2 an error, 3 true only because an all() had nothing to look at.
+# The watcher's record of the run (FILE's .ids beside it) gives the
+# kernel's counts of its programs, which verified() compares with.
 J() { python3 "$TESTS/jq.py" -t "$1" "$2"; }
 # jget FILE EXPR: EXPR's value
 jget() { python3 "$TESTS/jq.py" "$1" "$2"; }
@@ -119,7 +121,10 @@ jexpect() {
 
 # run_bg NAME ARGS...: starts $BIN ARGS in the background, stdout and
 # stderr in $T_TMP/NAME.{out,err}; $PID is the run, and tests/watch.py
-# records its programs and workers in $T_TMP/NAME.ids
+# records its programs and workers in $T_TMP/NAME.ids, and once it has
+# exited the kernel's run count of each program (the watcher turns the
+# BPF run-time stats on first, and holds a reference to each program
+# until then)
 run_bg() {
 	local name=$1 go=$T_TMP/$1.go
 	shift
@@ -204,7 +209,9 @@ workers_gone() {
 	[ -z "$left" ]
 }
 
-# cleanup_checked NAME: the check that the run NAME left nothing behind.
+# cleanup_checked NAME: the check that the run NAME left nothing behind,
+# and that the kernel ran its programs as often as the JSON says they
+# counted (tests/runs.py).
 # A run that ran programs (by its JSON) but showed none is a failure: the
 # watcher missed it, and a check that saw nothing proves nothing. (Rows
 # with counts but attach_method null, map_perf_test's bpf() rows, run no
@@ -219,6 +226,9 @@ cleanup_checked() {
 	   J "$T_TMP/$name.json" 'any(ran(r) and r.get("hits") is not None and r.get("attach_method", "") is not None for r in R)' 2>/dev/null; then
 		fail "$name: ran programs, yet none was seen in its fds"
 	fi
+	# the kernel's count of every run of its programs, the tool's beside it
+	[ -s "$T_TMP/$name.json" ] &&
+		checks_from python3 "$TESTS/runs.py" "$name" "$T_TMP/$name.json" "$T_TMP/$name.ids"
 	# shellcheck disable=SC2086
 	if gone_ids prog $progs && gone_ids link $links && gone_ids map $maps &&
 	   workers_gone "$name"; then
@@ -381,5 +391,5 @@ rows_checked() {
 	"$BIN" --help >"$T_TMP/help.txt" 2>&1
 	checks_from python3 "$TESTS/rows.py" "$T_TMP/$1.json" "$2" "$3" \
 		--kprobes-off $KPROBES_OFF --fprobe-off $FPROBE_OFF \
-		--help-text "$T_TMP/help.txt" "${@:4}"
+		--help-text "$T_TMP/help.txt" --ids "$T_TMP/$1.ids" "${@:4}"
 }

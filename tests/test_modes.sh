@@ -14,13 +14,19 @@ NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,uprobe.s,fentry.s,uprob
 # jcheck NAME FILE PYTHON: the check passes when PYTHON, given the parsed
 # JSON as d and its rows as rows, exits 0; what it prints is shown. It
 # calls skip(why) when it had nothing to look at (every row skipped or
-# disturbed): a skip, never a pass.
+# disturbed): a skip, never a pass. verified(r): the row ran, and where
+# the run was watched the kernel's count of its programs' runs agrees
+# (tests/kernel_runs.py).
 jcheck() {
 	local name=$1 file=$2 code=$3 out rc
-	out=$(python3 - "$file" 2>&1 <<EOF
-import json, sys
+	out=$(python3 - "$file" "$TESTS" 2>&1 <<EOF
+import json, os, sys
+sys.path.insert(0, sys.argv[2])
+import kernel_runs
 d = json.load(open(sys.argv[1]))
 rows = d["results"]
+ids = sys.argv[1][:-5] + ".ids"
+runs = kernel_runs.load(ids) if os.path.exists(ids) else None
 def fail(msg):
 	print(msg)
 	sys.exit(1)
@@ -28,9 +34,11 @@ def skip(msg):
 	print(msg)
 	sys.exit(3)
 def verified(r):
-	# ok or disturbed: the runner checked every program on every CPU
-	return r["status"] in ("ok", "disturbed") and r["events"] > 0 and \
-		r["hits"] >= r["events"] * r["hits_per_event"]
+	if r["status"] not in ("ok", "disturbed") or r["events"] <= 0 or \
+	   r["hits"] < r["events"] * r["hits_per_event"]:
+		return False
+	k = kernel_runs.row(d, r, runs) if isinstance(runs, dict) else None
+	return not k or k[0]
 $code
 EOF
 	)
@@ -46,8 +54,8 @@ config_unset() { zcat /proc/config.gz 2>/dev/null | grep -q "^# $1 is not set"; 
 libbpf_minor=$(awk '/LIBBPF_MINOR_VERSION/ { print $3 }' /usr/include/bpf/libbpf_version.h 2>/dev/null)
 
 # --- the new modes: verified, or skipped with the kernel's reason
-run_capture modes $BIN -r 1 -n $N -c 1 -m base,$NEW \
-	-e task_rename,getpgid,uprobe-nop,usdt-nop --json "$T_TMP/modes.json"
+run_json modes -r 1 -n $N -c 1 -m base,$NEW \
+	-e task_rename,getpgid,uprobe-nop,usdt-nop
 expect "new modes: exit 0, 1 or 3, never 2 (rc=$RC)" test "$RC" -ne 2 -a "$RC" -le 3
 jcheck "new modes: every row verified or skipped with a reason" "$T_TMP/modes.json" '
 ran = 0
@@ -137,8 +145,8 @@ else
 fi
 
 # --- --progs: a row per count, every program verified on every CPU
-retry_fig progs 'r["name"] != "base"' run_capture progs $BIN -r 1 -n $N -c 1 -m tracepoint,raw_tp,uprobe.s,usdt \
-	-e task_rename,uprobe-nop,usdt-nop --progs 1,2,4 --json "$T_TMP/progs.json"
+run_json_fig progs 'r["name"] != "base"' -r 1 -n $N -c 1 -m tracepoint,raw_tp,uprobe.s,usdt \
+	-e task_rename,uprobe-nop,usdt-nop --progs 1,2,4
 expect "--progs: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 jcheck "--progs: 3 rows per mode, N programs each, all verified" "$T_TMP/progs.json" '
 from collections import Counter
@@ -211,7 +219,7 @@ bad_arg "--progs empty" --progs ,
 bad_arg "--progs with --attach-time" --progs 1 --attach-time
 
 # --- --attach-time: verified or skipped with a reason, never an event cost
-retry_fig at True run_capture at $BIN -r 1 -n 2000 -c 1 --attach-time --json "$T_TMP/at.json"
+run_json_fig at True -r 1 -n 2000 -c 1 --attach-time
 expect "--attach-time: exit 0, 1 or 3 (rc=$RC)" test "$RC" -ne 2 -a "$RC" -le 3
 jcheck "--attach-time: 100 and 1000 functions per mode, each verified or skipped" "$T_TMP/at.json" '
 names = sorted({r["name"] for r in rows})
