@@ -18,6 +18,9 @@ T_FAIL=0
 T_SKIP=0
 T_TMP=$(mktemp -d)
 NCPU=$(nproc)
+# the tools' machine-wide lock, and a program of the tests' own to attach
+LOCK=/run/lock/bpf-overhead-bench.lock
+HOLD_HOOK=$TOP/build/dynamic/hold_hook
 # the rows a full run has come from --list, never from a number here
 KPROBES_OFF=0
 zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' &&

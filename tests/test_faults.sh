@@ -11,7 +11,6 @@ cd "$TOP" || exit 1
 BIN=./test_overhead
 L=$T_TMP/list.json
 $BIN --list --json "$L"
-LOCK=/run/lock/bpf-overhead-bench.lock
 
 # a getpgid loop of the test's own, pinned to CPU $1 ($! is it)
 cc -O2 -o "$T_TMP/getpgid_loop" -x c - <<'EOF'
