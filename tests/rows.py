@@ -158,19 +158,18 @@ def check_kernel(ck, tool, r, a, nw, what):
 		return
 	exact = run == counted
 	if tool != "test_overhead":
-		ck.check(r["hits"] <= kr + slack,
+		ck.check(r["hits"] <= kr,
 			 "%s: hits %d, no more than the kernel ran its program (%d)" %
 			 (what, r["hits"], kr))
 		return
 	# runs beyond the events; the kernel's skips may have been either
 	beyond = kr - k * all_events
 	if exact:
-		ok = abs(r["hits"] - kr) <= slack and \
-			beyond - slack <= r["foreign_hits"] <= beyond + misses + slack
+		ok = 0 <= kr - r["hits"] <= slack and \
+			beyond - slack <= r["foreign_hits"] <= beyond + misses
 		how = "as"
 	else:
-		ok = r["hits"] <= kr + slack and \
-			r["foreign_hits"] <= beyond + misses + slack
+		ok = r["hits"] <= kr and r["foreign_hits"] <= beyond + misses
 		how = "no more than"
 	ck.check(ok, "%s: hits %d and foreign %d, %s the kernel's %d runs and "
 		 "%d beyond %d events x %d (%d sample(s) run, %d counted)" %
