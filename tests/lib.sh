@@ -270,13 +270,19 @@ attached() {
 	grep -qs '^link_id:' /proc/"$PID"/fdinfo/* && [ -n "$(pgrep -P "$PID")" ]
 }
 
-# wait_attached NAME: up to 60 s (a base row may come first, another run
-# may hold the lock) until a sample of the run NAME is on with programs
+# wait_attached NAME: until a sample of the run NAME is on with programs:
+# up to 60 s once it holds the tools' lock (a base row may come first),
+# and meanwhile as long as it waits for the lock (the tool gives up
+# itself after its --lock-wait: another run on a shared machine may hold
+# it for minutes)
 wait_attached() {
-	local i
-	for i in $(seq 1200); do
+	local i=0 all=0 holder
+	while [ $i -lt 1200 ] && [ $all -lt 13000 ]; do
 		attached "$1" && return 0
 		kill -0 "$PID" 2>/dev/null || return 1
+		read -r holder _ <"$LOCK" 2>/dev/null
+		[ "$holder" = "$PID" ] && i=$((i + 1))
+		all=$((all + 1))
 		sleep 0.05
 	done
 	return 1
