@@ -259,6 +259,12 @@ struct bench_row {
 	__u64 foreign;			/* in the loops, beyond the events */
 	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
 	__u64 kernel_skips;		/* runs it says it skipped in the loops */
+	/*
+	 * every run the row's programs counted, all of them on every CPU,
+	 * in every sample run (warm-up, run again, --prog-stats' too): what
+	 * the kernel's own run count of the programs must match
+	 */
+	__u64 runs_counted;
 	int retries;			/* samples run again as disturbed */
 	__u64 retry_ns;			/* the time they took */
 	double prog_ns;			/* --prog-stats: ns per program run */

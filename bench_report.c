@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <jansson.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include "bench.h"
@@ -527,7 +528,31 @@ static void stats_json(json_t *o, const struct bench_row *row,
 	json_object_set_new(o, "ratio_to_base", json_number(s->ratio));
 }
 
-static void counts_json(json_t *o, const struct bench_row *row)
+/*
+ * The ids of the row's programs, while they are loaded (the JSON is
+ * written before they are closed): "bpftool prog show id N", and the
+ * tests' way to the kernel's own count of their runs
+ */
+static json_t *prog_ids_json(const struct bench_family *fam,
+			     const struct bench_row *row)
+{
+	json_t *a = json_array();
+	struct bpf_prog_info info;
+	int fds[64], i, n;
+	__u32 len;
+
+	n = row->opened ? fam->prog_fds(row, fds, 64) : 0;
+	for (i = 0; i < n; i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (fds[i] >= 0 && !bpf_obj_get_info_by_fd(fds[i], &info, &len))
+			json_array_append_new(a, json_integer(info.id));
+	}
+	return a;
+}
+
+static void counts_json(json_t *o, const struct bench_family *fam,
+			const struct bench_row *row)
 {
 	json_object_set_new(o, "events", json_integer(row->events));
 	if (!row->runs_prog) {
@@ -539,6 +564,8 @@ static void counts_json(json_t *o, const struct bench_row *row)
 	json_object_set_new(o, "hits_window", json_integer(row->hits_window));
 	json_object_set_new(o, "hits_outside",
 			    json_integer(row->hits - row->hits_window));
+	json_object_set_new(o, "runs_counted", json_integer(row->runs_counted));
+	json_object_set_new(o, "prog_ids", prog_ids_json(fam, row));
 	json_object_set_new(o, "foreign_hits", json_integer(row->foreign));
 	json_object_set_new(o, "kernel_skipped", json_integer(row->kernel_skipped));
 	json_object_set_new(o, "kernel_skips", json_integer(row->kernel_skips));
@@ -604,7 +631,7 @@ static json_t *row_json(const struct bench_family *fam,
 			    json_number(row_median(row->settle_ns, row->nr)));
 	json_object_set_new(o, "other_links", row->others[0] ?
 			    json_string(row->others) : json_null());
-	counts_json(o, row);
+	counts_json(o, fam, row);
 	if (fam->json_row)
 		fam->json_row(row, o);
 	return o;

@@ -1848,6 +1848,8 @@ static int collect(struct bench_row *row, struct sample *s)
 		r->c.dropped += v[cpu].dropped;
 		r->c.sum += v[cpu].sum;
 	}
+	/* a run from another process is counted as foreign, not a call */
+	row->runs_counted += r->c.calls + r->c.foreign;
 	if (err)
 		outcome_set(&s->out, ST_FAILED, "cannot read the counters: %s",
 			    strerror(-err));

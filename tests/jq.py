@@ -8,15 +8,27 @@ EXPR is a Python expression over the parsed FILE ("-": stdin) with
   rows(name=None, variant=None, status=None)   the matching results
   row(name, variant)   the one result, or None
   ran(r)   r ran: ok or disturbed        fig(r)  r shows a figure
-  verified(r)  r ran and its hits cover events * hits_per_event
+  verified(r)  r ran, its events are whole samples of context.count per
+           worker, and, where the run was watched (FILE.ids beside FILE,
+           see tests/watch.py), the kernel's own count of its programs'
+           runs covers events * hits_per_event and matches what they
+           counted (tests/kernel_runs.py). Unwatched, only the tool's
+           verdict (its per-CPU check) stands behind it.
+  kruns(r) the kernel's run count of r's first program, or None
   nofig(r) r shows no figure (no samples, no mean)
--t: exit 0 when EXPR is true, 1 when false. Otherwise EXPR's value is
-printed: a string as it is, a list one item a line, anything else as JSON.
-A file that does not parse, or an expression that raises, exits 2 with
-one line on stderr: a check on it fails, never passes.
+-t: exit 0 when EXPR is true, 1 when false, 3 when true only because an
+all() looked at nothing (a check over no row is a skip, never a pass).
+Otherwise EXPR's value is printed: a string as it is, a list one item a
+line, anything else as JSON. A file that does not parse, or an
+expression that raises, exits 2 with one line on stderr: a check on it
+fails, never passes.
 """
+import builtins
 import json
+import os
 import sys
+
+import kernel_runs
 
 
 def main():
@@ -56,22 +68,54 @@ def main():
 		return r is not None and not r.get("samples") and \
 			r.get("mean") is None
 
+	# the watcher's record of the run, where there is one
+	ids = path[:-5] + ".ids" if path.endswith(".json") else None
+	runs = kernel_runs.load(ids) if ids and os.path.exists(ids) else None
+	why = []
+
+	def kruns(r):
+		return kernel_runs.first_runs(r, runs)
+
+	def whole_samples(r):
+		# (map_perf_test's bpf() rows: a call may be a batch)
+		n, w = c.get("count"), r.get("workers")
+		return not n or not w or r["variant"] == "syscall" or \
+			r["events"] % (n * w) == 0
+
 	def verified(r):
-		if not ran(r):
+		if not ran(r) or r["events"] <= 0 or not whole_samples(r):
 			return False
 		if r.get("hits") is None:	# a base row: nothing to count
-			return r["events"] > 0
-		k = r.get("hits_per_event") or 1
-		return r["events"] > 0 and r["hits"] >= r["events"] * k
+			return True
+		if r["hits"] < r["events"] * (r.get("hits_per_event") or 1):
+			return False
+		k = kernel_runs.row(d, r, runs) if isinstance(runs, dict) else None
+		if k and not k[0]:
+			why.append("%s %s: %s" % (r["name"], r["variant"], k[1]))
+		return not k or k[0]
+
+	vacuous = []
+
+	def all_(it):
+		items = list(it)
+		if not items:
+			vacuous.append(1)
+		return builtins.all(items)
 
 	env = dict(d=d, c=c, R=R, rows=rows, row=row, ran=ran, fig=fig,
-		   nofig=nofig, verified=verified, json=json)
+		   nofig=nofig, verified=verified, kruns=kruns, json=json,
+		   all=all_)
 	try:
 		v = eval(expr, env)
 	except Exception as e:
 		print("jq.py: %s: %s: %r" % (path, expr, e), file=sys.stderr)
 		sys.exit(2)
 	if test:
+		if why:
+			print("; ".join(why)[:400], file=sys.stderr)
+		if v and vacuous:
+			print("an all() over no row", file=sys.stderr)
+			sys.exit(3)
 		sys.exit(0 if v else 1)
 	if isinstance(v, str):
 		print(v)

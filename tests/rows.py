@@ -10,8 +10,15 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     several, one per point of its parameters: --wakeup, --entries,
     --scale, ...), each point once;
   - each row that must run here ran (ok, or disturbed on a busy machine)
-    and is verified: hits >= events * hits_per_event, and for
-    test_overhead hits == events * hits_per_event + foreign_hits exactly;
+    and is verified: hits >= events * hits_per_event; and, with --ids
+    (the watcher's record of the run, tests/watch.py), against the
+    kernel's own run count of the row's first program, over every sample
+    the row ran (warm-up, counted and run again, from the command line's
+    -n, the row's workers and its disturbed_retries): the kernel ran it
+    for each of those events hits_per_event times, "hits" is no more
+    than it ran, and for test_overhead "foreign_hits" no more than it
+    ran beyond those events; both exactly that when the counted samples
+    were all the row ran;
   - each row this kernel cannot run is skipped with the kernel's reason
     and carries no samples;
   - an ok row has its samples (exactly --repeat of them when given) and
@@ -25,6 +32,7 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     have no base; lookups counted over the samples events were.
 Options: --kprobes-off 0|1, --fprobe-off 0|1, --urandom-tp 0|1 (the tracepoint exists),
 --repeat R, --count N (events per worker and sample), --miss, --tag T,
+--ids FILE (tests/watch.py's record of the run),
 --help-text FILE (the program's --help: map_perf_test's table of each test's
 syscall, for its base rows).
 """
@@ -32,6 +40,8 @@ import argparse
 import json
 import re
 import sys
+
+import kernel_runs
 
 EPERM = "refused by this kernel (EPERM at load)"
 KPROBES = "kernel built without CONFIG_KPROBES"
@@ -65,6 +75,10 @@ class Checks:
 		print("%s - %s%s" % ("ok" if ok else "not ok",
 				     self.tag + ": " if self.tag else "", what))
 		return ok
+
+	def skip(self, what):
+		print("ok - # SKIP %s%s" % (self.tag + ": " if self.tag else "",
+					    what))
 
 
 def expectation(tool, r, a):
@@ -101,10 +115,8 @@ def check_ran(ck, tool, r, a, nw, what, base):
 	else:
 		ck.check(ev > 0 and hits >= ev * k,
 			 "%s verified: %s hits >= %d events x %d" % (what, hits, ev, k))
-	if tool == "test_overhead" and hits is not None:
-		ck.check(hits == ev * k + r["foreign_hits"],
-			 "%s: hits %d = events x %d + foreign %d" %
-			 (what, hits, k, r["foreign_hits"]))
+	if kernel_runs.checkable(r) and a.count and a.runs is not None:
+		check_kernel(ck, tool, r, a, nw, what)
 	if a.count:
 		unit = a.count * nw
 		ck.check(ev % unit == 0 and 0 < ev <= (a.repeat or 10) * unit,
@@ -125,6 +137,53 @@ def check_ran(ck, tool, r, a, nw, what, base):
 			 "%s: disturbed, so no figure" % what)
 	if tool == "map_perf_test" and r["name"] != "base":
 		check_map(ck, r, a, what, base)
+
+
+def check_kernel(ck, tool, r, a, nw, what):
+	"""the row's hits and foreign hits against the kernel's run count"""
+	if isinstance(a.runs, str):
+		ck.skip("%s: the kernel's run count: %s" % (what, a.runs))
+		return
+	ids = r.get("prog_ids") or []
+	if not ids or ids[0] not in a.runs:
+		ck.check(False, "%s: its first program (%s) is one of the run's "
+			 "own, with a kernel run count" % (what, ids[:1]))
+		return
+	kr, misses, _ = a.runs[ids[0]]
+	k = r.get("hits_per_event") or 1
+	unit = a.count * nw
+	counted = r["events"] // unit
+	run = a.warmup + counted + r["disturbed_retries"]
+	all_events = run * unit
+	slack = kernel_runs.slack(a.doc, r)
+	ck.check(kr + misses >= k * all_events,
+		 "%s: the kernel ran its program %d times (+%d skipped) for the "
+		 "%d x %d events of the %d sample(s) it ran" %
+		 (what, kr, misses, all_events, k, run))
+	if kernel_runs.filtered(tool, r):
+		ck.check(r["hits"] <= kr,
+			 "%s: hits %d, no more than the kernel ran its program "
+			 "(%d, filtering inside)" % (what, r["hits"], kr))
+		return
+	exact = run == counted
+	if tool != "test_overhead":
+		ck.check(r["hits"] <= kr,
+			 "%s: hits %d, no more than the kernel ran its program (%d)" %
+			 (what, r["hits"], kr))
+		return
+	# runs beyond the events; the kernel's skips may have been either
+	beyond = kr - k * all_events
+	if exact:
+		ok = 0 <= kr - r["hits"] <= slack and \
+			beyond - slack <= r["foreign_hits"] <= beyond + misses
+		how = "as"
+	else:
+		ok = r["hits"] <= kr and r["foreign_hits"] <= beyond + misses
+		how = "no more than"
+	ck.check(ok, "%s: hits %d and foreign %d, %s the kernel's %d runs and "
+		 "%d beyond %d events x %d (%d sample(s) run, %d counted)" %
+		 (what, r["hits"], r["foreign_hits"], how, kr, beyond,
+		  all_events, k, run, counted))
 
 
 def has_nsop(r):
@@ -197,6 +256,7 @@ def main():
 	p.add_argument("--miss", action="store_true")
 	p.add_argument("--tag", default="")
 	p.add_argument("--help-text", default="")
+	p.add_argument("--ids", default="")
 	a = p.parse_args()
 	ck = Checks(a.tag)
 	try:
@@ -205,6 +265,9 @@ def main():
 	except (OSError, ValueError) as e:
 		ck.check(False, "reading the JSON: %s" % e)
 		return
+	a.doc = d
+	a.runs = kernel_runs.load(a.ids) if a.ids else None
+	a.warmup = d["context"].get("warmup") or 0
 	tool = d["tool"]
 	res = d["results"]
 	# the libbpf the run was built against: "1.4"
@@ -250,6 +313,9 @@ def main():
 		ck.check(not r.get("samples") and r.get("mean") is None and
 			 not r["events"] and not r.get("hits"),
 			 "%s skipped: no samples, no counts" % what)
+	if not [r for r in res if r["status"] != "skipped"]:
+		ck.skip("no row failed: no row ran at all")
+		return
 	ck.check(not [r for r in res if r["status"] == "failed"],
 		 "no row failed (%s)" % ", ".join(
 			 "%s %s: %s" % (r["name"], r["variant"], r["reason"])

@@ -3,8 +3,9 @@
 # Runs the given test scripts (default: every tests/test_*.sh but the
 # opt-in tests/test_arm64_*.sh, which need 'make deps-arm64', and
 # tests/test_quiet_*.sh, which need a quiet machine: make check-quiet),
-# then prints the closing "N passed, N failed" line and exits non-zero on
-# any failure.
+# then lists what was skipped and why, prints the closing
+# "N passed, N failed, N skipped" line and exits non-zero on any failure.
+# A skip ("ok - # SKIP reason") is never a pass.
 cd "$(dirname "$0")/.." || exit 1
 if [ $# -eq 0 ]; then
 	for t in tests/test_*.sh; do
@@ -14,8 +15,10 @@ if [ $# -eq 0 ]; then
 fi
 passed=0
 failed=0
+skipped=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+skips=$(mktemp)
+trap 'rm -f "$log" "$skips"' EXIT
 for t in "$@"; do
 	echo "=== $t"
 	# tee on the inherited stdout: reopening /dev/stderr would rewind a
@@ -24,12 +27,19 @@ for t in "$@"; do
 	rc=${PIPESTATUS[0]}
 	p=$(grep -c '^ok - [^#]' "$log")
 	f=$(grep -c '^not ok' "$log")
+	s=$(grep -c '^ok - # SKIP' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $t exited $rc"
 		f=1
 	fi
+	sed -n "s|^ok - # SKIP *|  $t: |p" "$log" >>"$skips"
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + s))
 done
-echo "$passed passed, $failed failed"
+if [ -s "$skips" ]; then
+	echo "skipped:"
+	cat "$skips"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -13,27 +13,42 @@ N=20000
 NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,lsm.s,uprobe.s,fentry.s,uprobe_multi
 
 # jcheck NAME FILE PYTHON: the check passes when PYTHON, given the parsed
-# JSON as d and its rows as rows, exits 0; what it prints is shown
+# JSON as d and its rows as rows, exits 0; what it prints is shown. It
+# calls skip(why) when it had nothing to look at (every row skipped or
+# disturbed): a skip, never a pass. verified(r): the row ran, and where
+# the run was watched the kernel's count of its programs' runs agrees
+# (tests/kernel_runs.py).
 jcheck() {
-	local name=$1 file=$2 code=$3 out
-	if out=$(python3 - "$file" 2>&1 <<EOF
-import json, sys
+	local name=$1 file=$2 code=$3 out rc
+	out=$(python3 - "$file" "$TESTS" 2>&1 <<EOF
+import json, os, sys
+sys.path.insert(0, sys.argv[2])
+import kernel_runs
 d = json.load(open(sys.argv[1]))
 rows = d["results"]
+ids = sys.argv[1][:-5] + ".ids"
+runs = kernel_runs.load(ids) if os.path.exists(ids) else None
 def fail(msg):
 	print(msg)
 	sys.exit(1)
+def skip(msg):
+	print(msg)
+	sys.exit(3)
 def verified(r):
-	# ok or disturbed: the runner checked every program on every CPU
-	return r["status"] in ("ok", "disturbed") and r["events"] > 0 and \
-		r["hits"] >= r["events"] * r["hits_per_event"]
+	if r["status"] not in ("ok", "disturbed") or r["events"] <= 0 or \
+	   r["hits"] < r["events"] * r["hits_per_event"]:
+		return False
+	k = kernel_runs.row(d, r, runs) if isinstance(runs, dict) else None
+	return not k or k[0]
 $code
 EOF
-	); then
-		pass "$name"
-	else
-		fail "$name: $out"
-	fi
+	)
+	rc=$?
+	case $rc in
+	0) pass "$name" ;;
+	3) skip "$name: $out" ;;
+	*) fail "$name: $out" ;;
+	esac
 }
 
 config_unset() { zcat /proc/config.gz 2>/dev/null | grep -q "^# $1 is not set"; }
@@ -43,10 +58,11 @@ kernel_has_link() {
 }
 
 # --- the new modes: verified, or skipped with the kernel's reason
-run_capture modes $BIN -r 1 -n $N -c 1 -m base,$NEW \
-	-e task_rename,getpgid,uprobe-nop,usdt-nop --json "$T_TMP/modes.json"
+run_json modes -r 1 -n $N -c 1 -m base,$NEW \
+	-e task_rename,getpgid,uprobe-nop,usdt-nop
 expect "new modes: exit 0, 1 or 3, never 2 (rc=$RC)" test "$RC" -ne 2 -a "$RC" -le 3
 jcheck "new modes: every row verified or skipped with a reason" "$T_TMP/modes.json" '
+ran = 0
 for r in rows:
 	if r["name"] == "base":
 		continue
@@ -55,8 +71,12 @@ for r in rows:
 			fail("%s %s skipped without a reason" % (r["name"], r["variant"]))
 	elif not verified(r):
 		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))
+	else:
+		ran += 1
 	if r["status"] == "failed":
-		fail("%s %s failed: %s" % (r["name"], r["variant"], r["reason"]))'
+		fail("%s %s failed: %s" % (r["name"], r["variant"], r["reason"]))
+if not ran:
+	skip("every row was skipped: %s" % "; ".join(sorted({r["reason"] for r in rows if r["name"] != "base"}))[:300])'
 jcheck "new modes: every mode has its rows" "$T_TMP/modes.json" '
 want = {("kprobe_multi", "task_rename"), ("kretprobe_multi", "getpgid"),
 	("kprobe_session", "task_rename"), ("usdt", "usdt-nop"),
@@ -79,14 +99,19 @@ expect "the summary names the kernel and libbpf $libbpf" \
 # uprobes work here: usdt and the sleepable uprobe must be verified
 if [ -e /sys/bus/event_source/devices/uprobe/type ]; then
 	jcheck "usdt and uprobe.s verified on this kernel" "$T_TMP/modes.json" '
-for r in rows:
-	if r["name"] in ("usdt", "uprobe.s") and not verified(r):
+these = [r for r in rows if r["name"] in ("usdt", "uprobe.s")]
+if len(these) != 2:
+	fail("rows %s" % [(r["name"], r["variant"]) for r in these])
+for r in these:
+	if not verified(r):
 		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
 else
 	skip "no uprobe PMU: usdt and uprobe.s cannot be verified here"
 fi
 if config_unset CONFIG_FPROBE; then
 	jcheck "kprobe_multi skip names CONFIG_FPROBE" "$T_TMP/modes.json" '
+if not [r for r in rows if r["name"] in ("kprobe_multi", "kretprobe_multi")]:
+	fail("no kprobe_multi or kretprobe_multi row")
 for r in rows:
 	if r["name"] in ("kprobe_multi", "kretprobe_multi") and "CONFIG_FPROBE" not in (r["reason"] or ""):
 		fail("%s %s: %s" % (r["name"], r["variant"], r["reason"]))'
@@ -94,6 +119,8 @@ fi
 # libbpf 1.3 brought uprobe.multi, 1.5 kprobe.session: older builds say so
 lacks_check() {
 	jcheck "$1: built against libbpf $libbpf, which lacks it" "$T_TMP/modes.json" '
+if not [r for r in rows if r["name"] == "'"$1"'"]:
+	fail("no '"$1"' row")
 for r in rows:
 	if r["name"] == "'"$1"'" and not (r["status"] == "skipped" and
 	   "built against libbpf '"$libbpf"', which lacks" in r["reason"]):
@@ -119,10 +146,15 @@ for r in rows:
 fi
 jcheck "lsm, lsm.s: verified, or a reason from the kernel" "$T_TMP/modes.json" '
 import re
-for r in rows:
-	if r["name"] in ("lsm", "lsm.s") and r["status"] == "skipped" and \
-	   not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs|not sleepable", r["reason"]):
-		fail(r["reason"])'
+lsm = [r for r in rows if r["name"] in ("lsm", "lsm.s")]
+if not lsm:
+	fail("no lsm or lsm.s row")
+for r in lsm:
+	if r["status"] == "skipped":
+		if not re.search("active LSM|EPERM|CONFIG_BPF_LSM|BTF|securityfs|not sleepable", r["reason"]):
+			fail(r["reason"])
+	elif not verified(r):
+		fail("%s %s: %s %s" % (r["name"], r["variant"], r["status"], r["reason"]))'
 
 # the LSM probe mounts securityfs privately, if at all: nothing changes
 before=$(grep -c ' securityfs ' /proc/self/mounts)
@@ -159,8 +191,8 @@ else
 fi
 
 # --- --progs: a row per count, every program verified on every CPU
-retry_fig progs 'r["name"] != "base"' run_capture progs $BIN -r 1 -n $N -c 1 -m tracepoint,raw_tp,uprobe.s,usdt \
-	-e task_rename,uprobe-nop,usdt-nop --progs 1,2,4 --json "$T_TMP/progs.json"
+run_json_fig progs 'r["name"] != "base"' -r 1 -n $N -c 1 -m tracepoint,raw_tp,uprobe.s,usdt \
+	-e task_rename,uprobe-nop,usdt-nop --progs 1,2,4
 expect "--progs: exit 0 or 3 (rc=$RC)" test "$RC" -eq 0 -o "$RC" -eq 3
 jcheck "--progs: 3 rows per mode, N programs each, all verified" "$T_TMP/progs.json" '
 from collections import Counter
@@ -183,6 +215,7 @@ groups = {}
 for r in rows:
 	if "params" in r:
 		groups.setdefault((r["name"], r["variant"]), []).append(r)
+fitted = 0
 for key, g in groups.items():
 	pts = [(r["params"]["progs"], r["ns_per_event"]["mean"]) for r in g if r["status"] == "ok"]
 	fits = {str(r["marginal_ns_per_prog"]) for r in g}
@@ -193,12 +226,15 @@ for key, g in groups.items():
 		if fit is not None:
 			fail("%s: a fit from %d points" % (key, len(pts)))
 		continue
+	fitted += 1
 	mx = sum(x for x, _ in pts) / len(pts)
 	my = sum(y for _, y in pts) / len(pts)
 	slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
 	if fit["points"] != len(pts) or abs(fit["value"] - slope) > 1e-6 * max(1, abs(slope)) \
 	   or not fit["uncertainty"] >= 0:
-		fail("%s: fit %s, expected slope %g over %d points" % (key, fit, slope, len(pts)))'
+		fail("%s: fit %s, expected slope %g over %d points" % (key, fit, slope, len(pts)))
+if not fitted:
+	skip("no mode had 2 undisturbed rows to fit on this busy machine")'
 fig_guard "--progs: attach and detach times of every measured row" progs 'r["name"] != "base"' &&
 jcheck "--progs: attach and detach times of every measured row" "$T_TMP/progs.json" '
 for r in rows:
@@ -212,6 +248,8 @@ BENCH_TEST_FAULT=miss-one run_capture missone "$TESTING/test_overhead" -r 1 -n $
 	-e task_rename --progs 1,4 --json "$T_TMP/missone.json"
 expect "miss-one: exit 1 (rc=$RC)" test "$RC" -eq 1
 jcheck "miss-one: each row FAILED, the 4-program row on program 4" "$T_TMP/missone.json" '
+if len(rows) != 2:
+	fail("%d rows" % len(rows))
 for r in rows:
 	if r["status"] != "failed":
 		fail("%s progs=%d: %s" % (r["name"], r["params"]["progs"], r["status"]))
@@ -228,12 +266,13 @@ bad_arg "--progs empty" --progs ,
 bad_arg "--progs with --attach-time" --progs 1 --attach-time
 
 # --- --attach-time: verified or skipped with a reason, never an event cost
-retry_fig at True run_capture at $BIN -r 1 -n 2000 -c 1 --attach-time --json "$T_TMP/at.json"
+run_json_fig at True -r 1 -n 2000 -c 1 --attach-time
 expect "--attach-time: exit 0, 1 or 3 (rc=$RC)" test "$RC" -ne 2 -a "$RC" -le 3
 jcheck "--attach-time: 100 and 1000 functions per mode, each verified or skipped" "$T_TMP/at.json" '
 names = sorted({r["name"] for r in rows})
 if names != ["kprobe", "kprobe_multi", "kretprobe", "kretprobe_multi"]:
 	fail("modes %s" % names)
+ran = 0
 for r in rows:
 	if r["params"]["functions"] not in (100, 1000):
 		fail("params %s" % r["params"])
@@ -242,8 +281,12 @@ for r in rows:
 			fail("skip without a reason")
 	elif not verified(r) or r["functions"] != r["params"]["functions"]:
 		fail("%s %s: %s %s" % (r["name"], r["params"], r["status"], r["reason"]))
+	else:
+		ran += 1
 	if r.get("overhead_ns") is not None:
-		fail("an event cost for an attach-time row")'
+		fail("an event cost for an attach-time row")
+if not ran:
+	skip("every row was skipped: %s" % "; ".join(sorted({r["reason"] for r in rows}))[:300])'
 fig_guard "--attach-time: the attach time per function of every measured row" at True &&
 jcheck "--attach-time: the attach time per function of every measured row" "$T_TMP/at.json" '
 for r in rows:

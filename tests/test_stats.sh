@@ -62,13 +62,53 @@ EOF
 }
 expect "python3 reads back every escape, number, null, param and status" check_report
 
-run_capture self "$BIN" --compare "$T_TMP/report.json" "$T_TMP/report.json" 0
-expect "the results file compares with itself: exit 0 (rc=$RC)" \
-	test "$RC" -eq 0 -a ! -s "$T_TMP/self.err"
-expect "... every ok row, params shown: no significant change" \
-	test "$(grep -cE '^  (base|kprobe|raw_tp) +task_rename( \[progs=4\])? .* no significant change' "$T_TMP/self.out")" -eq 3
+# B: the file as written, but base 10% slower and kprobe [progs=4] 25%
+# faster. What --compare must say of each row is worked out here from
+# the samples, not taken from the compare.
+changed() {
+	python3 - "$T_TMP/report.json" "$T_TMP/changed.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1], "rb"))
+for r in d["results"]:
+	if r["status"] == "ok" and r["name"] in ("base", "kprobe"):
+		r["samples"] = [x * (0.9 if r["name"] == "base" else 1.25)
+				for x in r["samples"]]
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+}
+# compared A B OUT: one check per ok row of A: OUT's line of it has the
+# change of the mean of B's samples against A's, and the verdict that
+# change makes (rows of steady samples; raw_tp's are far too noisy for
+# any verdict but none)
+compared() {
+	python3 - "$@" <<'EOF'
+import json, re, sys
+a, b = (json.load(open(f, "rb"))["results"] for f in sys.argv[1:3])
+out = open(sys.argv[3]).read()
+for ra, rb in zip(a, b):
+	if ra["status"] != "ok":
+		continue
+	p = ra.get("params")
+	label = "%s %s%s" % (ra["name"], ra["variant"], " [progs=%d]" % p["progs"] if p else "")
+	delta = (sum(rb["samples"]) / sum(ra["samples"]) - 1) * 100
+	noisy = max(ra["samples"]) > 2 * min(ra["samples"])
+	verdict = "no significant change" if noisy or abs(delta) < 0.005 else \
+		"slower" if delta < 0 else "faster"
+	line = r"^  %s +%s%s .* %s +\S+ +%s( \(|$)" % (
+		ra["name"], ra["variant"], re.escape(" [progs=%d]" % p["progs"]) if p else "",
+		re.escape("%+.2f%%" % delta), verdict)
+	ok = re.search(line, out, re.M)
+	print("%s - compare of a changed copy: %s %+.2f%% %s, as worked out from the samples" %
+	      ("ok" if ok else "not ok", label, delta, verdict))
+EOF
+}
+set_up "python3 writes the results file with two rows changed" changed
+run_capture changed "$BIN" --compare "$T_TMP/report.json" "$T_TMP/changed.json" 5
+expect "against a copy with a row 10% slower, --fail-on-regression 5: exit 1 (rc=$RC)" \
+	test "$RC" -eq 1 -a ! -s "$T_TMP/changed.err"
+checks_from compared "$T_TMP/report.json" "$T_TMP/changed.json" "$T_TMP/changed.out"
 expect "... the failed row's reason printed escaped, on one line" \
-	grep -q '^not compared: kprobe urandom_read: A failed (q"b\\s/ \\x08\\x0c\\x0a\\x0d\\x09 ' "$T_TMP/self.out"
+	grep -q '^not compared: kprobe urandom_read: A failed (q"b\\s/ \\x08\\x0c\\x0a\\x0d\\x09 ' "$T_TMP/changed.out"
 
 # --- python3-written files through the compare
 gen_pair() {
@@ -90,7 +130,7 @@ json.dump(doc([("base", base), ("kprobe", slow)], 4),
 	  open(d + "/b.json", "w"), indent=1, ensure_ascii=True)
 EOF
 }
-expect "python3 writes a pair of results files" gen_pair
+set_up "python3 writes a pair of results files" gen_pair
 
 run_capture cmp "$BIN" --compare "$T_TMP/a.json" "$T_TMP/b.json"
 expect "compare exits 0 (rc=$RC)" test "$RC" -eq 0
@@ -143,7 +183,7 @@ json.dump(doc(a), open(d + "/pa.json", "w"))
 json.dump(doc(b), open(d + "/pb.json", "w"), indent=2)
 EOF
 }
-expect "python3 writes rows with params, duplicates and a disturbed row" gen_rows
+set_up "python3 writes rows with params, duplicates and a disturbed row" gen_rows
 
 run_capture params "$BIN" --compare "$T_TMP/pa.json" "$T_TMP/pb.json"
 expect "params compare exits 0 (rc=$RC)" test "$RC" -eq 0
@@ -178,7 +218,7 @@ b["results"].reverse()
 json.dump(b, open(d + "/big_b.json", "w"))
 EOF
 }
-expect "python3 writes two 60,000-row files" gen_big
+set_up "python3 writes two 60,000-row files" gen_big
 start=$(date +%s%N)
 run_capture big timeout 10 "$BIN" --compare "$T_TMP/big_a.json" "$T_TMP/big_b.json"
 ms=$((($(date +%s%N) - start) / 1000000))
@@ -204,7 +244,7 @@ json.dump(doc([row("evil\nfake line\x1b[2J"), row("ok")]),
 json.dump(doc([row("ok")], "bpf-bench/2\x1b[2J"), open(d + "/schema.json", "w"))
 EOF
 }
-expect "python3 writes hostile files" gen_hostile
+set_up "python3 writes hostile files" gen_hostile
 
 # one_error NAME WANT: an error exit, and one line matching WANT on stderr
 one_error() {

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """watch.py PID OUT [FIFO]: what one run of the tools holds, while it runs.
 
-Writes a line to FIFO first (the run waits on it to start), then polls
+Turns the kernel's BPF run-time stats on (BPF_ENABLE_STATS, held until it
+exits: other users of the stats keep theirs), writes a line to FIFO (the
+run waits on it to start), then polls
 /proc/PID's fds every ms while it runs on a CPU, every 5 ms while it
 sleeps, and its children every 50 ms, until PID has exited, and keeps in OUT
   prog ID     every BPF program an fd of PID referred to (bpf-prog and
@@ -11,6 +13,16 @@ sleeps, and its children every 50 ms, until PID has exited, and keeps in OUT
   map ID      every BPF map (its fdinfo's "map_id:")
   worker PID START   every child of PID (START: its start time, so that
               a recycled pid is never taken for it)
+and, once PID has exited,
+  runs ID RUN_CNT RECURSION_MISSES NAME   for every program it saw: the
+              kernel's own count of the program's runs over its life
+              (stats on from before the run loaded anything), with no
+              code of the tools involved. The watcher takes a reference
+              of its own to each program when it first sees it, so the
+              count is read after the run's last detach; the references
+              are dropped before it exits.
+  runs_unknown WHY   instead, where the kernel would not say (no
+              CAP_SYS_ADMIN, no BPF_ENABLE_STATS)
 It looks at nothing but PID and its children: other runs on the machine
 are none of the tests' business. OUT is rewritten after each change, so
 whatever kills the watcher leaves what it saw.
@@ -19,6 +31,7 @@ import os
 import sys
 import time
 
+from watch_bpf import enable_stats, prog_ref, prog_runs
 
 def fd_ids(pid, fds):
 	progs, links, maps = set(), set(), set()
@@ -74,9 +87,32 @@ def go(fifo, pid):
 		return
 
 
+def write(path, progs, links, maps, workers, runs=None):
+	with open(path + ".tmp", "w") as f:
+		for i in sorted(progs):
+			f.write("prog %d\n" % i)
+		for i in sorted(links):
+			f.write("link %d\n" % i)
+		for i in sorted(maps):
+			f.write("map %d\n" % i)
+		for k, v in sorted(workers.items()):
+			f.write("worker %d %d\n" % (k, v))
+		if isinstance(runs, str):
+			f.write("runs_unknown %s\n" % runs)
+		elif runs is not None:
+			for i, (cnt, misses, name) in sorted(runs.items()):
+				f.write("runs %d %d %d %s\n" % (i, cnt, misses, name))
+	os.rename(path + ".tmp", path)
+
+
 def main():
 	pid, path = int(sys.argv[1]), sys.argv[2]
 	progs, links, maps, workers = set(), set(), set(), {}
+	# the kernel's counts: stats on first, then a reference per program
+	stats = enable_stats()
+	why = None if stats >= 0 else \
+		"BPF_ENABLE_STATS: %s" % os.strerror(-stats)
+	refs = {}
 	if len(sys.argv) > 3:	# a fifo the run waits on: go
 		go(sys.argv[3], pid)
 	polls = 0
@@ -104,25 +140,39 @@ def main():
 		if time.monotonic() - last_scan > 0.05:	# /proc is long to scan
 			w = children(pid)
 			last_scan = time.monotonic()
+		for i in p - progs:
+			if why is None and i not in refs:
+				fd = prog_ref(i)
+				if fd >= 0:
+					refs[i] = fd
+				elif fd != -2:	# ENOENT: freed in between
+					why = "BPF_PROG_GET_FD_BY_ID: %s" % \
+						os.strerror(-fd)
 		if not (p <= progs and l <= links and m <= maps and
 			w.items() <= workers.items()):
 			progs |= p
 			links |= l
 			maps |= m
 			workers.update(w)
-			with open(path + ".tmp", "w") as f:
-				for i in sorted(progs):
-					f.write("prog %d\n" % i)
-				for i in sorted(links):
-					f.write("link %d\n" % i)
-				for i in sorted(maps):
-					f.write("map %d\n" % i)
-				for k, v in sorted(workers.items()):
-					f.write("worker %d %d\n" % (k, v))
-			os.rename(path + ".tmp", path)
+			write(path, progs, links, maps, workers)
 		time.sleep(0.001 if st[0] == "R" else 0.005)
-	if not os.path.exists(path):
-		open(path, "w").close()
+	# every link of the run is closed now: the counts are final once a
+	# run under way on another CPU has ended
+	time.sleep(0.05)
+	runs = why
+	if why is None:
+		runs = {}
+		for i, fd in refs.items():
+			r = prog_runs(fd)
+			if r is None:
+				runs = "BPF_OBJ_GET_INFO_BY_FD failed"
+				break
+			runs[i] = r
+	for fd in refs.values():
+		os.close(fd)
+	if stats >= 0:
+		os.close(stats)
+	write(path, progs, links, maps, workers, runs)
 
 
 main()

@@ -9,15 +9,24 @@ the command's stdout, "VMTEST-ERR i", its stderr and "VMTEST-END rc=N".
 A stdout that is a --list document gives each row's needs; one that is a
 results document is judged row by row against them:
 
-    PASS  ok, or disturbed with its hits verified (TCG timing is no figure)
+    PASS  ok, or disturbed (TCG timing is no figure), with its events the
+          whole samples the command line asked for: -n per worker and
+          sample, -r samples (ok) or at most -r (disturbed)
     SKIP  skipped for a reason, where the config lacks what the row needs
-    FAIL  failed, or skipped although the config enables every need
+    FAIL  failed, or skipped although the config enables every need, or
+          events that are not the command line's, or hits short of them
+
+Whether each worker's CPU saw its events is the tool's own per-CPU check
+(a row that fails it is failed); the guest has nothing else that counts
+them, so the judge adds no sum of hits over CPUs of its own, only the
+command line's arithmetic the run cannot make up.
 
 Prints one "PASS|SKIP|FAIL tool name variant (why)" line per row, then
 "ROWS n" and "ENDS n", and exits 1 when any row failed.
 """
 import json
 import re
+import shlex
 import sys
 
 MARK = re.compile(r"VMTEST-(RUN|OUT|ERR|END)\b ?(.*)")
@@ -57,24 +66,55 @@ def key(tool, r):
     return (tool, r["name"], r["variant"], params)
 
 
-def verified(r):
-    hits, events = r.get("hits"), r.get("events") or 0
-    if hits is None:
-        return events > 0
-    return events > 0 and hits >= events * (r.get("hits_per_event") or 1)
+def asked(cmd):
+    """(-n, -r) of a command line, each None when not given"""
+    n = r = None
+    try:
+        words = shlex.split(cmd or "")
+    except ValueError:
+        return None, None
+    for i, w in enumerate(words[:-1]):
+        if w in ("-n", "--count"):
+            n = int(words[i + 1], 0)
+        elif w in ("-r", "--repeat"):
+            r = int(words[i + 1], 0)
+    return n, r
 
 
-def judge(tool, r, listed, config):
+def counts_wrong(r, cmd):
+    """why the row's counts are not the command line's, or None"""
+    events = r.get("events") or 0
+    if events <= 0:
+        return "no events"
+    hits = r.get("hits")
+    if hits is not None and hits < events * (r.get("hits_per_event") or 1):
+        return "%d hits for %d events" % (hits, events)
+    n, rep = asked(cmd)
+    workers = r.get("workers")
+    # no count asked, or map_perf_test's bpf() rows: a call is a batch
+    if not n or not workers or r["variant"] == "syscall":
+        return None
+    samples, left = divmod(events, n * workers)
+    if left or not samples:
+        return "%d events are not whole samples of -n %d x %d workers" % (
+            events, n, workers)
+    if rep and (samples > rep or r["status"] == "ok" and samples != rep):
+        return "%d samples' events, -r %d" % (samples, rep)
+    return None
+
+
+def judge(tool, r, listed, config, cmd=None):
     name = "%s %s %s" % (tool, r["name"], r["variant"])
     if r.get("params"):
         name += " [%s]" % ",".join("%s=%s" % kv for kv in sorted(r["params"].items()))
     st, why = r["status"], r.get("reason") or ""
-    if st == "ok":
-        return "PASS", name, ""
-    if st == "disturbed":
-        if verified(r):
-            return "PASS", name, "verified; timing disturbed under emulation"
-        return "FAIL", name, "disturbed and not verified: " + why
+    if st in ("ok", "disturbed"):
+        wrong = counts_wrong(r, cmd)
+        if wrong:
+            return "FAIL", name, "%s, but %s" % (st, wrong)
+        if st == "ok":
+            return "PASS", name, ""
+        return "PASS", name, "timing disturbed under emulation"
     if st == "failed":
         return "FAIL", name, why
     entry = listed.get(key(tool, r))
@@ -101,7 +141,7 @@ def main():
             for r in doc["rows"]:
                 listed[key(tool, r)] = r
         for r in doc.get("results", []):
-            verdicts.append(judge(tool, r, listed, config))
+            verdicts.append(judge(tool, r, listed, config, cmd))
     for v, name, why in verdicts:
         failed |= v == "FAIL"
         print("%s %s%s" % (v, name, " (%s)" % why if why else ""))
