@@ -40,15 +40,18 @@ void sample_measure(struct sample *s)
 /*
  * Hits beyond a worker's events inside its loop can only be another
  * task's, one that ran on the CPU while the worker was off it: it could
- * have made at most what the worker makes in that time (twice that, for
- * margin). An interrupt's events add a few: one in a thousand, and 16.
- * Anything beyond that fires for something the worker did not do: a
- * program on the wrong hook, or a count that is not its own.
+ * have made at most what the worker makes in as much CPU time (twice
+ * that, for margin; the worker's CPU time per event, not its wall time,
+ * which the other task's share stretches). An interrupt's events add a
+ * few: one in a thousand, and 16. Anything beyond that fires for
+ * something the worker did not do: a program on the wrong hook, or a
+ * count that is not its own.
  */
 static __u64 foreign_allowance(const struct worker_result *r, unsigned int k)
 {
 	__u64 off = r->elapsed_ns > r->cpu_ns ? r->elapsed_ns - r->cpu_ns : 0;
-	double per_event = r->events ? (double)r->elapsed_ns / r->events : 0;
+	__u64 on = r->cpu_ns ? r->cpu_ns : r->elapsed_ns;
+	double per_event = r->events ? (double)on / r->events : 0;
 	__u64 others = per_event > 0 ? 2 * k * (__u64)(off / per_event) : 0;
 
 	return others + k * r->events / 1000 + 16;

@@ -825,6 +825,7 @@ static void test_sample_verify(void)
 	const __u64 wrong_hook[8] = { 2000, 2000 };
 	const __u64 too_many_in[2] = { 2000, 2000 };
 	const __u64 stolen_in[2] = { 1000, 1100 };
+	const __u64 shared_in[2] = { 1000, 3000 };
 
 	verify_case("exact counts", 1, 1, exact, 0, ST_OK, NULL, 0);
 	verify_window_case("hits beyond the events, in the loop and outside",
@@ -864,6 +865,13 @@ static void test_sample_verify(void)
 	verify_window_case("extra hits the other tasks' time explains", 1, 1,
 			   stolen_in, stolen_in, 0, false, 100000, ST_OK, NULL,
 			   100);
+	/*
+	 * two other tasks making the same event had two thirds of CPU 1:
+	 * in 666 us, at the worker's own 334 ns an event, 2000 events
+	 */
+	verify_window_case("extra hits of tasks that shared the CPU, each as fast as the worker",
+			   1, 1, shared_in, shared_in, 0, false, 666000, ST_OK,
+			   NULL, 2000);
 	verify_window_case("extra hits beyond the other tasks' time", 1, 1,
 			   stolen_in, stolen_in, 0, false, 30000, ST_FAILED,
 			   "the wrong hook", 0);

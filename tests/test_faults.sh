@@ -127,7 +127,7 @@ jexpect "SIGSTOP + SIGCONT 0.3 s in a sample: run again or disturbed, never that
 cleanup_checked pause
 
 # --- each sample's worker disturbed the same way: the row ends disturbed
-# with that reason (three tries), and never shows a figure
+# with that reason (run again, at least twice, within its time budget), and never shows a figure
 # each_sample NAME CMD...: CMD WORKER on the worker of each sample of the
 # run NAME, once it is inside its timed loop
 each_sample() {
@@ -151,7 +151,7 @@ stop_10ms() { kill -STOP "$1"; sleep 0.01; kill -CONT "$1"; }
 widen() { chrt -f -p 1 "$1" && taskset -p -c 0-$((NCPU - 1)) "$1" >/dev/null; }
 disturbed_by() {
 	jexpect "$1: the row ends disturbed, '$3', no figure ($(jget "$T_TMP/$2.json" 'row("raw_tp", "getpgid")["reason"]'))" "$T_TMP/$2.json" \
-		'(lambda r: r["status"] == "disturbed" and "'"$3"'" in r["reason"] and r["disturbed_retries"] == 2 and nofig(r))(row("raw_tp", "getpgid"))'
+		'(lambda r: r["status"] == "disturbed" and "'"$3"'" in r["reason"] and r["disturbed_retries"] >= 2 and nofig(r))(row("raw_tp", "getpgid"))'
 }
 run_bg nap -c 1 -m raw_tp -e getpgid -n 2000000 -r 1 --json "$T_TMP/nap.json"
 each_sample nap stop_10ms
@@ -277,12 +277,16 @@ $BIN -r 1 -n 2000 -m raw_tp -e getpgid >&- 2>"$T_TMP/closed.err"
 RC=$?
 expect "closed stdout: exit 1 with a message (rc=$RC): $(head -c 200 "$T_TMP/closed.err")" \
 	test "$RC" -eq 1 -a -n "$(grep 'stdout' "$T_TMP/closed.err")"
+# (timed alone: the watcher's own start-up is no part of the run)
 t0=$(date +%s%N)
+$BIN -r 1 -n 2000 -m raw_tp -e getpgid --json /nonexistent/dir/x.json 2>/dev/null
+t1=$(date +%s%N)
+expect "--json in a missing directory: refused in under 1 s ($(((t1 - t0) / 1000000)) ms)" \
+	test $(((t1 - t0) / 1000000)) -lt 1000
 run_bg badjson -r 1 -n 2000 -m raw_tp -e getpgid --json /nonexistent/dir/x.json
 run_end badjson
-t1=$(date +%s%N)
-expect "--json in a missing directory: exit 1, one line, in under 1 s, nothing loaded (rc=$RC)" \
-	test "$RC" -eq 1 -a "$(wc -l <"$T_TMP/badjson.err")" -eq 1 -a $(((t1 - t0) / 1000000)) -lt 1000 -a \
+expect "--json in a missing directory: exit 1, one line, nothing loaded (rc=$RC)" \
+	test "$RC" -eq 1 -a "$(wc -l <"$T_TMP/badjson.err")" -eq 1 -a \
 	-z "$(ids badjson prog)" -a ! -s "$T_TMP/badjson.out"
 
 # --- two runs at once: the second names the first, or waits for it
