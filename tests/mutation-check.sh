@@ -39,6 +39,10 @@ disturbed-run-delay|sample_judge_disturbed|r->run_delay_ns > MAX_DELAY_SHARE * r
 disturbed-busy|sample_judge_disturbed|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh|a busy loop on the worker's CPU
 worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.sh|dead worker: hash_prealloc failed, 'died' in the reason
 worker-stopped|workers_stuck|now - w->stopped_since[i] > STOPPED_LIMIT_NS|0|test_faults.sh|worker stopped for good: exit 1 within
+worker-stalled|workers_stuck|now - w->stalled_since[i] > STALLED_LIMIT_NS|0|test_faults.sh|worker given no CPU time: the row failed within
+sample-deadline|workers_stuck|deadline_ns \&\& now > deadline_ns|0|test_faults.sh|worker given 1% of a CPU: the sample failed past its deadline
+no-figure-unless-ok|row_has_figure|return row->out.status == ST_OK \&\& row->nr > 0;|return row->nr > 0;|test_faults.sh|a worker killed after a sample was counted: the row failed
+exit-disturbed|exit_status|if (disturbed)|if (0)|test_faults.sh|a 10 ms stop in every sample: exit 3
 exit-failed|exit_status|if (failed)|if (0)|test_faults.sh|miss-cpu=0 with foreign hits on CPU 1: exit 1
 map-update-fails|map_perf_test_user.c:verify|else if (c->update_fails)|else if (0)|test_map_perf.sh|-E 1 hash_prealloc: failed
 map-hits-all|map_perf_test_user.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh|wrong-key: hash_lookup raw_tp failed
