@@ -10,27 +10,54 @@
 # per mutation; exit 1 when any survived.
 #
 #   tests/mutation-check.sh [NAME...]    (default: every mutation)
+#   tests/mutation-check.sh --apply      only whether each still applies
 cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
 SCRATCH=$(mktemp -d /tmp/mutation-check.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
 
-# name | file | the code, exactly | what replaces it | test | check (ERE)
+# name | function | the code, exactly, inside it | what replaces it | test | check (ERE)
+# Each check that kills a mutant comes as early in its test file as can be:
+# the file runs until that check reports. The unit checks (test_stats.sh,
+# stats_test's) come first of all.
 MUTATIONS=$(cat <<'EOF'
-per-cpu-hits|bench_verify.c|if (hits[cpu] >= need)|if (1)|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
-per-cpu-hits-odd|bench_verify.c|if (hits[cpu] >= need)|if (hits[cpu] * 2 >= need)|test_faults.sh|miss-odd: every raw_tp row failed
-disturbed-unpinned|bench_verify.c|if (r->unpinned) {|if (0) {|test_faults.sh|affinity widened in every sample
-disturbed-slept|bench_verify.c|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample
-disturbed-share|bench_verify.c|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh|a busy loop on the worker's CPU
-map-update-fails|map_perf_test_user.c|else if (c->update_fails)|else if (0)|test_map_perf.sh|-E 1 hash_prealloc: failed
-map-hits-all|map_perf_test_user.c|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh|wrong-key: hash_lookup raw_tp failed
-map-hits-none|map_perf_test_user.c|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh|fill-all: hash_lookup raw_tp --miss failed
-map-hits-kept|map_perf_test_user.c|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh|wrong-key: lru_hash_lookup raw_tp failed
-uprobe-usable|test_overhead_user.c|if (r->ev->usable \&\& !r->ev->usable(out))|if (0)|test_faults.sh|another uprobe on uprobe_nop
-usdt-site|test_overhead_user.c|return target_state_ok(uprobe_nop_check(|return true; target_state_ok(uprobe_nop_check(|test_modes.sh|USDT site not a nop: usdt failed
-compare-fault|bench_compare.c|ret = refuse_fault(f);|ret = 0;|test_faults.sh|--compare uncounted shipped
-records-kept|map_perf_test_user.c|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
-lru-kept-at-fill|map_perf_test_user.c|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh|empty-map: lru_hash_lookup raw_tp failed
+shortfall|sample_verify|if (first_short >= 0 \&\& short_by > s->kernel_skips[c]) {|if (0) {|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
+shortfall-half|sample_verify|need = k * s->res[w].events;|need = k * s->res[w].events / 2;|test_faults.sh|miss-odd: every raw_tp row failed
+window-not-cpu|sample_verify|win = s->window[w * nr + c];|win = hits[s->res[w].cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
+window-end-read|worker_main|read_hits(a, 1);|;|test_faults.sh|shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified
+window-in-all|sample_verify|if (in > total) {|if (0) {|test_stats.sh|verify: more in the loops than in all is no count of ours
+foreign-unchecked|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_stats.sh|verify: twice the events in the loops: the wrong hook
+foreign-wall-time|foreign_allowance|2 * k * (__u64)(off / per_event)|2 * k * (__u64)(r->elapsed_ns / per_event)|test_stats.sh|verify: extra hits beyond the other tasks' time
+foreign-per-event|foreign_allowance|k * r->events / 1000 + 16|k * r->events + 16|test_stats.sh|verify: extra hits beyond the other tasks' time
+foreign-shown|sample_verify|s->foreign = in + short_by - expected;|s->foreign = 0;|test_stats.sh|verify: hits beyond the events, in the loop and outside
+kernel-skips-double|sample_verify|short_by > s->kernel_skips[c]|short_by > 2 * s->kernel_skips[c]|test_stats.sh|verify: the kernel's skips counted, but too few
+disturbed-unpinned|sample_judge_disturbed|if (r->unpinned) {|if (0) {|test_stats.sh|disturbed: affinity changed under it
+disturbed-end-cpu|sample_judge_disturbed|if (r->end_cpu != r->cpu) {|if (0) {|test_stats.sh|disturbed: ending on another CPU
+disturbed-slept|sample_judge_disturbed|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample
+disturbed-share|sample_judge_disturbed|share < MIN_CPU_SHARE \|\||0 \|\||test_stats.sh|disturbed: 96% of the wall time is not
+disturbed-run-delay|sample_judge_disturbed|r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns|0|test_stats.sh|disturbed: 4% of run-queue delay is not
+disturbed-busy|sample_judge_disturbed|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh|a busy loop on the worker's CPU
+worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.sh|dead worker: hash_prealloc failed, 'died' in the reason
+worker-stopped|workers_stuck|now - w->stopped_since[i] > STOPPED_LIMIT_NS|0|test_faults.sh|worker stopped for good: exit 1 within
+worker-stalled|workers_stuck|now - w->stalled_since[i] > STALLED_LIMIT_NS|0|test_faults.sh|worker given no CPU time: the row failed within
+sample-deadline|workers_stuck|deadline_ns \&\& now > deadline_ns|0|test_faults.sh|worker given 1% of a CPU: the sample failed past its deadline
+no-figure-unless-ok|row_has_figure|return row->out.status == ST_OK \&\& row->nr > 0;|return row->nr > 0;|test_faults.sh|a worker killed after a sample was counted: the row failed
+exit-disturbed|exit_status|if (disturbed)|if (0)|test_faults.sh|a 10 ms stop in every sample: exit 3
+exit-failed|exit_status|if (failed)|if (0)|test_faults.sh|miss-cpu=0 with foreign hits on CPU 1: exit 1
+map-update-fails|map_perf_test_user.c:verify|else if (c->update_fails)|else if (0)|test_map_perf.sh|-E 1 hash_prealloc: failed
+map-hits-all|map_perf_test_user.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh|wrong-key: hash_lookup raw_tp failed
+map-hits-none|map_perf_test_user.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh|fill-all: hash_lookup raw_tp --miss failed
+map-hits-kept|map_perf_test_user.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh|wrong-key: lru_hash_lookup raw_tp failed
+lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh|empty-map: lru_hash_lookup raw_tp failed
+records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
+from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh|with another process's getpgid: hash_lookup's hits are exactly its events
+uprobe-usable|test_overhead_user.c:open_row|if (r->ev->usable \&\& !r->ev->usable(out))|if (0)|test_faults.sh|another uprobe on uprobe_nop
+usdt-site|usdt_ok|return target_state_ok(uprobe_nop_check(|return true; target_state_ok(uprobe_nop_check(|test_modes.sh|USDT site not a nop: usdt failed
+compare-fault|load_file|ret = refuse_fault(f);|ret = 0;|test_faults.sh|--compare uncounted shipped
+compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|small delta, huge spread: no significant change, noisy
+compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|clearly lower rate: slower
+compare-threshold|compare_row|-delta > fail_pct|-delta >= 0|test_stats.sh|--fail-on-regression 10: 8.3% slower passes
+compare-insignificant|compare_row|v == V_SLOWER \&\& -delta|-delta|test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
 EOF
 )
 
@@ -55,34 +82,104 @@ run_until() {
 	echo "$line"
 }
 
-# mutate DIR FILE OLD NEW: OLD, which must be there once, becomes NEW
+# mutate DIR FUNC OLD NEW: OLD, which must be there once inside the body
+# of the function FUNC ("file.c:FUNC" where two files define one), becomes
+# NEW. The function is looked up in every source file of DIR, so that the
+# mutation survives code moved between files or renamed around it; a
+# function not found, or OLD not found once in it, is said and the
+# mutation counts as invalid, never as killed.
 mutate() {
-	python3 - "$1/$2" "$3" "$4" <<'PY'
-import sys
-path, old, new = sys.argv[1:]
-s = open(path).read()
-if s.count(old) != 1:
-	sys.exit("%s: '%s' found %d times" % (path, old, s.count(old)))
-open(path, "w").write(s.replace(old, new))
+	python3 - "$1" "$2" "$3" "$4" <<'PY'
+import glob, os, re, sys
+root, func, old, new = sys.argv[1:]
+files = sorted(glob.glob(os.path.join(root, "*.[ch]")))
+if ":" in func:
+	name, func = func.split(":")
+	files = [os.path.join(root, name)]
+# a definition: a line starting with a type, the name, the parameters (on
+# one line or more), and the body's brace alone on the next line
+head = re.compile(r"^[A-Za-z_][^;{}\n]*\b%s\([^;{}]*\)\s*\n\{\n" %
+		  re.escape(func), re.M)
+found = []
+for path in files:
+	try:
+		s = open(path).read()
+	except OSError:
+		continue
+	for m in head.finditer(s):
+		end = s.find("\n}\n", m.end())
+		if end >= 0:
+			found.append((path, s, m.end(), end))
+if len(found) != 1:
+	sys.exit("function %s defined %d times in %s" %
+		 (func, len(found), ", ".join(sorted(set(
+		  os.path.basename(f[0]) for f in found))) or "no file"))
+path, s, start, end = found[0]
+n = s.count(old, start, end)
+if n != 1:
+	sys.exit("%s: '%s' found %d times in %s()" %
+		 (os.path.basename(path), old, n, func))
+at = s.index(old, start, end)
+if not os.environ.get("DRY_RUN"):
+	open(path, "w").write(s[:at] + new + s[at + len(old):])
 PY
 }
 
+# whether a mutation applies to the sources, changing nothing: a mutation that
+# no longer applies is said at once, before an hour of runs
+applies() {
+	DRY_RUN=1 mutate "$TOP" "$@"
+}
+
+apply_only=0
+if [ "$1" = --apply ]; then
+	apply_only=1
+	shift
+fi
 start=$(date +%s)
-base=$SCRATCH/base
-mkdir -p "$base"
-git ls-files -z | xargs -0 cp --parents -t "$base"
-cp -r build "$base/" 2>/dev/null
-make -C "$base" -s all testing >/dev/null 2>&1 || { echo "the tree does not build"; exit 1; }
 killed=0
 survived=0
 invalid=0
-declare -A baseline
+total=0
+declare -A bad
 # read without -r: \| and \& in the table are a | and an & in the code
-while IFS='|' read name file old new test check; do
+while IFS='|' read name func old new test check; do
 	[ -n "$name" ] || continue
 	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
 		continue
 	fi
+	total=$((total + 1))
+	if ! err=$(applies "$func" "$old" "$new" 2>&1); then
+		echo "INVALID  $name: does not apply: $err"
+		bad[$name]=1
+		invalid=$((invalid + 1))
+	fi
+done <<<"$MUTATIONS"
+for n in "$@"; do
+	grep -q "^$n|" <<<"$MUTATIONS" && continue
+	echo "INVALID  $n: no such mutation"
+	invalid=$((invalid + 1))
+	total=$((total + 1))
+done
+
+if [ "$apply_only" = 1 ]; then
+	echo "mutation check: $((total - invalid)) of $total mutants apply"
+	[ "$invalid" -eq 0 ]
+	exit
+fi
+
+base=$SCRATCH/base
+mkdir -p "$base"
+git ls-files -z | xargs -0 cp --parents -t "$base"
+cp -r build "$base/" 2>/dev/null
+make -C "$base" -s -j2 all testing >/dev/null 2>&1 || { echo "the tree does not build"; exit 1; }
+declare -A baseline
+while IFS='|' read name func old new test check; do
+	[ -n "$name" ] || continue
+	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
+		continue
+	fi
+	[ -z "${bad[$name]}" ] || continue
 	t0=$(date +%s)
 	key="$test|$check"
 	if [ -z "${baseline[$key]}" ]; then
@@ -91,15 +188,20 @@ while IFS='|' read name file old new test check; do
 	case ${baseline[$key]} in
 	"ok - "*) ;;
 	*)
-		echo "invalid  $name: '$check' does not pass on the tree as it is: ${baseline[$key]:-never reported}"
+		echo "INVALID  $name: '$check' does not pass on the tree as it is: ${baseline[$key]:-never reported}"
 		invalid=$((invalid + 1))
 		continue ;;
 	esac
 	dir=$SCRATCH/$name
 	cp -a "$base" "$dir"
-	if ! mutate "$dir" "$file" "$old" "$new" ||
-	   ! make -C "$dir" -s all testing >/dev/null 2>&1; then
-		echo "invalid  $name: the mutant does not build"
+	if ! err=$(mutate "$dir" "$func" "$old" "$new" 2>&1); then
+		echo "INVALID  $name: does not apply: $err"
+		invalid=$((invalid + 1))
+		rm -rf "$dir"
+		continue
+	fi
+	if ! make -C "$dir" -s -j2 all testing >/dev/null 2>&1; then
+		echo "INVALID  $name: the mutant does not build"
 		invalid=$((invalid + 1))
 		rm -rf "$dir"
 		continue
@@ -111,9 +213,11 @@ while IFS='|' read name file old new test check; do
 		echo "killed   $name ($(($(date +%s) - t0)) s): ${line#not ok - }"
 		killed=$((killed + 1)) ;;
 	*)
-		echo "survived $name ($(($(date +%s) - t0)) s): ${line:-'$check' never reported}"
+		echo "SURVIVED $name ($(($(date +%s) - t0)) s): ${line:-'$check' never reported}"
 		survived=$((survived + 1)) ;;
 	esac
 done <<<"$MUTATIONS"
-echo "mutation check: $killed killed, $survived survived, $invalid invalid in $(($(date +%s) - start)) s"
-[ "$survived" -eq 0 ] && [ "$invalid" -eq 0 ]
+msg="mutation check: $killed of $total mutants killed, in $(($(date +%s) - start)) s"
+[ "$killed" -eq "$total" ] || msg="$msg ($survived survived, $invalid invalid)"
+echo "$msg"
+[ "$killed" -eq "$total" ]

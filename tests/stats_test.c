@@ -820,7 +820,7 @@ static void test_sample_verify(void)
 	const __u64 triple[8] = { 3000, 3001 };
 	const __u64 two_ok[8] = { 1000, 1000, 0, 0, 1000, 1000 };
 	const __u64 two_short[8] = { 1000, 1000, 0, 0, 1000, 999 };
-	const __u64 outside[8] = { 1500, 1500 };
+	const __u64 outside[8] = { 1010, 1010 };
 	const __u64 short_in[2] = { 990, 1000 };
 	const __u64 wrong_hook[8] = { 2000, 2000 };
 	const __u64 too_many_in[2] = { 2000, 2000 };

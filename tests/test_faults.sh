@@ -110,6 +110,83 @@ jexpect "worker stopped for good: the row failed naming the worker and 'stopped'
 	'"stopped" in row("raw_tp", "task_rename")["reason"] and "'"$w"'" in row("raw_tp", "task_rename")["reason"] and row("raw_tp", "task_rename")["status"] == "failed"'
 cleanup_checked stop
 
+# --- a worker given no CPU time (a quota of 1 ms a second) fails the
+# sample within seconds, naming it; one given too little to finish (1% of
+# a CPU), by the sample's deadline, known once a sample has run: the
+# second worker of a -c 1 run. In a cpu cgroup of the test's own.
+# cpu_cgroup: makes it, $CG; cpu_quota US PERIOD_US: its quota
+cpu_cgroup() {
+	local root
+	for root in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct /sys/fs/cgroup; do
+		[ -f "$root/cpu.cfs_quota_us" ] ||
+			grep -qsw cpu "$root/cgroup.subtree_control" || continue
+		CG=$root/bpf-bench-tests.$$
+		mkdir "$CG" 2>/dev/null && return 0
+	done
+	return 1
+}
+cpu_quota() {
+	if [ -f "$CG/cpu.cfs_quota_us" ]; then
+		echo "$2" >"$CG/cpu.cfs_period_us" && echo "$1" >"$CG/cpu.cfs_quota_us"
+	else
+		echo "$1 $2" >"$CG/cpu.max"
+	fi
+}
+# nth_worker N CMD...: CMD on the run's Nth worker once it is there
+nth_worker() {
+	local want=$1 seen=" " n=0 w
+	shift
+	while [ "$n" -lt "$want" ] && kill -0 "$PID" 2>/dev/null; do
+		for w in $(pgrep -P "$PID"); do
+			case $seen in *" $w "*) continue ;; esac
+			seen="$seen$w " n=$((n + 1))
+			[ "$n" -eq "$want" ] && "$@" "$w"
+		done
+		sleep 0.005
+	done
+}
+# ends_within S: the run ends within S seconds, or is killed
+ends_within() {
+	local i
+	for i in $(seq $(($1 * 10))); do kill -0 "$PID" 2>/dev/null || return 0; sleep 0.1; done
+	kill -KILL "$PID" 2>/dev/null
+}
+into_cg() { echo "$1" >"$CG/cgroup.procs"; }
+if cpu_cgroup && cpu_quota 1000 1000000; then
+	run_bg stall -c 1 -m raw_tp -e getpgid -n 2000000000 -r 1 --json "$T_TMP/stall.json"
+	nth_worker 1 into_cg
+	ends_within 15
+	run_end stall
+	jexpect "worker given no CPU time: the row failed within 15 s, saying so (rc=$RC)" "$T_TMP/stall.json" \
+		'(lambda r: r["status"] == "failed" and "got no CPU time" in r["reason"])(row("raw_tp", "getpgid"))'
+	cleanup_checked stall
+	cpu_quota 1000 100000
+	run_bg late -c 1 -m raw_tp -e getpgid -n 500000 -r 1 --json "$T_TMP/late.json"
+	nth_worker 2 into_cg
+	ends_within 60
+	run_end late
+	jexpect "worker given 1% of a CPU: the sample failed past its deadline (rc=$RC)" "$T_TMP/late.json" \
+		'(lambda r: r["status"] == "failed" and "past its deadline" in r["reason"])(row("raw_tp", "getpgid"))'
+	cleanup_checked late
+	rmdir "$CG"
+else
+	skip "no cpu cgroup of the test's own: stalled and slow workers not tested"
+fi
+
+# --- a row that fails after samples of it were recorded shows none of
+# them: a worker killed in the third sample (-c 1: one worker a sample;
+# the first is the warm-up)
+run_bg later -c 1 -m raw_tp -e getpgid -n 1000000 -r 3 --json "$T_TMP/later.json"
+nth_worker 3 kill -KILL
+run_end later
+if J "$T_TMP/later.json" 'row("raw_tp", "getpgid")["events"] > 0' 2>/dev/null; then
+	jexpect "a worker killed after a sample was counted: the row failed, 'died', none of its samples shown (rc=$RC)" \
+		"$T_TMP/later.json" '(lambda r: r["status"] == "failed" and "died" in r["reason"] and nofig(r))(row("raw_tp", "getpgid"))'
+else
+	skip "a worker killed after a sample was counted: the kill came before any was (rc=$RC)"
+fi
+cleanup_checked later
+
 # --- stopped 0.3 s inside a sample: that sample is never a figure
 # cpu_ticks PID: its user + system time in clock ticks
 cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' /proc/"$1"/stat 2>/dev/null || echo 0; }
@@ -152,6 +229,7 @@ widen() { chrt -f -p 1 "$1" && taskset -p -c 0-$((NCPU - 1)) "$1" >/dev/null; }
 disturbed_by() {
 	jexpect "$1: the row ends disturbed, '$3', no figure ($(jget "$T_TMP/$2.json" 'row("raw_tp", "getpgid")["reason"]'))" "$T_TMP/$2.json" \
 		'(lambda r: r["status"] == "disturbed" and "'"$3"'" in r["reason"] and r["disturbed_retries"] >= 2 and nofig(r))(row("raw_tp", "getpgid"))'
+	expect "$1: exit 3, a disturbed row and no failed one (rc=$RC)" test "$RC" -eq 3
 }
 run_bg nap -c 1 -m raw_tp -e getpgid -n 2000000 -r 1 --json "$T_TMP/nap.json"
 each_sample nap stop_10ms
