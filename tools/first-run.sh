@@ -6,7 +6,9 @@
 # many the kernel supports (not skipped), how many got a figure (ok), and
 # which ended disturbed or failed, with why. Then the medians, and the
 # wall times of upstream's own invocations, ./test_overhead 1 and
-# ./map_perf_test 128. Reports; asserts nothing.
+# ./map_perf_test 128, beside the anchor: what upstream's own
+# "./test_overhead 1" does (tools/upstream_base.c). Reports; asserts
+# nothing.
 set -u
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-10}
@@ -69,3 +71,13 @@ for cmd in "./test_overhead 1" "./map_perf_test 128"; do
 	done
 	summarize "$cmd" "$TMP/upstream.runs"
 done
+
+cc -O2 -o "$TMP/upstream_base" tools/upstream_base.c || exit 1
+echo "== upstream's ./test_overhead 1 (tools/upstream_base.c), $RUNS runs: seconds"
+for i in $(seq "$RUNS"); do
+	t0=$(date +%s.%N)
+	"$TMP/upstream_base" >/dev/null
+	t1=$(date +%s.%N)
+	echo "$t0 $t1" | awk '{ printf "%.2f\n", $2 - $1 }'
+done | tee "$TMP/anchor.runs"
+echo "upstream's ./test_overhead 1: median $(median <"$TMP/anchor.runs") s"
