@@ -607,8 +607,11 @@ struct overhead_event {
 	bool calibrated;
 	/* programs other than the mode's counting one */
 	size_t prog[NR_MODES];
-	/* why a kernel whose config has every option may still lack it */
-	const char *may_lack;
+	/*
+	 * why a kernel whose config has every option may still lack the
+	 * event's tracepoint: said of the modes that hook it alone
+	 */
+	const char *tp_may_lack;
 	const char *help;
 };
 
@@ -759,7 +762,7 @@ static const struct overhead_event events[] = {
 		},
 		.flag = 0x800000,
 		.count = 80000,
-		.may_lack = "random:urandom_read left the kernel in 5.18",
+		.tp_may_lack = "random:urandom_read left the kernel in 5.18",
 		.help = "read(2) of 4 bytes of /dev/urandom: upstream's\n"
 			"second event before 5.18 removed its tracepoint",
 	},
@@ -1977,8 +1980,8 @@ static void list_row(const struct bench_row *row, json_t *o)
 	json_object_set_new(o, "needs", needs_json(kind->needs, 4,
 		kind != &kind_fmod_ret ? NULL : r->ev->target.lsm_hook ?
 		"SECURITY" : "FUNCTION_ERROR_INJECTION"));
-	if (r->ev->may_lack)
-		json_object_set_new(o, "may_lack", json_string(r->ev->may_lack));
+	if (r->ev->tp_may_lack && kind->tracepoint)
+		json_object_set_new(o, "may_lack", json_string(r->ev->tp_may_lack));
 	/* a build against an older libbpf lacks the mode whatever the kernel */
 	else if (kind->lacks)
 		json_object_set_new(o, "may_lack", json_string(kind->lacks));
