@@ -1565,18 +1565,20 @@ static const char *row_header(const struct bench_row *row)
 /* upstream's test_flags: its eight modes on task_rename and fib_table_lookup */
 #define UPSTREAM_FLAGS	0xffffull
 
+/* upstream's own rows, the ones its test_flags select: all it printed */
+static bool upstream_row(const struct overhead_row *r)
+{
+	return flag_of(r->mode, r->ev) & UPSTREAM_FLAGS;
+}
+
 /*
- * Whose lines upstream's section has: upstream's own rows, the ones its
- * test_flags select, which is all it ever printed; every row when the
- * run was asked in upstream's words (test_flags given) or with -v. The
- * other rows' figures per worker are in --json.
+ * Whose lines upstream's section has: upstream's own rows; every row
+ * when the run was asked in upstream's words (test_flags given) or with
+ * -v. The other rows' figures per worker are in --json.
  */
 static bool upstream_line(const struct bench_row *row)
 {
-	const struct overhead_row *r = row->priv;
-
-	return opt.flags || verbosity > 1 ||
-	       (flag_of(r->mode, r->ev) & UPSTREAM_FLAGS);
+	return opt.flags || verbosity > 1 || upstream_row(row->priv);
 }
 
 /*
@@ -1974,19 +1976,16 @@ static void list_row(const struct bench_row *row, json_t *o)
 	void *skel;
 
 	json_object_set_new(o, "flag", json_integer(flag_of(r->mode, r->ev)));
+	json_object_set_new(o, "header", json_string(r->mode->header));
+	json_object_set_new(o, "upstream", json_boolean(upstream_row(r)));
 	if (!kind)
 		return;
 	/* fmod_ret may change an LSM hook or an injectable function */
-	json_object_set_new(o, "needs", needs_json(kind->needs, 4,
-		kind != &kind_fmod_ret ? NULL : r->ev->target.lsm_hook ?
-		"SECURITY" : "FUNCTION_ERROR_INJECTION"));
+	list_kind(o, kind, kind != &kind_fmod_ret ? NULL :
+		  r->ev->target.lsm_hook ? "SECURITY" :
+		  "FUNCTION_ERROR_INJECTION");
 	if (r->ev->tp_may_lack && kind->tracepoint)
 		json_object_set_new(o, "may_lack", json_string(r->ev->tp_may_lack));
-	/* a build against an older libbpf lacks the mode whatever the kernel */
-	else if (kind->lacks)
-		json_object_set_new(o, "may_lack", json_string(kind->lacks));
-	else if (kind->may_lack)
-		json_object_set_new(o, "may_lack", json_string(kind->may_lack));
 	/* opening needs no privileges: it only reads the ELF */
 	skel = r->mode->skel->open();
 	if (!skel)
