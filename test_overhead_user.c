@@ -16,6 +16,7 @@
 #include <link.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,27 @@ static void urandom_run(void *state, __u64 count)
 
 	for (i = 0; i < count; i++)
 		(void)!read(fd, buf, sizeof(buf));
+}
+
+/*
+ * signal_generate: kill(2) of SIGURG, which the worker ignores, to itself:
+ * the kernel checks the permission, generates the signal, fires
+ * signal:signal_generate, and drops it. No handler runs, nothing stays
+ * pending.
+ */
+static int kill_setup(void **state)
+{
+	*state = (void *)(long)getpid();
+	return 0;
+}
+
+static void kill_run(void *state, __u64 count)
+{
+	pid_t self = (long)state;
+	__u64 i;
+
+	for (i = 0; i < count; i++)
+		kill(self, SIGURG);
 }
 
 /*
@@ -765,6 +787,24 @@ static const struct overhead_event events[] = {
 		.tp_may_lack = "random:urandom_read left the kernel in 5.18",
 		.help = "read(2) of 4 bytes of /dev/urandom: upstream's\n"
 			"second event before 5.18 removed its tracepoint",
+	},
+	{
+		.trigger = {
+			.name = "signal_generate",
+			.setup = kill_setup,
+			.run = kill_run,
+		},
+		.target = {
+			/* the architecture's syscall wrapper */
+			.kfunc = { "__x64_sys_kill", "__arm64_sys_kill",
+				   "sys_kill" },
+			.tp_category = "signal",
+			.tp_name = "signal_generate",
+		},
+		.flag = 0x2000000000,
+		.count = 70000,
+		.help = "kill(SIGURG) of the worker itself, which ignores\n"
+			"it: the signal is generated and dropped",
 	},
 };
 #define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
