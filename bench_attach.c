@@ -507,6 +507,7 @@ const struct attach_kind kind_tracepoint = {
 	.prepare = tracepoint_prepare,
 	.attach = tracepoint_attach,
 	.denied = "the tracepoint's id in tracefs is root's: needs CAP_DAC_READ_SEARCH too",
+	.tracepoint = true,
 };
 
 static bool has_raw_tp(const struct attach_target *t)
@@ -540,6 +541,7 @@ const struct attach_kind kind_raw_tp = {
 	.applies = has_raw_tp,
 	.prepare = raw_tp_prepare,
 	.attach = raw_tp_attach,
+	.tracepoint = true,
 };
 
 static const char *tp_btf_prepare(struct bpf_program *prog,
@@ -578,6 +580,7 @@ const struct attach_kind kind_tp_btf = {
 	.applies = has_raw_tp,
 	.prepare = tp_btf_prepare,
 	.attach = trace_attach,
+	.tracepoint = true,
 };
 
 static const char *fentry_prepare(struct bpf_program *prog,

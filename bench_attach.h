@@ -60,6 +60,7 @@ struct attach_kind {
 	bool trampoline;	/* a BPF trampoline: EPERM at load is a refusal */
 	bool sleepable;		/* the verifier decides where it may attach */
 	bool user;		/* hooks user space: uprobe-* and usdt-* events */
+	bool tracepoint;	/* hooks the event's tracepoint, by any name */
 	/* what an EACCES at attach means: the privilege it lacks */
 	const char *denied;
 	/* the config an EOPNOTSUPP at attach means the kernel lacks */

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include "bench.h"
+#include "bench_attach.h"
 #include "bench_compare.h"
 #include "bench_report.h"
 
@@ -658,7 +659,7 @@ int write_results(const struct bench_family *fam,
 	return err;
 }
 
-json_t *needs_json(const char *const *needs, int nr, const char *extra)
+static json_t *needs_json(const char *const *needs, int nr, const char *extra)
 {
 	json_t *a = json_array();
 	int i;
@@ -668,6 +669,20 @@ json_t *needs_json(const char *const *needs, int nr, const char *extra)
 	if (extra)
 		json_array_append_new(a, json_string(extra));
 	return a;
+}
+
+void list_kind(json_t *o, const struct attach_kind *kind,
+	       const char *extra_need)
+{
+	int nr = sizeof(kind->needs) / sizeof(kind->needs[0]);
+
+	json_object_set_new(o, "needs", needs_json(kind->needs, nr, extra_need));
+	if (kind->lacks)
+		json_object_set_new(o, "lacks", json_string(kind->lacks));
+	if (kind->may_lack)
+		json_object_set_new(o, "may_lack", json_string(kind->may_lack));
+	if (kind->trampoline)
+		json_object_set_new(o, "trampoline", json_true());
 }
 
 /* --list's document: every row, and what the family says of each */

@@ -14,8 +14,15 @@ int write_list(const struct bench_family *fam, const struct bench_rows *all,
 	       FILE *f);
 
 struct json_t;
-/* a JSON array of the config options in @needs (NULL-ended), and @extra */
-struct json_t *needs_json(const char *const *needs, int nr, const char *extra);
+struct attach_kind;
+/*
+ * What --list says of a row's attach kind: the config options it needs
+ * (and @extra_need), what the libbpf built against lacks of it, why a
+ * kernel with that config may still lack it, and whether it is a BPF
+ * trampoline, which a kernel may refuse at load whatever its config.
+ */
+void list_kind(struct json_t *o, const struct attach_kind *kind,
+	       const char *extra_need);
 /* --list's tables as text */
 void print_list(const struct bench_family *fam, const struct bench_rows *all);
 /*

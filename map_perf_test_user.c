@@ -1981,17 +1981,22 @@ static const char *row_method(const struct bench_row *row)
 	return row->variant;
 }
 
+/* upstream's eleven tests, all it ever printed */
+static bool upstream_test(const struct map_test *t)
+{
+	return t - tests <= LRU_HASH_LOOKUP;
+}
+
 /*
- * Whose lines upstream's section has: upstream's eleven tests, all it
- * ever printed; every row when test_flags is given (upstream's words) or
- * with -v. The other rows' figures per worker are in --json.
+ * Whose lines upstream's section has: upstream's tests; every row when
+ * test_flags is given (upstream's words) or with -v. The other rows'
+ * figures per worker are in --json.
  */
 static bool upstream_line(const struct bench_row *row)
 {
 	const struct map_row *r = row->priv;
 
-	return r && (opt.flags || verbosity > 1 ||
-		     r->test - tests <= LRU_HASH_LOOKUP);
+	return r && (opt.flags || verbosity > 1 || upstream_test(r->test));
 }
 
 /*
@@ -2285,17 +2290,20 @@ static void list_row(const struct bench_row *row, json_t *o)
 {
 	const struct map_row *r = row->priv;
 	struct map_perf_test_kern *skel;
+	unsigned int mult;
 
 	if (!r)
 		return;		/* a base row: nothing attached */
 	json_object_set_new(o, "flag", json_integer(1ull << (r->test - tests)));
+	json_object_set_new(o, "line", json_string(r->test->line));
+	json_object_set_new(o, "unit", json_string(line_unit(r->test, &mult)));
+	json_object_set_new(o, "upstream", json_boolean(upstream_test(r->test)));
 	if (!r->method) {
 		/* bpf() calls of the workers': no program, no attach */
 		json_object_set_new(o, "program", json_null());
 		return;
 	}
-	json_object_set_new(o, "needs", needs_json(r->method->kind->needs, 4,
-						   NULL));
+	list_kind(o, r->method->kind, NULL);
 	/* opening needs no privileges: it only reads the ELF */
 	skel = map_perf_test_kern__open();
 	if (!skel)

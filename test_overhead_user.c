@@ -16,6 +16,7 @@
 #include <link.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,27 @@ static void urandom_run(void *state, __u64 count)
 
 	for (i = 0; i < count; i++)
 		(void)!read(fd, buf, sizeof(buf));
+}
+
+/*
+ * signal_generate: kill(2) of SIGURG, which the worker ignores, to itself:
+ * the kernel checks the permission, generates the signal, fires
+ * signal:signal_generate, and drops it. No handler runs, nothing stays
+ * pending.
+ */
+static int kill_setup(void **state)
+{
+	*state = (void *)(long)getpid();
+	return 0;
+}
+
+static void kill_run(void *state, __u64 count)
+{
+	pid_t self = (long)state;
+	__u64 i;
+
+	for (i = 0; i < count; i++)
+		kill(self, SIGURG);
 }
 
 /*
@@ -607,8 +629,11 @@ struct overhead_event {
 	bool calibrated;
 	/* programs other than the mode's counting one */
 	size_t prog[NR_MODES];
-	/* why a kernel whose config has every option may still lack it */
-	const char *may_lack;
+	/*
+	 * why a kernel whose config has every option may still lack the
+	 * event's tracepoint: said of the modes that hook it alone
+	 */
+	const char *tp_may_lack;
 	const char *help;
 };
 
@@ -759,9 +784,27 @@ static const struct overhead_event events[] = {
 		},
 		.flag = 0x800000,
 		.count = 80000,
-		.may_lack = "random:urandom_read left the kernel in 5.18",
+		.tp_may_lack = "random:urandom_read left the kernel in 5.18",
 		.help = "read(2) of 4 bytes of /dev/urandom: upstream's\n"
 			"second event before 5.18 removed its tracepoint",
+	},
+	{
+		.trigger = {
+			.name = "signal_generate",
+			.setup = kill_setup,
+			.run = kill_run,
+		},
+		.target = {
+			/* the architecture's syscall wrapper */
+			.kfunc = { "__x64_sys_kill", "__arm64_sys_kill",
+				   "sys_kill" },
+			.tp_category = "signal",
+			.tp_name = "signal_generate",
+		},
+		.flag = 0x2000000000,
+		.count = 70000,
+		.help = "kill(SIGURG) of the worker itself, which ignores\n"
+			"it: the signal is generated and dropped",
 	},
 };
 #define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
@@ -1562,18 +1605,20 @@ static const char *row_header(const struct bench_row *row)
 /* upstream's test_flags: its eight modes on task_rename and fib_table_lookup */
 #define UPSTREAM_FLAGS	0xffffull
 
+/* upstream's own rows, the ones its test_flags select: all it printed */
+static bool upstream_row(const struct overhead_row *r)
+{
+	return flag_of(r->mode, r->ev) & UPSTREAM_FLAGS;
+}
+
 /*
- * Whose lines upstream's section has: upstream's own rows, the ones its
- * test_flags select, which is all it ever printed; every row when the
- * run was asked in upstream's words (test_flags given) or with -v. The
- * other rows' figures per worker are in --json.
+ * Whose lines upstream's section has: upstream's own rows; every row
+ * when the run was asked in upstream's words (test_flags given) or with
+ * -v. The other rows' figures per worker are in --json.
  */
 static bool upstream_line(const struct bench_row *row)
 {
-	const struct overhead_row *r = row->priv;
-
-	return opt.flags || verbosity > 1 ||
-	       (flag_of(r->mode, r->ev) & UPSTREAM_FLAGS);
+	return opt.flags || verbosity > 1 || upstream_row(row->priv);
 }
 
 /*
@@ -1971,19 +2016,16 @@ static void list_row(const struct bench_row *row, json_t *o)
 	void *skel;
 
 	json_object_set_new(o, "flag", json_integer(flag_of(r->mode, r->ev)));
+	json_object_set_new(o, "header", json_string(r->mode->header));
+	json_object_set_new(o, "upstream", json_boolean(upstream_row(r)));
 	if (!kind)
 		return;
 	/* fmod_ret may change an LSM hook or an injectable function */
-	json_object_set_new(o, "needs", needs_json(kind->needs, 4,
-		kind != &kind_fmod_ret ? NULL : r->ev->target.lsm_hook ?
-		"SECURITY" : "FUNCTION_ERROR_INJECTION"));
-	if (r->ev->may_lack)
-		json_object_set_new(o, "may_lack", json_string(r->ev->may_lack));
-	/* a build against an older libbpf lacks the mode whatever the kernel */
-	else if (kind->lacks)
-		json_object_set_new(o, "may_lack", json_string(kind->lacks));
-	else if (kind->may_lack)
-		json_object_set_new(o, "may_lack", json_string(kind->may_lack));
+	list_kind(o, kind, kind != &kind_fmod_ret ? NULL :
+		  r->ev->target.lsm_hook ? "SECURITY" :
+		  "FUNCTION_ERROR_INJECTION");
+	if (r->ev->tp_may_lack && kind->tracepoint)
+		json_object_set_new(o, "may_lack", json_string(r->ev->tp_may_lack));
 	/* opening needs no privileges: it only reads the ELF */
 	skel = r->mode->skel->open();
 	if (!skel)

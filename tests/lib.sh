@@ -25,9 +25,6 @@ HOLD_HOOK=$TOP/build/dynamic/hold_hook
 KPROBES_OFF=0
 zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' &&
 	KPROBES_OFF=1
-FPROBE_OFF=0
-zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_FPROBE is not set' &&
-	FPROBE_OFF=1
 # the test build (make testing; make check makes it): the programs with
 # the test faults of BENCH_TEST_FAULT compiled in. Only a check that
 # injects a fault runs them; every other runs the shipped ones, which have
@@ -436,6 +433,5 @@ fig_expect() {
 rows_checked() {
 	"$BIN" --help >"$T_TMP/help.txt" 2>&1
 	checks_from python3 "$TESTS/rows.py" "$T_TMP/$1.json" "$2" "$3" \
-		--kprobes-off $KPROBES_OFF --fprobe-off $FPROBE_OFF \
 		--help-text "$T_TMP/help.txt" --ids "$T_TMP/$1.ids" "${@:4}"
 }

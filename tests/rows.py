@@ -3,7 +3,7 @@
 """rows.py RESULT LIST SELECT [options]: a run's rows against the kernel.
 
 RESULT is a run's --json, LIST the program's --list --json, SELECT a
-Python expression over one listed row l ({name, variant, flag, needs})
+Python expression over one listed row l ({name, variant, flag, needs, ...})
 that is true for the rows the run was asked for. Prints one "ok - " or
 "not ok - " line per check:
   - the run has exactly the selected rows (a row of --list may make
@@ -20,7 +20,10 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     ran beyond those events; both exactly that when the counted samples
     were all the row ran;
   - each row this kernel cannot run is skipped with the kernel's reason
-    and carries no samples;
+    and carries no samples: what it cannot run comes from LIST (the
+    options a row needs, what the build's libbpf lacks, which rows are
+    BPF trampolines and what a kernel may lack whatever its config) and
+    this kernel's /proc/config.gz;
   - an ok row has its samples (exactly --repeat of them when given) and
     a disturbed one none;
   - counts are per row: its "workers" (a buffer's consumer takes a CPU
@@ -30,13 +33,13 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     for an ok row whose base has a figure too (a disturbed base has none,
     so neither has the row), and for user-space (syscall) rows, which
     have no base; lookups counted over the samples events were.
-Options: --kprobes-off 0|1, --fprobe-off 0|1, --urandom-tp 0|1 (the tracepoint exists),
---repeat R, --count N (events per worker and sample), --miss, --tag T,
+Options: --repeat R, --count N (events per worker and sample), --miss, --tag T,
 --ids FILE (tests/watch.py's record of the run),
 --help-text FILE (the program's --help: map_perf_test's table of each test's
 syscall, for its base rows).
 """
 import argparse
+import gzip
 import json
 import re
 import sys
@@ -44,16 +47,9 @@ import sys
 import kernel_runs
 
 EPERM = "refused by this kernel (EPERM at load)"
-KPROBES = "kernel built without CONFIG_KPROBES"
-FPROBE = "kernel built without CONFIG_FPROBE"
-# what the libbpf the tools were built against lacks
-OLD_LIBBPF = r"built against libbpf [0-9.]+, which lacks"
-# the libbpf each mode needs at least
-LIBBPF_NEEDED = {"uprobe_multi": (1, 3), "kprobe_session": (1, 5)}
-# a link type newer than the kernel
-NO_LINK = r"kernel has no [a-z.]+ links"
-# tracepoint, raw_tp and tp_btf each say it their way
-NO_URANDOM = re.compile(r"no tracepoint (random:)?urandom_read")
+# what a kernel with the config may lack: a link type newer than it, a
+# tracepoint removed (tracepoint, raw_tp and tp_btf each say it their way)
+NO_THING = r"kernel has no [a-z._]+ links|no tracepoint [a-z_:]+ in "
 MISS_TESTS = ("lpm_kmalloc", "hash_lookup", "lru_hash_lookup")
 # every operation of these is a lookup that must find its key
 LOOKUP_TESTS = ("hash_lookup", "array_lookup")
@@ -81,26 +77,37 @@ class Checks:
 					    what))
 
 
-def expectation(tool, r, a):
-	"""None: must run; else a (regex, why) the skip reason must match"""
-	mode = r["name"] if tool == "test_overhead" else r["variant"]
-	if mode in ("kprobe", "kretprobe") and a.kprobes_off:
-		return re.escape(KPROBES), "kprobes compiled out"
-	if mode in ("kprobe_multi", "kretprobe_multi") and a.fprobe_off:
-		return re.escape(FPROBE), "fprobe compiled out"
-	if mode in LIBBPF_NEEDED and a.libbpf < LIBBPF_NEEDED[mode]:
-		return OLD_LIBBPF, "libbpf %d.%d too old" % a.libbpf
-	if mode == "kprobe_session" and a.fprobe_off:
-		return "%s|%s" % (re.escape(FPROBE), NO_LINK), "fprobe compiled out"
-	if mode in LIBBPF_NEEDED:
-		# ran verified, or the kernel predates the link type
-		return "maybe:" + NO_LINK, "kernel too old"
-	if mode in ("fentry", "fexit", "fmod_ret", "lsm", "lsm.s", "fentry.s"):
-		# ran verified on a kernel with trampolines, or refused here
-		return "maybe:" + re.escape(EPERM), "trampolines"
-	if tool == "test_overhead" and r["variant"] == "urandom_read" and \
-	   mode in ("tracepoint", "raw_tp", "tp_btf") and not a.urandom_tp:
-		return NO_URANDOM.pattern, "no urandom_read tracepoint"
+def config_options():
+	"""the options this kernel has (=y or =m), or None: not readable"""
+	try:
+		with gzip.open("/proc/config.gz", "rt") as f:
+			return {m.group(1) for m in
+				re.finditer(r"^CONFIG_(\w+)=[ym]$", f.read(), re.M)}
+	except OSError:
+		return None
+
+
+def expectation(l, config):
+	"""None: must run; else a (regex, why) the skip reason must match,
+	"maybe:" first when the row may run too. From --list's row l: what
+	the build's libbpf lacks, the config options it needs, whether it is
+	a BPF trampoline (refused here, or not), what a kernel may lack."""
+	if l.get("lacks"):
+		return re.escape(l["lacks"]), "the build's libbpf lacks it"
+	may = []
+	if l.get("trampoline"):
+		may.append(re.escape(EPERM))
+	if l.get("may_lack"):
+		may.append(NO_THING)
+	needs = l.get("needs") or []
+	off = [n for n in needs if config is not None and n not in config]
+	if off or (needs and config is None):
+		# without the config, any of the options it needs may be off
+		names = "|".join(re.escape("CONFIG_" + n) for n in off or needs)
+		return "|".join([names] + may), "kernel without %s" % ", ".join(
+			"CONFIG_" + n for n in off or needs)
+	if may:
+		return "maybe:" + "|".join(may), l.get("may_lack") or "trampolines"
 	return None
 
 
@@ -248,9 +255,6 @@ def main():
 	p.add_argument("result")
 	p.add_argument("list")
 	p.add_argument("select")
-	p.add_argument("--kprobes-off", type=int, default=0)
-	p.add_argument("--urandom-tp", type=int, default=0)
-	p.add_argument("--fprobe-off", type=int, default=0)
 	p.add_argument("--repeat", type=int, default=0)
 	p.add_argument("--count", type=int, default=0)
 	p.add_argument("--miss", action="store_true")
@@ -270,12 +274,11 @@ def main():
 	a.warmup = d["context"].get("warmup") or 0
 	tool = d["tool"]
 	res = d["results"]
-	# the libbpf the run was built against: "1.4"
-	m = re.match(r"(\d+)\.(\d+)", d["context"].get("libbpf_version") or "")
-	a.libbpf = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
 	run_nw = cpus_count(d["context"]["cpus_used"])
 	syscalls = help_syscalls(a.help_text) if a.help_text else {}
 	want = {(l["name"], l["variant"]) for l in listed if eval(a.select, {"l": l})}
+	entry = {(l["name"], l["variant"]): l for l in listed}
+	config = config_options()
 	got = {(r["name"], r["variant"]) for r in res}
 	points = [point(r) for r in res]
 	dup = sorted(p for p in set(points) if points.count(p) > 1)
@@ -301,7 +304,7 @@ def main():
 					 (what, syscalls.get(r["name"]),
 					  r.get("cpus"), len(bs)))
 			base = bs[0] if len(bs) == 1 else None
-		exp = expectation(tool, r, a)
+		exp = expectation(entry.get((r["name"], r["variant"]), {}), config)
 		maybe = exp is not None and exp[0].startswith("maybe:")
 		if exp is None or (maybe and r["status"] != "skipped"):
 			check_ran(ck, tool, r, a, nw, what, base)

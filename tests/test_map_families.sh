@@ -18,6 +18,9 @@ if [ ! -x $BIN ] || [ ! -x $PY ]; then
 	finish
 	exit
 fi
+# every row and what upstream calls its test, for upstream.py
+L=$T_TMP/list.json
+set_up "--list --json" $BIN --list --json "$L"
 
 # jrows FILE PYEXPR: PYEXPR holds for every measured row of FILE (ok or
 # disturbed), with r the row, d the file and cpus(S) the CPUs of a list;
@@ -74,7 +77,7 @@ expect "task_storage: every get found the task's storage" \
 expect "families: one row per test" jcheck "$F" \
 	'sorted(r["name"] for r in d["results"] if r["name"] != "base") ==
 	 sorted(["bloom_lookup", "bloom_update", "queue_push_pop", "stack_push_pop", "task_storage"])'
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/fam.out" "$F" "families -v" --all
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/fam.out" "$F" "$L" "families -v" --all
 
 # --- ring and perf buffers: every record produced is consumed or dropped
 if [ "$NCPU" -lt 2 ]; then
@@ -102,7 +105,7 @@ else
 	expect "buffers: the producers leave the consumer its CPU" \
 		jrows "$F" 'r["consumer_cpu"] == '"$((NCPU - 1))"' and r["consumer_cpu"] not in cpus(r["cpus"]) and
 			r["workers"] == '"$((NCPU - 1))"' and r["events"] % r["workers"] == 0'
-	checks_from python3 "$TESTS/upstream.py" "$T_TMP/ring.out" "$F" "buffers -v" --all
+	checks_from python3 "$TESTS/upstream.py" "$T_TMP/ring.out" "$F" "$L" "buffers -v" --all
 
 	# records dropped that an empty buffer had room for fail the row,
 	# all of them dropped (the test build's drop-all) included; the
@@ -148,7 +151,7 @@ expect "syscall ops: maps of the size and key size asked" \
 		r["key_size"] == (8 if "hash" in r["name"] else 4)'
 expect "batch ops: events are the elements of whole dumps" \
 	jrows "$F" '"batch" not in r["name"] or r["events"] % r["params"]["entries"] == 0'
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/sys.out" "$F" "syscall ops -v" --all
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/sys.out" "$F" "$L" "syscall ops -v" --all
 
 # --- curves: one row per point, each with its own CPUs
 F=$T_TMP/sweep.json
@@ -168,7 +171,7 @@ expect "sweep: each row ran on its own CPU count" \
 expect "sweep: a base row for each CPU count" jcheck "$F" \
 	'sorted(r["params"]["cpus"] for r in d["results"] if r["name"] == "base") ==
 	 sorted(list(range(1, '"$NCPU"' + 1)) * 2)'
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/sweep.out" "$F" sweep
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/sweep.out" "$F" "$L" sweep
 expect "sweep: the LPM key size left out is said" grep -q 'key-size 4: lpm_kmalloc' "$T_TMP/sweep.err"
 
 # --- the rate per CPU, against what the run did not compute: the kernel's
@@ -216,8 +219,7 @@ expect "miss-odd: every new test FAILED with the CPU's count" jcheck "$F" \
 	     for r in d["results"] if r["name"] != "base" and r["status"] != "skipped")'
 
 # --- --list: the new tests, their flags, no program for syscall rows
-run_capture list $BIN --list --json "$T_TMP/list.json"
-expect "--list: every new test, syscall rows with no program" jcheck "$T_TMP/list.json" \
+expect "--list: every new test, syscall rows with no program" jcheck "$L" \
 	'{r["name"] for r in d["rows"]} >= {"bloom_lookup", "ringbuf_reserve", "perfbuf_output",
 		"batch_hash_lookup"} and all(r["program"] is None
 		for r in d["rows"] if r["variant"] == "syscall")'

@@ -35,7 +35,7 @@ run_json tr -r 1 -n $N -a tracepoint,raw_tp
 rows_checked tr "$L" 'l["name"] == "base" or l["variant"] in ("tracepoint", "raw_tp", "syscall")' \
 	--repeat 1 --count $N --tag "-a tracepoint,raw_tp"
 expect "-a tracepoint,raw_tp: exit status fits the rows (rc=$RC)" exit_matches tr
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/tr.out" "$T_TMP/tr.json" "-a tracepoint,raw_tp"
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/tr.out" "$T_TMP/tr.json" "$L" "-a tracepoint,raw_tp"
 # (a buffer's producers leave its consumer a CPU: their base has fewer)
 jexpect "-a tracepoint,raw_tp: base rows for the 8 syscalls, one per syscall and CPU set" "$T_TMP/tr.json" \
 	'len(set(r["variant"] for r in rows("base"))) == 8 and len(set((r["variant"], r["cpus"]) for r in rows("base"))) == len(rows("base"))'
@@ -109,11 +109,11 @@ fi
 run_json sel128 -r 1 128 "$NCPU" 0 $N
 rows_checked sel128 "$L" '(l["name"] == "base" and l["variant"] == "getpgid") or (l["name"] == "hash_lookup" and l["variant"] == "'"$am"'")' \
 	--repeat 1 --count $N --tag "128 nr_cpus 0 max_cnt"
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/sel128.out" "$T_TMP/sel128.json" 128 --all
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/sel128.out" "$T_TMP/sel128.json" "$L" 128 --all
 run_json r3 -r 3 -n 1000 -a raw_tp -t array_lookup,lru_hash_prealloc
 rows_checked r3 "$L" '(l["name"] == "base" and l["variant"] in '"$(base_of array_lookup lru_hash_prealloc)"') or (l["name"] in ("array_lookup", "lru_hash_prealloc") and l["variant"] == "raw_tp")' \
 	--repeat 3 --count 1000 --tag "-r 3"
-checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "-r 3"
+checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "$L" "-r 3"
 
 # --- another process's syscalls are not counted: only the run's own
 cc -O2 -o "$T_TMP/getpgid_loop" -x c - <<'EOF'

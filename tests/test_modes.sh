@@ -1,16 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# test_overhead's newer attach modes (kprobe_multi, kretprobe_multi,
-# kprobe_session, usdt, lsm, lsm.s, uprobe.s, fentry.s, uprobe_multi),
-# --progs and --attach-time on the host kernel: real runs with small
-# counts, asserted through --json. A row may end "disturbed" on a shared
-# machine; it still carries verified counts. Never a rate.
+# test_overhead's attach modes that are not upstream's (kprobe_multi,
+# kretprobe_multi, kprobe_session, usdt, lsm, lsm.s, uprobe.s, fentry.s,
+# uprobe_multi, uprobe, uretprobe, fmod_ret and any added later: --list
+# names them), --progs and --attach-time on the host kernel: real runs
+# with small counts, asserted through --json. A row may end "disturbed"
+# on a shared machine; it still carries verified counts. Never a rate.
 # TEST_OVERHEAD= names another build's binary (make LIBBPF=bookworm's).
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=${TEST_OVERHEAD:-./test_overhead}
 N=20000
-NEW=kprobe_multi,kretprobe_multi,kprobe_session,usdt,lsm,lsm.s,uprobe.s,fentry.s,uprobe_multi
+L=$T_TMP/list.json
+EVENTS=task_rename,getpgid,uprobe-nop,usdt-nop
+set_up "--list --json" "$BIN" --list --json "$L"
+# the modes none of whose rows is upstream's
+NEW=$(jget "$L" '",".join(sorted({r["name"] for r in R} - {r["name"] for r in R if r["upstream"]}))')
 
 # jcheck NAME FILE PYTHON: the check passes when PYTHON, given the parsed
 # JSON as d and its rows as rows, exits 0; what it prints is shown. It
@@ -58,8 +63,7 @@ kernel_has_link() {
 }
 
 # --- the new modes: verified, or skipped with the kernel's reason
-run_json modes -r 1 -n $N -c 1 -m base,$NEW \
-	-e task_rename,getpgid,uprobe-nop,usdt-nop
+run_json modes -r 1 -n $N -c 1 -m base,$NEW -e $EVENTS
 expect "new modes: exit 0, 1 or 3, never 2 (rc=$RC)" test "$RC" -ne 2 -a "$RC" -le 3
 jcheck "new modes: every row verified or skipped with a reason" "$T_TMP/modes.json" '
 ran = 0
@@ -77,15 +81,14 @@ for r in rows:
 		fail("%s %s failed: %s" % (r["name"], r["variant"], r["reason"]))
 if not ran:
 	skip("every row was skipped: %s" % "; ".join(sorted({r["reason"] for r in rows if r["name"] != "base"}))[:300])'
-jcheck "new modes: every mode has its rows" "$T_TMP/modes.json" '
-want = {("kprobe_multi", "task_rename"), ("kretprobe_multi", "getpgid"),
-	("kprobe_session", "task_rename"), ("usdt", "usdt-nop"),
-	("lsm", "task_rename"), ("lsm.s", "task_rename"),
-	("uprobe.s", "uprobe-nop"), ("fentry.s", "getpgid"),
-	("uprobe_multi", "uprobe-nop")}
+jcheck "new modes: every mode has its rows, the ones --list has" "$T_TMP/modes.json" '
+listed = json.load(open("'"$L"'"))["rows"]
+want = {(l["name"], l["variant"]) for l in listed
+	if l["name"] in "base,'"$NEW"'".split(",") and
+	l["variant"] in "'"$EVENTS"'".split(",")}
 have = {(r["name"], r["variant"]) for r in rows}
-if want - have:
-	fail("missing %s" % sorted(want - have))
+if want != have or not {n for n, _ in have} >= set("base,'"$NEW"'".split(",")):
+	fail("missing %s, extra %s" % (sorted(want - have), sorted(have - want)))
 if ("lsm", "getpgid") in have or ("lsm.s", "getpgid") in have or \
    ("usdt", "task_rename") in have:
 	fail("a mode runs an event it does not apply to")'
@@ -326,9 +329,9 @@ prog_gone() {
 }
 expect "16 programs, SIGINT: none of the run's programs stays loaded" prog_gone
 
-# --- the help text names every new mode and option
+# --- the help text names every mode and event of --list, and the options
 $BIN --help >"$T_TMP/help" 2>&1
-for w in kprobe_multi kretprobe_multi kprobe_session usdt lsm lsm.s uprobe.s fentry.s uprobe_multi usdt-nop --progs --attach-time; do
+for w in $(jget "$L" '" ".join(sorted({r[k] for r in R for k in ("name", "variant")}))') --progs --attach-time; do
 	expect "--help names $w" grep -qF -- "$w" "$T_TMP/help"
 done
 

@@ -26,13 +26,13 @@ expect "unknown --arch exits 2" [ "$RC" -eq 2 ]
 expect "unknown --arch: one line on stderr" [ "$(err_lines badarch)" -eq 1 ]
 
 # The judge alone, on a console log of its own making: a row skipped while
-# the config enables all it needs fails; one whose needs are missing, or
-# whose event a kernel may lack, is a skip; a row that ran passes only
+# the config enables all it needs fails; one whose needs are missing,
+# whose event a kernel may lack, or that the build's libbpf lacks, is a skip; a row that ran passes only
 # with its events the command line's -n x workers x -r (at most -r when
 # disturbed), and hits not short of them.
 judge_log() {
-	local list='{"schema": "bpf-bench/1", "tool": "t", "rows": [{"name": "kprobe", "variant": "a", "needs": ["KPROBES"]}, {"name": "fentry", "variant": "a", "needs": ["FENTRY_X"]}, {"name": "tracepoint", "variant": "u", "needs": ["KPROBES"], "may_lack": "gone"}]}'
-	local res='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "kprobe", "variant": "a", "status": "skipped", "reason": "r1"}, {"name": "fentry", "variant": "a", "status": "skipped", "reason": "r2"}, {"name": "tracepoint", "variant": "u", "status": "skipped", "reason": "r3"}, {"name": "raw_tp", "variant": "a", "status": "disturbed", "reason": "d", "events": 10, "hits": 10, "hits_per_event": 1}, {"name": "raw_tp", "variant": "b", "status": "disturbed", "reason": "d", "events": 10, "hits": 9, "hits_per_event": 1}]}'
+	local list='{"schema": "bpf-bench/1", "tool": "t", "rows": [{"name": "kprobe", "variant": "a", "needs": ["KPROBES"]}, {"name": "fentry", "variant": "a", "needs": ["FENTRY_X"]}, {"name": "tracepoint", "variant": "u", "needs": ["KPROBES"], "may_lack": "gone"}, {"name": "kprobe_x", "variant": "a", "needs": ["KPROBES"], "lacks": "old libbpf"}]}'
+	local res='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "kprobe", "variant": "a", "status": "skipped", "reason": "r1"}, {"name": "fentry", "variant": "a", "status": "skipped", "reason": "r2"}, {"name": "tracepoint", "variant": "u", "status": "skipped", "reason": "r3"}, {"name": "kprobe_x", "variant": "a", "status": "skipped", "reason": "r4"}, {"name": "raw_tp", "variant": "a", "status": "disturbed", "reason": "d", "events": 10, "hits": 10, "hits_per_event": 1}, {"name": "raw_tp", "variant": "b", "status": "disturbed", "reason": "d", "events": 10, "hits": 9, "hits_per_event": 1}]}'
 	local counted='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "raw_tp", "variant": "c", "status": "ok", "reason": null, "workers": 2, "events": 40, "hits": 40, "hits_per_event": 1}, {"name": "raw_tp", "variant": "d", "status": "disturbed", "reason": "d", "workers": 2, "events": 20, "hits": 20, "hits_per_event": 1}, {"name": "raw_tp", "variant": "e", "status": "ok", "reason": null, "workers": 2, "events": 20, "hits": 20, "hits_per_event": 1}, {"name": "raw_tp", "variant": "f", "status": "disturbed", "reason": "d", "workers": 2, "events": 30, "hits": 30, "hits_per_event": 1}]}'
 	printf 'VMTEST-RUN 1: l\nVMTEST-OUT 1\n%s\nVMTEST-ERR 1\nVMTEST-END rc=0\nVMTEST-RUN 2: r\nVMTEST-OUT 2\n%s\nVMTEST-ERR 2\nVMTEST-END rc=3\n' "$list" "$res"
 	printf "VMTEST-RUN 3: './t' '-n' '10' '-r' '2'\nVMTEST-OUT 3\n%s\nVMTEST-ERR 3\nVMTEST-END rc=3\n" "$counted"
@@ -44,6 +44,7 @@ expect "judge: exit 1 on a failed verdict (rc=$RC)" [ "$RC" -eq 1 ]
 expect "judge: skipped though the config enables it fails" has judge "FAIL t kprobe a (skipped, but the config enables CONFIG_KPROBES: r1)"
 expect "judge: skipped for a missing option is a skip" has judge "SKIP t fentry a (r2)"
 expect "judge: an event the kernel may lack is a skip" has judge "SKIP t tracepoint u (r3)"
+expect "judge: a mode the build's libbpf lacks is a skip" has judge "SKIP t kprobe_x a (r4)"
 expect "judge: disturbed with its counts passes" has judge "PASS t raw_tp a (timing disturbed under emulation)"
 expect "judge: disturbed and short of hits fails" has judge "FAIL t raw_tp b (disturbed, but 9 hits for 10 events)"
 expect "judge: ok with -r x -n x workers events passes" has judge "PASS t raw_tp c"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""upstream.py OUT JSON TAG [--all]: upstream's lines in OUT against the run's JSON.
+"""upstream.py OUT JSON LIST TAG [--all]: upstream's lines in OUT against the run's JSON.
 
 What samples/bpf printed, and scripts parse: test_overhead one header
 per mode ("BASE", "w/KPROBE", ...) and under it "<event>:<cpu>: <N>
@@ -14,7 +14,9 @@ for each ok row whatever -r is; a row without a figure is one
 
 Which rows have lines: upstream's own (test_overhead's eight modes on
 task_rename and fib_table_lookup, map_perf_test's eleven tests), or with
---all (the run gave test_flags, or -v) every row. Skipped rows are said
+--all (the run gave test_flags, or -v) every row. What upstream calls each
+mode and test, and which rows are its own, comes from LIST, the program's
+--list --json. Skipped rows are said
 once per reason: rows whose reasons differ only by their mode's name
 make a group; a group that has every row of its modes replaces their
 headers ("w/FENTRY, w/FEXIT (4 rows): skipped: refused by ..."); one
@@ -29,43 +31,6 @@ import json
 import re
 import sys
 
-HEADER = {"base": "BASE", "kprobe": "w/KPROBE", "kretprobe": "w/KRETPROBE",
-	  "tracepoint": "w/TRACEPOINT", "raw_tp": "w/RAW_TRACEPOINT",
-	  "tp_btf": "w/TP_BTF", "fentry": "w/FENTRY", "fexit": "w/FEXIT",
-	  "fmod_ret": "w/FMOD_RET", "uprobe": "w/UPROBE",
-	  "uretprobe": "w/URETPROBE", "kprobe_multi": "w/KPROBE_MULTI",
-	  "kretprobe_multi": "w/KRETPROBE_MULTI",
-	  "kprobe_session": "w/KPROBE_SESSION", "lsm": "w/LSM",
-	  "lsm.s": "w/LSM_S",
-	  "fentry.s": "w/FENTRY_S", "uprobe.s": "w/UPROBE_S",
-	  "uprobe_multi": "w/UPROBE_MULTI", "usdt": "w/USDT"}
-# samples/bpf/map_perf_test_user.c's words for each test
-LINE = {"hash_prealloc": "hash_map_perf pre-alloc",
-	"percpu_hash_prealloc": "percpu_hash_map_perf pre-alloc",
-	"hash_kmalloc": "hash_map_perf kmalloc",
-	"percpu_hash_kmalloc": "percpu_hash_map_perf kmalloc",
-	"lru_hash_prealloc": "lru_hash_map_perf pre-alloc",
-	"nocommon_lru_hash_prealloc": "nocommon_lru_hash_map_perf pre-alloc",
-	"lpm_kmalloc": "lpm_perf kmalloc",
-	"hash_lookup": "hash_lookup", "array_lookup": "array_lookup",
-	"inner_lru_hash_prealloc": "inner_lru_hash_map_perf pre-alloc",
-	"lru_hash_lookup": "lru_hash_lookup_perf pre-alloc",
-	"bloom_lookup": "bloom_lookup", "bloom_update": "bloom_update",
-	"queue_push_pop": "queue_push_pop", "stack_push_pop": "stack_push_pop",
-	"task_storage": "task_storage_get",
-	"ringbuf_reserve": "ringbuf reserve/submit",
-	"ringbuf_output": "ringbuf output", "perfbuf_output": "perfbuf output"}
-# what a line counts, where it is not upstream's "events"
-UNIT = {"hash_lookup": "lookups", "array_lookup": "lookups",
-	"bloom_lookup": "lookups", "bloom_update": "updates",
-	"queue_push_pop": "ops", "stack_push_pop": "ops",
-	"task_storage": "lookups", "ringbuf_reserve": "records",
-	"ringbuf_output": "records", "perfbuf_output": "records",
-	"sys_hash_lookup": "lookups", "sys_hash_update": "updates",
-	"sys_hash_delete": "deletes+updates", "sys_array_lookup": "lookups",
-	"sys_array_update": "updates", "batch_hash_lookup": "elements",
-	"batch_hash_update": "elements", "batch_array_lookup": "elements",
-	"batch_array_update": "elements"}
 STATUS = {"ok": "ok", "skipped": "skipped", "failed": "FAILED",
 	  "disturbed": "disturbed"}
 
@@ -84,10 +49,14 @@ def params(r):
 	return " [%s]" % ",".join("%s=%s" % kv for kv in p.items()) if p else ""
 
 
-UPSTREAM_MODES = ("base", "kprobe", "kretprobe", "tracepoint", "raw_tp",
-		  "tp_btf", "fentry", "fexit")
-UPSTREAM_EVENTS = ("task_rename", "fib_table_lookup")
-UPSTREAM_TESTS = list(LINE)[:11]
+# what --list says of each row: test_overhead's "header" of its mode,
+# map_perf_test's "line" and "unit" of its test, and "upstream": whether
+# the row is one of upstream's own
+LISTED = {}
+
+
+def listed(r, key):
+	return LISTED[(r["name"], r["variant"])][key]
 
 
 def mode_of(tool, r):
@@ -106,10 +75,9 @@ def skip_key(tool, r):
 
 
 def in_section(tool, r, all_rows):
-	if tool == "test_overhead":
-		return all_rows or (r["name"] in UPSTREAM_MODES and
-				    r["variant"] in UPSTREAM_EVENTS)
-	return r["name"] != "base" and (all_rows or r["name"] in UPSTREAM_TESTS)
+	if tool != "test_overhead" and r["name"] == "base":
+		return False
+	return all_rows or listed(r, "upstream")
 
 
 def groups_of(tool, rows):
@@ -147,9 +115,9 @@ def worker_lines(tool, r, name, ws):
 			out.append(re.escape("%s:%d:" % (name, w)) +
 				   r" [1-9][0-9]* events per sec")
 		else:
-			out.append(re.escape("%d:%s" % (w, LINE.get(name, name))) +
+			out.append(re.escape("%d:%s" % (w, listed(r, "line"))) +
 				   r" [1-9][0-9]* %s per sec" %
-				   re.escape(UNIT.get(name, "events")) +
+				   re.escape(listed(r, "unit")) +
 				   re.escape(params(r)))
 	return out
 
@@ -176,12 +144,12 @@ def expected(d, all_rows):
 				if k not in said:
 					out.append(re.escape("%s: skipped: %s" % (
 						group_label(tool, groups[k],
-							    lambda r: HEADER[r["name"]]),
+							    lambda r: listed(r, "header")),
 						group_reason(tool, groups[k]))))
 				said.add(k)
 				continue
 			if r["name"] != mode:
-				out.append(re.escape(HEADER[r["name"]]))
+				out.append(re.escape(listed(r, "header")))
 				said = {s for s in said if whole[s]}
 			# test_overhead's label: "getpgid[progs=4]"
 			mode, name = r["name"], r["variant"] + params(r)[1:]
@@ -243,10 +211,12 @@ def compare(lines, want):
 def main():
 	args = [a for a in sys.argv[1:] if a != "--all"]
 	all_rows = "--all" in sys.argv[1:]
-	out_path, json_path, tag = args[:3]
+	out_path, json_path, list_path, tag = args[:4]
 	try:
 		d = json.load(open(json_path))
 		text = open(out_path).read()
+		for l in json.load(open(list_path))["rows"]:
+			LISTED[(l["name"], l["variant"])] = l
 	except (OSError, ValueError) as e:
 		print("not ok - %s: upstream's lines: reading the run's files: %s" % (tag, e))
 		return

@@ -119,8 +119,10 @@ def judge(tool, r, listed, config, cmd=None):
         return "FAIL", name, why
     entry = listed.get(key(tool, r))
     needs = entry.get("needs", []) if entry else []
+    # may_lack: a kernel may lack it whatever its config; lacks: the
+    # build's libbpf does
     if config is not None and entry and not entry.get("may_lack") and \
-            all(n in config for n in needs) and needs:
+            not entry.get("lacks") and all(n in config for n in needs) and needs:
         return "FAIL", name, "skipped, but the config enables %s: %s" % (
             " ".join("CONFIG_" + n for n in needs), why)
     return "SKIP", name, why
