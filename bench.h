@@ -400,9 +400,10 @@ struct run_settings {
 extern struct run_settings bench_rs;
 
 /*
- * Faults the tests inject through the environment (BENCH_TEST_FAULT=
- * miss-odd, miss-cpu=N, uncounted, miss-one, ...) to prove that
- * verification bites: a program that misses events must give FAILED.
+ * Faults the tests inject through the environment, to prove that each
+ * check bites: a program that misses events must give FAILED. The names
+ * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
+ * wrong-key, fill-all, drop-all and empty-map, one per kind below.
  * They exist in the test build only (make testing: -DBENCH_TESTING, in
  * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
  * builds reads no environment for them: its bench_fault is a constant

@@ -489,12 +489,14 @@ static int sample_buffers(struct sample *s, const struct bench_row *row)
 }
 
 /*
- * The kernel's count of the runs it skipped of each of the row's
- * programs, to re-enter a program already running on the CPU (an
- * interrupt's event nested in the program), into @skips: read when the
- * workers are released, then subtracted from when the last is done, so
- * that only the loops' skips can excuse a shortfall. Kernels before 5.12
- * keep none; kprobe programs' are kept from 6.7.
+ * The runs the kernel skipped of each of the row's programs because the
+ * program was already running on that CPU (an interrupt's event nested
+ * in it): its recursion_misses. Called twice per sample: with @before
+ * just before the workers are released, storing each program's total in
+ * @skips; then after the last worker is done, replacing it with what was
+ * added since, so that only skips during the loops can excuse a
+ * shortfall. Kernels before 5.12 keep no such count; for kprobe programs
+ * it is kept from 6.7.
  */
 static void read_kernel_skips(const struct bench_family *fam,
 			      const struct bench_row *row, __u64 *skips,
@@ -856,7 +858,6 @@ static int exit_status(const struct bench_rows *rows)
 	return 0;
 }
 
-/* stdout and the JSON file: everything written, or exit 1 saying why */
 /* stdout was closed when we started: /dev/null stands in its place */
 static bool stdout_closed;
 
@@ -878,6 +879,7 @@ static void hold_std_fds(void)
 	}
 }
 
+/* stdout and the JSON file: everything written, or 1 after saying why */
 static int flush_output(FILE *json)
 {
 	int err = 0;
