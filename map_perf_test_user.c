@@ -33,7 +33,7 @@
 #include "bench_attach.h"
 #include "bench_report.h"
 #include "map_perf_test.h"
-#include "map_perf_families.h"
+#include "map_perf_kinds.h"
 #include "map_perf_test_kern.skel.h"
 
 #define DEFAULT_COUNT	50000ull
@@ -2067,8 +2067,8 @@ static double consumer_ns_per_record(const struct map_row *r)
 	return r->total.consumed ? r->total.consumer_cpu_ns / r->total.consumed : NAN;
 }
 
-/* what a row of the other families adds to its notes */
-static void family_notes(const struct bench_row *row, char *buf, size_t len)
+/* what a row of the other map kinds adds to its notes */
+static void kind_notes(const struct bench_row *row, char *buf, size_t len)
 {
 	const struct map_row *r = row->priv;
 	size_t off = 0;
@@ -2101,7 +2101,7 @@ static void print_row(const struct bench_row *row)
 
 	printf("  %-26s %-10s %-9s ", row->name, row->variant,
 	       status_name(row->out.status));
-	family_notes(row, more, sizeof(more));
+	kind_notes(row, more, sizeof(more));
 	if (!row_has_figure(row)) {
 		printf("%s%s%s\n", row->out.reason, more[0] ? "  " : "", more);
 		return;
@@ -2210,9 +2210,9 @@ static json_t *number(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* what the other families add: records, false positives, the rate per CPU */
-static void json_family(const struct bench_row *row, const struct map_row *r,
-			json_t *o)
+/* what the other map kinds add: records, false positives, the rate per CPU */
+static void json_kind(const struct bench_row *row, const struct map_row *r,
+		      json_t *o)
 {
 	json_t *rec;
 
@@ -2264,7 +2264,7 @@ static void json_row(const struct bench_row *row, json_t *o)
 	json_object_set_new(o, "lookups", json_integer(r->total.lookups));
 	json_object_set_new(o, "found", json_integer(r->total.found));
 	json_object_set_new(o, "entries", json_integer(r->entries));
-	json_family(row, r, o);
+	json_kind(row, r, o);
 	if (!row_has_figure(row))
 		return;
 	if (!s.has_overhead && r->test->shape != SHAPE_SYSCALL) {
@@ -2333,7 +2333,7 @@ static const struct bench_family map_perf_family = {
 
 /*
  * Every row keeps its object open until the end of the run, so that the
- * rounds can come back to it: with every method and family that is more
+ * rounds can come back to it: with every method and map kind that is more
  * than a thousand fds (maps, programs, BTF, a consumer's perf events), past
  * the usual soft limit. The hard limit is what the machine allows.
  */
