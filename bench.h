@@ -332,6 +332,7 @@ struct bench_option {
 };
 
 struct json_t;
+struct run_settings;
 
 struct bench_family {
 	const char *name;
@@ -343,13 +344,14 @@ struct bench_family {
 	int (*parse_args)(int argc, char **argv);
 	/* the help text after the options: the family's tables */
 	void (*usage_tables)(FILE *f);
-	/* the rows selected; for --list (@listing) without probing the kernel */
-	int (*setup)(struct bench_rows *rows, bool listing);
+	/* the rows selected; for --list (rs->list) without probing the kernel */
+	int (*setup)(const struct run_settings *rs, struct bench_rows *rows);
 	/* --list: what a row needs and runs, into its JSON object */
 	void (*list_row)(const struct bench_row *row, struct json_t *o);
 
 	/* once per row, before its first sample: probe and load */
-	int (*open)(struct bench_row *row, struct outcome *out);
+	int (*open)(const struct run_settings *rs, struct bench_row *row,
+		    struct outcome *out);
 	/* per sample, with the workers waiting */
 	int (*attach)(struct bench_row *row, const struct worker_pool *pool,
 		      struct outcome *out);
@@ -375,9 +377,38 @@ struct bench_family {
 
 	/* upstream's lines, the summary, and what JSON adds per row */
 	void (*print_upstream)(const struct bench_rows *rows);
-	void (*print_summary)(const struct bench_rows *rows);
-	void (*json_context)(struct json_t *ctx);
+	void (*print_summary)(const struct run_settings *rs,
+			      const struct bench_rows *rows);
+	void (*json_context)(const struct run_settings *rs, struct json_t *ctx);
 	void (*json_row)(const struct bench_row *row, struct json_t *obj);
+};
+
+/*
+ * Faults the tests inject through the environment, to prove that each
+ * check bites: a program that misses events must give FAILED. The names
+ * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
+ * wrong-key, fill-all, drop-all and empty-map, one per kind below.
+ * They exist in the test build only (make testing: -DBENCH_TESTING, in
+ * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
+ * builds reads no environment for them: there run_fault() is a constant
+ * none, every test of it is constant, and the compiler drops the faults.
+ */
+enum test_fault_kind {
+	BENCH_FAULT_NONE,
+	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
+	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
+	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
+	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
+	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
+	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
+	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
+	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
+};
+
+struct test_fault {
+	enum test_fault_kind kind;
+	int cpu;		/* miss-cpu=N's CPU */
+	const char *name;	/* as BENCH_TEST_FAULT gave it */
 };
 
 /* what the runner's command line decided */
@@ -395,52 +426,35 @@ struct run_settings {
 	const char *compare[2];
 	double fail_on_regression;	/* percent; < 0: off */
 	double lock_wait;	/* seconds to wait for another run */
+	/* the test build's only: read it through run_fault() */
+	struct test_fault fault;
 };
 
 extern struct run_settings bench_rs;
 
-/*
- * Faults the tests inject through the environment, to prove that each
- * check bites: a program that misses events must give FAILED. The names
- * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
- * wrong-key, fill-all, drop-all and empty-map, one per kind below.
- * They exist in the test build only (make testing: -DBENCH_TESTING, in
- * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
- * builds reads no environment for them: its bench_fault is a constant
- * none, every test of it is constant, and the compiler drops the faults.
- */
-enum bench_fault_kind {
-	BENCH_FAULT_NONE,
-	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
-	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
-	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
-	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
-	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
-	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
-	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
-	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
-};
-
-struct bench_fault {
-	enum bench_fault_kind kind;
-	int cpu;
-	const char *name;
-};
-
-#ifdef BENCH_TESTING
-extern struct bench_fault bench_fault;
-#else
-static const struct bench_fault bench_fault = { .kind = BENCH_FAULT_NONE };
-#endif
-
-/*
- * The fault program @i of a row's @nr counts with, in the numbers above:
- * miss-one makes the last one miss every other hit, the others none.
- */
-static inline enum bench_fault_kind bench_fault_of(int i, int nr)
+/* the run's test fault; none, and a constant, in what make builds */
+static inline const struct test_fault *run_fault(const struct run_settings *rs)
 {
-	if (bench_fault.kind != BENCH_FAULT_MISS_ONE)
-		return bench_fault.kind;
+#ifdef BENCH_TESTING
+	return &rs->fault;
+#else
+	static const struct test_fault none = { .kind = BENCH_FAULT_NONE };
+
+	return &none;
+#endif
+}
+
+/*
+ * The fault program @i of a row's @nr counts with: the run's, except
+ * that miss-one makes the last one miss every other hit, the others none.
+ */
+static inline enum test_fault_kind prog_fault(const struct run_settings *rs,
+					      int i, int nr)
+{
+	enum test_fault_kind kind = run_fault(rs)->kind;
+
+	if (kind != BENCH_FAULT_MISS_ONE)
+		return kind;
 	return i == nr - 1 ? BENCH_FAULT_MISS_ODD : BENCH_FAULT_NONE;
 }
 

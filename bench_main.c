@@ -45,9 +45,6 @@
 #define EXIT_DISTURBED		3
 
 struct run_settings bench_rs;
-#ifdef BENCH_TESTING
-struct bench_fault bench_fault;
-#endif
 
 /* ---- options ---- */
 
@@ -555,7 +552,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		return;
 	}
 	if (!row->opened) {
-		if (row->runs_prog && fam->open(row, &s->out))
+		if (row->runs_prog && fam->open(&bench_rs, row, &s->out))
 			return;
 		row->opened = true;
 	}
@@ -590,7 +587,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 			wall = s->res[i].elapsed_ns;
 	row->last_wall_ns = wall;
 	if (row->runs_prog && !fam->collect(row, s) &&
-	    bench_fault.kind != BENCH_FAULT_UNCOUNTED)
+	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
 		sample_verify(row, s);
 	if (row->runs_prog && s->out.status == ST_OK && fam->verify)
 		fam->verify(row, s);
@@ -771,7 +768,7 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 	row->prog_runs = n1 - n0;
 	row->prog_hits = s.counted;
 	/* uncounted programs (the bench's reference) have no hits to compare */
-	if (bench_fault.kind != BENCH_FAULT_UNCOUNTED &&
+	if (run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED &&
 	    row->prog_runs > s.counted + s.counted / 100 + 100) {
 		outcome_set(&row->prog_out, ST_SKIPPED,
 			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
@@ -923,7 +920,7 @@ static int run_list(const struct bench_family *fam)
 	FILE *json;
 	int err;
 
-	err = fam->setup(&all, true);
+	err = fam->setup(&bench_rs, &all);
 	if (err)
 		return 1;
 	json = open_json();
@@ -941,7 +938,7 @@ static int run(const struct bench_family *fam, FILE *json)
 	struct bench_rows rows = {};
 	int ret;
 
-	if (fam->setup(&rows, false) || alloc_worker_rates(&rows)) {
+	if (fam->setup(&bench_rs, &rows) || alloc_worker_rates(&rows)) {
 		ret = 1;
 		goto out;
 	}
@@ -955,7 +952,7 @@ static int run(const struct bench_family *fam, FILE *json)
 	if (json != stdout) {
 		if (verbosity > 0)
 			fam->print_upstream(&rows);
-		fam->print_summary(&rows);
+		fam->print_summary(&bench_rs, &rows);
 	}
 	if (json && write_results(fam, &rows, json))
 		pr_err("writing %s failed", bench_rs.json);
@@ -977,30 +974,31 @@ out:
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
 static int read_fault(void)
 {
+	struct test_fault *fault = &bench_rs.fault;
 	const char *s = getenv("BENCH_TEST_FAULT");
 	__u64 cpu;
 
 	if (!s || !*s)
 		return 0;
-	bench_fault.name = s;
+	fault->name = s;
 	if (!strcmp(s, "miss-odd")) {
-		bench_fault.kind = BENCH_FAULT_MISS_ODD;
+		fault->kind = BENCH_FAULT_MISS_ODD;
 	} else if (!strcmp(s, "uncounted")) {
-		bench_fault.kind = BENCH_FAULT_UNCOUNTED;
+		fault->kind = BENCH_FAULT_UNCOUNTED;
 	} else if (!strcmp(s, "miss-one")) {
-		bench_fault.kind = BENCH_FAULT_MISS_ONE;
+		fault->kind = BENCH_FAULT_MISS_ONE;
 	} else if (!strcmp(s, "wrong-key")) {
-		bench_fault.kind = BENCH_FAULT_WRONG_KEY;
+		fault->kind = BENCH_FAULT_WRONG_KEY;
 	} else if (!strcmp(s, "fill-all")) {
-		bench_fault.kind = BENCH_FAULT_FILL_ALL;
+		fault->kind = BENCH_FAULT_FILL_ALL;
 	} else if (!strcmp(s, "drop-all")) {
-		bench_fault.kind = BENCH_FAULT_DROP_ALL;
+		fault->kind = BENCH_FAULT_DROP_ALL;
 	} else if (!strcmp(s, "empty-map")) {
-		bench_fault.kind = BENCH_FAULT_EMPTY_MAP;
+		fault->kind = BENCH_FAULT_EMPTY_MAP;
 	} else if (!strncmp(s, "miss-cpu=", 9) &&
 		   !parse_u64(s + 9, 0, 8191, &cpu)) {
-		bench_fault.kind = BENCH_FAULT_MISS_CPU;
-		bench_fault.cpu = cpu;
+		fault->kind = BENCH_FAULT_MISS_CPU;
+		fault->cpu = cpu;
 	} else {
 		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all or empty-map",
 		       printable(s));

@@ -470,7 +470,7 @@ static json_t *context_json(const struct bench_family *fam)
 	json_object_set_new(c, "timestamp", json_string(stamp));
 	cpu_list_free(&usable);
 	if (fam->json_context)
-		fam->json_context(c);
+		fam->json_context(rs, c);
 	return c;
 }
 

@@ -77,6 +77,8 @@ struct sys_ctx {
 	__u32 key_size;
 	const struct cpu_list *cpus;	/* the row's: a worker's key range */
 	struct sys_slot *slots;		/* MAP_SHARED, one per possible CPU */
+	enum test_fault_kind fault;	/* the test build's, from open */
+	int fault_cpu;			/* miss-cpu=N's CPU */
 };
 
 /* the value every key k holds, put there by the fill and the updates */

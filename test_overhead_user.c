@@ -1070,7 +1070,8 @@ static bool row_selected(int m, int e)
 	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
 }
 
-static struct bench_row *add_row(struct bench_rows *rows, int m, int e)
+static struct bench_row *add_row(struct bench_rows *rows,
+				 const struct cpu_list *cpus, int m, int e)
 {
 	struct overhead_row *priv = calloc(1, sizeof(*priv));
 	struct bench_row *row;
@@ -1081,7 +1082,7 @@ static struct bench_row *add_row(struct bench_rows *rows, int m, int e)
 		free(priv);
 		return NULL;
 	}
-	row->cpus = &bench_rs.cpus;
+	row->cpus = cpus;
 	row->trigger = &events[e].trigger;
 	row->count = m == MODE_BASE && events[e].base_count ?
 		     events[e].base_count : events[e].count;
@@ -1097,7 +1098,8 @@ static struct bench_row *add_row(struct bench_rows *rows, int m, int e)
  * task_rename, whose function is hooked first so that the hits still
  * prove the attachment fired.
  */
-static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
+static int add_attach_time_rows(struct bench_rows *rows,
+				const struct cpu_list *cpus, int m, int e)
 {
 	const struct attach_kind *kind = modes[m].kind;
 	struct bench_row *row;
@@ -1106,7 +1108,7 @@ static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
 	if (!kind || !kind->attach_syms || e != EV_RENAME)
 		return 0;
 	for (k = 0; k < NR_ATTACH_TIME; k++) {
-		row = add_row(rows, m, e);
+		row = add_row(rows, cpus, m, e);
 		if (!row)
 			return -ENOMEM;
 		row_add_param(row, "functions", attach_time_funcs[k]);
@@ -1121,15 +1123,16 @@ static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
 }
 
 /* one row, or with --progs one per count, each program counted */
-static int add_rows(struct bench_rows *rows, int m, int e)
+static int add_rows(struct bench_rows *rows, const struct cpu_list *cpus,
+		    int m, int e)
 {
 	int k, nr = opt.nr_progs && modes[m].kind ? opt.nr_progs : 1;
 	struct bench_row *row;
 
 	if (opt.attach_time)
-		return add_attach_time_rows(rows, m, e);
+		return add_attach_time_rows(rows, cpus, m, e);
 	for (k = 0; k < nr; k++) {
-		row = add_row(rows, m, e);
+		row = add_row(rows, cpus, m, e);
 		if (!row)
 			return -ENOMEM;
 		if (!opt.nr_progs || !modes[m].kind)
@@ -1140,7 +1143,7 @@ static int add_rows(struct bench_rows *rows, int m, int e)
 	return 0;
 }
 
-static int setup(struct bench_rows *rows, bool listing)
+static int setup(const struct run_settings *rs, struct bench_rows *rows)
 {
 	struct bench_row *base[NR_EVENTS] = {};
 	struct overhead_row *priv;
@@ -1155,7 +1158,7 @@ static int setup(struct bench_rows *rows, bool listing)
 			if (!mode_applies(&modes[m], &events[e]) ||
 			    !row_selected(m, e))
 				continue;
-			if (add_rows(rows, m, e))
+			if (add_rows(rows, &rs->cpus, m, e))
 				return -ENOMEM;
 		}
 	}
@@ -1172,7 +1175,7 @@ static int setup(struct bench_rows *rows, bool listing)
 		if (priv->mode == &modes[MODE_BASE])
 			base[e] = &rows->row[i];
 		rows->row[i].base = base[e];
-		if (!listing && priv->ev->prepare)
+		if (!rs->list && priv->ev->prepare)
 			priv->ev->prepare();
 	}
 	run_rows = rows;
@@ -1203,16 +1206,18 @@ static void destroy_instances(struct bench_row *row)
 }
 
 /* program @i of the row's @nr: a test fault may pick one of them */
-static void configure(struct overhead_config *cfg,
+static void configure(const struct run_settings *rs,
+		      struct overhead_config *cfg,
 		      const struct overhead_event *ev, int i, int nr)
 {
 	cfg->body = opt.body;
 	cfg->syscall_nr = ev->syscall_nr;
-	cfg->fault = bench_fault_of(i, nr);
-	cfg->fault_cpu = bench_fault.cpu;
+	cfg->fault = prog_fault(rs, i, nr);
+	cfg->fault_cpu = run_fault(rs)->cpu;
 }
 
-static int open_instance(struct bench_row *row, int i, struct outcome *out)
+static int open_instance(const struct run_settings *rs, struct bench_row *row,
+			 int i, struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
 	struct prog_instance *pi = &r->inst[i];
@@ -1225,7 +1230,7 @@ static int open_instance(struct bench_row *row, int i, struct outcome *out)
 			    r->mode->name, strerror(errno));
 		return -errno;
 	}
-	configure(sk->cfg(pi->skel), r->ev, i, row->nr_counters);
+	configure(rs, sk->cfg(pi->skel), r->ev, i, row->nr_counters);
 	pi->prog = skel_prog(pi->skel, off);
 	return attach_load(r->mode->kind, sk->skeleton(pi->skel), pi->prog,
 			   &r->ev->target, &r->hooked, out);
@@ -1233,7 +1238,7 @@ static int open_instance(struct bench_row *row, int i, struct outcome *out)
 
 /* how many fib_table_lookup calls one datagram makes on this kernel */
 static int count_fib_lookups(const struct overhead_event *ev,
-			     struct outcome *out);
+			     const struct cpu_list *cpus, struct outcome *out);
 
 /*
  * --attach-time: the event's own function first, so its hits prove the
@@ -1273,7 +1278,8 @@ static int open_funcs(struct overhead_row *r, struct outcome *out)
 	return 0;
 }
 
-static int open_row(struct bench_row *row, struct outcome *out)
+static int open_row(const struct run_settings *rs, struct bench_row *row,
+		    struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
 	int cap = progs_cap[r->mode - modes][r->ev - events];
@@ -1295,7 +1301,7 @@ static int open_row(struct bench_row *row, struct outcome *out)
 	if (r->ev->usable && !r->ev->usable(out))
 		return -ENOENT;
 	if (r->ev->calibrated) {
-		err = count_fib_lookups(r->ev, out);
+		err = count_fib_lookups(r->ev, row->cpus, out);
 		if (err)
 			return err;
 		row->hits_per_event = fib_lookups;
@@ -1304,7 +1310,7 @@ static int open_row(struct bench_row *row, struct outcome *out)
 	if (!r->inst)
 		return -ENOMEM;
 	for (i = 0; i < row->nr_counters; i++) {
-		err = open_instance(row, i, out);
+		err = open_instance(rs, row, i, out);
 		if (!err && !i && r->nr_funcs)
 			err = open_funcs(r, out);
 		if (err) {
@@ -1436,11 +1442,12 @@ static void close_row(struct bench_row *row)
 #define FIB_SLACK	5
 
 static int fib_calibrate_once(const struct overhead_event *ev,
+			      const struct cpu_list *cpus,
 			      struct test_overhead_raw_tp_kern *skel,
 			      const char *name, __u64 *hits,
 			      struct outcome *out)
 {
-	struct cpu_list one = { 1, bench_rs.cpus.cpu };
+	struct cpu_list one = { 1, cpus->cpu };
 	int fd = bpf_program__fd(skel->progs.raw_tp_count);
 	const volatile __u64 *slot = &skel->bss->slots[one.cpu[0]].hits;
 	struct hit_window win = { 1, &slot };
@@ -1475,7 +1482,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 }
 
 static int count_fib_lookups(const struct overhead_event *ev,
-			     struct outcome *out)
+			     const struct cpu_list *cpus, struct outcome *out)
 {
 	struct test_overhead_raw_tp_kern *skel;
 	__u64 n, least = ~0ull;
@@ -1496,7 +1503,7 @@ static int count_fib_lookups(const struct overhead_event *ev,
 			  skel->progs.raw_tp_count,
 			  &ev->target, &name, out);
 	for (i = 0; !err && i < 3; i++) {
-		err = fib_calibrate_once(ev, skel, name, &n, out);
+		err = fib_calibrate_once(ev, cpus, skel, name, &n, out);
 		if (!err && n < least)
 			least = n;
 	}
@@ -1869,28 +1876,29 @@ static void print_attach_time(const struct bench_rows *rows)
 		print_attach_time_row(&rows->row[i]);
 }
 
-static void print_summary(const struct bench_rows *rows)
+static void print_summary(const struct run_settings *rs,
+			  const struct bench_rows *rows)
 {
 	char cpus[256], samples[96];
 	struct utsname uts;
 	int i;
 
 	uname(&uts);
-	format_cpus(&bench_rs.cpus, cpus, sizeof(cpus));
-	if (bench_rs.repeat)
+	format_cpus(&rs->cpus, cpus, sizeof(cpus));
+	if (rs->repeat)
 		snprintf(samples, sizeof(samples), "%d sample(s) a row",
-			 bench_rs.repeat);
+			 rs->repeat);
 	else
 		snprintf(samples, sizeof(samples),
 			 "%d to %d samples a row, until the mean is known to ±%g%%",
-			 bench_rs.min_samples, bench_rs.max_samples,
-			 100 * bench_rs.precision);
+			 rs->min_samples, rs->max_samples,
+			 100 * rs->precision);
 	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s, libbpf %s\n",
-	       bench_rs.cpus.nr, cpus, samples,
-	       bench_rs.warmup ? " after warm-up" : "", uts.release,
+	       rs->cpus.nr, cpus, samples,
+	       rs->warmup ? " after warm-up" : "", uts.release,
 	       libbpf_version_text());
 	printf("Programs: %s (--body %s)%s\n", body_help[opt.body],
-	       body_names[opt.body], bench_fault.kind ?
+	       body_names[opt.body], run_fault(rs)->kind ?
 	       "; UNVERIFIED: a test fault is injected" : "");
 	if (opt.attach_time) {
 		print_attach_time(rows);
@@ -1913,14 +1921,15 @@ static void print_summary(const struct bench_rows *rows)
 		print_attach_times(rows);
 }
 
-static void json_context(json_t *ctx)
+static void json_context(const struct run_settings *rs, json_t *ctx)
 {
 	json_object_set_new(ctx, "body", json_string(body_names[opt.body]));
 	json_object_set_new(ctx, "fib_lookups_per_datagram",
 			    fib_lookups ? json_integer(fib_lookups) :
 			    json_null());
-	if (bench_fault.kind)
-		json_object_set_new(ctx, "fault", json_string(bench_fault.name));
+	if (run_fault(rs)->kind)
+		json_object_set_new(ctx, "fault",
+				    json_string(run_fault(rs)->name));
 }
 
 /* the group's fit, the same in each of its rows: null without one */
