@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "bench.h"
+#include "bench_runner.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
 #include "bench_report.h"
@@ -561,8 +561,10 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		       bench_rs.duration * 1e9, &win, &s->out))
 		return;
 	if (row->runs_prog) {
+		struct bench_workers workers = { pool.nr, pool.cpu, pool.pid };
+
 		t0 = now_ns();
-		err = fam->attach(row, &pool, &s->out);
+		err = fam->attach(row, &workers, &s->out);
 		s->attach_ns = now_ns() - t0;
 		if (err || bench_interrupted()) {
 			pool_stop(&pool);

@@ -18,7 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
-#include "bench.h"
+#include "bench_runner.h"
 #include "bench_compare.h"
 #include "bench_report.h"
 

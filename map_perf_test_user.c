@@ -1789,8 +1789,8 @@ static int zero_counters(struct map_row *r)
 	return err;
 }
 
-static int attach_row(struct bench_row *row, const struct worker_pool *pool,
-		      struct outcome *out)
+static int attach_row(struct bench_row *row,
+		      const struct bench_workers *workers, struct outcome *out)
 {
 	struct map_row *r = row->priv;
 	int i, err;
@@ -1805,8 +1805,8 @@ static int attach_row(struct bench_row *row, const struct worker_pool *pool,
 	       sizeof(r->skel->bss->worker_tgid));
 	memset(r->skel->bss->call_slots, 0,
 	       sizeof(r->skel->bss->call_slots));
-	for (i = 0; i < pool->nr; i++)
-		r->skel->bss->worker_tgid[pool->cpu[i]] = pool->pid[i];
+	for (i = 0; i < workers->nr; i++)
+		r->skel->bss->worker_tgid[workers->cpu[i]] = workers->pid[i];
 	err = zero_counters(r);
 	if (err) {
 		outcome_set(out, ST_FAILED, "zeroing the counters: %s",

@@ -35,6 +35,7 @@
 #include "bench.h"
 #include "bench_attach.h"
 #include "bench_report.h"
+#include "bench_workers.h"
 #include "test_overhead.h"
 #include "uprobe_targets.h"
 #include "test_overhead_kprobe_kern.skel.h"
@@ -1336,8 +1337,8 @@ static void progs_capped(struct bench_row *row, int attached,
 	progs_cap_why[r->mode - modes][r->ev - events] = *out;
 }
 
-static int attach_row(struct bench_row *row, const struct worker_pool *pool,
-		      struct outcome *out)
+static int attach_row(struct bench_row *row,
+		      const struct bench_workers *workers, struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
 	const struct overhead_skel *sk = r->mode->skel;
