@@ -250,6 +250,24 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 
 $(OBJDIR)/tests/hold_hook.o: $(OUTPUT)/test_overhead_raw_tp_kern.skel.h
 
+# unit tests of the programs' tables: no two entries claim a test_flags
+# bit. Each compiles its program's source in (tests/test_flags.sh).
+FLAGS_TESTS := $(OBJDIR)/overhead_flags_test $(OBJDIR)/map_flags_test
+tests: $(FLAGS_TESTS)
+
+$(OBJDIR)/tests/overhead_flags_test.o: test_overhead_user.c \
+	$(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
+$(OBJDIR)/tests/map_flags_test.o: map_perf_test_user.c \
+	$(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h)
+
+$(OBJDIR)/overhead_flags_test: $(OBJDIR)/tests/overhead_flags_test.o \
+	$(OBJDIR)/uprobe_targets.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
+$(OBJDIR)/map_flags_test: $(OBJDIR)/tests/map_flags_test.o \
+	$(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER) $(map_perf_test_SRCS))
+$(FLAGS_TESTS):
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 $(HOLD_HOOK): $(OBJDIR)/tests/hold_hook.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

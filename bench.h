@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The runner shared by test_overhead and map_perf_test. Each program is a
- * family: its options, its rows, and the callbacks that load, attach and
- * verify one row's BPF programs. The runner owns everything else: the
- * command line, the pinned workers, rounds and sampling, the statistics,
- * JSON, --compare and the exit codes. It knows nothing about any single
- * benchmark.
+ * What a family needs: the runner's API for the programs it runs.
+ *
+ * The runner is shared by test_overhead and map_perf_test. Each program is
+ * a family (struct bench_family): its options, its rows, and the callbacks
+ * that load, attach and verify one row's BPF programs. The runner owns
+ * everything else: the command line, the pinned workers, rounds and
+ * sampling, the statistics, JSON, --compare and the exit codes. It knows
+ * nothing about any single benchmark.
+ *
+ * The runner's own interfaces between its files are in bench_runner.h; the
+ * worker pool's in bench_workers.h; the attach kinds' in bench_attach.h.
  */
 #ifndef __BENCH_H
 #define __BENCH_H
@@ -18,17 +23,14 @@
 #include "bench_stats.h"
 
 #define REASON_LEN	192
-#define EXIT_USAGE	2
 /* samples a row keeps at most, whatever -r asks */
 #define MAX_SAMPLES	100
-#define TOOL_VERSION	"2.0"
 
 /* ---- messages: bench_msg.c ---- */
 
 /* 0: -q, 1: default, 2: -v (libbpf's messages too) */
 extern int verbosity;
 
-void bench_init(const char *prog_name);
 /* the one way to print an error: "prog: message" on stderr */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* notes about the environment, on stderr unless -q */
@@ -38,6 +40,11 @@ const char *printable(const char *s);
 
 enum status { ST_OK, ST_SKIPPED, ST_FAILED, ST_DISTURBED };
 
+/*
+ * What became of a row or a sample, and why: a callback that fails sets
+ * it and returns non-zero. ST_SKIPPED is for what the kernel cannot do,
+ * found by probing it; ST_FAILED for anything else.
+ */
 struct outcome {
 	enum status status;
 	char reason[REASON_LEN];
@@ -47,10 +54,8 @@ void outcome_set(struct outcome *o, enum status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* "ok", "skipped", "FAILED", "disturbed" */
 const char *status_name(enum status st);
-/* the same in lower case, as JSON writes it */
-const char *status_json(enum status st);
 
-/* ---- command line: bench_cmdline.c, pure functions ---- */
+/* ---- a family's options and arguments: bench_cmdline.c ---- */
 
 struct cpu_list {
 	int nr;
@@ -62,15 +67,6 @@ struct cpu_list {
  * what is not a number, -ERANGE outside [min, max].
  */
 int parse_u64(const char *s, __u64 min, __u64 max, __u64 *out);
-/* a decimal fraction in [min, max] */
-int parse_double(const char *s, double min, double max, double *out);
-/* "0,2-3": each CPU once; -EINVAL, -E2BIG */
-int parse_cpu_ranges(const char *s, struct cpu_list *out);
-/* "N" (the first N of @allowed) or a list, every CPU in @allowed */
-int parse_cpus(const char *s, const struct cpu_list *allowed,
-	       struct cpu_list *out);
-bool cpu_list_has(const struct cpu_list *cpus, int cpu);
-void cpu_list_free(struct cpu_list *cpus);
 /* "0-1,3" */
 void format_cpus(const struct cpu_list *cpus, char *buf, size_t len);
 int name_index(const char *name, const char *const *names, int nr);
@@ -80,16 +76,18 @@ int parse_name_list(const char *list, const char *what,
 /* "1,2,4-8": each value once, ascending; -EINVAL, -ERANGE, -E2BIG */
 int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
 		   int max_nr, int *nr);
+/* "  name      help", the help's further lines indented alike */
+void print_help_item(FILE *f, const char *head, const char *help);
 
-/* ---- the kernel and the machine: bench_kernel.c ---- */
+/*
+ * Positional arguments that stand for -c and -n: each may be given one
+ * way only. -1 after one line on stderr. For a family's parse_args().
+ */
+int bench_cpus_arg(const char *s, const char *what);
+int bench_count_arg(const char *s, __u64 max, const char *what);
 
-/* online CPUs this process may run on (cpuset, affinity) */
-int usable_cpus(struct cpu_list *out);
-/* root, or the capabilities BPF needs, in the initial user namespace */
-int check_privileges(void);
-/* mounts tracefs when it is missing, and says so */
-int ensure_tracefs(void);
-bool tracefs_mounted(void);
+/* ---- what the kernel allows, for a family's probes: bench_kernel.c ---- */
+
 /* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
 int kernel_config(const char *option);
 struct btf;
@@ -98,13 +96,7 @@ bool btf_has_func(const char *name);
 bool btf_has_typedef(const char *name);
 /* whether the kernel's enum @type has @value: 1, 0, or -1 unknown (no BTF) */
 int btf_enum_has(const char *type, const char *value);
-/* notes a cgroup CPU quota smaller than @nr_cpus CPUs */
-void warn_cpu_quota(int nr_cpus);
-/*
- * One run of these tools at a time per machine: waits up to @wait_s for
- * the one that holds the lock, naming it. 0, or -1 said.
- */
-int bench_lock(const char *tool, double wait_s);
+bool tracefs_mounted(void);
 /*
  * BPF links of others on @hook (a tracepoint or kernel function), as
  * "raw_tp link 12, ..." in @buf: how many, 0 when the kernel cannot say.
@@ -112,34 +104,35 @@ int bench_lock(const char *tool, double wait_s);
 int other_links_on(const char *hook, char *buf, size_t len);
 /* the pid namespace's device and inode, and whether it is the initial one */
 int pid_namespace(__u64 *dev, __u64 *ino, bool *initial);
+/* possible CPUs, as the kernel numbers per-CPU data */
+int nr_cpus_possible(void);
 
-/* ---- signals ---- */
+/* ---- what the workers run ---- */
 
-/* SIGINT/SIGTERM/SIGHUP interrupt blocking waits instead of killing us */
-void install_signal_handlers(void);
-/* the signal that arrived, or 0 */
-int bench_interrupted(void);
-/* from now on a signal ends the run at once: only output is left */
-void bench_writing_results(void);
-
-/* ---- workers: bench_workers.c ---- */
-
+/**
+ * struct trigger - the event a row's workers make, in a loop of their own
+ * @name: the event's name, e.g. "task_rename"
+ * @setup: in the worker, pinned, before the start: e.g. opens a socket.
+ *	May be NULL. Gets @arg in *@state and may replace it; 0 or -errno.
+ * @run: the timed loop: @count events, the syscall and nothing else
+ * @events_per_call: events one call makes (0 means 1): count / this
+ *	calls are made
+ * @arg: the state @setup and @run start from: lets one trigger serve rows
+ *	that differ by a parameter (a map, its size), since the worker is
+ *	forked after the family last ran.
+ *
+ * A family's table holds it; a row points at it. It runs in the forked
+ * workers only: what it writes stays there.
+ */
 struct trigger {
 	const char *name;
-	/* in the worker, pinned, before the start: e.g. opens a socket */
 	int (*setup)(void **state);
-	/* the timed loop: the syscall and nothing else */
 	void (*run)(void *state, __u64 count);
-	/* events one call makes (0 means 1): count / this calls are made */
 	unsigned int events_per_call;
-	/*
-	 * The state setup and run start from: lets one trigger serve rows
-	 * that differ by a parameter (a map, its size), since the worker is
-	 * forked after the family last ran.
-	 */
 	void *arg;
 };
 
+/* what one worker reports of one sample */
 struct worker_result {
 	int cpu;
 	int err;		/* 0, or -errno of the worker's set-up */
@@ -155,60 +148,14 @@ struct worker_result {
 };
 
 /*
- * Where the programs under test count their hits per CPU, in memory the
- * workers share with the parent (a skeleton's mmap'ed .bss): slot[w * nr
- * + c] is program c's count on worker w's CPU. Each worker reads its own
- * right before and right after its timed loop, so that only hits inside
- * the loop can verify its events.
+ * The workers of one sample as attach() sees them: forked, pinned, set
+ * up and waiting for the go. Worker i runs on @cpu[i] as process @pid[i].
  */
-struct hit_window {
-	int nr;				/* programs; 0: nothing to read */
-	const volatile __u64 **slot;
-};
-
-struct worker_pool {
+struct bench_workers {
 	int nr;
-	int *cpu;
-	pid_t *pid;
-	int go_fd;		/* closing it releases every worker at once */
-	int result_fd;
-	volatile int *go;	/* shared: set just before the release */
-	int nr_slots;		/* the window's programs */
-	/* shared: [(w * nr_slots + c) * 2] before the loop, [+ 1] after */
-	volatile __u64 *window;
-	size_t window_len;
-	__u64 started_ns;
+	const int *cpu;
+	const pid_t *pid;
 };
-
-/*
- * Forks one worker per CPU, pinned and set up, waiting for the go. Each
- * makes @count events, or runs @duration_ns when not 0, and reads the
- * hit slots of @win (NULL: none) around its loop.
- */
-int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
-	       const struct trigger *trigger, __u64 count, __u64 duration_ns,
-	       const struct hit_window *win, struct outcome *out);
-
-/*
- * Releases the workers and collects one result each, and into @hits
- * (NULL: not wanted) each program's hits within each worker's loop,
- * [w * nr + c] for the window's nr programs. A worker that dies, stays
- * stopped, makes no progress or outlives @deadline_ns (0: none) fails
- * the run, named in @out. -EINTR on a signal.
- */
-int pool_run(struct worker_pool *pool, struct worker_result *res,
-	     __u64 *hits, __u64 deadline_ns, struct outcome *out);
-/* kills and reaps what is left; safe to call twice */
-void pool_stop(struct worker_pool *pool);
-/*
- * Waits, at most a quarter second, for the kernel threads (deferred work
- * of the last sample: RCU callbacks, kworkers, softirqs) to go quiet, so
- * that the workers are released into an idle machine. Returns the ns it
- * waited.
- */
-__u64 settle(void);
-
-__u64 now_ns(void);
 
 /* ---- rows and samples ---- */
 
@@ -220,11 +167,20 @@ struct row_param {
 	long long value;
 };
 
+/**
+ * struct bench_row - one line of the results: a mode and an event
+ * (test_overhead), or a test and an attach method (map_perf_test)
+ *
+ * A family adds its rows in setup() with bench_add_row() and sets the
+ * first group of fields; open() may set the second. Everything after is
+ * the runner's: a family reads it (for its summary and JSON), never
+ * writes it. @priv is the family's alone; the runner never looks at it.
+ */
 struct bench_row {
-	/* set by the family */
+	/* -- set by the family's setup() -- */
 	const char *name;		/* mode, or map test */
 	const char *variant;		/* event, or attach method */
-	struct row_param params[MAX_PARAMS];
+	struct row_param params[MAX_PARAMS];	/* row_add_param() */
 	int nr_params;
 	const struct cpu_list *cpus;	/* one worker on each */
 	const struct trigger *trigger;
@@ -232,7 +188,6 @@ struct bench_row {
 	struct bench_row *base;		/* overhead is against this row */
 	bool runs_prog;			/* false: nothing attached */
 	int nr_counters;		/* programs each counting every event */
-	unsigned int hits_per_event;	/* the kernel's hook fires this often */
 	/*
 	 * The programs fire for something besides the workers' events
 	 * (--attach-time hooks many functions): hits beyond the events
@@ -240,9 +195,17 @@ struct bench_row {
 	 */
 	bool fires_elsewhere;
 	void *priv;
-
-	/* the runner's */
+	/*
+	 * A row that cannot run, set in setup() with its reason (not ok);
+	 * afterwards the runner's.
+	 */
 	struct outcome out;
+
+	/* -- set by the family's open(), when it knows them -- */
+	unsigned int hits_per_event;	/* the kernel's hook fires this often */
+	char others[REASON_LEN];	/* other BPF links on the same hook */
+
+	/* -- the runner's -- */
 	bool opened;
 	bool done;			/* enough samples */
 	int nr;				/* counted samples */
@@ -271,9 +234,16 @@ struct bench_row {
 	double prog_clock_ns;		/* of which the stats' clock reads */
 	__u64 prog_runs, prog_hits;	/* in that pass */
 	struct outcome prog_out;	/* why prog_ns is missing */
-	char others[REASON_LEN];	/* other BPF links on the same hook */
 };
 
+/**
+ * struct sample - one run of a row's workers, as the callbacks see it
+ *
+ * The runner owns it and fills everything but @hits, which the family's
+ * collect() fills (sample_hits()). verify() may set @out to make the
+ * sample FAILED; the rest is read-only to a family. It lives until the
+ * next sample: keep nothing that points into it.
+ */
 struct sample {
 	struct outcome out;
 	struct worker_result *res;	/* one per worker */
@@ -295,23 +265,108 @@ struct sample {
 	const volatile __u64 **slots;	/* the workers' hit_window */
 };
 
+/* program @counter's hits, one per possible CPU: what collect() fills */
 static inline __u64 *sample_hits(struct sample *s, int counter)
 {
 	return s->hits + (size_t)counter * s->nr_cpus;
 }
 
+/* the rows of a run, in the order setup() added them */
 struct bench_rows {
 	struct bench_row *row;
 	int nr;
 	int cap;
 };
 
+/*
+ * A row at the end of @rows, zeroed but for @name and @variant, which
+ * must outlive the run (a table's strings); NULL when out of memory. It
+ * may move the rows: a pointer to an earlier one is stale after it.
+ */
 struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
 				const char *variant);
 void row_add_param(struct bench_row *row, const char *key, long long value);
 /* the parameter @key, or NULL */
 const struct row_param *row_param(const struct bench_row *row,
 				  const char *key);
+
+/* ---- the run's settings ---- */
+
+/*
+ * Faults the tests inject through the environment, to prove that each
+ * check bites: a program that misses events must give FAILED. The names
+ * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
+ * wrong-key, fill-all, drop-all and empty-map, one per kind below.
+ * They exist in the test build only (make testing: -DBENCH_TESTING, in
+ * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
+ * builds reads no environment for them: there run_fault() is a constant
+ * none, every test of it is constant, and the compiler drops the faults.
+ */
+enum test_fault_kind {
+	BENCH_FAULT_NONE,
+	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
+	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
+	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
+	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
+	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
+	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
+	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
+	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
+};
+
+struct test_fault {
+	enum test_fault_kind kind;
+	int cpu;		/* miss-cpu=N's CPU */
+	const char *name;	/* as BENCH_TEST_FAULT gave it */
+};
+
+/*
+ * What the runner's command line decided. The callbacks that depend on
+ * it get it as @rs; it does not change once setup() is called.
+ */
+struct run_settings {
+	struct cpu_list cpus;	/* every worker's CPU; empty for --list */
+	__u64 count;		/* 0: each row's own */
+	int repeat;		/* fixed samples; 0: until precise enough */
+	int min_samples, max_samples;
+	double precision;	/* wanted 95% half-interval, share of mean */
+	int warmup;
+	double duration;	/* seconds per sample; 0: a count */
+	const char *json;
+	bool prog_stats;
+	bool list;		/* --list: rows are listed, nothing runs */
+	const char *compare[2];
+	double fail_on_regression;	/* percent; < 0: off */
+	double lock_wait;	/* seconds to wait for another run */
+	/* the test build's only: read it through run_fault() */
+	struct test_fault fault;
+};
+
+/* the run's test fault; none, and a constant, in what make builds */
+static inline const struct test_fault *run_fault(const struct run_settings *rs)
+{
+#ifdef BENCH_TESTING
+	return &rs->fault;
+#else
+	static const struct test_fault none = { .kind = BENCH_FAULT_NONE };
+
+	return &none;
+#endif
+}
+
+/*
+ * The fault program @i of a row's @nr counts with: the run's, except
+ * that miss-one makes the last one miss every other hit, the others none.
+ */
+static inline enum test_fault_kind prog_fault(const struct run_settings *rs,
+					      int i, int nr)
+{
+	enum test_fault_kind kind = run_fault(rs)->kind;
+
+	if (kind != BENCH_FAULT_MISS_ONE)
+		return kind;
+	return i == nr - 1 ? BENCH_FAULT_MISS_ODD : BENCH_FAULT_NONE;
+}
 
 /* ---- the family: one per program ---- */
 
@@ -333,150 +388,126 @@ struct bench_option {
 
 struct json_t;
 
+/**
+ * struct bench_family - a program the runner runs: its options, its rows
+ * and the callbacks that load, attach and verify a row's BPF programs
+ * @name: the program's name, for messages, the lock and the JSON's "tool"
+ * @args: the positional arguments, for the usage line
+ * @about: the help text's first lines
+ * @options: the family's own options, ended by a zeroed entry; may be NULL
+ *
+ * @parse_option: called once per option of @options given, in order,
+ *	with its key and value (NULL without one). Required when @options
+ *	has any. May store into the family's own state only. 0; -2 for a
+ *	bad value (the runner says so); -1 after one line on stderr.
+ * @parse_args: called once, after every option, with the positional
+ *	arguments (@argc may be 0). Required. May call bench_cpus_arg()
+ *	and bench_count_arg(). 0, or -1 after one line on stderr.
+ * @usage_tables: called by --help, after the options: the family's
+ *	tables (modes, tests, bits) to @f. Required.
+ *
+ * @setup: called once, after the command line, before anything runs,
+ *	also for --list (@rs->list, when @rs->cpus is empty and nothing
+ *	may probe the kernel or need privileges). Required. Adds the
+ *	selected rows to @rows with bench_add_row() and sets their family
+ *	fields; a row that cannot run may get its reason in its @out. The
+ *	rows are the runner's: it frees them after close(). 0, or -errno
+ *	after one line on stderr (exit 1).
+ * @list_row: --list --json: called once per row, before @setup's rows
+ *	are freed, to add what the row needs and runs to @o, the row's
+ *	JSON object, which the runner owns. Required.
+ *
+ * The callbacks below are called only for rows that run programs
+ * (runs_prog), @open first; the runner calls the others only after it
+ * succeeded, and @close last.
+ *
+ * @open: called once per row, before its first sample, with no worker
+ *	running: probes the kernel and loads the row's programs, and may
+ *	set the row's hits_per_event and others. Required. 0, or non-zero
+ *	with @out saying why (skipped when the kernel cannot, FAILED
+ *	otherwise); @close is then not called, so @open cleans up after
+ *	itself.
+ * @attach: called per sample, with the workers forked and waiting for
+ *	the go: attaches the programs, filtered to @workers where they
+ *	filter. Required. Timed as attach_ns. 0, or non-zero with @out
+ *	saying why; @detach is called either way.
+ * @detach: called per sample, after the workers are done (or after
+ *	@attach failed): detaches everything @attach attached. Timed as
+ *	detach_ns. Required; must not fail.
+ * @collect: called per sample after @detach: each program's count on
+ *	each possible CPU into sample_hits(), then zeroes the counts for
+ *	the next sample. Required. 0; non-zero leaves the sample
+ *	unverified and says why in s->out.
+ * @hit_slot: where program @counter of the opened @row counts its hits
+ *	on @cpu, in memory mapped before the workers are forked (a
+ *	skeleton's .bss): the workers read it right before and after their
+ *	loops. Called before each sample's workers are forked. Required.
+ * @verify: checks of the family's own, after the runner's per-CPU check
+ *	passed; may set s->out FAILED, saying why. May be NULL.
+ * @count: called for a sample that counts (no warm-up, not run again),
+ *	verified, ok or disturbed: the family keeps what it needs of it
+ *	(in the row's @priv), as the runner keeps events and hits. May be
+ *	NULL.
+ * @prog_fds: the row's program fds, at most @max, into @fds, for
+ *	--prog-stats and the kernel's counts of skipped runs; returns how
+ *	many. The fds stay the family's. Required.
+ * @close: called once per opened row, at the end of the run, or on any
+ *	exit path after @open succeeded: frees what @open made. Required.
+ *
+ * The callbacks below write the results, once, after the last sample;
+ * every row is there, closed or not, and none may be changed.
+ *
+ * @print_upstream: the lines upstream's program printed, to stdout,
+ *	unless -q. Required.
+ * @print_summary: the summary table to stdout. Required.
+ * @json_context: what the family adds to the JSON's "context" object
+ *	@ctx (the runner's). May be NULL.
+ * @json_row: what the family adds to each row's JSON object @obj (the
+ *	runner's). May be NULL.
+ *
+ * Callbacks run in the parent only, one at a time; the workers run the
+ * row's trigger and nothing else of the family.
+ */
 struct bench_family {
 	const char *name;
-	const char *args;		/* the positional arguments */
-	const char *about;		/* the help text's first lines */
+	const char *args;
+	const char *about;
 	const struct bench_option *options;
-	/* 0, or -1 after one line on stderr */
 	int (*parse_option)(int key, const char *arg);
 	int (*parse_args)(int argc, char **argv);
-	/* the help text after the options: the family's tables */
 	void (*usage_tables)(FILE *f);
-	/* the rows selected; for --list (@listing) without probing the kernel */
-	int (*setup)(struct bench_rows *rows, bool listing);
-	/* --list: what a row needs and runs, into its JSON object */
+
+	int (*setup)(const struct run_settings *rs, struct bench_rows *rows);
 	void (*list_row)(const struct bench_row *row, struct json_t *o);
 
-	/* once per row, before its first sample: probe and load */
-	int (*open)(struct bench_row *row, struct outcome *out);
-	/* per sample, with the workers waiting */
-	int (*attach)(struct bench_row *row, const struct worker_pool *pool,
+	int (*open)(const struct run_settings *rs, struct bench_row *row,
+		    struct outcome *out);
+	int (*attach)(struct bench_row *row,
+		      const struct bench_workers *workers,
 		      struct outcome *out);
 	void (*detach)(struct bench_row *row);
-	/* the programs' per-CPU counts into s->hits, then zeroes them */
 	int (*collect)(struct bench_row *row, struct sample *s);
-	/*
-	 * Where program @counter of an opened @row counts its hits on @cpu,
-	 * in memory mapped before the workers are forked (a skeleton's
-	 * .bss): the workers read it around their loops. Required for rows
-	 * that run programs.
-	 */
 	const volatile __u64 *(*hit_slot)(const struct bench_row *row,
 					  int counter, int cpu);
-	/* checks of the family's own, after the runner's per-CPU check */
 	void (*verify)(struct bench_row *row, struct sample *s);
-	/* a sample that counts (no warm-up, not run again): what the
-	 * family keeps of it joins the row's, as events and hits do */
 	void (*count)(struct bench_row *row, const struct sample *s);
-	/* the program fds, for --prog-stats; returns how many */
 	int (*prog_fds)(const struct bench_row *row, int *fds, int max);
 	void (*close)(struct bench_row *row);
 
-	/* upstream's lines, the summary, and what JSON adds per row */
 	void (*print_upstream)(const struct bench_rows *rows);
-	void (*print_summary)(const struct bench_rows *rows);
-	void (*json_context)(struct json_t *ctx);
+	void (*print_summary)(const struct run_settings *rs,
+			      const struct bench_rows *rows);
+	void (*json_context)(const struct run_settings *rs, struct json_t *ctx);
 	void (*json_row)(const struct bench_row *row, struct json_t *obj);
 };
 
-/* what the runner's command line decided */
-struct run_settings {
-	struct cpu_list cpus;
-	__u64 count;		/* 0: each row's own */
-	int repeat;		/* fixed samples; 0: until precise enough */
-	int min_samples, max_samples;
-	double precision;	/* wanted 95% half-interval, share of mean */
-	int warmup;
-	double duration;	/* seconds per sample; 0: a count */
-	const char *json;
-	bool prog_stats;
-	bool list;
-	const char *compare[2];
-	double fail_on_regression;	/* percent; < 0: off */
-	double lock_wait;	/* seconds to wait for another run */
-};
-
-extern struct run_settings bench_rs;
-
 /*
- * Faults the tests inject through the environment (BENCH_TEST_FAULT=
- * miss-odd, miss-cpu=N, uncounted, miss-one, ...) to prove that
- * verification bites: a program that misses events must give FAILED.
- * They exist in the test build only (make testing: -DBENCH_TESTING, in
- * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
- * builds reads no environment for them: its bench_fault is a constant
- * none, every test of it is constant, and the compiler drops the faults.
+ * The program's main(): runs @fam with the command line, and returns the
+ * exit status (see --help).
  */
-enum bench_fault_kind {
-	BENCH_FAULT_NONE,
-	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
-	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
-	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
-	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
-	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
-	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
-	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
-	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
-};
-
-struct bench_fault {
-	enum bench_fault_kind kind;
-	int cpu;
-	const char *name;
-};
-
-#ifdef BENCH_TESTING
-extern struct bench_fault bench_fault;
-#else
-static const struct bench_fault bench_fault = { .kind = BENCH_FAULT_NONE };
-#endif
-
-/*
- * The fault program @i of a row's @nr counts with, in the numbers above:
- * miss-one makes the last one miss every other hit, the others none.
- */
-static inline enum bench_fault_kind bench_fault_of(int i, int nr)
-{
-	if (bench_fault.kind != BENCH_FAULT_MISS_ONE)
-		return bench_fault.kind;
-	return i == nr - 1 ? BENCH_FAULT_MISS_ODD : BENCH_FAULT_NONE;
-}
-
-/*
- * Positional arguments that stand for -c and -n: each may be given one
- * way only. -1 after one line on stderr.
- */
-int bench_cpus_arg(const char *s, const char *what);
-int bench_count_arg(const char *s, __u64 max, const char *what);
-
 int bench_main(const struct bench_family *fam, int argc, char **argv);
 
-/* ---- a sample's worth: bench_verify.c, pure functions ---- */
-
-/* events, rate and ns per event from the workers' results */
-void sample_measure(struct sample *s);
-/*
- * Inside every worker's loop, on its CPU, each of the row's programs
- * counted at least hits_per_event times the worker's events, and not
- * more than the time other tasks had that CPU can explain: the rest of
- * the loop's hits is foreign. Hits outside the loops never count. A
- * shortfall the kernel's own count of skipped runs in the loops explains
- * is noted in s->skipped; any other, or hits no task can explain, make
- * s->out FAILED, naming the CPU.
- */
-void sample_verify(const struct bench_row *row, struct sample *s);
-/* s->out disturbed when a worker did not have its CPU to itself */
-void sample_judge_disturbed(struct sample *s);
-/*
- * -r N reached, or --max-samples, or the mean of the rates @x known to
- * --precision (the JSON's ci95 against its mean)
- */
-bool enough_samples(const double *x, int n, const struct run_settings *rs);
-/* "  name      help", the help's further lines indented alike */
-void print_help_item(FILE *f, const char *head, const char *help);
-
-/* ---- the summary: bench_report.c ---- */
+/* ---- for the family's summary: bench_report.c ---- */
 
 struct row_summary {
 	struct sample_stats rate, ns;
@@ -518,9 +549,6 @@ struct skip_group {
 /* a row's mode: test_overhead's name, map_perf_test's variant */
 typedef const char *(*row_mode_fn)(const struct bench_row *row);
 
-/* @reason without @mode's name where it names it: the group's key */
-void skip_reason(const char *reason, const char *mode, char *buf,
-		 size_t len);
 /*
  * The groups of the skipped rows @in selects (NULL: every row), in the
  * order of their first rows; how many, or -ENOMEM. Free *@groups.
@@ -546,13 +574,5 @@ void skip_group_label(const struct bench_rows *rows, const bool *in,
  * group, "  <label>: <reason>". Nothing when no row was skipped.
  */
 void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode);
-/* one updating line on stderr when it is a terminal */
-void progress(int done, int total, const struct bench_row *row, int round);
-void progress_end(void);
-
-/* ---- kept from the sample runner for families' use ---- */
-
-/* possible CPUs, as the kernel numbers per-CPU data */
-int nr_cpus_possible(void);
 
 #endif /* __BENCH_H */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench.h"
+#include "bench_runner.h"
 
 /* the CPU numbers a list may name: the kernel's NR_CPUS limit */
 #define MAX_CPU_NUMBER	8191

@@ -26,7 +26,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench.h"
+#include "bench_runner.h"
 
 /* the inodes the kernel gives its initial namespaces */
 #define PROC_USER_INIT_INO	0xEFFFFFFDU

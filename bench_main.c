@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "bench.h"
+#include "bench_runner.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
 #include "bench_report.h"
@@ -45,9 +45,6 @@
 #define EXIT_DISTURBED		3
 
 struct run_settings bench_rs;
-#ifdef BENCH_TESTING
-struct bench_fault bench_fault;
-#endif
 
 /* ---- options ---- */
 
@@ -489,12 +486,14 @@ static int sample_buffers(struct sample *s, const struct bench_row *row)
 }
 
 /*
- * The kernel's count of the runs it skipped of each of the row's
- * programs, to re-enter a program already running on the CPU (an
- * interrupt's event nested in the program), into @skips: read when the
- * workers are released, then subtracted from when the last is done, so
- * that only the loops' skips can excuse a shortfall. Kernels before 5.12
- * keep none; kprobe programs' are kept from 6.7.
+ * The runs the kernel skipped of each of the row's programs because the
+ * program was already running on that CPU (an interrupt's event nested
+ * in it): its recursion_misses. Called twice per sample: with @before
+ * just before the workers are released, storing each program's total in
+ * @skips; then after the last worker is done, replacing it with what was
+ * added since, so that only skips during the loops can excuse a
+ * shortfall. Kernels before 5.12 keep no such count; for kprobe programs
+ * it is kept from 6.7.
  */
 static void read_kernel_skips(const struct bench_family *fam,
 			      const struct bench_row *row, __u64 *skips,
@@ -553,7 +552,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		return;
 	}
 	if (!row->opened) {
-		if (row->runs_prog && fam->open(row, &s->out))
+		if (row->runs_prog && fam->open(&bench_rs, row, &s->out))
 			return;
 		row->opened = true;
 	}
@@ -562,8 +561,10 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		       bench_rs.duration * 1e9, &win, &s->out))
 		return;
 	if (row->runs_prog) {
+		struct bench_workers workers = { pool.nr, pool.cpu, pool.pid };
+
 		t0 = now_ns();
-		err = fam->attach(row, &pool, &s->out);
+		err = fam->attach(row, &workers, &s->out);
 		s->attach_ns = now_ns() - t0;
 		if (err || bench_interrupted()) {
 			pool_stop(&pool);
@@ -588,7 +589,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 			wall = s->res[i].elapsed_ns;
 	row->last_wall_ns = wall;
 	if (row->runs_prog && !fam->collect(row, s) &&
-	    bench_fault.kind != BENCH_FAULT_UNCOUNTED)
+	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
 		sample_verify(row, s);
 	if (row->runs_prog && s->out.status == ST_OK && fam->verify)
 		fam->verify(row, s);
@@ -769,7 +770,7 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 	row->prog_runs = n1 - n0;
 	row->prog_hits = s.counted;
 	/* uncounted programs (the bench's reference) have no hits to compare */
-	if (bench_fault.kind != BENCH_FAULT_UNCOUNTED &&
+	if (run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED &&
 	    row->prog_runs > s.counted + s.counted / 100 + 100) {
 		outcome_set(&row->prog_out, ST_SKIPPED,
 			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
@@ -856,7 +857,6 @@ static int exit_status(const struct bench_rows *rows)
 	return 0;
 }
 
-/* stdout and the JSON file: everything written, or exit 1 saying why */
 /* stdout was closed when we started: /dev/null stands in its place */
 static bool stdout_closed;
 
@@ -878,6 +878,7 @@ static void hold_std_fds(void)
 	}
 }
 
+/* stdout and the JSON file: everything written, or 1 after saying why */
 static int flush_output(FILE *json)
 {
 	int err = 0;
@@ -921,7 +922,7 @@ static int run_list(const struct bench_family *fam)
 	FILE *json;
 	int err;
 
-	err = fam->setup(&all, true);
+	err = fam->setup(&bench_rs, &all);
 	if (err)
 		return 1;
 	json = open_json();
@@ -939,7 +940,7 @@ static int run(const struct bench_family *fam, FILE *json)
 	struct bench_rows rows = {};
 	int ret;
 
-	if (fam->setup(&rows, false) || alloc_worker_rates(&rows)) {
+	if (fam->setup(&bench_rs, &rows) || alloc_worker_rates(&rows)) {
 		ret = 1;
 		goto out;
 	}
@@ -953,7 +954,7 @@ static int run(const struct bench_family *fam, FILE *json)
 	if (json != stdout) {
 		if (verbosity > 0)
 			fam->print_upstream(&rows);
-		fam->print_summary(&rows);
+		fam->print_summary(&bench_rs, &rows);
 	}
 	if (json && write_results(fam, &rows, json))
 		pr_err("writing %s failed", bench_rs.json);
@@ -975,30 +976,31 @@ out:
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
 static int read_fault(void)
 {
+	struct test_fault *fault = &bench_rs.fault;
 	const char *s = getenv("BENCH_TEST_FAULT");
 	__u64 cpu;
 
 	if (!s || !*s)
 		return 0;
-	bench_fault.name = s;
+	fault->name = s;
 	if (!strcmp(s, "miss-odd")) {
-		bench_fault.kind = BENCH_FAULT_MISS_ODD;
+		fault->kind = BENCH_FAULT_MISS_ODD;
 	} else if (!strcmp(s, "uncounted")) {
-		bench_fault.kind = BENCH_FAULT_UNCOUNTED;
+		fault->kind = BENCH_FAULT_UNCOUNTED;
 	} else if (!strcmp(s, "miss-one")) {
-		bench_fault.kind = BENCH_FAULT_MISS_ONE;
+		fault->kind = BENCH_FAULT_MISS_ONE;
 	} else if (!strcmp(s, "wrong-key")) {
-		bench_fault.kind = BENCH_FAULT_WRONG_KEY;
+		fault->kind = BENCH_FAULT_WRONG_KEY;
 	} else if (!strcmp(s, "fill-all")) {
-		bench_fault.kind = BENCH_FAULT_FILL_ALL;
+		fault->kind = BENCH_FAULT_FILL_ALL;
 	} else if (!strcmp(s, "drop-all")) {
-		bench_fault.kind = BENCH_FAULT_DROP_ALL;
+		fault->kind = BENCH_FAULT_DROP_ALL;
 	} else if (!strcmp(s, "empty-map")) {
-		bench_fault.kind = BENCH_FAULT_EMPTY_MAP;
+		fault->kind = BENCH_FAULT_EMPTY_MAP;
 	} else if (!strncmp(s, "miss-cpu=", 9) &&
 		   !parse_u64(s + 9, 0, 8191, &cpu)) {
-		bench_fault.kind = BENCH_FAULT_MISS_CPU;
-		bench_fault.cpu = cpu;
+		fault->kind = BENCH_FAULT_MISS_CPU;
+		fault->cpu = cpu;
 	} else {
 		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all or empty-map",
 		       printable(s));

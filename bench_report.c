@@ -18,7 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
-#include "bench.h"
+#include "bench_runner.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
 #include "bench_report.h"
@@ -471,7 +471,7 @@ static json_t *context_json(const struct bench_family *fam)
 	json_object_set_new(c, "timestamp", json_string(stamp));
 	cpu_list_free(&usable);
 	if (fam->json_context)
-		fam->json_context(c);
+		fam->json_context(rs, c);
 	return c;
 }
 

@@ -6,7 +6,7 @@
  * the runner gathered, so the unit tests can try every case.
  */
 #include <math.h>
-#include "bench.h"
+#include "bench_runner.h"
 
 /*
  * A worker that had its CPU for less than this share of its loop's wall

@@ -21,7 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include "bench.h"
+#include "bench_runner.h"
 
 /* how often the parent looks at its waiting workers */
 #define WATCH_MS		200

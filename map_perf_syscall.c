@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "map_perf_families.h"
+#include "map_perf_kinds.h"
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
@@ -185,7 +185,7 @@ static bool write_all(struct sys_worker *w)
 /* what one call made, unless the test fault wants it left out */
 static void tally(struct sys_worker *w, bool fine, __u64 ops)
 {
-	enum bench_fault_kind fault = bench_fault_of(0, 1);
+	enum test_fault_kind fault = w->ctx.fault;
 
 	if (!fine) {
 		w->slot->bad++;
@@ -193,7 +193,7 @@ static void tally(struct sys_worker *w, bool fine, __u64 ops)
 	}
 	if (fault == BENCH_FAULT_UNCOUNTED ||
 	    (fault == BENCH_FAULT_MISS_ODD && (w->calls++ & 1)) ||
-	    (fault == BENCH_FAULT_MISS_CPU && w->cpu == bench_fault.cpu))
+	    (fault == BENCH_FAULT_MISS_CPU && w->cpu == w->ctx.fault_cpu))
 		return;
 	w->slot->ok += ops;
 }

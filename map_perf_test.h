@@ -21,7 +21,7 @@ enum map_test_id {
 	ARRAY_LOOKUP,
 	INNER_LRU_HASH_PREALLOC,
 	LRU_HASH_LOOKUP,
-	/* beyond upstream: the other map families, same flag numbering */
+	/* beyond upstream: the other map kinds, same flag numbering */
 	BLOOM_LOOKUP,
 	BLOOM_UPDATE,
 	QUEUE_PUSH_POP,

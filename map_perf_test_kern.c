@@ -115,7 +115,7 @@ struct {
 	__type(value, struct map_perf_counters);
 } counters SEC(".maps");
 
-/* ---- the other map families ---- */
+/* ---- the other map kinds ---- */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
@@ -478,7 +478,7 @@ static __always_inline void lru_hash_lookup(__u32 key)
 }
 
 
-/* ---- the other families' bodies ---- */
+/* ---- the other map kinds' bodies ---- */
 
 /* the counters for what else a run did; the test fault applies alike */
 static __always_inline void count_more(__u32 test,

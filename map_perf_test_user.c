@@ -33,7 +33,7 @@
 #include "bench_attach.h"
 #include "bench_report.h"
 #include "map_perf_test.h"
-#include "map_perf_families.h"
+#include "map_perf_kinds.h"
 #include "map_perf_test_kern.skel.h"
 
 #define DEFAULT_COUNT	50000ull
@@ -240,7 +240,7 @@ struct map_test {
 	size_t map;		/* the map it uses, which -E resizes */
 	size_t prog[4];		/* its program for each attach method */
 	/* fills the map after load, before the workers start */
-	int (*fill)(struct map_row *r);
+	int (*fill)(const struct run_settings *rs, struct map_row *r);
 	bool miss;		/* --miss applies */
 	enum test_shape shape;
 	unsigned int takes;	/* TAKES_*: the sweeps that apply */
@@ -319,20 +319,20 @@ static struct {
  * The fills leave out what --miss looks up; the test fault fill-all puts
  * it in anyway, for the tests to see a --miss lookup that hits fail.
  */
-static bool fill_absent(void)
+static bool fill_absent(const struct run_settings *rs)
 {
-	return opt.miss && bench_fault.kind != BENCH_FAULT_FILL_ALL;
+	return opt.miss && run_fault(rs)->kind != BENCH_FAULT_FILL_ALL;
 }
 
 /* key 0 of the map's key size: the first 4 bytes, the rest zero */
-static int fill_hash_lookup(struct map_row *r)
+static int fill_hash_lookup(const struct run_settings *rs, struct map_row *r)
 {
 	struct bpf_map *map = r->skel->maps.hash_map;
 	__u8 key[MAX_KEY_SIZE] = {};
 	__u32 k = LOOKUP_KEY;
 	long val = 1;
 
-	if (fill_absent())
+	if (fill_absent(rs))
 		return 0;
 	memcpy(key, &k, sizeof(k));
 	return bpf_map__update_elem(map, key, bpf_map__key_size(map), &val,
@@ -340,7 +340,7 @@ static int fill_hash_lookup(struct map_row *r)
 }
 
 /* bloom filters: keys 0 .. max_entries - 1, the set the program knows */
-static int fill_bloom(struct map_row *r)
+static int fill_bloom(const struct run_settings *rs, struct map_row *r)
 {
 	int fd = bpf_map__fd(r->skel->maps.bloom_map);
 	__u32 k;
@@ -362,7 +362,7 @@ struct lpm_key {
  * program searches. Under --miss, no prefix at all contains the address.
  * The same seed every run: every run searches the same trie.
  */
-static int fill_lpm(struct map_row *r)
+static int fill_lpm(const struct run_settings *rs, struct map_row *r)
 {
 	const __u8 addr4[4] = LPM_ADDR;
 	struct bpf_map *map = r->skel->maps.lpm_trie_map_alloc;
@@ -376,17 +376,17 @@ static int fill_lpm(struct map_row *r)
 	/* the program looks up the address followed by zeros */
 	memcpy(addr, addr4, sizeof(addr4));
 	srand(1);
-	while (n < LPM_PREFIXES && n < r->entries - !fill_absent()) {
+	while (n < LPM_PREFIXES && n < r->entries - !fill_absent(rs)) {
 		key.prefixlen = rand() % (8 * data + 1);
 		for (i = 0; i < data; i++)
 			key.data[i] = rand() & 0xff;
-		if (fill_absent() && lpm_covers(key.prefixlen, key.data, addr))
+		if (fill_absent(rs) && lpm_covers(key.prefixlen, key.data, addr))
 			continue;
 		if (bpf_map_update_elem(fd, &key, &value, BPF_ANY))
 			return -errno;
 		n++;
 	}
-	if (fill_absent())
+	if (fill_absent(rs))
 		return 0;
 	key.prefixlen = 8 * data;
 	memcpy(key.data, addr, data);
@@ -432,13 +432,13 @@ static __u64 kept_keys_hits(const struct map_row *r,
 	return hits;
 }
 
-static int fill_lru_hash_lookup(struct map_row *r)
+static int fill_lru_hash_lookup(const struct run_settings *rs, struct map_row *r)
 {
 	int fd = bpf_map__fd(r->skel->maps.lru_hash_lookup_map);
 	__u32 key, nr_windows = r->lru_range / LRU_LOOKUP_SPAN;
 	long val = 1;
 
-	if (fill_absent())
+	if (fill_absent(rs))
 		return 0;
 	for (key = 0; key < r->lru_range; key++)
 		if (bpf_map_update_elem(fd, &key, &val, BPF_NOEXIST))
@@ -449,7 +449,7 @@ static int fill_lru_hash_lookup(struct map_row *r)
 		return -ENOMEM;
 	read_kept_keys(fd, nr_windows, r->lru_kept);
 	/* the test build's fault empty-map: the keys gone before the runs */
-	if (bench_fault.kind == BENCH_FAULT_EMPTY_MAP)
+	if (run_fault(rs)->kind == BENCH_FAULT_EMPTY_MAP)
 		for (key = 0; key < r->lru_range; key++)
 			bpf_map_delete_elem(fd, &key);
 	r->hits = HITS_KEPT;
@@ -476,19 +476,19 @@ static int cpu_node(int cpu)
 }
 
 /* one inner LRU map per worker CPU, on that CPU's node, in its slot */
-static int fill_inner_lru(struct map_row *r)
+static int fill_inner_lru(const struct run_settings *rs, struct map_row *r)
 {
 	int outer = bpf_map__fd(r->skel->maps.array_of_lru_hashs);
 	const struct map_def *def = &r->inner;
 	int i, fd, err = 0;
 	__u32 cpu;
 
-	for (i = 0; !err && i < bench_rs.cpus.nr; i++) {
+	for (i = 0; !err && i < rs->cpus.nr; i++) {
 		LIBBPF_OPTS(bpf_map_create_opts, mopts,
 			    .map_flags = def->flags,
-			    .numa_node = cpu_node(bench_rs.cpus.cpu[i]));
+			    .numa_node = cpu_node(rs->cpus.cpu[i]));
 
-		cpu = bench_rs.cpus.cpu[i];
+		cpu = rs->cpus.cpu[i];
 		fd = bpf_map_create(def->type, "inner_lru_hash", def->key_size,
 				    def->value_size, def->max_entries, &mopts);
 		if (fd < 0)
@@ -1023,9 +1023,10 @@ static bool test_selected(int t)
  * lightest. A method that fails for a reason other than the kernel's
  * stops the search: a fallback must not hide a bug.
  */
-static int open_test(struct map_row *r, struct outcome *out);
+static int open_test(const struct run_settings *rs, struct map_row *r,
+		     struct outcome *out);
 
-static int pick_method(struct outcome *none)
+static int pick_method(const struct run_settings *rs, struct outcome *none)
 {
 	char why[4 * REASON_LEN];
 	struct outcome out;
@@ -1039,7 +1040,7 @@ static int pick_method(struct outcome *none)
 		memset(&out, 0, sizeof(out));
 		r.test = &tests[ARRAY_LOOKUP];
 		r.method = &methods[m];
-		err = open_test(&r, &out);
+		err = open_test(rs, &r, &out);
 		map_perf_test_kern__destroy(r.skel);
 		if (!err) {
 			if (why[0])
@@ -1064,15 +1065,15 @@ static int pick_method(struct outcome *none)
  */
 static struct cpu_list *prefix_cpus;
 
-static int make_prefixes(void)
+static int make_prefixes(const struct cpu_list *selected)
 {
-	int n, nr = bench_rs.cpus.nr;
+	int n, nr = selected->nr;
 
 	prefix_cpus = calloc(nr ?: 1, sizeof(*prefix_cpus));
 	if (!prefix_cpus)
 		return -ENOMEM;
 	for (n = 1; n <= nr; n++)
-		prefix_cpus[n - 1] = (struct cpu_list){ n, bench_rs.cpus.cpu };
+		prefix_cpus[n - 1] = (struct cpu_list){ n, selected->cpu };
 	return 0;
 }
 
@@ -1086,9 +1087,10 @@ static bool has_consumer(const struct map_test *test)
  * --scale 1, 2, ... of them; a buffer's consumer takes the last CPU.
  * The counts in @nr (ascending); how many there are.
  */
-static int worker_counts(const struct map_test *test, bool all, int *nr)
+static int worker_counts(const struct cpu_list *selected,
+			 const struct map_test *test, bool all, int *nr)
 {
-	int most = bench_rs.cpus.nr - has_consumer(test), n, k = 0;
+	int most = selected->nr - has_consumer(test), n, k = 0;
 
 	if (all || most < 1)
 		return 0;
@@ -1098,7 +1100,8 @@ static int worker_counts(const struct map_test *test, bool all, int *nr)
 }
 
 /* the syscall with nothing attached, once per syscall and worker count */
-static struct bench_row *base_row(struct bench_rows *rows, int t,
+static struct bench_row *base_row(const struct run_settings *rs,
+				  struct bench_rows *rows, int t,
 				  const struct cpu_list *cpus)
 {
 	struct bench_row *row;
@@ -1115,7 +1118,7 @@ static struct bench_row *base_row(struct bench_rows *rows, int t,
 	row->trigger = &tests[t].trigger;
 	row->count = DEFAULT_COUNT;
 	/* a buffer's producers leave the consumer a CPU: their base too */
-	if (opt.scale || cpus->nr != bench_rs.cpus.nr)
+	if (opt.scale || cpus->nr != rs->cpus.nr)
 		row_add_param(row, "cpus", cpus->nr);
 	return row;
 }
@@ -1207,7 +1210,8 @@ static bool row_applies(const struct map_test *test,
 }
 
 /* every row of test @t with method @m: one per value of each sweep */
-static int add_test_rows(struct bench_rows *rows, int t, int m,
+static int add_test_rows(const struct run_settings *rs,
+			 struct bench_rows *rows, int t, int m,
 			 struct outcome *why, bool all)
 {
 	const struct map_test *test = &tests[t];
@@ -1215,7 +1219,7 @@ static int add_test_rows(struct bench_rows *rows, int t, int m,
 	const struct sweep *E, *K, *W, *R;
 	struct row_settings set = { .consumer_cpu = -1 };
 	struct outcome alone = {};
-	int e, k, w, rs, c, nc, nr[1024];
+	int e, k, w, r, c, nc, nr[1024];
 
 	E = sweep_or(&opt.entries, !all && test->takes & TAKES_ENTRIES, 0, &o1);
 	K = sweep_or(&opt.key_size, !all && test->takes & TAKES_KEY_SIZE, 0,
@@ -1226,28 +1230,28 @@ static int add_test_rows(struct bench_rows *rows, int t, int m,
 		     WAKEUP_ADAPTIVE, &o3);
 	R = sweep_or(&opt.record_size, !all && test->takes & TAKES_RECORDS,
 		     DEFAULT_RECORD_SIZE, &o4);
-	nc = worker_counts(test, all, nr);
-	if (has_consumer(test) && !all && bench_rs.cpus.nr < 2)
+	nc = worker_counts(&rs->cpus, test, all, nr);
+	if (has_consumer(test) && !all && rs->cpus.nr < 2)
 		outcome_set(&alone, ST_SKIPPED,
 			    "one CPU selected: the consumer needs one of its own beside the producers' (-c 2 or more)");
-	if (has_consumer(test) && bench_rs.cpus.nr >= 2)
-		set.consumer_cpu = bench_rs.cpus.cpu[bench_rs.cpus.nr - 1];
+	if (has_consumer(test) && rs->cpus.nr >= 2)
+		set.consumer_cpu = rs->cpus.cpu[rs->cpus.nr - 1];
 	if (!nc) {
 		/* --list, or a row that says why it cannot run */
 		set.wakeup = W->v[0];
 		set.record_size = R->v[0];
 		return add_test_row(rows, t, m, alone.status ? &alone : why,
-				    &set, &bench_rs.cpus) ? 0 : -ENOMEM;
+				    &set, &rs->cpus) ? 0 : -ENOMEM;
 	}
 	for (e = 0; e < E->nr; e++)
 	for (k = 0; k < K->nr; k++)
 	for (w = 0; w < W->nr; w++)
-	for (rs = 0; rs < R->nr; rs++)
+	for (r = 0; r < R->nr; r++)
 	for (c = 0; c < nc; c++) {
 		set.entries = E->v[e];
 		set.key_size = K->v[k];
 		set.wakeup = W->v[w];
-		set.record_size = R->v[rs];
+		set.record_size = R->v[r];
 		if (!row_applies(test, &set))
 			continue;
 		if (!add_test_row(rows, t, m, why, &set,
@@ -1258,18 +1262,19 @@ static int add_test_rows(struct bench_rows *rows, int t, int m,
 }
 
 /* base rows first, for every worker count a test of a syscall uses */
-static int add_base_rows(struct bench_rows *rows, bool all)
+static int add_base_rows(const struct run_settings *rs,
+			 struct bench_rows *rows, bool all)
 {
 	int t, c, nc, nr[1024];
 
 	for (t = 0; t < NR_TESTS; t++) {
 		if (!test_selected(t) || tests[t].shape == SHAPE_SYSCALL)
 			continue;
-		nc = worker_counts(&tests[t], all, nr);
-		if (!nc && !base_row(rows, t, &bench_rs.cpus))
+		nc = worker_counts(&rs->cpus, &tests[t], all, nr);
+		if (!nc && !base_row(rs, rows, t, &rs->cpus))
 			return -ENOMEM;
 		for (c = 0; c < nc; c++)
-			if (!base_row(rows, t, &prefix_cpus[nr[c] - 1]))
+			if (!base_row(rs, rows, t, &prefix_cpus[nr[c] - 1]))
 				return -ENOMEM;
 	}
 	return 0;
@@ -1305,41 +1310,43 @@ static int context_method(void)
 	return one;
 }
 
-static int setup(struct bench_rows *rows, bool listing)
+static int setup(const struct run_settings *rs, struct bench_rows *rows)
 {
 	struct outcome none = {};
+	bool listing = rs->list;
 	int t, m, i, err, picked = -1;
 
-	if (bench_rs.cpus.nr > 1024) {
-		pr_err("%d CPUs: map_perf_test covers 1024", bench_rs.cpus.nr);
+	if (rs->cpus.nr > 1024) {
+		pr_err("%d CPUs: map_perf_test covers 1024", rs->cpus.nr);
 		return -E2BIG;
 	}
-	if (make_prefixes())
+	if (make_prefixes(&rs->cpus))
 		return -ENOMEM;
 	/* a listing probes nothing: auto lists every method */
 	if (!listing && !opt.methods_given)
-		picked = auto_picked = pick_method(&none);
+		picked = auto_picked = pick_method(rs, &none);
 	if (!listing)
 		note_skipped_sizes();
 	/* base rows first: every test's overhead is against one */
-	err = add_base_rows(rows, listing);
+	err = add_base_rows(rs, rows, listing);
 	for (m = 0; !err && m < NR_METHODS; m++) {
 		bool on = opt.methods_given ? opt.method_on[m] :
 			  listing || m == picked;
 
 		for (t = 0; !err && on && t < NR_TESTS; t++)
 			if (test_selected(t) && tests[t].shape != SHAPE_SYSCALL)
-				err = add_test_rows(rows, t, m, NULL, listing);
+				err = add_test_rows(rs, rows, t, m, NULL,
+						    listing);
 	}
 	/* no method works: every test says why, as a row of its own */
 	for (t = 0; !err && !listing && picked < 0 && !opt.methods_given &&
 	     t < NR_TESTS; t++)
 		if (test_selected(t) && tests[t].shape != SHAPE_SYSCALL)
-			err = add_test_rows(rows, t, -1, &none, true);
+			err = add_test_rows(rs, rows, t, -1, &none, true);
 	/* no program, no method: once */
 	for (t = 0; !err && t < NR_TESTS; t++)
 		if (test_selected(t) && tests[t].shape == SHAPE_SYSCALL)
-			err = add_test_rows(rows, t, -1, NULL, listing);
+			err = add_test_rows(rs, rows, t, -1, NULL, listing);
 	if (err)
 		return err;
 	if (rows->nr == 0) {
@@ -1351,7 +1358,7 @@ static int setup(struct bench_rows *rows, bool listing)
 		struct map_row *r = rows->row[i].priv;
 
 		if (r && r->test->shape != SHAPE_SYSCALL)
-			rows->row[i].base = base_row(rows, r->test - tests,
+			rows->row[i].base = base_row(rs, rows, r->test - tests,
 						     rows->row[i].cpus);
 	}
 	return 0;
@@ -1456,7 +1463,8 @@ static int probe_helpers(struct map_row *r, struct outcome *out)
 	return 0;
 }
 
-static void configure(struct map_perf_config *cfg, const struct map_row *r)
+static void configure(const struct run_settings *rs,
+		      struct map_perf_config *cfg, const struct map_row *r)
 {
 	const struct map_test *t = r->test;
 	bool initial = true;
@@ -1464,8 +1472,8 @@ static void configure(struct map_perf_config *cfg, const struct map_row *r)
 	cfg->syscall_nr = t->nr;
 	if (!pid_namespace(&cfg->pidns_dev, &cfg->pidns_ino, &initial))
 		cfg->use_pidns = !initial;
-	cfg->fault = bench_fault_of(0, 1);
-	cfg->fault_cpu = bench_fault.cpu;
+	cfg->fault = prog_fault(rs, 0, 1);
+	cfg->fault_cpu = run_fault(rs)->cpu;
 	cfg->key_size = r->set.key_size;
 	cfg->record_size = r->set.record_size;
 	cfg->wakeup = r->set.wakeup;
@@ -1474,7 +1482,8 @@ static void configure(struct map_perf_config *cfg, const struct map_row *r)
 }
 
 /* opens the test's object for its method, sets it up, loads it */
-static int open_test(struct map_row *r, struct outcome *out)
+static int open_test(const struct run_settings *rs, struct map_row *r,
+		     struct outcome *out)
 {
 	int err;
 
@@ -1489,7 +1498,7 @@ static int open_test(struct map_row *r, struct outcome *out)
 	err = setup_maps(r, out);
 	if (!err)
 		err = probe_helpers(r, out);
-	configure(&r->skel->rodata->cfg, r);
+	configure(rs, &r->skel->rodata->cfg, r);
 	if (!err)
 		err = attach_load(r->method->kind, r->skel->skeleton, r->prog,
 				  &r->test->target, &r->hooked, out);
@@ -1501,7 +1510,8 @@ static int open_test(struct map_row *r, struct outcome *out)
 }
 
 /* the map's size as the kernel has it, and its contents for the test */
-static int fill_map(struct map_row *r, struct outcome *out)
+static int fill_map(const struct run_settings *rs, struct map_row *r,
+		    struct outcome *out)
 {
 	struct bpf_map *map = skel_map(r->skel, r->test->map);
 	int err = 0;
@@ -1511,7 +1521,7 @@ static int fill_map(struct map_row *r, struct outcome *out)
 	if (!r->inner.max_entries)
 		err = kernel_max_entries(bpf_map__fd(map), &r->entries);
 	if (!err && r->test->fill)
-		err = r->test->fill(r);
+		err = r->test->fill(rs, r);
 	if (err)
 		outcome_set(out, ST_FAILED, "filling %s: %s",
 			    bpf_map__name(map), strerror(-err));
@@ -1523,7 +1533,8 @@ static int fill_map(struct map_row *r, struct outcome *out)
 
 /* ---- user-space operations: a map, no program ---- */
 
-static int open_sys(struct bench_row *row, struct outcome *out)
+static int open_sys(const struct run_settings *rs, struct bench_row *row,
+		    struct outcome *out)
 {
 	struct map_row *r = row->priv;
 	const struct map_test *t = r->test;
@@ -1560,6 +1571,7 @@ static int open_sys(struct bench_row *row, struct outcome *out)
 	r->sys = (struct sys_ctx){
 		.map_id = info.id, .op = t->sys_op, .entries = r->entries,
 		.key_size = key_size, .cpus = row->cpus, .slots = slots,
+		.fault = prog_fault(rs, 0, 1), .fault_cpu = run_fault(rs)->cpu,
 	};
 	return 0;
 }
@@ -1721,7 +1733,8 @@ static void verify_empty(struct map_row *r, struct sample *s)
 
 /* ---- every row ---- */
 
-static int open_row(struct bench_row *row, struct outcome *out)
+static int open_row(const struct run_settings *rs, struct bench_row *row,
+		    struct outcome *out)
 {
 	struct map_row *r = row->priv;
 	int err;
@@ -1741,14 +1754,14 @@ static int open_row(struct bench_row *row, struct outcome *out)
 		return -ENOMEM;
 	}
 	if (r->test->shape == SHAPE_SYSCALL) {
-		err = open_sys(row, out);
+		err = open_sys(rs, row, out);
 		if (err)
 			close_sys(r);
 		return err;
 	}
-	err = open_test(r, out);
+	err = open_test(rs, r, out);
 	if (!err)
-		err = fill_map(r, out);
+		err = fill_map(rs, r, out);
 	if (!err && has_consumer(r->test))
 		err = open_consumer(r, out);
 	/* ours attach only inside samples: any link there now is another's */
@@ -1776,8 +1789,8 @@ static int zero_counters(struct map_row *r)
 	return err;
 }
 
-static int attach_row(struct bench_row *row, const struct worker_pool *pool,
-		      struct outcome *out)
+static int attach_row(struct bench_row *row,
+		      const struct bench_workers *workers, struct outcome *out)
 {
 	struct map_row *r = row->priv;
 	int i, err;
@@ -1792,8 +1805,8 @@ static int attach_row(struct bench_row *row, const struct worker_pool *pool,
 	       sizeof(r->skel->bss->worker_tgid));
 	memset(r->skel->bss->call_slots, 0,
 	       sizeof(r->skel->bss->call_slots));
-	for (i = 0; i < pool->nr; i++)
-		r->skel->bss->worker_tgid[pool->cpu[i]] = pool->pid[i];
+	for (i = 0; i < workers->nr; i++)
+		r->skel->bss->worker_tgid[workers->cpu[i]] = workers->pid[i];
 	err = zero_counters(r);
 	if (err) {
 		outcome_set(out, ST_FAILED, "zeroing the counters: %s",
@@ -2072,8 +2085,8 @@ static double consumer_ns_per_record(const struct map_row *r)
 	return r->total.consumed ? r->total.consumer_cpu_ns / r->total.consumed : NAN;
 }
 
-/* what a row of the other families adds to its notes */
-static void family_notes(const struct bench_row *row, char *buf, size_t len)
+/* what a row of the other map kinds adds to its notes */
+static void kind_notes(const struct bench_row *row, char *buf, size_t len)
 {
 	const struct map_row *r = row->priv;
 	size_t off = 0;
@@ -2106,7 +2119,7 @@ static void print_row(const struct bench_row *row)
 
 	printf("  %-26s %-10s %-9s ", row->name, row->variant,
 	       status_name(row->out.status));
-	family_notes(row, more, sizeof(more));
+	kind_notes(row, more, sizeof(more));
 	if (!row_has_figure(row)) {
 		printf("%s%s%s\n", row->out.reason, more[0] ? "  " : "", more);
 		return;
@@ -2150,24 +2163,25 @@ static void print_sweep(const char *what, const struct sweep *sw)
 	printf(", ");
 }
 
-static void print_summary(const struct bench_rows *rows)
+static void print_summary(const struct run_settings *rs,
+			  const struct bench_rows *rows)
 {
 	char cpus[256];
 	struct utsname uts;
 	int i;
 
 	uname(&uts);
-	format_cpus(&bench_rs.cpus, cpus, sizeof(cpus));
-	printf("\nSummary: %d worker(s) on CPU %s, ", bench_rs.cpus.nr, cpus);
+	format_cpus(&rs->cpus, cpus, sizeof(cpus));
+	printf("\nSummary: %d worker(s) on CPU %s, ", rs->cpus.nr, cpus);
 	if (opt.entries.nr == 1)
 		printf("maps resized to %llu entries, ", opt.entries.v[0]);
 	else
 		print_sweep("entries", &opt.entries);
 	print_sweep("key sizes", &opt.key_size);
 	if (opt.scale)
-		printf("scaled over 1..%d CPUs, ", bench_rs.cpus.nr);
+		printf("scaled over 1..%d CPUs, ", rs->cpus.nr);
 	printf("%s%skernel %s, libbpf %s\n", opt.miss ? "--miss, " : "",
-	       bench_fault.kind ? "UNVERIFIED (a test fault is injected), " : "",
+	       run_fault(rs)->kind ? "UNVERIFIED (a test fault is injected), " : "",
 	       uts.release, libbpf_version_text());
 	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
 	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
@@ -2194,7 +2208,7 @@ static json_t *sweep_json(const struct sweep *sw)
 	return a;
 }
 
-static void json_context(json_t *ctx)
+static void json_context(const struct run_settings *rs, json_t *ctx)
 {
 	json_object_set_new(ctx, "entries", sweep_json(&opt.entries));
 	json_object_set_new(ctx, "key_size", sweep_json(&opt.key_size));
@@ -2206,8 +2220,9 @@ static void json_context(json_t *ctx)
 	json_object_set_new(ctx, "attach_method", context_method() >= 0 ?
 			    json_string(methods[context_method()].name) :
 			    json_null());
-	if (bench_fault.kind)
-		json_object_set_new(ctx, "fault", json_string(bench_fault.name));
+	if (run_fault(rs)->kind)
+		json_object_set_new(ctx, "fault",
+				    json_string(run_fault(rs)->name));
 }
 
 static json_t *number(double v)
@@ -2215,9 +2230,9 @@ static json_t *number(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* what the other families add: records, false positives, the rate per CPU */
-static void json_family(const struct bench_row *row, const struct map_row *r,
-			json_t *o)
+/* what the other map kinds add: records, false positives, the rate per CPU */
+static void json_kind(const struct bench_row *row, const struct map_row *r,
+		      json_t *o)
 {
 	json_t *rec;
 
@@ -2269,7 +2284,7 @@ static void json_row(const struct bench_row *row, json_t *o)
 	json_object_set_new(o, "lookups", json_integer(r->total.lookups));
 	json_object_set_new(o, "found", json_integer(r->total.found));
 	json_object_set_new(o, "entries", json_integer(r->entries));
-	json_family(row, r, o);
+	json_kind(row, r, o);
 	if (!row_has_figure(row))
 		return;
 	if (!s.has_overhead && r->test->shape != SHAPE_SYSCALL) {
@@ -2341,7 +2356,7 @@ static const struct bench_family map_perf_family = {
 
 /*
  * Every row keeps its object open until the end of the run, so that the
- * rounds can come back to it: with every method and family that is more
+ * rounds can come back to it: with every method and map kind that is more
  * than a thousand fds (maps, programs, BTF, a consumer's perf events), past
  * the usual soft limit. The hard limit is what the machine allows.
  */

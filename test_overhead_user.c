@@ -36,6 +36,7 @@
 #include "bench.h"
 #include "bench_attach.h"
 #include "bench_report.h"
+#include "bench_workers.h"
 #include "test_overhead.h"
 #include "uprobe_targets.h"
 #include "test_overhead_kprobe_kern.skel.h"
@@ -510,89 +511,185 @@ struct attach_mode {
 };
 
 static const struct attach_mode modes[NR_MODES] = {
-	[MODE_BASE] = { "base", "BASE", NULL, 0x1, NULL, 0,
-		"nothing attached" },
-	[MODE_KPROBE] = { "kprobe", "w/KPROBE", &kind_kprobe, 0x4,
-		&test_overhead_kprobe_kern_skel,
-		PROG(test_overhead_kprobe_kern, kprobe_count),
-		"kprobe on the event's kernel function" },
-	[MODE_KRETPROBE] = { "kretprobe", "w/KRETPROBE", &kind_kretprobe,
-		0x100, &test_overhead_kprobe_kern_skel,
-		PROG(test_overhead_kprobe_kern, kretprobe_count),
-		"kretprobe on it" },
-	[MODE_TRACEPOINT] = { "tracepoint", "w/TRACEPOINT", &kind_tracepoint,
-		0x10, &test_overhead_tp_kern_skel,
-		PROG(test_overhead_tp_kern, tracepoint_count),
-		"the event's tracepoint" },
-	[MODE_RAW_TP] = { "raw_tp", "w/RAW_TRACEPOINT", &kind_raw_tp, 0x40,
-		&test_overhead_raw_tp_kern_skel,
-		PROG(test_overhead_raw_tp_kern, raw_tp_count),
-		"raw tracepoint on it" },
-	[MODE_TP_BTF] = { "tp_btf", "w/TP_BTF", &kind_tp_btf, 0x400,
-		&test_overhead_raw_tp_kern_skel,
-		PROG(test_overhead_raw_tp_kern, tp_btf_count),
-		"BTF-typed raw tracepoint on it" },
-	[MODE_FENTRY] = { "fentry", "w/FENTRY", &kind_fentry, 0x1000,
-		&test_overhead_fentry_kern_skel,
-		PROG(test_overhead_fentry_kern, fentry_count),
-		"fentry on the kernel function" },
-	[MODE_FEXIT] = { "fexit", "w/FEXIT", &kind_fexit, 0x4000,
-		&test_overhead_fentry_kern_skel,
-		PROG(test_overhead_fentry_kern, fexit_count),
-		"fexit on it" },
-	[MODE_FMOD_RET] = { "fmod_ret", "w/FMOD_RET", &kind_fmod_ret,
-		0x200000, &test_overhead_fentry_kern_skel, 0,
-		"task_rename: on prctl's LSM hook, returning 0;\n"
-		"getpgid: on the syscall, returning an error so its\n"
-		"body is skipped (it measures something else)" },
-	[MODE_UPROBE] = { "uprobe", "w/UPROBE", &kind_uprobe, 0,
-		&test_overhead_uprobe_kern_skel,
-		PROG(test_overhead_uprobe_kern, uprobe_count),
-		"uprobe on the uprobe-* functions" },
-	[MODE_URETPROBE] = { "uretprobe", "w/URETPROBE", &kind_uretprobe, 0,
-		&test_overhead_uprobe_kern_skel,
-		PROG(test_overhead_uprobe_kern, uretprobe_count),
-		"uretprobe on them" },
-	[MODE_KPROBE_MULTI] = { "kprobe_multi", "w/KPROBE_MULTI",
-		&kind_kprobe_multi, 0x2000000, &test_overhead_kprobe_kern_skel,
-		PROG(test_overhead_kprobe_kern, kprobe_multi_count),
-		"kprobe.multi (fprobe) on kprobe's function" },
-	[MODE_KRETPROBE_MULTI] = { "kretprobe_multi", "w/KRETPROBE_MULTI",
-		&kind_kretprobe_multi, 0x8000000,
-		&test_overhead_kprobe_kern_skel,
-		PROG(test_overhead_kprobe_kern, kretprobe_multi_count),
-		"kretprobe.multi on it" },
-	[MODE_KPROBE_SESSION] = { "kprobe_session", "w/KPROBE_SESSION",
-		&kind_kprobe_session, 0x200000000,
-		&test_overhead_kprobe_kern_skel,
-		PROG(test_overhead_kprobe_kern, kprobe_session_count),
-		"kprobe.session on it, entry only (libbpf 1.5)" },
-	[MODE_LSM] = { "lsm", "w/LSM", &kind_lsm, 0x20000000,
-		&test_overhead_fentry_kern_skel,
-		PROG(test_overhead_fentry_kern, lsm_count),
-		"BPF LSM on prctl's hook task_prctl, returning 0" },
-	[MODE_LSM_S] = { "lsm.s", "w/LSM_S", &kind_lsm_s, 0x800000000,
-		&test_overhead_fentry_kern_skel,
-		PROG(test_overhead_fentry_kern, lsm_s_count),
-		"the same, sleepable: task_prctl is among the\n"
-		"hooks the kernel lets sleepable programs take" },
-	[MODE_FENTRY_S] = { "fentry.s", "w/FENTRY_S", &kind_fentry_s,
-		0x80000000, &test_overhead_fentry_kern_skel,
-		PROG(test_overhead_fentry_kern, fentry_s_count),
-		"sleepable fentry on the kernel function, where\n"
-		"the verifier allows it (error-injectable ones)" },
-	[MODE_UPROBE_S] = { "uprobe.s", "w/UPROBE_S", &kind_uprobe_s, 0,
-		&test_overhead_uprobe_kern_skel,
-		PROG(test_overhead_uprobe_kern, uprobe_s_count),
-		"sleepable uprobe on the uprobe-* functions" },
-	[MODE_UPROBE_MULTI] = { "uprobe_multi", "w/UPROBE_MULTI",
-		&kind_uprobe_multi, 0, &test_overhead_uprobe_kern_skel,
-		PROG(test_overhead_uprobe_kern, uprobe_multi_count),
-		"uprobe.multi on them (libbpf 1.3)" },
-	[MODE_USDT] = { "usdt", "w/USDT", &kind_usdt, 0,
-		&test_overhead_usdt_kern_skel,
-		PROG(test_overhead_usdt_kern, usdt_count),
-		"USDT probe test_overhead:nop (usdt-nop)" },
+	[MODE_BASE] = {
+		.name = "base",
+		.header = "BASE",
+		.flag = 0x1,
+		.help = "nothing attached",
+	},
+	[MODE_KPROBE] = {
+		.name = "kprobe",
+		.header = "w/KPROBE",
+		.kind = &kind_kprobe,
+		.flag = 0x4,
+		.skel = &test_overhead_kprobe_kern_skel,
+		.count_prog = PROG(test_overhead_kprobe_kern, kprobe_count),
+		.help = "kprobe on the event's kernel function",
+	},
+	[MODE_KRETPROBE] = {
+		.name = "kretprobe",
+		.header = "w/KRETPROBE",
+		.kind = &kind_kretprobe,
+		.flag = 0x100,
+		.skel = &test_overhead_kprobe_kern_skel,
+		.count_prog = PROG(test_overhead_kprobe_kern, kretprobe_count),
+		.help = "kretprobe on it",
+	},
+	[MODE_TRACEPOINT] = {
+		.name = "tracepoint",
+		.header = "w/TRACEPOINT",
+		.kind = &kind_tracepoint,
+		.flag = 0x10,
+		.skel = &test_overhead_tp_kern_skel,
+		.count_prog = PROG(test_overhead_tp_kern, tracepoint_count),
+		.help = "the event's tracepoint",
+	},
+	[MODE_RAW_TP] = {
+		.name = "raw_tp",
+		.header = "w/RAW_TRACEPOINT",
+		.kind = &kind_raw_tp,
+		.flag = 0x40,
+		.skel = &test_overhead_raw_tp_kern_skel,
+		.count_prog = PROG(test_overhead_raw_tp_kern, raw_tp_count),
+		.help = "raw tracepoint on it",
+	},
+	[MODE_TP_BTF] = {
+		.name = "tp_btf",
+		.header = "w/TP_BTF",
+		.kind = &kind_tp_btf,
+		.flag = 0x400,
+		.skel = &test_overhead_raw_tp_kern_skel,
+		.count_prog = PROG(test_overhead_raw_tp_kern, tp_btf_count),
+		.help = "BTF-typed raw tracepoint on it",
+	},
+	[MODE_FENTRY] = {
+		.name = "fentry",
+		.header = "w/FENTRY",
+		.kind = &kind_fentry,
+		.flag = 0x1000,
+		.skel = &test_overhead_fentry_kern_skel,
+		.count_prog = PROG(test_overhead_fentry_kern, fentry_count),
+		.help = "fentry on the kernel function",
+	},
+	[MODE_FEXIT] = {
+		.name = "fexit",
+		.header = "w/FEXIT",
+		.kind = &kind_fexit,
+		.flag = 0x4000,
+		.skel = &test_overhead_fentry_kern_skel,
+		.count_prog = PROG(test_overhead_fentry_kern, fexit_count),
+		.help = "fexit on it",
+	},
+	[MODE_FMOD_RET] = {
+		.name = "fmod_ret",
+		.header = "w/FMOD_RET",
+		.kind = &kind_fmod_ret,
+		.flag = 0x200000,
+		.skel = &test_overhead_fentry_kern_skel,
+		.help = "task_rename: on prctl's LSM hook, returning 0;\n"
+			"getpgid: on the syscall, returning an error so its\n"
+			"body is skipped (it measures something else)",
+	},
+	[MODE_UPROBE] = {
+		.name = "uprobe",
+		.header = "w/UPROBE",
+		.kind = &kind_uprobe,
+		.skel = &test_overhead_uprobe_kern_skel,
+		.count_prog = PROG(test_overhead_uprobe_kern, uprobe_count),
+		.help = "uprobe on the uprobe-* functions",
+	},
+	[MODE_URETPROBE] = {
+		.name = "uretprobe",
+		.header = "w/URETPROBE",
+		.kind = &kind_uretprobe,
+		.skel = &test_overhead_uprobe_kern_skel,
+		.count_prog = PROG(test_overhead_uprobe_kern, uretprobe_count),
+		.help = "uretprobe on them",
+	},
+	[MODE_KPROBE_MULTI] = {
+		.name = "kprobe_multi",
+		.header = "w/KPROBE_MULTI",
+		.kind = &kind_kprobe_multi,
+		.flag = 0x2000000,
+		.skel = &test_overhead_kprobe_kern_skel,
+		.count_prog = PROG(test_overhead_kprobe_kern,
+				  kprobe_multi_count),
+		.help = "kprobe.multi (fprobe) on kprobe's function",
+	},
+	[MODE_KRETPROBE_MULTI] = {
+		.name = "kretprobe_multi",
+		.header = "w/KRETPROBE_MULTI",
+		.kind = &kind_kretprobe_multi,
+		.flag = 0x8000000,
+		.skel = &test_overhead_kprobe_kern_skel,
+		.count_prog = PROG(test_overhead_kprobe_kern,
+				  kretprobe_multi_count),
+		.help = "kretprobe.multi on it",
+	},
+	[MODE_KPROBE_SESSION] = {
+		.name = "kprobe_session",
+		.header = "w/KPROBE_SESSION",
+		.kind = &kind_kprobe_session,
+		.flag = 0x200000000,
+		.skel = &test_overhead_kprobe_kern_skel,
+		.count_prog = PROG(test_overhead_kprobe_kern,
+				  kprobe_session_count),
+		.help = "kprobe.session on it, entry only (libbpf 1.5)",
+	},
+	[MODE_LSM] = {
+		.name = "lsm",
+		.header = "w/LSM",
+		.kind = &kind_lsm,
+		.flag = 0x20000000,
+		.skel = &test_overhead_fentry_kern_skel,
+		.count_prog = PROG(test_overhead_fentry_kern, lsm_count),
+		.help = "BPF LSM on prctl's hook task_prctl, returning 0",
+	},
+	[MODE_LSM_S] = {
+		.name = "lsm.s",
+		.header = "w/LSM_S",
+		.kind = &kind_lsm_s,
+		.flag = 0x800000000,
+		.skel = &test_overhead_fentry_kern_skel,
+		.count_prog = PROG(test_overhead_fentry_kern, lsm_s_count),
+		.help = "the same, sleepable: task_prctl is among the\n"
+			"hooks the kernel lets sleepable programs take",
+	},
+	[MODE_FENTRY_S] = {
+		.name = "fentry.s",
+		.header = "w/FENTRY_S",
+		.kind = &kind_fentry_s,
+		.flag = 0x80000000,
+		.skel = &test_overhead_fentry_kern_skel,
+		.count_prog = PROG(test_overhead_fentry_kern, fentry_s_count),
+		.help = "sleepable fentry on the kernel function, where\n"
+			"the verifier allows it (error-injectable ones)",
+	},
+	[MODE_UPROBE_S] = {
+		.name = "uprobe.s",
+		.header = "w/UPROBE_S",
+		.kind = &kind_uprobe_s,
+		.skel = &test_overhead_uprobe_kern_skel,
+		.count_prog = PROG(test_overhead_uprobe_kern, uprobe_s_count),
+		.help = "sleepable uprobe on the uprobe-* functions",
+	},
+	[MODE_UPROBE_MULTI] = {
+		.name = "uprobe_multi",
+		.header = "w/UPROBE_MULTI",
+		.kind = &kind_uprobe_multi,
+		.skel = &test_overhead_uprobe_kern_skel,
+		.count_prog = PROG(test_overhead_uprobe_kern,
+				  uprobe_multi_count),
+		.help = "uprobe.multi on them (libbpf 1.3)",
+	},
+	[MODE_USDT] = {
+		.name = "usdt",
+		.header = "w/USDT",
+		.kind = &kind_usdt,
+		.skel = &test_overhead_usdt_kern_skel,
+		.count_prog = PROG(test_overhead_usdt_kern, usdt_count),
+		.help = "USDT probe test_overhead:nop (usdt-nop)",
+	},
 };
 
 /* ---- the events' table ---- */
@@ -1113,7 +1210,8 @@ static bool row_selected(int m, int e)
 	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
 }
 
-static struct bench_row *add_row(struct bench_rows *rows, int m, int e)
+static struct bench_row *add_row(struct bench_rows *rows,
+				 const struct cpu_list *cpus, int m, int e)
 {
 	struct overhead_row *priv = calloc(1, sizeof(*priv));
 	struct bench_row *row;
@@ -1124,7 +1222,7 @@ static struct bench_row *add_row(struct bench_rows *rows, int m, int e)
 		free(priv);
 		return NULL;
 	}
-	row->cpus = &bench_rs.cpus;
+	row->cpus = cpus;
 	row->trigger = &events[e].trigger;
 	row->count = m == MODE_BASE && events[e].base_count ?
 		     events[e].base_count : events[e].count;
@@ -1140,7 +1238,8 @@ static struct bench_row *add_row(struct bench_rows *rows, int m, int e)
  * task_rename, whose function is hooked first so that the hits still
  * prove the attachment fired.
  */
-static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
+static int add_attach_time_rows(struct bench_rows *rows,
+				const struct cpu_list *cpus, int m, int e)
 {
 	const struct attach_kind *kind = modes[m].kind;
 	struct bench_row *row;
@@ -1149,7 +1248,7 @@ static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
 	if (!kind || !kind->attach_syms || e != EV_RENAME)
 		return 0;
 	for (k = 0; k < NR_ATTACH_TIME; k++) {
-		row = add_row(rows, m, e);
+		row = add_row(rows, cpus, m, e);
 		if (!row)
 			return -ENOMEM;
 		row_add_param(row, "functions", attach_time_funcs[k]);
@@ -1164,15 +1263,16 @@ static int add_attach_time_rows(struct bench_rows *rows, int m, int e)
 }
 
 /* one row, or with --progs one per count, each program counted */
-static int add_rows(struct bench_rows *rows, int m, int e)
+static int add_rows(struct bench_rows *rows, const struct cpu_list *cpus,
+		    int m, int e)
 {
 	int k, nr = opt.nr_progs && modes[m].kind ? opt.nr_progs : 1;
 	struct bench_row *row;
 
 	if (opt.attach_time)
-		return add_attach_time_rows(rows, m, e);
+		return add_attach_time_rows(rows, cpus, m, e);
 	for (k = 0; k < nr; k++) {
-		row = add_row(rows, m, e);
+		row = add_row(rows, cpus, m, e);
 		if (!row)
 			return -ENOMEM;
 		if (!opt.nr_progs || !modes[m].kind)
@@ -1183,7 +1283,7 @@ static int add_rows(struct bench_rows *rows, int m, int e)
 	return 0;
 }
 
-static int setup(struct bench_rows *rows, bool listing)
+static int setup(const struct run_settings *rs, struct bench_rows *rows)
 {
 	struct bench_row *base[NR_EVENTS] = {};
 	struct overhead_row *priv;
@@ -1198,7 +1298,7 @@ static int setup(struct bench_rows *rows, bool listing)
 			if (!mode_applies(&modes[m], &events[e]) ||
 			    !row_selected(m, e))
 				continue;
-			if (add_rows(rows, m, e))
+			if (add_rows(rows, &rs->cpus, m, e))
 				return -ENOMEM;
 		}
 	}
@@ -1215,7 +1315,7 @@ static int setup(struct bench_rows *rows, bool listing)
 		if (priv->mode == &modes[MODE_BASE])
 			base[e] = &rows->row[i];
 		rows->row[i].base = base[e];
-		if (!listing && priv->ev->prepare)
+		if (!rs->list && priv->ev->prepare)
 			priv->ev->prepare();
 	}
 	run_rows = rows;
@@ -1246,16 +1346,18 @@ static void destroy_instances(struct bench_row *row)
 }
 
 /* program @i of the row's @nr: a test fault may pick one of them */
-static void configure(struct overhead_config *cfg,
+static void configure(const struct run_settings *rs,
+		      struct overhead_config *cfg,
 		      const struct overhead_event *ev, int i, int nr)
 {
 	cfg->body = opt.body;
 	cfg->syscall_nr = ev->syscall_nr;
-	cfg->fault = bench_fault_of(i, nr);
-	cfg->fault_cpu = bench_fault.cpu;
+	cfg->fault = prog_fault(rs, i, nr);
+	cfg->fault_cpu = run_fault(rs)->cpu;
 }
 
-static int open_instance(struct bench_row *row, int i, struct outcome *out)
+static int open_instance(const struct run_settings *rs, struct bench_row *row,
+			 int i, struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
 	struct prog_instance *pi = &r->inst[i];
@@ -1268,7 +1370,7 @@ static int open_instance(struct bench_row *row, int i, struct outcome *out)
 			    r->mode->name, strerror(errno));
 		return -errno;
 	}
-	configure(sk->cfg(pi->skel), r->ev, i, row->nr_counters);
+	configure(rs, sk->cfg(pi->skel), r->ev, i, row->nr_counters);
 	pi->prog = skel_prog(pi->skel, off);
 	return attach_load(r->mode->kind, sk->skeleton(pi->skel), pi->prog,
 			   &r->ev->target, &r->hooked, out);
@@ -1276,7 +1378,7 @@ static int open_instance(struct bench_row *row, int i, struct outcome *out)
 
 /* how many fib_table_lookup calls one datagram makes on this kernel */
 static int count_fib_lookups(const struct overhead_event *ev,
-			     struct outcome *out);
+			     const struct cpu_list *cpus, struct outcome *out);
 
 /*
  * --attach-time: the event's own function first, so its hits prove the
@@ -1316,7 +1418,8 @@ static int open_funcs(struct overhead_row *r, struct outcome *out)
 	return 0;
 }
 
-static int open_row(struct bench_row *row, struct outcome *out)
+static int open_row(const struct run_settings *rs, struct bench_row *row,
+		    struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
 	int cap = progs_cap[r->mode - modes][r->ev - events];
@@ -1338,7 +1441,7 @@ static int open_row(struct bench_row *row, struct outcome *out)
 	if (r->ev->usable && !r->ev->usable(out))
 		return -ENOENT;
 	if (r->ev->calibrated) {
-		err = count_fib_lookups(r->ev, out);
+		err = count_fib_lookups(r->ev, row->cpus, out);
 		if (err)
 			return err;
 		row->hits_per_event = fib_lookups;
@@ -1347,7 +1450,7 @@ static int open_row(struct bench_row *row, struct outcome *out)
 	if (!r->inst)
 		return -ENOMEM;
 	for (i = 0; i < row->nr_counters; i++) {
-		err = open_instance(row, i, out);
+		err = open_instance(rs, row, i, out);
 		if (!err && !i && r->nr_funcs)
 			err = open_funcs(r, out);
 		if (err) {
@@ -1373,8 +1476,8 @@ static void progs_capped(struct bench_row *row, int attached,
 	progs_cap_why[r->mode - modes][r->ev - events] = *out;
 }
 
-static int attach_row(struct bench_row *row, const struct worker_pool *pool,
-		      struct outcome *out)
+static int attach_row(struct bench_row *row,
+		      const struct bench_workers *workers, struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
 	const struct overhead_skel *sk = r->mode->skel;
@@ -1479,11 +1582,12 @@ static void close_row(struct bench_row *row)
 #define FIB_SLACK	5
 
 static int fib_calibrate_once(const struct overhead_event *ev,
+			      const struct cpu_list *cpus,
 			      struct test_overhead_raw_tp_kern *skel,
 			      const char *name, __u64 *hits,
 			      struct outcome *out)
 {
-	struct cpu_list one = { 1, bench_rs.cpus.cpu };
+	struct cpu_list one = { 1, cpus->cpu };
 	int fd = bpf_program__fd(skel->progs.raw_tp_count);
 	const volatile __u64 *slot = &skel->bss->slots[one.cpu[0]].hits;
 	struct hit_window win = { 1, &slot };
@@ -1518,7 +1622,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 }
 
 static int count_fib_lookups(const struct overhead_event *ev,
-			     struct outcome *out)
+			     const struct cpu_list *cpus, struct outcome *out)
 {
 	struct test_overhead_raw_tp_kern *skel;
 	__u64 n, least = ~0ull;
@@ -1539,7 +1643,7 @@ static int count_fib_lookups(const struct overhead_event *ev,
 			  skel->progs.raw_tp_count,
 			  &ev->target, &name, out);
 	for (i = 0; !err && i < 3; i++) {
-		err = fib_calibrate_once(ev, skel, name, &n, out);
+		err = fib_calibrate_once(ev, cpus, skel, name, &n, out);
 		if (!err && n < least)
 			least = n;
 	}
@@ -1914,28 +2018,29 @@ static void print_attach_time(const struct bench_rows *rows)
 		print_attach_time_row(&rows->row[i]);
 }
 
-static void print_summary(const struct bench_rows *rows)
+static void print_summary(const struct run_settings *rs,
+			  const struct bench_rows *rows)
 {
 	char cpus[256], samples[96];
 	struct utsname uts;
 	int i;
 
 	uname(&uts);
-	format_cpus(&bench_rs.cpus, cpus, sizeof(cpus));
-	if (bench_rs.repeat)
+	format_cpus(&rs->cpus, cpus, sizeof(cpus));
+	if (rs->repeat)
 		snprintf(samples, sizeof(samples), "%d sample(s) a row",
-			 bench_rs.repeat);
+			 rs->repeat);
 	else
 		snprintf(samples, sizeof(samples),
 			 "%d to %d samples a row, until the mean is known to ±%g%%",
-			 bench_rs.min_samples, bench_rs.max_samples,
-			 100 * bench_rs.precision);
+			 rs->min_samples, rs->max_samples,
+			 100 * rs->precision);
 	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s, libbpf %s\n",
-	       bench_rs.cpus.nr, cpus, samples,
-	       bench_rs.warmup ? " after warm-up" : "", uts.release,
+	       rs->cpus.nr, cpus, samples,
+	       rs->warmup ? " after warm-up" : "", uts.release,
 	       libbpf_version_text());
 	printf("Programs: %s (--body %s)%s\n", body_help[opt.body],
-	       body_names[opt.body], bench_fault.kind ?
+	       body_names[opt.body], run_fault(rs)->kind ?
 	       "; UNVERIFIED: a test fault is injected" : "");
 	if (opt.attach_time) {
 		print_attach_time(rows);
@@ -1958,14 +2063,15 @@ static void print_summary(const struct bench_rows *rows)
 		print_attach_times(rows);
 }
 
-static void json_context(json_t *ctx)
+static void json_context(const struct run_settings *rs, json_t *ctx)
 {
 	json_object_set_new(ctx, "body", json_string(body_names[opt.body]));
 	json_object_set_new(ctx, "fib_lookups_per_datagram",
 			    fib_lookups ? json_integer(fib_lookups) :
 			    json_null());
-	if (bench_fault.kind)
-		json_object_set_new(ctx, "fault", json_string(bench_fault.name));
+	if (run_fault(rs)->kind)
+		json_object_set_new(ctx, "fault",
+				    json_string(run_fault(rs)->name));
 }
 
 /* the group's fit, the same in each of its rows: null without one */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench.h"
+#include "bench_runner.h"
 #include "bench_compare.h"
 #include "bench_stats.h"
 #include "map_perf_test.h"

@@ -61,7 +61,7 @@ else
 	skip "one CPU: per-CPU verification against another CPU not tested"
 fi
 
-# --- miss-odd: every family of modes that runs here fails, and so does
+# --- miss-odd: every kind of mode that runs here fails, and so does
 # every map_perf_test test
 BENCH_TEST_FAULT=miss-odd BIN=$TBIN run_json missodd -r 1 -n 2000 \
 	-m tracepoint,raw_tp,tp_btf,uprobe,uretprobe -e task_rename,getpgid,uprobe-nop

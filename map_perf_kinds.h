@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * map_perf_test's tests of another shape than a program on a syscall:
- * the consumer that drains a ring or perf buffer on a CPU of its own
- * (map_perf_consumer.c), and map operations the workers make themselves
- * through the bpf syscall (map_perf_syscall.c).
+ * map_perf_test's map kinds whose tests have another shape than a program
+ * on a syscall: the consumer that drains a ring or perf buffer on a CPU
+ * of its own (map_perf_consumer.c), and map operations the workers make
+ * themselves through the bpf syscall (map_perf_syscall.c).
  */
-#ifndef __MAP_PERF_FAMILIES_H
-#define __MAP_PERF_FAMILIES_H
+#ifndef __MAP_PERF_KINDS_H
+#define __MAP_PERF_KINDS_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -77,6 +77,8 @@ struct sys_ctx {
 	__u32 key_size;
 	const struct cpu_list *cpus;	/* the row's: a worker's key range */
 	struct sys_slot *slots;		/* MAP_SHARED, one per possible CPU */
+	enum test_fault_kind fault;	/* the test build's, from open */
+	int fault_cpu;			/* miss-cpu=N's CPU */
 };
 
 /* the value every key k holds, put there by the fill and the updates */
@@ -100,4 +102,4 @@ int sys_map_create(enum bpf_map_type type, enum sys_op op, __u32 key_size,
 int sys_map_check(int fd, enum bpf_map_type type, __u32 key_size,
 		  __u32 entries, struct outcome *out);
 
-#endif /* __MAP_PERF_FAMILIES_H */
+#endif /* __MAP_PERF_KINDS_H */

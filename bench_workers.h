@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The worker pool: bench_workers.c. The runner starts one per sample; a
+ * family may start one of its own outside the samples, as test_overhead
+ * counts the fib lookups per datagram before its first fib row.
+ */
+#ifndef __BENCH_WORKERS_H
+#define __BENCH_WORKERS_H
+
+#include "bench.h"
+
+/*
+ * Where the programs under test count their hits per CPU, in memory the
+ * workers share with the parent (a skeleton's mmap'ed .bss): slot[w * nr
+ * + c] is program c's count on worker w's CPU. Each worker reads its own
+ * right before and right after its timed loop, so that only hits inside
+ * the loop can verify its events.
+ */
+struct hit_window {
+	int nr;				/* programs; 0: nothing to read */
+	const volatile __u64 **slot;
+};
+
+struct worker_pool {
+	int nr;
+	int *cpu;
+	pid_t *pid;
+	int go_fd;		/* closing it releases every worker at once */
+	int result_fd;
+	volatile int *go;	/* shared: set just before the release */
+	int nr_slots;		/* the window's programs */
+	/* shared: [(w * nr_slots + c) * 2] before the loop, [+ 1] after */
+	volatile __u64 *window;
+	size_t window_len;
+	__u64 started_ns;
+};
+
+/*
+ * Forks one worker per CPU, pinned and set up, waiting for the go. Each
+ * makes @count events, or runs @duration_ns when not 0, and reads the
+ * hit slots of @win (NULL: none) around its loop.
+ */
+int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+	       const struct trigger *trigger, __u64 count, __u64 duration_ns,
+	       const struct hit_window *win, struct outcome *out);
+
+/*
+ * Releases the workers and collects one result each, and into @hits
+ * (NULL: not wanted) each program's hits within each worker's loop,
+ * [w * nr + c] for the window's nr programs. A worker that dies, stays
+ * stopped, makes no progress or outlives @deadline_ns (0: none) fails
+ * the run, named in @out. -EINTR on a signal.
+ */
+int pool_run(struct worker_pool *pool, struct worker_result *res,
+	     __u64 *hits, __u64 deadline_ns, struct outcome *out);
+/* kills and reaps what is left; safe to call twice */
+void pool_stop(struct worker_pool *pool);
+/*
+ * Waits, at most a quarter second, for the kernel threads (deferred work
+ * of the last sample: RCU callbacks, kworkers, softirqs) to go quiet, so
+ * that the workers are released into an idle machine. Returns the ns it
+ * waited.
+ */
+__u64 settle(void);
+
+__u64 now_ns(void);
+
+#endif /* __BENCH_WORKERS_H */
