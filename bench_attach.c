@@ -24,6 +24,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include "bench_attach.h"
+#include "bench_util.h"
 
 #define LIBBPF_AT_LEAST(major, minor)					\
 	(LIBBPF_MAJOR_VERSION > (major) ||				\
@@ -97,7 +98,7 @@ static bool tracefs_path(const char *rel, char *buf, size_t len)
 	int err = ENOENT;
 	size_t i;
 
-	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
 		snprintf(buf, len, "%s/%s", tracefs_dirs[i], rel);
 		if (exists(buf))
 			return true;
@@ -200,7 +201,7 @@ static const char *resolve_kfunc(const struct attach_target *t, bool need_btf,
 	char names[128] = "";
 	size_t i, off = 0;
 
-	for (i = 0; i < sizeof(t->kfunc) / sizeof(t->kfunc[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t->kfunc); i++) {
 		if (!t->kfunc[i])
 			break;
 		if (btf_has_func(t->kfunc[i]) ||

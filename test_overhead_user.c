@@ -35,6 +35,7 @@
 #include "bench.h"
 #include "bench_attach.h"
 #include "bench_report.h"
+#include "bench_util.h"
 #include "test_overhead.h"
 #include "uprobe_targets.h"
 #include "test_overhead_kprobe_kern.skel.h"
@@ -764,7 +765,7 @@ static const struct overhead_event events[] = {
 			"second event before 5.18 removed its tracepoint",
 	},
 };
-#define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
+#define NR_EVENTS ((int)ARRAY_SIZE(events))
 
 static bool mode_applies(const struct attach_mode *mode,
 			 const struct overhead_event *ev)

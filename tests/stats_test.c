@@ -22,10 +22,9 @@
 #include "bench.h"
 #include "bench_compare.h"
 #include "bench_stats.h"
+#include "bench_util.h"
 #include "map_perf_test.h"
 #include "uprobe_targets.h"
-
-#define ARRAY_LEN(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
 static int nr_failed;
 
@@ -63,7 +62,7 @@ static void test_summary(void)
 	static const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 	struct sample_stats s;
 
-	stats_compute(x, ARRAY_LEN(x), &s);
+	stats_compute(x, ARRAY_SIZE(x), &s);
 	check(s.n == 8, "n = %d (want 8)", s.n);
 	check_near(s.mean, 5, 1e-12, "mean of 2 4 4 4 5 5 7 9");
 	/* sample stddev sqrt(32 / 7), not the population's sqrt(32 / 8) = 2 */
@@ -173,9 +172,9 @@ static void test_t_quantile(void)
 	static const double x[] = { 1, 2, 3, 4, 5 };
 	struct sample_stats s;
 	char what[64];
-	int i;
+	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(table); i++) {
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
 		snprintf(what, sizeof(what), "t quantile p=0.05 df=%g",
 			 table[i].df);
 		check_near(student_t_quantile(0.05, table[i].df), table[i].t,
@@ -303,7 +302,7 @@ static void test_parse_u64(void)
 	};
 	const __u64 max = ~0ULL;
 	__u64 v;
-	int i;
+	size_t i;
 
 	u64_case("0", 0, max, 0, 0);
 	u64_case("42", 0, max, 0, 42);
@@ -313,7 +312,7 @@ static void test_parse_u64(void)
 	u64_case("0x0", 0, max, 0, 0);
 	u64_case("18446744073709551615", 0, max, 0, max);
 	u64_case("0xffffffffffffffff", 0, max, 0, max);
-	for (i = 0; i < ARRAY_LEN(invalid); i++)
+	for (i = 0; i < ARRAY_SIZE(invalid); i++)
 		u64_case(invalid[i], 0, max, -EINVAL, 0);
 	check(parse_u64(NULL, 0, max, &v) == -EINVAL, "parse_u64(NULL) is -EINVAL");
 	/* a number, but too big: outside [min, max] like any other */
@@ -354,7 +353,7 @@ static void test_parse_double(void)
 		".", "1e", "1,5", "-0",
 	};
 	double v;
-	int i;
+	size_t i;
 
 	double_case("0.5", 0, 1, 0, 0.5);
 	double_case(".5", 0, 1, 0, 0.5);
@@ -365,7 +364,7 @@ static void test_parse_double(void)
 	double_case("0.01", 0.01, 100, 0, 0.01);
 	double_case("0.009", 0.01, 100, -ERANGE, 0);
 	double_case("100.5", 0.01, 100, -ERANGE, 0);
-	for (i = 0; i < ARRAY_LEN(invalid); i++)
+	for (i = 0; i < ARRAY_SIZE(invalid); i++)
 		double_case(invalid[i], 0, 1e6, -EINVAL, 0);
 	check(parse_double(NULL, 0, 1, &v) == -EINVAL,
 	      "parse_double(NULL) is -EINVAL");
@@ -411,7 +410,7 @@ static void test_parse_cpu_ranges(void)
 	cpu_ranges_case("3,1", 0, "3,1");
 	cpu_ranges_case("5-5", 0, "5");
 	cpu_ranges_case("8191", 0, "8191");
-	for (i = 0; i < ARRAY_LEN(invalid); i++)
+	for (i = 0; i < (int)ARRAY_SIZE(invalid); i++)
 		cpu_ranges_case(invalid[i], -EINVAL, "");
 	/* the newline ends the string: what follows it is never read */
 	err = parse_cpu_ranges("0-1\n5", &l);
@@ -452,7 +451,7 @@ static void test_parse_cpu_ranges(void)
 static void test_parse_cpus(void)
 {
 	int allowed_cpu[] = { 2, 3, 5, 8 };
-	const struct cpu_list allowed = { ARRAY_LEN(allowed_cpu), allowed_cpu };
+	const struct cpu_list allowed = { ARRAY_SIZE(allowed_cpu), allowed_cpu };
 	struct cpu_list l = {};
 	char buf[64];
 	int err;
@@ -494,13 +493,14 @@ static void test_format_cpus(void)
 		"0-3,5,7-8", "0", "0-1", "1,3,5", "4095-4096,8191",
 	};
 	int cpu[] = { 0, 1, 2, 3, 5, 7, 8 };
-	struct cpu_list l = { ARRAY_LEN(cpu), cpu };
+	struct cpu_list l = { ARRAY_SIZE(cpu), cpu };
 	char buf[64], small[5];
-	int i, err;
+	size_t i;
+	int err;
 
 	format_cpus(&l, buf, sizeof(buf));
 	check(!strcmp(buf, "0-3,5,7-8"), "format_cpus 0 1 2 3 5 7 8 = %s", buf);
-	for (i = 0; i < ARRAY_LEN(lists); i++) {
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
 		err = parse_cpu_ranges(lists[i], &l);
 		format_cpus(&l, buf, sizeof(buf));
 		check(!err && !strcmp(buf, lists[i]),
@@ -512,7 +512,7 @@ static void test_format_cpus(void)
 	format_cpus(&l, buf, sizeof(buf));
 	check(!buf[0], "no CPUs: \"\"");
 	l.cpu = cpu;
-	l.nr = ARRAY_LEN(cpu);
+	l.nr = ARRAY_SIZE(cpu);
 	memset(small, 'x', sizeof(small));
 	format_cpus(&l, small, sizeof(small));
 	check(memchr(small, '\0', sizeof(small)) && !strncmp(small, "0-3,5", 4),
@@ -603,14 +603,14 @@ static const char *const fruit[] = { "apple", "pear", "plum" };
 
 struct name_list_call {
 	const char *list;
-	bool mask[ARRAY_LEN(fruit)];
+	bool mask[ARRAY_SIZE(fruit)];
 };
 
 static int call_name_list(void *arg)
 {
 	struct name_list_call *c = arg;
 
-	return parse_name_list(c->list, "fruit", fruit, ARRAY_LEN(fruit),
+	return parse_name_list(c->list, "fruit", fruit, ARRAY_SIZE(fruit),
 			       c->mask);
 }
 
@@ -653,8 +653,8 @@ static void test_parse_name_list(void)
 	c.list = ",";
 	ret = with_stderr(call_name_list, &c, err, sizeof(err));
 	check(ret == -1 && one_line(err), "\",\": -1, one line (%d)", ret);
-	check(name_index("plum", fruit, ARRAY_LEN(fruit)) == 2 &&
-	      name_index("fig", fruit, ARRAY_LEN(fruit)) == -1, "name_index");
+	check(name_index("plum", fruit, ARRAY_SIZE(fruit)) == 2 &&
+	      name_index("fig", fruit, ARRAY_SIZE(fruit)) == -1, "name_index");
 }
 
 static void test_printable(void)
@@ -1027,9 +1027,9 @@ static void test_nop_check(void)
 	};
 	enum uprobe_target_state st;
 	char why[160];
-	int i;
+	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(cases); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		why[0] = '\0';
 		st = uprobe_nop_check(cases[i].b, cases[i].size, "the site", why,
 				      sizeof(why));
@@ -1039,7 +1039,7 @@ static void test_nop_check(void)
 		      "nop check: %s: %d (want %d) %s", cases[i].what, st,
 		      cases[i].want, why);
 	}
-	if (!ARRAY_LEN(cases)) {
+	if (!ARRAY_SIZE(cases)) {
 		st = uprobe_nop_check("\0", 1, "the site", why, sizeof(why));
 		check(st == UPROBE_TARGET_NONE, "nop check: none here: %s", why);
 	}
@@ -1274,7 +1274,7 @@ static int pair(const struct row_spec *a, int nr_a, const struct row_spec *b,
 	return ret;
 }
 
-#define ROW(n, v, s)	{ n, v, "ok", NULL, s, ARRAY_LEN(s), NULL, 0 }
+#define ROW(n, v, s)	{ n, v, "ok", NULL, s, ARRAY_SIZE(s), NULL, 0 }
 
 static void test_compare_verdicts(void)
 {
@@ -1666,7 +1666,7 @@ static const double odd_s[] = { 0.1, 1.0 / 3, 3.6e6, 2.5e-7, 123.456 };
 
 static const struct row_spec report_rows[] = {
 	ROW("base", "task_rename", base_s),
-	{ "kprobe", "task_rename", "ok", NULL, base_s, ARRAY_LEN(base_s),
+	{ "kprobe", "task_rename", "ok", NULL, base_s, ARRAY_SIZE(base_s),
 	  "progs", 4 },
 	ROW("raw_tp", "task_rename", odd_s),
 	{ "fentry", "task_rename", "skipped", "no BTF: \"x\"\n", NULL, 0, NULL, 0 },
@@ -1692,11 +1692,11 @@ static const char *row_str(const json_t *results, int i, const char *key)
 
 static void test_report_round_trip(void)
 {
-	struct row_spec b[ARRAY_LEN(report_rows)];
+	struct row_spec b[ARRAY_SIZE(report_rows)];
 	json_error_t jerr = { .text = "" };
 	json_t *root, *res, *row;
 	struct sample_stats s;
-	int ret, nr = ARRAY_LEN(report_rows);
+	int ret, nr = ARRAY_SIZE(report_rows);
 
 	ret = write_results(path_a, &ctx_host, report_rows, nr);
 	check(!ret, "a results document written as bench_report.c does (%d)",
@@ -1710,9 +1710,9 @@ static void test_report_round_trip(void)
 		      BENCH_SCHEMA) && json_array_size(res) == (size_t)nr,
 	      "schema \"%s\" and %d rows", BENCH_SCHEMA, nr);
 	check(samples_equal(json_object_get(json_array_get(res, 2), "samples"),
-			    odd_s, ARRAY_LEN(odd_s)),
+			    odd_s, ARRAY_SIZE(odd_s)),
 	      "samples read back bit-exact (0.1, 1/3, 2.5e-7)");
-	stats_compute(base_s, ARRAY_LEN(base_s), &s);
+	stats_compute(base_s, ARRAY_SIZE(base_s), &s);
 	row = json_array_get(res, 0);
 	check(json_real_value(json_object_get(row, "mean")) == s.mean &&
 	      json_real_value(json_object_get(row, "stddev")) == s.stddev &&
@@ -1790,7 +1790,7 @@ int main(int argc, char **argv)
 	bench_init("stats_test");
 	if (argc == 3 && !strcmp(argv[1], "--write-results")) {
 		ret = write_results(argv[2], &ctx_host, report_rows,
-				    ARRAY_LEN(report_rows));
+				    ARRAY_SIZE(report_rows));
 		if (ret)
 			fprintf(stderr, "stats_test: %s: %s\n", argv[2],
 				strerror(-ret));
