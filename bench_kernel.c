@@ -27,6 +27,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "bench_util.h"
 
 /* the inodes the kernel gives its initial namespaces */
 #define PROC_USER_INIT_INO	0xEFFFFFFDU
@@ -244,6 +245,8 @@ int btf_enum_has(const char *type, const char *value)
 
 /* ---- cgroup CPU quota ---- */
 
+#define CGROUP_PATH_LEN	4096
+
 /* CPUs' worth of time cpu.max in @dir allows, or 0 for no limit */
 static double cgroup_cpu_limit(const char *dir)
 {
@@ -263,24 +266,22 @@ static double cgroup_cpu_limit(const char *dir)
 	return strtod(quota, NULL) / period;
 }
 
+/* cgroup v2's one line "0::/path": its path into @dir, 1 */
+static int cgroup_v2_line(char *line, void *dir)
+{
+	if (strncmp(line, "0::", 3))
+		return 0;
+	snprintf(dir, CGROUP_PATH_LEN, "%s", line + 3);
+	return 1;
+}
+
 void warn_cpu_quota(int nr_cpus)
 {
-	char line[4096], *dir, *slash;
+	char dir[CGROUP_PATH_LEN], *slash;
 	double limit, tightest = 0;
-	FILE *f;
 
-	f = fopen("/proc/self/cgroup", "r");
-	if (!f)
+	if (for_each_line("/proc/self/cgroup", cgroup_v2_line, dir) != 1)
 		return;
-	/* cgroup v2: the one line "0::/path" */
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3))
-			break;
-	fclose(f);
-	if (strncmp(line, "0::", 3))
-		return;
-	dir = line + 3;
-	dir[strcspn(dir, "\n")] = '\0';
 	/* a quota anywhere above us applies as well */
 	for (;;) {
 		limit = cgroup_cpu_limit(dir);

@@ -21,6 +21,7 @@
 #include "bench.h"
 #include "bench_compare.h"
 #include "bench_report.h"
+#include "bench_util.h"
 
 /* a median absolute deviation of fewer samples says little */
 #define MIN_OUTLIER_SAMPLES	5
@@ -394,23 +395,23 @@ static json_t *json_text(const char *s)
 	return j ? j : json_string(printable(s));
 }
 
-static void cpu_model(char *buf, size_t len)
-{
-	char line[256], *colon;
-	FILE *f = fopen("/proc/cpuinfo", "r");
+#define CPU_MODEL_LEN	128
 
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) ||
-		    !(colon = strchr(line, ':')))
-			continue;
-		snprintf(buf, len, "%s", colon + 2);
-		buf[strcspn(buf, "\n")] = '\0';
-		break;
-	}
-	fclose(f);
+/* /proc/cpuinfo's "model name\t: text": the text into @model, 1 */
+static int model_name_line(char *line, void *model)
+{
+	char *colon = strchr(line, ':');
+
+	if (strncmp(line, "model name", 10) || !colon)
+		return 0;
+	snprintf(model, CPU_MODEL_LEN, "%s", colon + 1 + strspn(colon + 1, " "));
+	return 1;
+}
+
+static void cpu_model(char *buf)
+{
+	if (for_each_line("/proc/cpuinfo", model_name_line, buf) != 1)
+		snprintf(buf, CPU_MODEL_LEN, "unknown");
 }
 
 const char *libbpf_version_text(void)
@@ -430,7 +431,7 @@ const char *libbpf_version_text(void)
 
 static json_t *context_json(const struct bench_family *fam)
 {
-	char model[128], cpus[1024], version[32], stamp[32];
+	char model[CPU_MODEL_LEN], cpus[1024], version[32], stamp[32];
 	const struct run_settings *rs = &bench_rs;
 	struct cpu_list usable = {};
 	struct utsname uts;
@@ -438,7 +439,7 @@ static json_t *context_json(const struct bench_family *fam)
 	json_t *c = json_object();
 
 	uname(&uts);
-	cpu_model(model, sizeof(model));
+	cpu_model(model);
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
 	snprintf(version, sizeof(version), "%u.%u", libbpf_major_version(),
 		 libbpf_minor_version());
