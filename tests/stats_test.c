@@ -2,11 +2,13 @@
 /*
  * Unit tests of bench_stats, bench_cmdline, bench_msg, bench_compare and
  * the uprobe targets' nop check against values computed by hand. Prints one "ok - " or "not ok - " line
- * per check, as tests/lib.sh does, and exits 1 when any failed.
+ * per check, as tests/lib.sh does, and exits 1 when any failed. The
+ * results documents it compares are written by bench_report.c's own
+ * write_results(), so that their schema is the programs'.
  *
  *   stats_test			every check
- *   stats_test --write-results FILE	a results document written as
- *				bench_report.c writes one, for python3's json
+ *   stats_test --write-results FILE	a results document written by
+ *				bench_report.c's writer, for python3's json
  *   stats_test --compare A B [PCT]	bench_compare(), exiting as the
  *				programs' --compare does: 2 on an error
  */
@@ -21,6 +23,7 @@
 #include <unistd.h>
 #include "bench.h"
 #include "bench_compare.h"
+#include "bench_report.h"
 #include "bench_stats.h"
 #include "bench_util.h"
 #include "map_perf_test.h"
@@ -1060,7 +1063,7 @@ static void test_verify(void)
 struct row_spec {
 	const char *name;
 	const char *variant;
-	const char *status;
+	enum status status;
 	const char *reason;
 	const double *samples;
 	int n;
@@ -1075,133 +1078,86 @@ struct ctx_spec {
 
 static const struct ctx_spec ctx_host = { "6.1.0-18-amd64", 2 };
 
-/* bench_report.c's json_dumpf() flags */
-#define REPORT_DUMP_FLAGS \
-	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+/*
+ * What the runner would have decided (bench_main.c's), for the real
+ * writer's context: -r 5 over the default count on CPUs 0-1.
+ */
+static int cpus_used[] = { 0, 1 };
+struct run_settings bench_rs = {
+	.cpus = { ARRAY_SIZE(cpus_used), cpus_used },
+	.count = 100000,
+	.repeat = 5,
+	.warmup = 1,
+};
 
-/* NAN and infinities have no JSON spelling, as in bench_report.c */
-static json_t *number(double v)
+/* bench_kernel.c's, not linked: the machine's CPUs never reach a document */
+int usable_cpus(struct cpu_list *out)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	out->nr = 0;
+	out->cpu = NULL;
+	return 0;
 }
 
-static json_t *samples_json(const double *x, int n)
-{
-	json_t *a = json_array();
-	int i;
+/* the context of the document being written */
+static const struct ctx_spec *written_ctx;
 
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, number(x[i]));
-	return a;
+/* the context as @written_ctx says, in the writer's keys only */
+static void fake_context(json_t *ctx)
+{
+	json_object_update_existing_new(ctx, json_pack(
+		"{s:s, s:s, s:i}",
+		"kernel_release", written_ctx->kernel,
+		"cpu_model", "Test CPU \"quoted\" @ 2.0GHz",
+		"online_cpus", written_ctx->online_cpus));
 }
 
-/* a results[] member with what bench_report.c's row_json() puts in it */
-static json_t *row_json(const struct row_spec *r)
-{
-	bool ok = !strcmp(r->status, "ok"), flags[MAX_SAMPLES] = {};
-	struct sample_stats s, sn;
-	double ns[MAX_SAMPLES];
-	json_t *o = json_object(), *a;
-	int i;
+static const struct bench_family fake_family = {
+	.name = "test_overhead",
+	.json_context = fake_context,
+};
 
-	json_object_set_new(o, "name", json_string(r->name));
-	json_object_set_new(o, "variant", json_string(r->variant));
+/* a row as the runner leaves it after its samples */
+static void spec_row(const struct row_spec *r, struct bench_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->name = r->name;
+	row->variant = r->variant;
 	if (r->param)
-		json_object_set_new(o, "params", json_pack("{s:I}", r->param,
-							   r->param_value));
-	json_object_set_new(o, "status", json_string(r->status));
-	json_object_set_new(o, "reason", r->reason ? json_string(r->reason) :
-			    json_null());
-	json_object_set_new(o, "unit", json_string("events/s"));
-	if (ok) {
-		stats_compute(r->samples, r->n, &s);
-		stats_ns_per_event(r->samples, r->n, ns);
-		stats_compute(ns, r->n, &sn);
-		stats_outliers(r->samples, r->n, flags);
-		json_object_set_new(o, "samples", samples_json(r->samples, r->n));
-		a = json_array();
-		for (i = 0; i < r->n; i++)
-			json_array_append_new(a, json_boolean(flags[i]));
-		json_object_set_new(o, "outliers", a);
-		json_object_set_new(o, "mean", number(s.mean));
-		json_object_set_new(o, "stddev", number(s.stddev));
-		json_object_set_new(o, "min", number(s.min));
-		json_object_set_new(o, "max", number(s.max));
-		json_object_set_new(o, "cv", number(s.cv));
-		json_object_set_new(o, "ci95", number(stats_ci_half(&s, 0.05)));
-		json_object_set_new(o, "noisy", json_boolean(stats_noisy(&s)));
-		json_object_set_new(o, "ns_per_event",
-				    json_pack("{s:o,s:o,s:o}",
-					      "mean", number(sn.mean),
-					      "stddev", number(sn.stddev),
-					      "samples", samples_json(ns, r->n)));
-		json_object_set_new(o, "overhead_ns", json_null());
-		json_object_set_new(o, "overhead_pct", json_null());
-		json_object_set_new(o, "ratio_to_base", json_null());
-	}
-	json_object_set_new(o, "disturbed_retries", json_integer(0));
-	json_object_set_new(o, "events", json_integer(ok ? 100000LL * r->n : 0));
-	json_object_set_new(o, "hits", json_null());
-	return o;
+		row_add_param(row, r->param, r->param_value);
+	row->cpus = &bench_rs.cpus;
+	row->out.status = r->status;
+	snprintf(row->out.reason, sizeof(row->out.reason), "%s",
+		 r->reason ?: "");
+	if (r->status != ST_OK)
+		return;
+	row->nr = r->n;
+	memcpy(row->rate, r->samples, r->n * sizeof(*r->samples));
+	stats_ns_per_event(r->samples, r->n, row->ns);
+	row->events = 100000ULL * r->n;
 }
 
-static json_t *context_json(const struct ctx_spec *c)
+/* @rows written by bench_report.c's write_results() into @path */
+static int write_doc(const char *path, const struct ctx_spec *c,
+		     const struct row_spec *rows, int nr)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:s,s:n,s:I,s:n,s:i,s:i,"
-			 "s:i,s:n,s:i,s:s}",
-			 "kernel_release", c->kernel,
-			 "kernel_build", "#1 SMP PREEMPT_DYNAMIC",
-			 "machine", "x86_64",
-			 "cpu_model", "Test CPU \"quoted\" @ 2.0GHz",
-			 "online_cpus", c->online_cpus,
-			 "cpus_used", "0-1",
-			 "libbpf_version", "1.1",
-			 "attach_method",
-			 "count", (json_int_t)100000,
-			 "duration_s",
-			 "repeat", 5,
-			 "min_samples", 5,
-			 "max_samples", 5,
-			 "precision",
-			 "warmup", 1,
-			 "timestamp", "2026-11-30T05:10:00Z");
-}
-
-/* the document bench_report.c's write_results() makes of @rows */
-static json_t *results_json(const struct ctx_spec *c,
-			    const struct row_spec *rows, int nr)
-{
-	json_t *root = json_object(), *results = json_array();
-	int i;
-
-	json_object_set_new(root, "schema", json_string(BENCH_SCHEMA));
-	json_object_set_new(root, "tool", json_string("test_overhead"));
-	json_object_set_new(root, "version", json_string(TOOL_VERSION));
-	json_object_set_new(root, "context", context_json(c));
-	for (i = 0; i < nr; i++)
-		json_array_append_new(results, row_json(&rows[i]));
-	json_object_set_new(root, "results", results);
-	return root;
-}
-
-static int write_results(const char *path, const struct ctx_spec *c,
-			 const struct row_spec *rows, int nr)
-{
-	json_t *root = results_json(c, rows, nr);
+	struct bench_rows br = { .nr = nr };
 	FILE *f;
-	int ret;
+	int ret, i;
 
+	br.row = calloc(nr, sizeof(*br.row));
 	f = fopen(path, "w");
-	if (!f) {
-		json_decref(root);
-		return -errno;
+	if (!br.row || !f) {
+		ret = -errno;
+		goto out;
 	}
-	ret = json_dumpf(root, f, REPORT_DUMP_FLAGS) ? -EIO : 0;
-	if (!ret && fputc('\n', f) == EOF)
+	for (i = 0; i < nr; i++)
+		spec_row(&rows[i], &br.row[i]);
+	written_ctx = c;
+	ret = write_results(&fake_family, &br, f);
+out:
+	if (f && fclose(f) && !ret)
 		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -EIO;
-	json_decref(root);
+	free(br.row);
 	return ret;
 }
 
@@ -1268,13 +1224,13 @@ static int pair(const struct row_spec *a, int nr_a, const struct row_spec *b,
 {
 	int ret;
 
-	ret = write_results(path_a, &ctx_host, a, nr_a);
+	ret = write_doc(path_a, &ctx_host, a, nr_a);
 	if (!ret)
-		ret = write_results(path_b, ctx_b, b, nr_b);
+		ret = write_doc(path_b, ctx_b, b, nr_b);
 	return ret;
 }
 
-#define ROW(n, v, s)	{ n, v, "ok", NULL, s, ARRAY_SIZE(s), NULL, 0 }
+#define ROW(n, v, s)	{ n, v, ST_OK, NULL, s, ARRAY_SIZE(s), NULL, 0 }
 
 static void test_compare_verdicts(void)
 {
@@ -1349,7 +1305,7 @@ static void test_compare_rows_context(void)
 	struct row_spec b[] = {
 		ROW("base", "task_rename", base_s),
 		ROW("fentry", "task_rename", base_s),
-		{ "fexit", "task_rename", "skipped", "no BTF for \"x\"", NULL, 0, NULL, 0 },
+		{ "fexit", "task_rename", ST_SKIPPED, "no BTF for \"x\"", NULL, 0, NULL, 0 },
 		ROW("raw_tp", "task_rename", one),
 	};
 	struct ctx_spec other = { "6.1.0-20-amd64", 4 };
@@ -1403,7 +1359,7 @@ static void test_compare_errors(void)
 	char missing[80];
 	int ret;
 
-	write_results(path_a, &ctx_host, a, 1);
+	write_doc(path_a, &ctx_host, a, 1);
 	expect_compare_error("{ \"schema\": \"bpf-bench/1\",\n  \"results\": [ }",
 			     -EINVAL, "line 2, column 16: unexpected token near '}'");
 	expect_compare_error("{ \"schema\": \"bpf-bench/2\", \"context\": {},"
@@ -1666,11 +1622,11 @@ static const double odd_s[] = { 0.1, 1.0 / 3, 3.6e6, 2.5e-7, 123.456 };
 
 static const struct row_spec report_rows[] = {
 	ROW("base", "task_rename", base_s),
-	{ "kprobe", "task_rename", "ok", NULL, base_s, ARRAY_SIZE(base_s),
+	{ "kprobe", "task_rename", ST_OK, NULL, base_s, ARRAY_SIZE(base_s),
 	  "progs", 4 },
 	ROW("raw_tp", "task_rename", odd_s),
-	{ "fentry", "task_rename", "skipped", "no BTF: \"x\"\n", NULL, 0, NULL, 0 },
-	{ "kprobe", "urandom_read", "failed", tricky, NULL, 0, NULL, 0 },
+	{ "fentry", "task_rename", ST_SKIPPED, "no BTF: \"x\"\n", NULL, 0, NULL, 0 },
+	{ "kprobe", "urandom_read", ST_FAILED, tricky, NULL, 0, NULL, 0 },
 };
 
 static bool samples_equal(const json_t *a, const double *x, int n)
@@ -1698,7 +1654,7 @@ static void test_report_round_trip(void)
 	struct sample_stats s;
 	int ret, nr = ARRAY_SIZE(report_rows);
 
-	ret = write_results(path_a, &ctx_host, report_rows, nr);
+	ret = write_doc(path_a, &ctx_host, report_rows, nr);
 	check(!ret, "a results document written as bench_report.c does (%d)",
 	      ret);
 	root = json_load_file(path_a, JSON_REJECT_DUPLICATES, &jerr);
@@ -1752,7 +1708,7 @@ static void test_report_round_trip(void)
 	/* ... and a slower copy of one row is found */
 	memcpy(b, report_rows, sizeof(b));
 	b[1].samples = slow_s;
-	write_results(path_b, &ctx_host, b, nr);
+	write_doc(path_b, &ctx_host, b, nr);
 	ret = run_compare(path_a, path_b, 5);
 	check(ret == 1 && row_says("kprobe", "task_rename [progs=4]", "slower") &&
 	      row_says("kprobe", "task_rename [progs=4]", "-8.33%") &&
@@ -1789,7 +1745,7 @@ int main(int argc, char **argv)
 
 	bench_init("stats_test");
 	if (argc == 3 && !strcmp(argv[1], "--write-results")) {
-		ret = write_results(argv[2], &ctx_host, report_rows,
+		ret = write_doc(argv[2], &ctx_host, report_rows,
 				    ARRAY_SIZE(report_rows));
 		if (ret)
 			fprintf(stderr, "stats_test: %s: %s\n", argv[2],
