@@ -86,7 +86,7 @@ PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 # the runner both programs share, one file per job
 RUNNER := bench_main.c bench_msg.c bench_cmdline.c bench_kernel.c \
 	  bench_workers.c bench_attach.c bench_report.c bench_stats.c \
-	  bench_compare.c bench_verify.c
+	  bench_compare.c bench_verify.c bench_util.c
 HEADERS := $(wildcard *.h)
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
@@ -244,7 +244,7 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
 	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c \
-	       uprobe_targets.c)
+	       bench_report.c bench_util.c uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

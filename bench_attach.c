@@ -24,6 +24,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include "bench_attach.h"
+#include "bench_util.h"
 
 #define LIBBPF_AT_LEAST(major, minor)					\
 	(LIBBPF_MAJOR_VERSION > (major) ||				\
@@ -97,7 +98,7 @@ static bool tracefs_path(const char *rel, char *buf, size_t len)
 	int err = ENOENT;
 	size_t i;
 
-	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
 		snprintf(buf, len, "%s/%s", tracefs_dirs[i], rel);
 		if (exists(buf))
 			return true;
@@ -141,12 +142,19 @@ static bool debugfs_mounted(void)
 	return !statfs("/sys/kernel/debug", &st) && st.f_type == DEBUGFS_MAGIC;
 }
 
+/* a line of the error-injection list, "name\tERRNO": 1 when it is @func */
+static int names_func(char *line, void *func)
+{
+	char sym[128];
+
+	return sscanf(line, "%127s", sym) == 1 && !strcmp(sym, func);
+}
+
 /* fmod_ret may only change what the kernel lists as error-injectable */
 static bool error_injectable(const char *func, struct outcome *out)
 {
-	char line[256], sym[128];
-	bool found = false;
-	FILE *f;
+	const char *list = "/sys/kernel/debug/error_injection/list";
+	int found;
 
 	if (kernel_config("CONFIG_FUNCTION_ERROR_INJECTION") == 0) {
 		outcome_set(out, ST_SKIPPED,
@@ -154,19 +162,16 @@ static bool error_injectable(const char *func, struct outcome *out)
 			    func);
 		return false;
 	}
-	f = fopen("/sys/kernel/debug/error_injection/list", "r");
-	if (!f && debugfs_mounted()) {
+	found = for_each_line(list, names_func, (void *)func);
+	if (found < 0 && debugfs_mounted()) {
 		/* debugfs has the list whenever the kernel keeps one */
 		outcome_set(out, ST_SKIPPED,
 			    "kernel has no error-injection list (CONFIG_FUNCTION_ERROR_INJECTION off): %s is not modifiable",
 			    func);
 		return false;
 	}
-	if (!f)
+	if (found < 0)
 		return true;	/* no list to read: the load will tell */
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%127s", sym) == 1 && !strcmp(sym, func);
-	fclose(f);
 	if (!found)
 		outcome_set(out, ST_SKIPPED,
 			    "%s is not on the kernel's error-injection list",
@@ -174,20 +179,28 @@ static bool error_injectable(const char *func, struct outcome *out)
 	return found;
 }
 
+/* a line of kallsyms, "address type name [module]": a text symbol's name */
+static const char *text_symbol(const char *line, char *sym)
+{
+	char type;
+
+	if (sscanf(line, "%*s %c %255s", &type, sym) != 2 ||
+	    (type != 't' && type != 'T'))
+		return NULL;
+	return sym;
+}
+
+static int names_text_symbol(char *line, void *name)
+{
+	char sym[256];
+
+	return text_symbol(line, sym) && !strcmp(sym, name);
+}
+
 static bool kallsyms_has(const char *name)
 {
-	char line[512], sym[256], type;
-	bool found = false;
-	FILE *f;
-
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%*s %c %255s", &type, sym) == 2 &&
-			(type == 't' || type == 'T') && !strcmp(sym, name);
-	fclose(f);
-	return found;
+	return for_each_line("/proc/kallsyms", names_text_symbol,
+			     (void *)name) == 1;
 }
 
 /*
@@ -200,7 +213,7 @@ static const char *resolve_kfunc(const struct attach_target *t, bool need_btf,
 	char names[128] = "";
 	size_t i, off = 0;
 
-	for (i = 0; i < sizeof(t->kfunc) / sizeof(t->kfunc[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t->kfunc); i++) {
 		if (!t->kfunc[i])
 			break;
 		if (btf_has_func(t->kfunc[i]) ||
@@ -1071,79 +1084,91 @@ static int cmp_func_order(const void *a, const void *b)
 	       ((const struct func_entry *)b)->order;
 }
 
-/* the kprobe blacklist, sorted, where debugfs shows it */
-static int kprobe_blacklist(struct func_entry **list, int *nr)
-{
-	char line[512], sym[256];
-	struct func_entry *l = NULL, *grown;
-	int n = 0, cap = 0;
-	FILE *f;
+/* a list of the kernel's functions, growing as its file is read */
+struct func_list {
+	struct func_entry *l;
+	int n, cap;
+};
 
-	*list = NULL;
-	*nr = 0;
-	f = fopen("/sys/kernel/debug/kprobes/blacklist", "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*s %255s", sym) != 1)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			grown = realloc(l, cap * sizeof(*l));
-			if (!grown)
-				break;
-			l = grown;
-		}
-		l[n].name = strdup(sym);
-		l[n].order = n;
-		if (l[n].name)
-			n++;
+static int func_list_add(struct func_list *fl, const char *name)
+{
+	struct func_entry *grown;
+	int cap = fl->cap ? 2 * fl->cap : 1024;
+
+	if (fl->n == fl->cap) {
+		grown = realloc(fl->l, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		fl->l = grown;
+		fl->cap = cap;
 	}
-	fclose(f);
-	qsort(l, n, sizeof(*l), cmp_func_name);
-	*list = l;
-	*nr = n;
+	fl->l[fl->n].name = strdup(name);
+	if (!fl->l[fl->n].name)
+		return -ENOMEM;
+	fl->l[fl->n].order = fl->n;
+	fl->n++;
 	return 0;
 }
 
-/*
- * Text symbols of the kernel (no module's), sorted: a name listed twice is
- * two functions, which kprobes refuse to choose between (EADDRNOTAVAIL).
- */
-static int kernel_text_symbols(struct func_entry **list, int *nr)
+/* the kprobe blacklist's "start-end name" */
+static int blacklist_line(char *line, void *fl)
 {
-	char line[512], sym[256], type;
-	struct func_entry *l = NULL, *grown;
-	int n = 0, cap = 0;
-	FILE *f;
+	char sym[256];
 
-	*list = NULL;
-	*nr = 0;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strchr(line, '[') ||
-		    sscanf(line, "%*s %c %255s", &type, sym) != 2 ||
-		    (type != 't' && type != 'T'))
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			grown = realloc(l, cap * sizeof(*l));
-			if (!grown)
-				break;
-			l = grown;
-		}
-		l[n].name = strdup(sym);
-		l[n].order = n;
-		if (l[n].name)
-			n++;
+	return sscanf(line, "%*s %255s", sym) == 1 ? func_list_add(fl, sym) : 0;
+}
+
+/*
+ * Text symbols of the kernel (no module's): a name listed twice is two
+ * functions, which kprobes refuse to choose between (EADDRNOTAVAIL).
+ */
+static int kernel_text_line(char *line, void *fl)
+{
+	char sym[256];
+
+	if (strchr(line, '[') || !text_symbol(line, sym))
+		return 0;
+	return func_list_add(fl, sym);
+}
+
+/* "name [module]": module functions come and go */
+static int filter_function_line(char *line, void *fl)
+{
+	char sym[256];
+
+	if (strchr(line, '[') || sscanf(line, "%255s", sym) != 1 ||
+	    strchr(sym, '.'))
+		return 0;
+	return func_list_add(fl, sym);
+}
+
+static void free_funcs(struct func_entry *l, int n)
+{
+	while (n--)
+		free(l[n].name);
+	free(l);
+}
+
+/*
+ * The names @parse takes from the lines of @path, sorted, each with its
+ * line's order. -errno, and an empty list, when @path cannot be read.
+ */
+static int read_funcs(const char *path, line_fn parse,
+		      struct func_entry **list, int *nr)
+{
+	struct func_list fl = {};
+	int err;
+
+	err = for_each_line(path, parse, &fl);
+	if (err) {
+		free_funcs(fl.l, fl.n);
+		fl.l = NULL;
+		fl.n = 0;
 	}
-	fclose(f);
-	qsort(l, n, sizeof(*l), cmp_func_name);
-	*list = l;
-	*nr = n;
-	return 0;
+	qsort(fl.l, fl.n, sizeof(*fl.l), cmp_func_name);
+	*list = fl.l;
+	*nr = fl.n;
+	return err;
 }
 
 /* how often @e's name is in the sorted @l */
@@ -1164,61 +1189,28 @@ static int times_listed(const struct func_entry *e,
 	return times;
 }
 
-static void free_funcs(struct func_entry *l, int n)
-{
-	while (n--)
-		free(l[n].name);
-	free(l);
-}
-
-/* every line of available_filter_functions outside modules, in order */
+/* the functions of available_filter_functions outside modules, sorted */
 static int read_filter_functions(struct func_entry **list, int *nr,
 				 struct outcome *out)
 {
-	char path[256], line[512], sym[256];
-	struct func_entry *l = NULL, *grown;
-	int n = 0, cap = 0, err = 0;
-	FILE *f = NULL;
+	char path[256];
+	int err;
 
+	*list = NULL;
+	*nr = 0;
 	if (tracefs_path("available_filter_functions", path, sizeof(path)))
-		f = fopen(path, "r");
-	if (!f) {
-		err = -errno ?: -ENOENT;
+		err = read_funcs(path, filter_function_line, list, nr);
+	else
+		err = -errno;
+	if (err == -ENOMEM)
+		outcome_set(out, ST_FAILED, "reading %s: %s", path,
+			    strerror(-err));
+	else if (err)
 		outcome_set(out, ST_SKIPPED,
 			    "cannot read tracefs available_filter_functions: %s%s",
 			    strerror(-err), tracefs_mounted() ? "" :
 			    " (tracefs is not mounted)");
-		return err;
-	}
-	while (!err && fgets(line, sizeof(line), f)) {
-		/* "name [module]": module functions come and go */
-		if (strchr(line, '[') || sscanf(line, "%255s", sym) != 1 ||
-		    strchr(sym, '.'))
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 4096;
-			grown = realloc(l, cap * sizeof(*l));
-			if (!grown) {
-				err = -ENOMEM;
-				break;
-			}
-			l = grown;
-		}
-		l[n].name = strdup(sym);
-		l[n].order = n;
-		if (!l[n++].name)
-			err = -ENOMEM;
-	}
-	fclose(f);
-	if (err) {
-		outcome_set(out, ST_FAILED, "reading %s: %s", path,
-			    strerror(-err));
-		free_funcs(l, n);
-		return err;
-	}
-	*list = l;
-	*nr = n;
-	return 0;
+	return err;
 }
 
 int traceable_functions(int want, const char ***syms, struct outcome *out)
@@ -1231,9 +1223,10 @@ int traceable_functions(int want, const char ***syms, struct outcome *out)
 	err = read_filter_functions(&l, &n, out);
 	if (err)
 		return err;
-	kprobe_blacklist(&bl, &nbl);
-	kernel_text_symbols(&ks, &nks);
-	qsort(l, n, sizeof(*l), cmp_func_name);
+	/* a list the kernel does not show leaves its check out */
+	read_funcs("/sys/kernel/debug/kprobes/blacklist", blacklist_line,
+		   &bl, &nbl);
+	read_funcs("/proc/kallsyms", kernel_text_line, &ks, &nks);
 	/* a name listed twice is two static functions: neither is chosen */
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(l[i].name, l[j].name); j++)

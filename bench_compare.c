@@ -70,6 +70,7 @@
 #include "bench.h"
 #include "bench_compare.h"
 #include "bench_stats.h"
+#include "bench_util.h"
 
 struct row {
 	const char *name;	/* strings point into the file's tree */
@@ -106,8 +107,6 @@ static const char *const context_mismatch[] = {
 static const char *const context_kernel[] = {
 	"kernel_release", "kernel_build",
 };
-
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* ---- text from a file, made safe to print ---- */
 
@@ -521,10 +520,10 @@ static int check_status(const struct bench_file *f, struct row *r)
 	};
 	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(statuses); i++)
+	for (i = 0; i < ARRAY_SIZE(statuses); i++)
 		if (!strcmp(r->status, statuses[i]))
 			break;
-	if (i == ARRAY_LEN(statuses))
+	if (i == ARRAY_SIZE(statuses))
 		return row_error(f, r, "status is none of ok, skipped, failed, disturbed");
 	r->ok = i == 0;
 	if (r->ok && !is_rate(r->unit))
@@ -769,11 +768,11 @@ static void diff_context(FILE *out, const struct bench_file *a,
 	diff_field(out, "context differs", "tool",
 		   json_object_get(a->root, "tool"),
 		   json_object_get(b->root, "tool"));
-	for (i = 0; i < ARRAY_LEN(context_mismatch); i++)
+	for (i = 0; i < ARRAY_SIZE(context_mismatch); i++)
 		diff_field(out, "context differs", context_mismatch[i],
 			   json_object_get(a->context, context_mismatch[i]),
 			   json_object_get(b->context, context_mismatch[i]));
-	for (i = 0; i < ARRAY_LEN(context_kernel); i++)
+	for (i = 0; i < ARRAY_SIZE(context_kernel); i++)
 		diff_field(out, "kernel differs (expected when comparing kernels)",
 			   context_kernel[i],
 			   json_object_get(a->context, context_kernel[i]),

@@ -27,6 +27,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench_runner.h"
+#include "bench_util.h"
 
 /* the inodes the kernel gives its initial namespaces */
 #define PROC_USER_INIT_INO	0xEFFFFFFDU
@@ -173,25 +174,64 @@ static gzFile open_kernel_config(void)
 	return gzopen(path, "r");	/* reads plain text too */
 }
 
-int kernel_config(const char *option)
-{
-	char line[256], unset[128];
-	size_t len = strlen(option);
-	int found = -1;
-	gzFile f;
+/* what one gzread() of the config asks for at least */
+#define CONFIG_CHUNK	65536
 
+/*
+ * The config's text, read once: "\n" first, so that every line, the first
+ * too, starts after a newline. NULL when there is none to read.
+ */
+static const char *kernel_config_text(void)
+{
+	static char *text;
+	static bool tried;
+	size_t len = 1, cap = 1;
+	char *grown;
+	gzFile f;
+	int n = 0;
+
+	if (tried)
+		return text;
+	tried = true;
 	f = open_kernel_config();
 	if (!f)
-		return -1;
-	snprintf(unset, sizeof(unset), "# %s is not set", option);
-	while (found < 0 && gzgets(f, line, sizeof(line))) {
-		if (!strncmp(line, option, len) && line[len] == '=')
-			found = 1;
-		else if (!strncmp(line, unset, strlen(unset)))
-			found = 0;
-	}
+		return NULL;
+	do {
+		len += n;
+		if (cap - len < CONFIG_CHUNK) {
+			cap = 2 * cap + CONFIG_CHUNK;
+			grown = realloc(text, cap);
+			if (!grown) {
+				n = -1;
+				break;
+			}
+			text = grown;
+		}
+		n = gzread(f, text + len, cap - len - 1);
+	} while (n > 0);
 	gzclose(f);
-	return found;
+	if (n < 0) {
+		free(text);
+		text = NULL;
+		return NULL;
+	}
+	text[0] = '\n';
+	text[len] = '\0';
+	return text;
+}
+
+int kernel_config(const char *option)
+{
+	const char *text = kernel_config_text();
+	char line[160];
+
+	if (!text)
+		return -1;
+	snprintf(line, sizeof(line), "\n%s=", option);
+	if (strstr(text, line))
+		return 1;
+	snprintf(line, sizeof(line), "\n# %s is not set\n", option);
+	return strstr(text, line) ? 0 : -1;
 }
 
 struct btf *kernel_btf(void)
@@ -244,6 +284,8 @@ int btf_enum_has(const char *type, const char *value)
 
 /* ---- cgroup CPU quota ---- */
 
+#define CGROUP_PATH_LEN	4096
+
 /* CPUs' worth of time cpu.max in @dir allows, or 0 for no limit */
 static double cgroup_cpu_limit(const char *dir)
 {
@@ -263,24 +305,22 @@ static double cgroup_cpu_limit(const char *dir)
 	return strtod(quota, NULL) / period;
 }
 
+/* cgroup v2's one line "0::/path": its path into @dir, 1 */
+static int cgroup_v2_line(char *line, void *dir)
+{
+	if (strncmp(line, "0::", 3))
+		return 0;
+	snprintf(dir, CGROUP_PATH_LEN, "%s", line + 3);
+	return 1;
+}
+
 void warn_cpu_quota(int nr_cpus)
 {
-	char line[4096], *dir, *slash;
+	char dir[CGROUP_PATH_LEN], *slash;
 	double limit, tightest = 0;
-	FILE *f;
 
-	f = fopen("/proc/self/cgroup", "r");
-	if (!f)
+	if (for_each_line("/proc/self/cgroup", cgroup_v2_line, dir) != 1)
 		return;
-	/* cgroup v2: the one line "0::/path" */
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3))
-			break;
-	fclose(f);
-	if (strncmp(line, "0::", 3))
-		return;
-	dir = line + 3;
-	dir[strcspn(dir, "\n")] = '\0';
 	/* a quota anywhere above us applies as well */
 	for (;;) {
 		limit = cgroup_cpu_limit(dir);

@@ -22,6 +22,7 @@
 #include "bench_attach.h"
 #include "bench_compare.h"
 #include "bench_report.h"
+#include "bench_util.h"
 
 /* a median absolute deviation of fewer samples says little */
 #define MIN_OUTLIER_SAMPLES	5
@@ -395,23 +396,23 @@ static json_t *json_text(const char *s)
 	return j ? j : json_string(printable(s));
 }
 
-static void cpu_model(char *buf, size_t len)
-{
-	char line[256], *colon;
-	FILE *f = fopen("/proc/cpuinfo", "r");
+#define CPU_MODEL_LEN	128
 
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) ||
-		    !(colon = strchr(line, ':')))
-			continue;
-		snprintf(buf, len, "%s", colon + 2);
-		buf[strcspn(buf, "\n")] = '\0';
-		break;
-	}
-	fclose(f);
+/* /proc/cpuinfo's "model name\t: text": the text into @model, 1 */
+static int model_name_line(char *line, void *model)
+{
+	char *colon = strchr(line, ':');
+
+	if (strncmp(line, "model name", 10) || !colon)
+		return 0;
+	snprintf(model, CPU_MODEL_LEN, "%s", colon + 1 + strspn(colon + 1, " "));
+	return 1;
+}
+
+static void cpu_model(char *buf)
+{
+	if (for_each_line("/proc/cpuinfo", model_name_line, buf) != 1)
+		snprintf(buf, CPU_MODEL_LEN, "unknown");
 }
 
 const char *libbpf_version_text(void)
@@ -431,44 +432,44 @@ const char *libbpf_version_text(void)
 
 static json_t *context_json(const struct bench_family *fam)
 {
-	char model[128], cpus[1024], version[32], stamp[32];
+	char model[CPU_MODEL_LEN], cpus[1024], version[32], stamp[32];
 	const struct run_settings *rs = &bench_rs;
 	struct cpu_list usable = {};
 	struct utsname uts;
 	time_t now = time(NULL);
-	json_t *c = json_object();
+	json_t *c;
 
 	uname(&uts);
-	cpu_model(model, sizeof(model));
+	cpu_model(model);
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
 	snprintf(version, sizeof(version), "%u.%u", libbpf_major_version(),
 		 libbpf_minor_version());
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	usable_cpus(&usable);
 
-	json_object_set_new(c, "kernel_release", json_string(uts.release));
-	json_object_set_new(c, "kernel_build", json_string(uts.version));
-	json_object_set_new(c, "machine", json_string(uts.machine));
-	json_object_set_new(c, "cpu_model", json_text(model));
-	json_object_set_new(c, "online_cpus", json_integer(usable.nr));
-	json_object_set_new(c, "cpus_used", json_string(cpus));
-	json_object_set_new(c, "libbpf_version", json_string(version));
-	json_object_set_new(c, "attach_method", json_null());
-	/* -d makes a count meaningless: null says so */
-	json_object_set_new(c, "count", rs->count && !rs->duration ?
-			    json_integer(rs->count) : json_null());
-	json_object_set_new(c, "duration_s", rs->duration ?
-			    json_real(rs->duration) : json_null());
-	json_object_set_new(c, "repeat", rs->repeat ?
-			    json_integer(rs->repeat) : json_null());
-	json_object_set_new(c, "min_samples", json_integer(rs->repeat ?:
-							    rs->min_samples));
-	json_object_set_new(c, "max_samples", json_integer(rs->repeat ?:
-							    rs->max_samples));
-	json_object_set_new(c, "precision", rs->repeat ? json_null() :
-			    json_real(rs->precision));
-	json_object_set_new(c, "warmup", json_integer(rs->warmup));
-	json_object_set_new(c, "timestamp", json_string(stamp));
+	c = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:s, s:n, s:o, s:o, s:o,"
+		      " s:i, s:i, s:o, s:i, s:s}",
+		      "kernel_release", uts.release,
+		      "kernel_build", uts.version,
+		      "machine", uts.machine,
+		      "cpu_model", json_text(model),
+		      "online_cpus", usable.nr,
+		      "cpus_used", cpus,
+		      "libbpf_version", version,
+		      "attach_method",
+		      /* -d makes a count meaningless: null says so */
+		      "count", rs->count && !rs->duration ?
+			       json_integer(rs->count) : json_null(),
+		      "duration_s", rs->duration ?
+				    json_real(rs->duration) : json_null(),
+		      "repeat", rs->repeat ?
+				json_integer(rs->repeat) : json_null(),
+		      "min_samples", rs->repeat ?: rs->min_samples,
+		      "max_samples", rs->repeat ?: rs->max_samples,
+		      "precision", rs->repeat ?
+				   json_null() : json_real(rs->precision),
+		      "warmup", rs->warmup,
+		      "timestamp", stamp);
 	cpu_list_free(&usable);
 	if (fam->json_context)
 		fam->json_context(rs, c);
@@ -488,45 +489,37 @@ static json_t *samples_json(const double *x, int n)
 static void stats_json(json_t *o, const struct bench_row *row,
 		       const struct row_summary *s)
 {
-	bool flags[MAX_SAMPLES] = {};
-	json_t *a, *ns;
+	bool flags[MAX_SAMPLES] = {}, has = s->has_overhead;
+	json_t *outliers = json_array();
 	int i;
 
-	json_object_set_new(o, "samples", samples_json(row->rate, row->nr));
 	if (row->nr >= MIN_OUTLIER_SAMPLES)
 		stats_outliers(row->rate, row->nr, flags);
-	a = json_array();
 	for (i = 0; i < row->nr; i++)
-		json_array_append_new(a, json_boolean(flags[i]));
-	json_object_set_new(o, "outliers", a);
-	json_object_set_new(o, "mean", json_number(s->rate.mean));
-	json_object_set_new(o, "stddev", json_number(s->rate.stddev));
-	json_object_set_new(o, "min", json_number(s->rate.min));
-	json_object_set_new(o, "max", json_number(s->rate.max));
-	json_object_set_new(o, "cv", json_number(s->rate.cv));
-	json_object_set_new(o, "ci95", json_number(stats_ci_half(&s->rate,
-								 0.05)));
-	json_object_set_new(o, "noisy", json_boolean(stats_noisy(&s->rate) ||
-						     s->foreign_share >
-						     FOREIGN_NOISY));
-	ns = json_object();
-	json_object_set_new(ns, "mean", json_number(s->ns.mean));
-	json_object_set_new(ns, "stddev", json_number(s->ns.stddev));
-	json_object_set_new(ns, "samples", samples_json(row->ns, row->nr));
-	json_object_set_new(o, "ns_per_event", ns);
-	if (!s->has_overhead) {
-		json_object_set_new(o, "overhead_ns", json_null());
-		json_object_set_new(o, "overhead_pct", json_null());
-		json_object_set_new(o, "ratio_to_base", json_null());
-		return;
-	}
-	ns = json_object();
-	json_object_set_new(ns, "value", json_number(s->overhead.value));
-	json_object_set_new(ns, "uncertainty",
-			    json_number(s->overhead.uncertainty));
-	json_object_set_new(o, "overhead_ns", ns);
-	json_object_set_new(o, "overhead_pct", json_number(s->overhead.pct));
-	json_object_set_new(o, "ratio_to_base", json_number(s->ratio));
+		json_array_append_new(outliers, json_boolean(flags[i]));
+	json_object_update_new(o, json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b,"
+		" s:{s:o, s:o, s:o}, s:o, s:o, s:o}",
+		"samples", samples_json(row->rate, row->nr),
+		"outliers", outliers,
+		"mean", json_number(s->rate.mean),
+		"stddev", json_number(s->rate.stddev),
+		"min", json_number(s->rate.min),
+		"max", json_number(s->rate.max),
+		"cv", json_number(s->rate.cv),
+		"ci95", json_number(stats_ci_half(&s->rate, 0.05)),
+		"noisy", stats_noisy(&s->rate) ||
+			 s->foreign_share > FOREIGN_NOISY,
+		"ns_per_event",
+			"mean", json_number(s->ns.mean),
+			"stddev", json_number(s->ns.stddev),
+			"samples", samples_json(row->ns, row->nr),
+		"overhead_ns", has ? json_pack("{s:o, s:o}",
+			"value", json_number(s->overhead.value),
+			"uncertainty", json_number(s->overhead.uncertainty)) :
+			json_null(),
+		"overhead_pct", has ? json_number(s->overhead.pct) : json_null(),
+		"ratio_to_base", has ? json_number(s->ratio) : json_null()));
 }
 
 /*
@@ -560,35 +553,31 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 		json_object_set_new(o, "hits", json_null());
 		return;
 	}
-	json_object_set_new(o, "hits", json_integer(row->hits));
-	/* the verified ones: inside the workers' loops, on their CPUs */
-	json_object_set_new(o, "hits_window", json_integer(row->hits_window));
-	json_object_set_new(o, "hits_outside",
-			    json_integer(row->hits - row->hits_window));
-	json_object_set_new(o, "runs_counted", json_integer(row->runs_counted));
-	json_object_set_new(o, "prog_ids", prog_ids_json(fam, row));
-	json_object_set_new(o, "foreign_hits", json_integer(row->foreign));
-	json_object_set_new(o, "kernel_skipped", json_integer(row->kernel_skipped));
-	json_object_set_new(o, "kernel_skips", json_integer(row->kernel_skips));
-
-	json_object_set_new(o, "hits_per_event",
-			    json_integer(row->hits_per_event));
-	json_object_set_new(o, "programs", json_integer(row->nr_counters));
-	json_object_set_new(o, "attach_ns",
-			    json_number(row_median(row->attach_ns, row->nr)));
-	json_object_set_new(o, "detach_ns",
-			    json_number(row_median(row->detach_ns, row->nr)));
-	json_object_set_new(o, "prog_ns_per_run", json_number(row->prog_ns));
-	json_object_set_new(o, "prog_stats_clock_ns",
-			    json_number(row->prog_clock_ns));
-	/* the runs beside the hits they counted: a dilution shows */
-	json_object_set_new(o, "prog_runs", row->prog_runs ?
-			    json_integer(row->prog_runs) : json_null());
-	json_object_set_new(o, "prog_hits", row->prog_runs ?
-			    json_integer(row->prog_hits) : json_null());
-	if (row->prog_out.status != ST_OK)
-		json_object_set_new(o, "prog_stats_reason",
-				    json_text(row->prog_out.reason));
+	json_object_update_new(o, json_pack(
+		"{s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:i, s:i, s:o, s:o,"
+		" s:o, s:o, s:o, s:o, s:o*}",
+		"hits", (json_int_t)row->hits,
+		/* the verified ones: inside the workers' loops, on their CPUs */
+		"hits_window", (json_int_t)row->hits_window,
+		"hits_outside", (json_int_t)(row->hits - row->hits_window),
+		"runs_counted", (json_int_t)row->runs_counted,
+		"prog_ids", prog_ids_json(fam, row),
+		"foreign_hits", (json_int_t)row->foreign,
+		"kernel_skipped", (json_int_t)row->kernel_skipped,
+		"kernel_skips", (json_int_t)row->kernel_skips,
+		"hits_per_event", (int)row->hits_per_event,
+		"programs", row->nr_counters,
+		"attach_ns", json_number(row_median(row->attach_ns, row->nr)),
+		"detach_ns", json_number(row_median(row->detach_ns, row->nr)),
+		"prog_ns_per_run", json_number(row->prog_ns),
+		"prog_stats_clock_ns", json_number(row->prog_clock_ns),
+		/* the runs beside the hits they counted: a dilution shows */
+		"prog_runs", row->prog_runs ?
+			     json_integer(row->prog_runs) : json_null(),
+		"prog_hits", row->prog_runs ?
+			     json_integer(row->prog_hits) : json_null(),
+		"prog_stats_reason", row->prog_out.status == ST_OK ? NULL :
+				     json_text(row->prog_out.reason)));
 }
 
 static json_t *params_json(const struct bench_row *row)
@@ -605,33 +594,34 @@ static json_t *params_json(const struct bench_row *row)
 static json_t *row_json(const struct bench_family *fam,
 			const struct bench_row *row)
 {
-	json_t *o = json_object();
+	bool figure = row_has_figure(row);
 	struct row_summary s;
 	char cpus[1024];
+	json_t *o;
 
-	json_object_set_new(o, "name", json_string(row->name));
-	json_object_set_new(o, "variant", json_string(row->variant));
-	if (row->nr_params)
-		json_object_set_new(o, "params", params_json(row));
-	json_object_set_new(o, "status", json_string(status_json(row->out.status)));
-	json_object_set_new(o, "reason", row_has_figure(row) ? json_null() :
-			    json_text(row->out.reason));
-	json_object_set_new(o, "unit", json_string("events/s"));
-	/* a row's workers may be fewer than the run's (--scale, consumers) */
 	format_cpus(row->cpus, cpus, sizeof(cpus));
-	json_object_set_new(o, "cpus", json_string(cpus));
-	json_object_set_new(o, "workers", json_integer(row->cpus->nr));
-	if (row_has_figure(row)) {
+	o = json_pack("{s:s, s:s, s:o*, s:s, s:o, s:s, s:s, s:i}",
+		      "name", row->name,
+		      "variant", row->variant,
+		      "params", row->nr_params ? params_json(row) : NULL,
+		      "status", status_json(row->out.status),
+		      "reason", figure ? json_null() :
+					 json_text(row->out.reason),
+		      "unit", "events/s",
+		      /* fewer than the run's with --scale, or consumers */
+		      "cpus", cpus,
+		      "workers", row->cpus->nr);
+	if (figure) {
 		row_summarize(row, &s);
 		stats_json(o, row, &s);
 	}
-	json_object_set_new(o, "disturbed_retries", json_integer(row->retries));
-	json_object_set_new(o, "retry_ns", json_integer(row->retry_ns));
-	/* how long the kernel took to go quiet before the go */
-	json_object_set_new(o, "settle_ns",
-			    json_number(row_median(row->settle_ns, row->nr)));
-	json_object_set_new(o, "other_links", row->others[0] ?
-			    json_string(row->others) : json_null());
+	json_object_update_new(o, json_pack(
+		"{s:i, s:I, s:o, s:s?}",
+		"disturbed_retries", row->retries,
+		"retry_ns", (json_int_t)row->retry_ns,
+		/* how long the kernel took to go quiet before the go */
+		"settle_ns", json_number(row_median(row->settle_ns, row->nr)),
+		"other_links", row->others[0] ? row->others : NULL));
 	counts_json(o, fam, row);
 	if (fam->json_row)
 		fam->json_row(row, o);
@@ -641,16 +631,17 @@ static json_t *row_json(const struct bench_family *fam,
 int write_results(const struct bench_family *fam,
 		  const struct bench_rows *rows, FILE *f)
 {
-	json_t *root = json_object(), *results = json_array();
+	json_t *root, *results = json_array();
 	int i, err;
 
-	json_object_set_new(root, "schema", json_string(BENCH_SCHEMA));
-	json_object_set_new(root, "tool", json_string(fam->name));
-	json_object_set_new(root, "version", json_string(TOOL_VERSION));
-	json_object_set_new(root, "context", context_json(fam));
 	for (i = 0; i < rows->nr; i++)
 		json_array_append_new(results, row_json(fam, &rows->row[i]));
-	json_object_set_new(root, "results", results);
+	root = json_pack("{s:s, s:s, s:s, s:o, s:o}",
+			 "schema", BENCH_SCHEMA,
+			 "tool", fam->name,
+			 "version", TOOL_VERSION,
+			 "context", context_json(fam),
+			 "results", results);
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			 JSON_REAL_PRECISION(17)) ? -EIO : 0;
 	if (!err && fputc('\n', f) == EOF)
@@ -689,24 +680,24 @@ void list_kind(json_t *o, const struct attach_kind *kind,
 static json_t *list_json(const struct bench_family *fam,
 			 const struct bench_rows *all)
 {
-	json_t *root = json_object(), *rows = json_array(), *o;
+	json_t *rows = json_array(), *o;
 	int i;
 
-	json_object_set_new(root, "schema", json_string(BENCH_SCHEMA));
-	json_object_set_new(root, "tool", json_string(fam->name));
 	for (i = 0; i < all->nr; i++) {
 		const struct bench_row *row = &all->row[i];
 
-		o = json_object();
-		json_object_set_new(o, "name", json_string(row->name));
-		json_object_set_new(o, "variant", json_string(row->variant));
-		if (row->nr_params)
-			json_object_set_new(o, "params", params_json(row));
+		o = json_pack("{s:s, s:s, s:o*}",
+			      "name", row->name,
+			      "variant", row->variant,
+			      "params", row->nr_params ?
+					params_json(row) : NULL);
 		fam->list_row(row, o);
 		json_array_append_new(rows, o);
 	}
-	json_object_set_new(root, "rows", rows);
-	return root;
+	return json_pack("{s:s, s:s, s:o}",
+			 "schema", BENCH_SCHEMA,
+			 "tool", fam->name,
+			 "rows", rows);
 }
 
 int write_list(const struct bench_family *fam, const struct bench_rows *all,

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include "bench_runner.h"
+#include "bench_util.h"
 
 /* how often the parent looks at its waiting workers */
 #define WATCH_MS		200
@@ -139,20 +140,22 @@ static void close_other_fds(int a, int b)
  * look disturbed (seen with perf: folio_lock under __vdso_clock_gettime).
  * Fault in everything readable now, outside the measured loop.
  */
-static void prefault(void)
+static int prefault_mapping(char *line, void *unused)
 {
 	unsigned long lo, hi;
-	char line[512], perms[8];
-	FILE *f;
+	char perms[8];
+
+	if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 &&
+	    perms[0] == 'r')
+		madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
+	return 0;
+}
+
+static void prefault(void)
+{
 	long v, i;
 
-	f = fopen("/proc/self/maps", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 &&
-		    perms[0] == 'r')
-			madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
-	if (f)
-		fclose(f);
+	for_each_line("/proc/self/maps", prefault_mapping, NULL);
 	/* the vDSO, and every call made around the loop, once */
 	now_ns();
 	thread_cpu_ns();

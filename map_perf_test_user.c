@@ -32,6 +32,7 @@
 #include "bench.h"
 #include "bench_attach.h"
 #include "bench_report.h"
+#include "bench_util.h"
 #include "map_perf_test.h"
 #include "map_perf_kinds.h"
 #include "map_perf_test_kern.skel.h"
@@ -741,7 +742,7 @@ static const struct attach_method methods[] = {
 	{ "raw_tp", &kind_raw_tp },
 	{ "tracepoint", &kind_tracepoint },
 };
-#define NR_METHODS ((int)(sizeof(methods) / sizeof(methods[0])))
+#define NR_METHODS ((int)ARRAY_SIZE(methods))
 
 /* ---- options ---- */
 

@@ -36,6 +36,7 @@
 #include "bench.h"
 #include "bench_attach.h"
 #include "bench_report.h"
+#include "bench_util.h"
 #include "bench_workers.h"
 #include "test_overhead.h"
 #include "uprobe_targets.h"
@@ -904,7 +905,7 @@ static const struct overhead_event events[] = {
 			"it: the signal is generated and dropped",
 	},
 };
-#define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
+#define NR_EVENTS ((int)ARRAY_SIZE(events))
 
 static bool mode_applies(const struct attach_mode *mode,
 			 const struct overhead_event *ev)

@@ -2,11 +2,13 @@
 /*
  * Unit tests of bench_stats, bench_cmdline, bench_msg, bench_compare and
  * the uprobe targets' nop check against values computed by hand. Prints one "ok - " or "not ok - " line
- * per check, as tests/lib.sh does, and exits 1 when any failed.
+ * per check, as tests/lib.sh does, and exits 1 when any failed. The
+ * results documents it compares are written by bench_report.c's own
+ * write_results(), so that their schema is the programs'.
  *
  *   stats_test			every check
- *   stats_test --write-results FILE	a results document written as
- *				bench_report.c writes one, for python3's json
+ *   stats_test --write-results FILE	a results document written by
+ *				bench_report.c's writer, for python3's json
  *   stats_test --compare A B [PCT]	bench_compare(), exiting as the
  *				programs' --compare does: 2 on an error
  */
@@ -21,11 +23,11 @@
 #include <unistd.h>
 #include "bench_runner.h"
 #include "bench_compare.h"
+#include "bench_report.h"
 #include "bench_stats.h"
+#include "bench_util.h"
 #include "map_perf_test.h"
 #include "uprobe_targets.h"
-
-#define ARRAY_LEN(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
 static int nr_failed;
 
@@ -63,7 +65,7 @@ static void test_summary(void)
 	static const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 	struct sample_stats s;
 
-	stats_compute(x, ARRAY_LEN(x), &s);
+	stats_compute(x, ARRAY_SIZE(x), &s);
 	check(s.n == 8, "n = %d (want 8)", s.n);
 	check_near(s.mean, 5, 1e-12, "mean of 2 4 4 4 5 5 7 9");
 	/* sample stddev sqrt(32 / 7), not the population's sqrt(32 / 8) = 2 */
@@ -173,9 +175,9 @@ static void test_t_quantile(void)
 	static const double x[] = { 1, 2, 3, 4, 5 };
 	struct sample_stats s;
 	char what[64];
-	int i;
+	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(table); i++) {
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
 		snprintf(what, sizeof(what), "t quantile p=0.05 df=%g",
 			 table[i].df);
 		check_near(student_t_quantile(0.05, table[i].df), table[i].t,
@@ -303,7 +305,7 @@ static void test_parse_u64(void)
 	};
 	const __u64 max = ~0ULL;
 	__u64 v;
-	int i;
+	size_t i;
 
 	u64_case("0", 0, max, 0, 0);
 	u64_case("42", 0, max, 0, 42);
@@ -313,7 +315,7 @@ static void test_parse_u64(void)
 	u64_case("0x0", 0, max, 0, 0);
 	u64_case("18446744073709551615", 0, max, 0, max);
 	u64_case("0xffffffffffffffff", 0, max, 0, max);
-	for (i = 0; i < ARRAY_LEN(invalid); i++)
+	for (i = 0; i < ARRAY_SIZE(invalid); i++)
 		u64_case(invalid[i], 0, max, -EINVAL, 0);
 	check(parse_u64(NULL, 0, max, &v) == -EINVAL, "parse_u64(NULL) is -EINVAL");
 	/* a number, but too big: outside [min, max] like any other */
@@ -354,7 +356,7 @@ static void test_parse_double(void)
 		".", "1e", "1,5", "-0",
 	};
 	double v;
-	int i;
+	size_t i;
 
 	double_case("0.5", 0, 1, 0, 0.5);
 	double_case(".5", 0, 1, 0, 0.5);
@@ -365,7 +367,7 @@ static void test_parse_double(void)
 	double_case("0.01", 0.01, 100, 0, 0.01);
 	double_case("0.009", 0.01, 100, -ERANGE, 0);
 	double_case("100.5", 0.01, 100, -ERANGE, 0);
-	for (i = 0; i < ARRAY_LEN(invalid); i++)
+	for (i = 0; i < ARRAY_SIZE(invalid); i++)
 		double_case(invalid[i], 0, 1e6, -EINVAL, 0);
 	check(parse_double(NULL, 0, 1, &v) == -EINVAL,
 	      "parse_double(NULL) is -EINVAL");
@@ -411,7 +413,7 @@ static void test_parse_cpu_ranges(void)
 	cpu_ranges_case("3,1", 0, "3,1");
 	cpu_ranges_case("5-5", 0, "5");
 	cpu_ranges_case("8191", 0, "8191");
-	for (i = 0; i < ARRAY_LEN(invalid); i++)
+	for (i = 0; i < (int)ARRAY_SIZE(invalid); i++)
 		cpu_ranges_case(invalid[i], -EINVAL, "");
 	/* the newline ends the string: what follows it is never read */
 	err = parse_cpu_ranges("0-1\n5", &l);
@@ -452,7 +454,7 @@ static void test_parse_cpu_ranges(void)
 static void test_parse_cpus(void)
 {
 	int allowed_cpu[] = { 2, 3, 5, 8 };
-	const struct cpu_list allowed = { ARRAY_LEN(allowed_cpu), allowed_cpu };
+	const struct cpu_list allowed = { ARRAY_SIZE(allowed_cpu), allowed_cpu };
 	struct cpu_list l = {};
 	char buf[64];
 	int err;
@@ -494,13 +496,14 @@ static void test_format_cpus(void)
 		"0-3,5,7-8", "0", "0-1", "1,3,5", "4095-4096,8191",
 	};
 	int cpu[] = { 0, 1, 2, 3, 5, 7, 8 };
-	struct cpu_list l = { ARRAY_LEN(cpu), cpu };
+	struct cpu_list l = { ARRAY_SIZE(cpu), cpu };
 	char buf[64], small[5];
-	int i, err;
+	size_t i;
+	int err;
 
 	format_cpus(&l, buf, sizeof(buf));
 	check(!strcmp(buf, "0-3,5,7-8"), "format_cpus 0 1 2 3 5 7 8 = %s", buf);
-	for (i = 0; i < ARRAY_LEN(lists); i++) {
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
 		err = parse_cpu_ranges(lists[i], &l);
 		format_cpus(&l, buf, sizeof(buf));
 		check(!err && !strcmp(buf, lists[i]),
@@ -512,7 +515,7 @@ static void test_format_cpus(void)
 	format_cpus(&l, buf, sizeof(buf));
 	check(!buf[0], "no CPUs: \"\"");
 	l.cpu = cpu;
-	l.nr = ARRAY_LEN(cpu);
+	l.nr = ARRAY_SIZE(cpu);
 	memset(small, 'x', sizeof(small));
 	format_cpus(&l, small, sizeof(small));
 	check(memchr(small, '\0', sizeof(small)) && !strncmp(small, "0-3,5", 4),
@@ -603,14 +606,14 @@ static const char *const fruit[] = { "apple", "pear", "plum" };
 
 struct name_list_call {
 	const char *list;
-	bool mask[ARRAY_LEN(fruit)];
+	bool mask[ARRAY_SIZE(fruit)];
 };
 
 static int call_name_list(void *arg)
 {
 	struct name_list_call *c = arg;
 
-	return parse_name_list(c->list, "fruit", fruit, ARRAY_LEN(fruit),
+	return parse_name_list(c->list, "fruit", fruit, ARRAY_SIZE(fruit),
 			       c->mask);
 }
 
@@ -653,8 +656,8 @@ static void test_parse_name_list(void)
 	c.list = ",";
 	ret = with_stderr(call_name_list, &c, err, sizeof(err));
 	check(ret == -1 && one_line(err), "\",\": -1, one line (%d)", ret);
-	check(name_index("plum", fruit, ARRAY_LEN(fruit)) == 2 &&
-	      name_index("fig", fruit, ARRAY_LEN(fruit)) == -1, "name_index");
+	check(name_index("plum", fruit, ARRAY_SIZE(fruit)) == 2 &&
+	      name_index("fig", fruit, ARRAY_SIZE(fruit)) == -1, "name_index");
 }
 
 static void test_printable(void)
@@ -1035,9 +1038,9 @@ static void test_nop_check(void)
 	};
 	enum uprobe_target_state st;
 	char why[160];
-	int i;
+	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(cases); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		why[0] = '\0';
 		st = uprobe_nop_check(cases[i].b, cases[i].size, "the site", why,
 				      sizeof(why));
@@ -1047,7 +1050,7 @@ static void test_nop_check(void)
 		      "nop check: %s: %d (want %d) %s", cases[i].what, st,
 		      cases[i].want, why);
 	}
-	if (!ARRAY_LEN(cases)) {
+	if (!ARRAY_SIZE(cases)) {
 		st = uprobe_nop_check("\0", 1, "the site", why, sizeof(why));
 		check(st == UPROBE_TARGET_NONE, "nop check: none here: %s", why);
 	}
@@ -1068,7 +1071,7 @@ static void test_verify(void)
 struct row_spec {
 	const char *name;
 	const char *variant;
-	const char *status;
+	enum status status;
 	const char *reason;
 	const double *samples;
 	int n;
@@ -1083,133 +1086,86 @@ struct ctx_spec {
 
 static const struct ctx_spec ctx_host = { "6.1.0-18-amd64", 2 };
 
-/* bench_report.c's json_dumpf() flags */
-#define REPORT_DUMP_FLAGS \
-	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+/*
+ * What the runner would have decided (bench_main.c's), for the real
+ * writer's context: -r 5 over the default count on CPUs 0-1.
+ */
+static int cpus_used[] = { 0, 1 };
+struct run_settings bench_rs = {
+	.cpus = { ARRAY_SIZE(cpus_used), cpus_used },
+	.count = 100000,
+	.repeat = 5,
+	.warmup = 1,
+};
 
-/* NAN and infinities have no JSON spelling, as in bench_report.c */
-static json_t *number(double v)
+/* bench_kernel.c's, not linked: the machine's CPUs never reach a document */
+int usable_cpus(struct cpu_list *out)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	out->nr = 0;
+	out->cpu = NULL;
+	return 0;
 }
 
-static json_t *samples_json(const double *x, int n)
-{
-	json_t *a = json_array();
-	int i;
+/* the context of the document being written */
+static const struct ctx_spec *written_ctx;
 
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, number(x[i]));
-	return a;
+/* the context as @written_ctx says, in the writer's keys only */
+static void fake_context(const struct run_settings *rs, json_t *ctx)
+{
+	json_object_update_existing_new(ctx, json_pack(
+		"{s:s, s:s, s:i}",
+		"kernel_release", written_ctx->kernel,
+		"cpu_model", "Test CPU \"quoted\" @ 2.0GHz",
+		"online_cpus", written_ctx->online_cpus));
 }
 
-/* a results[] member with what bench_report.c's row_json() puts in it */
-static json_t *row_json(const struct row_spec *r)
-{
-	bool ok = !strcmp(r->status, "ok"), flags[MAX_SAMPLES] = {};
-	struct sample_stats s, sn;
-	double ns[MAX_SAMPLES];
-	json_t *o = json_object(), *a;
-	int i;
+static const struct bench_family fake_family = {
+	.name = "test_overhead",
+	.json_context = fake_context,
+};
 
-	json_object_set_new(o, "name", json_string(r->name));
-	json_object_set_new(o, "variant", json_string(r->variant));
+/* a row as the runner leaves it after its samples */
+static void spec_row(const struct row_spec *r, struct bench_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->name = r->name;
+	row->variant = r->variant;
 	if (r->param)
-		json_object_set_new(o, "params", json_pack("{s:I}", r->param,
-							   r->param_value));
-	json_object_set_new(o, "status", json_string(r->status));
-	json_object_set_new(o, "reason", r->reason ? json_string(r->reason) :
-			    json_null());
-	json_object_set_new(o, "unit", json_string("events/s"));
-	if (ok) {
-		stats_compute(r->samples, r->n, &s);
-		stats_ns_per_event(r->samples, r->n, ns);
-		stats_compute(ns, r->n, &sn);
-		stats_outliers(r->samples, r->n, flags);
-		json_object_set_new(o, "samples", samples_json(r->samples, r->n));
-		a = json_array();
-		for (i = 0; i < r->n; i++)
-			json_array_append_new(a, json_boolean(flags[i]));
-		json_object_set_new(o, "outliers", a);
-		json_object_set_new(o, "mean", number(s.mean));
-		json_object_set_new(o, "stddev", number(s.stddev));
-		json_object_set_new(o, "min", number(s.min));
-		json_object_set_new(o, "max", number(s.max));
-		json_object_set_new(o, "cv", number(s.cv));
-		json_object_set_new(o, "ci95", number(stats_ci_half(&s, 0.05)));
-		json_object_set_new(o, "noisy", json_boolean(stats_noisy(&s)));
-		json_object_set_new(o, "ns_per_event",
-				    json_pack("{s:o,s:o,s:o}",
-					      "mean", number(sn.mean),
-					      "stddev", number(sn.stddev),
-					      "samples", samples_json(ns, r->n)));
-		json_object_set_new(o, "overhead_ns", json_null());
-		json_object_set_new(o, "overhead_pct", json_null());
-		json_object_set_new(o, "ratio_to_base", json_null());
-	}
-	json_object_set_new(o, "disturbed_retries", json_integer(0));
-	json_object_set_new(o, "events", json_integer(ok ? 100000LL * r->n : 0));
-	json_object_set_new(o, "hits", json_null());
-	return o;
+		row_add_param(row, r->param, r->param_value);
+	row->cpus = &bench_rs.cpus;
+	row->out.status = r->status;
+	snprintf(row->out.reason, sizeof(row->out.reason), "%s",
+		 r->reason ?: "");
+	if (r->status != ST_OK)
+		return;
+	row->nr = r->n;
+	memcpy(row->rate, r->samples, r->n * sizeof(*r->samples));
+	stats_ns_per_event(r->samples, r->n, row->ns);
+	row->events = 100000ULL * r->n;
 }
 
-static json_t *context_json(const struct ctx_spec *c)
+/* @rows written by bench_report.c's write_results() into @path */
+static int write_doc(const char *path, const struct ctx_spec *c,
+		     const struct row_spec *rows, int nr)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:s,s:n,s:I,s:n,s:i,s:i,"
-			 "s:i,s:n,s:i,s:s}",
-			 "kernel_release", c->kernel,
-			 "kernel_build", "#1 SMP PREEMPT_DYNAMIC",
-			 "machine", "x86_64",
-			 "cpu_model", "Test CPU \"quoted\" @ 2.0GHz",
-			 "online_cpus", c->online_cpus,
-			 "cpus_used", "0-1",
-			 "libbpf_version", "1.1",
-			 "attach_method",
-			 "count", (json_int_t)100000,
-			 "duration_s",
-			 "repeat", 5,
-			 "min_samples", 5,
-			 "max_samples", 5,
-			 "precision",
-			 "warmup", 1,
-			 "timestamp", "2026-11-30T05:10:00Z");
-}
-
-/* the document bench_report.c's write_results() makes of @rows */
-static json_t *results_json(const struct ctx_spec *c,
-			    const struct row_spec *rows, int nr)
-{
-	json_t *root = json_object(), *results = json_array();
-	int i;
-
-	json_object_set_new(root, "schema", json_string(BENCH_SCHEMA));
-	json_object_set_new(root, "tool", json_string("test_overhead"));
-	json_object_set_new(root, "version", json_string(TOOL_VERSION));
-	json_object_set_new(root, "context", context_json(c));
-	for (i = 0; i < nr; i++)
-		json_array_append_new(results, row_json(&rows[i]));
-	json_object_set_new(root, "results", results);
-	return root;
-}
-
-static int write_results(const char *path, const struct ctx_spec *c,
-			 const struct row_spec *rows, int nr)
-{
-	json_t *root = results_json(c, rows, nr);
+	struct bench_rows br = { .nr = nr };
 	FILE *f;
-	int ret;
+	int ret, i;
 
+	br.row = calloc(nr, sizeof(*br.row));
 	f = fopen(path, "w");
-	if (!f) {
-		json_decref(root);
-		return -errno;
+	if (!br.row || !f) {
+		ret = -errno;
+		goto out;
 	}
-	ret = json_dumpf(root, f, REPORT_DUMP_FLAGS) ? -EIO : 0;
-	if (!ret && fputc('\n', f) == EOF)
+	for (i = 0; i < nr; i++)
+		spec_row(&rows[i], &br.row[i]);
+	written_ctx = c;
+	ret = write_results(&fake_family, &br, f);
+out:
+	if (f && fclose(f) && !ret)
 		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -EIO;
-	json_decref(root);
+	free(br.row);
 	return ret;
 }
 
@@ -1276,13 +1232,13 @@ static int pair(const struct row_spec *a, int nr_a, const struct row_spec *b,
 {
 	int ret;
 
-	ret = write_results(path_a, &ctx_host, a, nr_a);
+	ret = write_doc(path_a, &ctx_host, a, nr_a);
 	if (!ret)
-		ret = write_results(path_b, ctx_b, b, nr_b);
+		ret = write_doc(path_b, ctx_b, b, nr_b);
 	return ret;
 }
 
-#define ROW(n, v, s)	{ n, v, "ok", NULL, s, ARRAY_LEN(s), NULL, 0 }
+#define ROW(n, v, s)	{ n, v, ST_OK, NULL, s, ARRAY_SIZE(s), NULL, 0 }
 
 static void test_compare_verdicts(void)
 {
@@ -1357,7 +1313,7 @@ static void test_compare_rows_context(void)
 	struct row_spec b[] = {
 		ROW("base", "task_rename", base_s),
 		ROW("fentry", "task_rename", base_s),
-		{ "fexit", "task_rename", "skipped", "no BTF for \"x\"", NULL, 0, NULL, 0 },
+		{ "fexit", "task_rename", ST_SKIPPED, "no BTF for \"x\"", NULL, 0, NULL, 0 },
 		ROW("raw_tp", "task_rename", one),
 	};
 	struct ctx_spec other = { "6.1.0-20-amd64", 4 };
@@ -1411,7 +1367,7 @@ static void test_compare_errors(void)
 	char missing[80];
 	int ret;
 
-	write_results(path_a, &ctx_host, a, 1);
+	write_doc(path_a, &ctx_host, a, 1);
 	expect_compare_error("{ \"schema\": \"bpf-bench/1\",\n  \"results\": [ }",
 			     -EINVAL, "line 2, column 16: unexpected token near '}'");
 	expect_compare_error("{ \"schema\": \"bpf-bench/2\", \"context\": {},"
@@ -1674,11 +1630,11 @@ static const double odd_s[] = { 0.1, 1.0 / 3, 3.6e6, 2.5e-7, 123.456 };
 
 static const struct row_spec report_rows[] = {
 	ROW("base", "task_rename", base_s),
-	{ "kprobe", "task_rename", "ok", NULL, base_s, ARRAY_LEN(base_s),
+	{ "kprobe", "task_rename", ST_OK, NULL, base_s, ARRAY_SIZE(base_s),
 	  "progs", 4 },
 	ROW("raw_tp", "task_rename", odd_s),
-	{ "fentry", "task_rename", "skipped", "no BTF: \"x\"\n", NULL, 0, NULL, 0 },
-	{ "kprobe", "urandom_read", "failed", tricky, NULL, 0, NULL, 0 },
+	{ "fentry", "task_rename", ST_SKIPPED, "no BTF: \"x\"\n", NULL, 0, NULL, 0 },
+	{ "kprobe", "urandom_read", ST_FAILED, tricky, NULL, 0, NULL, 0 },
 };
 
 static bool samples_equal(const json_t *a, const double *x, int n)
@@ -1700,13 +1656,13 @@ static const char *row_str(const json_t *results, int i, const char *key)
 
 static void test_report_round_trip(void)
 {
-	struct row_spec b[ARRAY_LEN(report_rows)];
+	struct row_spec b[ARRAY_SIZE(report_rows)];
 	json_error_t jerr = { .text = "" };
 	json_t *root, *res, *row;
 	struct sample_stats s;
-	int ret, nr = ARRAY_LEN(report_rows);
+	int ret, nr = ARRAY_SIZE(report_rows);
 
-	ret = write_results(path_a, &ctx_host, report_rows, nr);
+	ret = write_doc(path_a, &ctx_host, report_rows, nr);
 	check(!ret, "a results document written as bench_report.c does (%d)",
 	      ret);
 	root = json_load_file(path_a, JSON_REJECT_DUPLICATES, &jerr);
@@ -1718,9 +1674,9 @@ static void test_report_round_trip(void)
 		      BENCH_SCHEMA) && json_array_size(res) == (size_t)nr,
 	      "schema \"%s\" and %d rows", BENCH_SCHEMA, nr);
 	check(samples_equal(json_object_get(json_array_get(res, 2), "samples"),
-			    odd_s, ARRAY_LEN(odd_s)),
+			    odd_s, ARRAY_SIZE(odd_s)),
 	      "samples read back bit-exact (0.1, 1/3, 2.5e-7)");
-	stats_compute(base_s, ARRAY_LEN(base_s), &s);
+	stats_compute(base_s, ARRAY_SIZE(base_s), &s);
 	row = json_array_get(res, 0);
 	check(json_real_value(json_object_get(row, "mean")) == s.mean &&
 	      json_real_value(json_object_get(row, "stddev")) == s.stddev &&
@@ -1760,7 +1716,7 @@ static void test_report_round_trip(void)
 	/* ... and a slower copy of one row is found */
 	memcpy(b, report_rows, sizeof(b));
 	b[1].samples = slow_s;
-	write_results(path_b, &ctx_host, b, nr);
+	write_doc(path_b, &ctx_host, b, nr);
 	ret = run_compare(path_a, path_b, 5);
 	check(ret == 1 && row_says("kprobe", "task_rename [progs=4]", "slower") &&
 	      row_says("kprobe", "task_rename [progs=4]", "-8.33%") &&
@@ -1797,8 +1753,8 @@ int main(int argc, char **argv)
 
 	bench_init("stats_test");
 	if (argc == 3 && !strcmp(argv[1], "--write-results")) {
-		ret = write_results(argv[2], &ctx_host, report_rows,
-				    ARRAY_LEN(report_rows));
+		ret = write_doc(argv[2], &ctx_host, report_rows,
+				    ARRAY_SIZE(report_rows));
 		if (ret)
 			fprintf(stderr, "stats_test: %s: %s\n", argv[2],
 				strerror(-ret));

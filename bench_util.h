@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers the runner, both programs and the unit tests share, kept
+ * out of bench.h: nothing here is part of the family API.
+ */
+#ifndef __BENCH_UTIL_H
+#define __BENCH_UTIL_H
+
+/* elements in the array @a (an array, never a pointer) */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * What for_each_line() calls on each line, its newline removed: 0 reads
+ * on, anything else stops the reading and is returned (1: found, or a
+ * negative errno).
+ */
+typedef int (*line_fn)(char *line, void *ctx);
+
+/*
+ * Calls @fn on each line of the file @path, of any length, in order.
+ * Returns what @fn returned last (0 when it read to the end), or -errno
+ * when @path cannot be opened, -EIO when it cannot be read to the end.
+ */
+int for_each_line(const char *path, line_fn fn, void *ctx);
+
+#endif /* __BENCH_UTIL_H */
