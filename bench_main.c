@@ -642,6 +642,36 @@ static bool retry_allowed(const struct bench_row *row, __u64 spent)
 }
 
 /*
+ * A sample of @row, run again while disturbed, shorter each time, within
+ * the row's budget; with @fd >= 0, the kernel's run-time totals of that
+ * program are read into @t0 and @n0 right before each try, so that they
+ * are the last one's. -EINTR when a signal ended it.
+ */
+static int sample_retried(const struct bench_family *fam,
+			  struct bench_row *row, struct sample *s, int fd,
+			  __u64 *t0, __u64 *n0)
+{
+	__u64 start, spent = 0;
+	int tries;
+
+	for (tries = 0;; tries++) {
+		if (fd >= 0 && prog_run_totals(fd, t0, n0))
+			*t0 = *n0 = 0;
+		start = now_ns();
+		sample_run(fam, row, s, tries < MAX_SHRINK ? tries : MAX_SHRINK);
+		if (tries)
+			spent += now_ns() - start;
+		if (bench_interrupted())
+			return -EINTR;
+		if (s->out.status != ST_DISTURBED || !retry_allowed(row, spent))
+			break;
+		row->retries++;
+	}
+	row->retry_ns += spent;
+	return 0;
+}
+
+/*
  * One sample of @row, run again while disturbed, shorter each time,
  * within the row's budget: a counted one becomes a figure; any that
  * failed or stayed disturbed ends the row.
@@ -649,23 +679,10 @@ static bool retry_allowed(const struct bench_row *row, __u64 spent)
 static int row_sample(const struct bench_family *fam, struct bench_row *row,
 		      bool counted)
 {
-	__u64 t0 = 0, spent = 0;
 	struct sample s;
-	int tries;
 
-	for (tries = 0;; tries++) {
-		if (tries)
-			t0 = now_ns();
-		sample_run(fam, row, &s, tries < MAX_SHRINK ? tries : MAX_SHRINK);
-		if (tries)
-			spent += now_ns() - t0;
-		if (bench_interrupted())
-			return -EINTR;
-		if (s.out.status != ST_DISTURBED || !retry_allowed(row, spent))
-			break;
-		row->retries++;
-	}
-	row->retry_ns += spent;
+	if (sample_retried(fam, row, &s, -1, NULL, NULL))
+		return -EINTR;
 	if (s.out.status == ST_DISTURBED && !counted)
 		return 0;	/* a warm-up figure is thrown away anyway */
 	if (counted && (s.out.status == ST_OK || s.out.status == ST_DISTURBED)) {
@@ -734,9 +751,9 @@ static int run_rounds(const struct bench_family *fam, struct bench_rows *rows)
 static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 			double clock)
 {
-	__u64 t0 = 0, n0 = 0, t1, n1, start, spent = 0;
+	__u64 t0 = 0, n0 = 0, t1, n1;
 	struct sample s;
-	int fd, tries;
+	int fd;
 
 	/* a row verified by its own counts, with no program to time */
 	if (fam->prog_fds(row, &fd, 1) < 1) {
@@ -745,19 +762,8 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 		return 0;
 	}
 	/* an undisturbed sample only, found within the row's budget */
-	for (tries = 0;; tries++) {
-		if (prog_run_totals(fd, &t0, &n0))
-			t0 = n0 = 0;
-		start = now_ns();
-		sample_run(fam, row, &s, tries < MAX_SHRINK ? tries : MAX_SHRINK);
-		if (tries)
-			spent += now_ns() - start;
-		if (bench_interrupted())
-			return -EINTR;
-		if (s.out.status != ST_DISTURBED || !retry_allowed(row, spent))
-			break;
-	}
-	row->retry_ns += spent;
+	if (sample_retried(fam, row, &s, fd, &t0, &n0))
+		return -EINTR;
 	if (s.out.status != ST_OK) {
 		row->prog_out = s.out;
 		return 0;
