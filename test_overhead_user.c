@@ -1773,6 +1773,36 @@ static void whole_groups(const struct bench_rows *rows, const int *gof,
 	free(has);
 }
 
+/* each row's skip group in @gof: -1 none, -2 not in upstream's lines */
+static void group_rows(const struct bench_rows *rows, const bool *in,
+		       const struct skip_group *g, int nr, int *gof)
+{
+	int i, k;
+
+	for (i = 0; i < rows->nr; i++) {
+		gof[i] = in[i] ? -1 : -2;
+		for (k = 0; in[i] && k < nr && gof[i] < 0; k++)
+			if (skip_group_has(rows, &g[k], row_mode, i))
+				gof[i] = k;
+	}
+}
+
+/* a row of its own in upstream's lines: its status, or each worker's rate */
+static void print_upstream_row(const struct bench_row *row)
+{
+	int w;
+
+	if (!row_has_figure(row)) {
+		printf("%s: %s: %s\n", row_label(row),
+		       status_name(row->out.status), row->out.reason);
+		return;
+	}
+	/* the median of each worker's samples: a sum is the run's rate */
+	for (w = 0; w < row->cpus->nr; w++)
+		printf("%s:%d: %.0f events per sec\n", row_label(row),
+		       row->cpus->cpu[w], worker_median_rate(row, w));
+}
+
 /*
  * upstream's lines: per mode, its header and one line per worker. The
  * skipped rows are said once per reason: a reason every row of some
@@ -1787,7 +1817,7 @@ static void print_upstream(const struct bench_rows *rows)
 	bool *in, *whole = NULL, *said = NULL;
 	int *gof = NULL;
 	char label[256];
-	int i, k, w, nr;
+	int i, k, nr;
 
 	/* the events of --attach-time rows only prove the attachment */
 	if (opt.attach_time)
@@ -1806,13 +1836,7 @@ static void print_upstream(const struct bench_rows *rows)
 		pr_err("out of memory: upstream's lines left out");
 		goto out;
 	}
-	/* each row's group: -1 none, -2 not in the section */
-	for (i = 0; i < rows->nr; i++) {
-		gof[i] = in[i] ? -1 : -2;
-		for (k = 0; in[i] && k < nr && gof[i] < 0; k++)
-			if (skip_group_has(rows, &g[k], row_mode, i))
-				gof[i] = k;
-	}
+	group_rows(rows, in, g, nr, gof);
 	whole_groups(rows, gof, nr, whole);
 	for (i = 0; i < rows->nr; i++) {
 		const struct bench_row *row = &rows->row[i];
@@ -1842,15 +1866,7 @@ static void print_upstream(const struct bench_rows *rows)
 			said_in[k] = mode;
 			continue;
 		}
-		if (!row_has_figure(row)) {
-			printf("%s: %s: %s\n", row_label(row),
-			       status_name(row->out.status), row->out.reason);
-			continue;
-		}
-		/* the median of each worker's samples: a sum is the run's rate */
-		for (w = 0; w < row->cpus->nr; w++)
-			printf("%s:%d: %.0f events per sec\n", row_label(row),
-			       row->cpus->cpu[w], worker_median_rate(row, w));
+		print_upstream_row(row);
 	}
 out:
 	free(said_in);
