@@ -418,6 +418,7 @@ enum bench_fault_kind {
 	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
 	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
 	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
+	BENCH_FAULT_EXTRA_ODD,	/* programs count every other hit twice */
 };
 
 struct bench_fault {
