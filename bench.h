@@ -419,6 +419,8 @@ enum bench_fault_kind {
 	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
 	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
 	BENCH_FAULT_EXTRA_ODD,	/* programs count every other hit twice */
+	BENCH_FAULT_WRONG_VALUE,	/* user space's bpf() writes another value */
+	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
 };
 
 struct bench_fault {

@@ -997,12 +997,16 @@ static int read_fault(void)
 		bench_fault.kind = BENCH_FAULT_EMPTY_MAP;
 	} else if (!strcmp(s, "extra-odd")) {
 		bench_fault.kind = BENCH_FAULT_EXTRA_ODD;
+	} else if (!strcmp(s, "wrong-value")) {
+		bench_fault.kind = BENCH_FAULT_WRONG_VALUE;
+	} else if (!strcmp(s, "extra-push")) {
+		bench_fault.kind = BENCH_FAULT_EXTRA_PUSH;
 	} else if (!strncmp(s, "miss-cpu=", 9) &&
 		   !parse_u64(s + 9, 0, 8191, &cpu)) {
 		bench_fault.kind = BENCH_FAULT_MISS_CPU;
 		bench_fault.cpu = cpu;
 	} else {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map or extra-odd",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value or extra-push",
 		       printable(s));
 		return -1;
 	}

@@ -43,6 +43,13 @@ static void set_key(__u8 *key, __u32 key_size, __u32 k)
 	memcpy(key, &k, sizeof(k));
 }
 
+/* what user space writes for key @k; the test fault wrong-value: another */
+static __u64 written_value(__u32 k)
+{
+	return sys_value(k) +
+	       (bench_fault.kind == BENCH_FAULT_WRONG_VALUE ? 2 : 0);
+}
+
 /* the worker's place in its row: which keys are its own to write */
 static int key_range(struct sys_worker *w)
 {
@@ -73,7 +80,7 @@ static int batch_buffers(struct sys_worker *w)
 	for (i = 0; i < w->ctx.entries; i++) {
 		set_key(w->keys + (size_t)i * w->ctx.key_size,
 			w->ctx.key_size, i);
-		w->values[i] = sys_value(i);
+		w->values[i] = written_value(i);
 	}
 	return 0;
 }
@@ -126,7 +133,7 @@ static __u32 own_key(struct sys_worker *w)
 
 static bool update_one(struct sys_worker *w)
 {
-	__u64 v = sys_value(own_key(w));
+	__u64 v = written_value(own_key(w));
 
 	return !bpf_map_update_elem(w->fd, w->key, &v, BPF_EXIST);
 }
@@ -134,7 +141,7 @@ static bool update_one(struct sys_worker *w)
 /* out and back in: the map holds the same keys after every call */
 static bool delete_one(struct sys_worker *w)
 {
-	__u64 v = sys_value(own_key(w));
+	__u64 v = written_value(own_key(w));
 
 	if (bpf_map_delete_elem(w->fd, w->key))
 		return false;
@@ -176,7 +183,7 @@ static bool write_all(struct sys_worker *w)
 	for (i = 0; i < n; i++) {
 		set_key(w->keys + (size_t)i * w->ctx.key_size,
 			w->ctx.key_size, i);
-		w->values[i] = sys_value(i);
+		w->values[i] = written_value(i);
 	}
 	return !bpf_map_update_batch(w->fd, w->keys, w->values, &n, NULL) &&
 	       n == w->ctx.entries;
@@ -287,7 +294,7 @@ int sys_map_create(enum bpf_map_type type, enum sys_op op, __u32 key_size,
 	      probe_batch(fd, type, op, key_size, out) : 0;
 	for (k = 0; !err && k < entries; k++) {
 		set_key(key, key_size, k);
-		value = sys_value(k);
+		value = written_value(k);
 		if (bpf_map_update_elem(fd, key, &value, BPF_ANY)) {
 			outcome_set(out, ST_FAILED, "filling the map: %s",
 				    strerror(errno));
