@@ -296,7 +296,8 @@ const struct row_param *row_param(const struct bench_row *row,
  * Faults the tests inject through the environment, to prove that each
  * check bites: a program that misses events must give FAILED. The names
  * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
- * wrong-key, fill-all, drop-all and empty-map, one per kind below.
+ * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value and
+ * extra-push, one per kind below.
  * They exist in the test build only (make testing: -DBENCH_TESTING, in
  * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
  * builds reads no environment for them: there run_fault() is a constant
@@ -312,6 +313,9 @@ enum test_fault_kind {
 	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
 	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
 	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
+	BENCH_FAULT_EXTRA_ODD,	/* programs count every other hit twice */
+	BENCH_FAULT_WRONG_VALUE,	/* user space's bpf() writes another value */
+	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
 };
 
 struct test_fault {

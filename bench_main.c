@@ -1003,12 +1003,18 @@ static int read_fault(void)
 		fault->kind = BENCH_FAULT_DROP_ALL;
 	} else if (!strcmp(s, "empty-map")) {
 		fault->kind = BENCH_FAULT_EMPTY_MAP;
+	} else if (!strcmp(s, "extra-odd")) {
+		fault->kind = BENCH_FAULT_EXTRA_ODD;
+	} else if (!strcmp(s, "wrong-value")) {
+		fault->kind = BENCH_FAULT_WRONG_VALUE;
+	} else if (!strcmp(s, "extra-push")) {
+		fault->kind = BENCH_FAULT_EXTRA_PUSH;
 	} else if (!strncmp(s, "miss-cpu=", 9) &&
 		   !parse_u64(s + 9, 0, 8191, &cpu)) {
 		fault->kind = BENCH_FAULT_MISS_CPU;
 		fault->cpu = cpu;
 	} else {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all or empty-map",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value or extra-push",
 		       printable(s));
 		return -1;
 	}

@@ -93,11 +93,13 @@ void sys_run(void *state, __u64 count);
 
 /*
  * Creates the map (@type, @key_size, 8-byte values, @entries) and fills
- * it with keys 0 .. entries - 1; batch operations are probed first.
+ * it with keys 0 .. entries - 1 (their values as @fault has them);
+ * batch operations are probed first.
  * The fd, or -1 with @out saying why: skipped when the kernel cannot.
  */
 int sys_map_create(enum bpf_map_type type, enum sys_op op, __u32 key_size,
-		   __u32 entries, struct outcome *out);
+		   __u32 entries, enum test_fault_kind fault,
+		   struct outcome *out);
 /* after a sample: are keys 0 .. entries - 1 there, each with its value? */
 int sys_map_check(int fd, enum bpf_map_type type, __u32 key_size,
 		  __u32 entries, struct outcome *out);

@@ -43,6 +43,12 @@ static void set_key(__u8 *key, __u32 key_size, __u32 k)
 	memcpy(key, &k, sizeof(k));
 }
 
+/* what user space writes for key @k; the test fault wrong-value: another */
+static __u64 written_value(enum test_fault_kind fault, __u32 k)
+{
+	return sys_value(k) + (fault == BENCH_FAULT_WRONG_VALUE ? 2 : 0);
+}
+
 /* the worker's place in its row: which keys are its own to write */
 static int key_range(struct sys_worker *w)
 {
@@ -73,7 +79,7 @@ static int batch_buffers(struct sys_worker *w)
 	for (i = 0; i < w->ctx.entries; i++) {
 		set_key(w->keys + (size_t)i * w->ctx.key_size,
 			w->ctx.key_size, i);
-		w->values[i] = sys_value(i);
+		w->values[i] = written_value(w->ctx.fault, i);
 	}
 	return 0;
 }
@@ -126,7 +132,7 @@ static __u32 own_key(struct sys_worker *w)
 
 static bool update_one(struct sys_worker *w)
 {
-	__u64 v = sys_value(own_key(w));
+	__u64 v = written_value(w->ctx.fault, own_key(w));
 
 	return !bpf_map_update_elem(w->fd, w->key, &v, BPF_EXIST);
 }
@@ -134,7 +140,7 @@ static bool update_one(struct sys_worker *w)
 /* out and back in: the map holds the same keys after every call */
 static bool delete_one(struct sys_worker *w)
 {
-	__u64 v = sys_value(own_key(w));
+	__u64 v = written_value(w->ctx.fault, own_key(w));
 
 	if (bpf_map_delete_elem(w->fd, w->key))
 		return false;
@@ -176,7 +182,7 @@ static bool write_all(struct sys_worker *w)
 	for (i = 0; i < n; i++) {
 		set_key(w->keys + (size_t)i * w->ctx.key_size,
 			w->ctx.key_size, i);
-		w->values[i] = sys_value(i);
+		w->values[i] = written_value(w->ctx.fault, i);
 	}
 	return !bpf_map_update_batch(w->fd, w->keys, w->values, &n, NULL) &&
 	       n == w->ctx.entries;
@@ -262,7 +268,8 @@ static int probe_batch(int fd, enum bpf_map_type type, enum sys_op op,
 }
 
 int sys_map_create(enum bpf_map_type type, enum sys_op op, __u32 key_size,
-		   __u32 entries, struct outcome *out)
+		   __u32 entries, enum test_fault_kind fault,
+		   struct outcome *out)
 {
 	__u8 key[key_size];
 	__u64 value;
@@ -287,7 +294,7 @@ int sys_map_create(enum bpf_map_type type, enum sys_op op, __u32 key_size,
 	      probe_batch(fd, type, op, key_size, out) : 0;
 	for (k = 0; !err && k < entries; k++) {
 		set_key(key, key_size, k);
-		value = sys_value(k);
+		value = written_value(fault, k);
 		if (bpf_map_update_elem(fd, key, &value, BPF_ANY)) {
 			outcome_set(out, ST_FAILED, "filling the map: %s",
 				    strerror(errno));

@@ -82,6 +82,10 @@ enum map_perf_fault {
 	MAP_FAULT_WRONG_KEY,	/* look up keys that are not there */
 	MAP_FAULT_FILL_ALL,	/* the runner's: user space's fills */
 	MAP_FAULT_DROP_ALL,	/* ring/perf buffers: drop every record */
+	MAP_FAULT_EMPTY_MAP,	/* the runner's: user space empties a map */
+	MAP_FAULT_EXTRA_ODD,	/* test_overhead's programs only */
+	MAP_FAULT_WRONG_VALUE,	/* the runner's: user space's bpf() writes */
+	MAP_FAULT_EXTRA_PUSH,	/* queue/stack: push a value never counted */
 };
 
 /* set in .rodata before load */

@@ -392,15 +392,18 @@ static __always_inline void lpm_wide(void)
 }
 
 /*
- * The test build's faults wrong-key: keys the fill never put in; and
- * drop-all: ring and perf buffer records dropped as if there were no room
+ * The test build's faults wrong-key: keys the fill never put in;
+ * drop-all: ring and perf buffer records dropped as if there were no
+ * room; and extra-push: a queue or stack value no count knows of
  */
 #ifdef BENCH_TESTING
 #define FAULT_KEY_SHIFT		(cfg.fault == MAP_FAULT_WRONG_KEY ? 0x100000 : 0)
 #define FAULT_DROP_ALL		(cfg.fault == MAP_FAULT_DROP_ALL)
+#define FAULT_EXTRA_PUSH	(cfg.fault == MAP_FAULT_EXTRA_PUSH)
 #else
 #define FAULT_KEY_SHIFT		0
 #define FAULT_DROP_ALL		false
+#define FAULT_EXTRA_PUSH	false
 #endif
 
 /* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
@@ -544,6 +547,11 @@ static __always_inline void push_pop(void *map, __u32 test)
 	__u64 v, cpu = bpf_get_smp_processor_id();
 	int i;
 
+	/* extra-push: a zero, under the stack's values, before the queue's */
+	if (FAULT_EXTRA_PUSH) {
+		v = 0;
+		bpf_map_push_elem(map, &v, 0);
+	}
 	for (i = 0; i < QUEUE_OPS; i++) {
 		v = cpu << 32 | (bpf_get_prandom_u32() | 1);
 		if (bpf_map_push_elem(map, &v, 0))

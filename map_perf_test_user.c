@@ -1555,7 +1555,7 @@ static int open_sys(const struct run_settings *rs, struct bench_row *row,
 		return -EINVAL;
 	}
 	r->sys_fd = sys_map_create(t->sys_type, t->sys_op, key_size,
-				   r->entries, out);
+				   r->entries, run_fault(rs)->kind, out);
 	if (r->sys_fd < 0)
 		return -1;
 	/* the workers' counts: shared with them, since they are forked */

@@ -33,6 +33,8 @@ static __always_inline void count_hit(void)
 		return;
 	if (cfg.fault == FAULT_MISS_CPU && cpu == cfg.fault_cpu)
 		return;
+	if (cfg.fault == FAULT_EXTRA_ODD && (slot->seen++ & 1))
+		slot->hits++;
 #endif
 	slot->hits++;
 }

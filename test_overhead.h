@@ -28,6 +28,7 @@ enum overhead_fault {
 	FAULT_MISS_ODD,		/* count every other hit only */
 	FAULT_MISS_CPU,		/* count nothing on fault_cpu */
 	FAULT_UNCOUNTED,	/* count nothing: make bench's empty program */
+	FAULT_EXTRA_ODD = 9,	/* count every other hit twice (bench.h's 9) */
 };
 
 struct overhead_config {

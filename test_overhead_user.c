@@ -1378,7 +1378,8 @@ static int open_instance(const struct run_settings *rs, struct bench_row *row,
 }
 
 /* how many fib_table_lookup calls one datagram makes on this kernel */
-static int count_fib_lookups(const struct overhead_event *ev,
+static int count_fib_lookups(const struct run_settings *rs,
+			     const struct overhead_event *ev,
 			     const struct cpu_list *cpus, struct outcome *out);
 
 /*
@@ -1442,7 +1443,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 	if (r->ev->usable && !r->ev->usable(out))
 		return -ENOENT;
 	if (r->ev->calibrated) {
-		err = count_fib_lookups(r->ev, row->cpus, out);
+		err = count_fib_lookups(rs, r->ev, row->cpus, out);
 		if (err)
 			return err;
 		row->hits_per_event = fib_lookups;
@@ -1622,7 +1623,8 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	return err;
 }
 
-static int count_fib_lookups(const struct overhead_event *ev,
+static int count_fib_lookups(const struct run_settings *rs,
+			     const struct overhead_event *ev,
 			     const struct cpu_list *cpus, struct outcome *out)
 {
 	struct test_overhead_raw_tp_kern *skel;
@@ -1640,6 +1642,8 @@ static int count_fib_lookups(const struct overhead_event *ev,
 			    strerror(errno));
 		return -errno;
 	}
+	/* a program like the rows': the test build's fault applies alike */
+	configure(rs, &skel->rodata->cfg, ev, 0, 1);
 	err = attach_load(&kind_raw_tp, skel->skeleton,
 			  skel->progs.raw_tp_count,
 			  &ev->target, &name, out);

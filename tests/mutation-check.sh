@@ -27,6 +27,7 @@ window-not-cpu|sample_verify|win = s->window[w * nr + c];|win = hits[s->res[w].c
 window-end-read|worker_main|read_hits(a, 1);|;|test_faults.sh|shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified
 window-in-all|sample_verify|if (in > total) {|if (0) {|test_stats.sh|verify: more in the loops than in all is no count of ours
 foreign-unchecked|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_stats.sh|verify: twice the events in the loops: the wrong hook
+foreign-unchecked-run|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_faults.sh|extra-odd: raw_tp getpgid failed, its hits beyond the events
 foreign-wall-time|foreign_allowance|2 * k * (__u64)(off / per_event)|2 * k * (__u64)(r->elapsed_ns / per_event)|test_stats.sh|verify: extra hits beyond the other tasks' time
 foreign-per-event|foreign_allowance|k * r->events / 1000 + 16|k * r->events + 16|test_stats.sh|verify: extra hits beyond the other tasks' time
 foreign-shown|sample_verify|s->foreign = in + short_by - expected;|s->foreign = 0;|test_stats.sh|verify: hits beyond the events, in the loop and outside
@@ -52,6 +53,13 @@ lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
 from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh|with another process's getpgid: hash_lookup's hits are exactly its events
 uprobe-usable|test_overhead_user.c:open_row|if (r->ev->usable \&\& !r->ev->usable(out))|if (0)|test_faults.sh|another uprobe on uprobe_nop
+fib-once|count_fib_lookups|if (!err \&\& least < FIB_CALIBRATION) {|if (0) {|test_faults.sh|miss-odd: fib_table_lookup's calibration failed, less than once
+fib-whole|count_fib_lookups|least % FIB_CALIBRATION > FIB_SLACK|0|test_faults.sh|extra-odd: fib_table_lookup's calibration failed, no whole number
+queue-sum|verify_empty|if (r->c.sum) {|if (0) {|test_map_perf.sh|extra-push: queue_push_pop raw_tp failed
+stack-left|verify_empty|if (left)|if (0)|test_map_perf.sh|extra-push: stack_push_pop raw_tp failed
+sys-map-value|sys_map_check|if (value != sys_value(k)) {|if (0) {|test_map_perf.sh|wrong-value: sys_hash_update failed
+sys-lookup-value|lookup_one|\&\& v == sys_value(k);|;|test_map_perf.sh|wrong-value: sys_hash_lookup failed
+sys-dump-value|dump|if (k >= w->ctx.entries \|\| w->values[i] != sys_value(k))|if (k >= w->ctx.entries)|test_map_perf.sh|wrong-value: batch_hash_lookup failed
 usdt-site|usdt_ok|return target_state_ok(uprobe_nop_check(|return true; target_state_ok(uprobe_nop_check(|test_modes.sh|USDT site not a nop: usdt failed
 compare-fault|load_file|ret = refuse_fault(f);|ret = 0;|test_faults.sh|--compare uncounted shipped
 compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|small delta, huge spread: no significant change, noisy

@@ -90,6 +90,28 @@ for t in hash_lookup lpm_kmalloc; do
 	jexpect "fill-all: $t raw_tp --miss failed, its lookups hit" "$T_TMP/fillall.json" \
 		'row("'$t'", "raw_tp")["status"] == "failed" and "--miss wants none" in row("'$t'", "raw_tp")["reason"]'
 done
+# the contents bite: queue and stack programs that push a zero they never
+# count (one worker, -c 1: it stays under the stack's values, and comes
+# out of the queue in place of one of them); bpf() writes of another value
+BENCH_TEST_FAULT=extra-push BIN=$TESTING/map_perf_test run_json extrapush -r 1 -n 2000 -c 1 -a raw_tp \
+	-t queue_push_pop,stack_push_pop
+expect "extra-push: exit 1 (rc=$RC)" test "$RC" -eq 1
+jexpect "extra-push: queue_push_pop raw_tp failed, the values popped not those pushed" "$T_TMP/extrapush.json" \
+	'(lambda r: r["status"] == "failed" and "popped are not those pushed" in r["reason"] and nofig(r))(row("queue_push_pop", "raw_tp"))'
+jexpect "extra-push: stack_push_pop raw_tp failed, values left in the map" "$T_TMP/extrapush.json" \
+	'(lambda r: r["status"] == "failed" and "left in the map" in r["reason"] and nofig(r))(row("stack_push_pop", "raw_tp"))'
+BENCH_TEST_FAULT=wrong-value BIN=$TESTING/map_perf_test run_json wrongvalue -r 1 -n 2000 \
+	-t sys_hash_lookup,batch_hash_lookup,sys_hash_update,sys_array_update,batch_hash_update
+expect "wrong-value: exit 1 (rc=$RC)" test "$RC" -eq 1
+for t in sys_hash_update sys_array_update batch_hash_update; do
+	jexpect "wrong-value: $t failed, the map holds another value after the run" "$T_TMP/wrongvalue.json" \
+		'(lambda r: r["status"] == "failed" and "after the run key" in r["reason"] and " holds " in r["reason"] and nofig(r))(row("'$t'", "syscall"))'
+done
+# a lookup or dump that brought back another value is no call counted
+for t in sys_hash_lookup batch_hash_lookup; do
+	jexpect "wrong-value: $t failed, its calls counted none" "$T_TMP/wrongvalue.json" \
+		'(lambda r: r["status"] == "failed" and "counted 0 hits" in r["reason"] and nofig(r))(row("'$t'", "syscall"))'
+done
 
 # --- sizes: -E and num_map_entries, as the kernel reports them
 run_json resize -r 1 -n $N -a raw_tp -E 5000 -t hash_kmalloc,lru_hash_lookup,nocommon_lru_hash_prealloc
