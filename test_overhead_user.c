@@ -1642,8 +1642,13 @@ static int count_fib_lookups(const struct run_settings *rs,
 			    strerror(errno));
 		return -errno;
 	}
-	/* a program like the rows': the test build's fault applies alike */
+	/*
+	 * A program like the rows': the test build's fault applies alike,
+	 * but for uncounted, whose rows run unverified yet must run
+	 */
 	configure(rs, &skel->rodata->cfg, ev, 0, 1);
+	if (run_fault(rs)->kind == BENCH_FAULT_UNCOUNTED)
+		skel->rodata->cfg.fault = FAULT_NONE;
 	err = attach_load(&kind_raw_tp, skel->skeleton,
 			  skel->progs.raw_tp_count,
 			  &ev->target, &name, out);
