@@ -26,7 +26,9 @@ JUDGE=$TOP/tools/vmtest-judge.py
 KERNEL=
 PKG=
 CONFIG=
-TIMEOUT=300
+# a guest's whole run: every mode and test under TCG took 293 s of the old
+# 300 on a 2-CPU host that was busy with other work; twice that, to spare
+TIMEOUT=600
 BUILD=1
 ACCEL=auto
 VERBOSE=0
