@@ -305,13 +305,15 @@ attached() {
 }
 
 # wait_attached NAME: until a sample of the run NAME is on with programs:
-# up to 60 s once it holds the tools' lock (a base row may come first),
+# up to 180 s once it holds the tools' lock (a base row may come first,
+# and on a busy machine its disturbed samples are run again for up to
+# five times a sample's length),
 # and meanwhile as long as it waits for the lock (the tool gives up
 # itself after its --lock-wait: another run on a shared machine may hold
 # it for minutes)
 wait_attached() {
 	local i=0 all=0 holder
-	while [ $i -lt 1200 ] && [ $all -lt 13000 ]; do
+	while [ $i -lt 3600 ] && [ $all -lt 15400 ]; do
 		attached "$1" && return 0
 		kill -0 "$PID" 2>/dev/null || return 1
 		read -r holder _ <"$LOCK" 2>/dev/null
