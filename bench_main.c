@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "bench_runner.h"
+#include "bench_util.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
 #include "bench_report.h"
@@ -979,41 +980,42 @@ out:
 }
 
 #ifdef BENCH_TESTING
+/* BENCH_TEST_FAULT's names, but for miss-cpu=N */
+static const struct {
+	const char *name;
+	enum test_fault_kind kind;
+} fault_names[] = {
+	{ "miss-odd", BENCH_FAULT_MISS_ODD },
+	{ "uncounted", BENCH_FAULT_UNCOUNTED },
+	{ "miss-one", BENCH_FAULT_MISS_ONE },
+	{ "wrong-key", BENCH_FAULT_WRONG_KEY },
+	{ "fill-all", BENCH_FAULT_FILL_ALL },
+	{ "drop-all", BENCH_FAULT_DROP_ALL },
+	{ "empty-map", BENCH_FAULT_EMPTY_MAP },
+	{ "extra-odd", BENCH_FAULT_EXTRA_ODD },
+	{ "wrong-value", BENCH_FAULT_WRONG_VALUE },
+	{ "extra-push", BENCH_FAULT_EXTRA_PUSH },
+};
+
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
 static int read_fault(void)
 {
 	struct test_fault *fault = &bench_rs.fault;
 	const char *s = getenv("BENCH_TEST_FAULT");
+	size_t i;
 	__u64 cpu;
 
 	if (!s || !*s)
 		return 0;
 	fault->name = s;
-	if (!strcmp(s, "miss-odd")) {
-		fault->kind = BENCH_FAULT_MISS_ODD;
-	} else if (!strcmp(s, "uncounted")) {
-		fault->kind = BENCH_FAULT_UNCOUNTED;
-	} else if (!strcmp(s, "miss-one")) {
-		fault->kind = BENCH_FAULT_MISS_ONE;
-	} else if (!strcmp(s, "wrong-key")) {
-		fault->kind = BENCH_FAULT_WRONG_KEY;
-	} else if (!strcmp(s, "fill-all")) {
-		fault->kind = BENCH_FAULT_FILL_ALL;
-	} else if (!strcmp(s, "drop-all")) {
-		fault->kind = BENCH_FAULT_DROP_ALL;
-	} else if (!strcmp(s, "empty-map")) {
-		fault->kind = BENCH_FAULT_EMPTY_MAP;
-	} else if (!strcmp(s, "extra-odd")) {
-		fault->kind = BENCH_FAULT_EXTRA_ODD;
-	} else if (!strcmp(s, "wrong-value")) {
-		fault->kind = BENCH_FAULT_WRONG_VALUE;
-	} else if (!strcmp(s, "extra-push")) {
-		fault->kind = BENCH_FAULT_EXTRA_PUSH;
-	} else if (!strncmp(s, "miss-cpu=", 9) &&
-		   !parse_u64(s + 9, 0, 8191, &cpu)) {
+	for (i = 0; i < ARRAY_SIZE(fault_names); i++)
+		if (!strcmp(s, fault_names[i].name))
+			fault->kind = fault_names[i].kind;
+	if (!strncmp(s, "miss-cpu=", 9) && !parse_u64(s + 9, 0, 8191, &cpu)) {
 		fault->kind = BENCH_FAULT_MISS_CPU;
 		fault->cpu = cpu;
-	} else {
+	}
+	if (fault->kind == BENCH_FAULT_NONE) {
 		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value or extra-push",
 		       printable(s));
 		return -1;
