@@ -3,7 +3,8 @@
 # Runs the given test scripts (default: every tests/test_*.sh but the
 # opt-in tests/test_arm64_*.sh, which need 'make deps-arm64', and
 # tests/test_quiet_*.sh, which need a quiet machine: make check-quiet),
-# then lists what was skipped and why, prints the closing
+# then lists what was skipped and why and what failed (last, so that a log's
+# tail names them), prints the closing
 # "N passed, N failed, N skipped" line and exits non-zero on any failure.
 # A skip ("ok - # SKIP reason") is never a pass.
 cd "$(dirname "$0")/.." || exit 1
@@ -18,7 +19,8 @@ failed=0
 skipped=0
 log=$(mktemp)
 skips=$(mktemp)
-trap 'rm -f "$log" "$skips"' EXIT
+fails=$(mktemp)
+trap 'rm -f "$log" "$skips" "$fails"' EXIT
 for t in "$@"; do
 	echo "=== $t"
 	# tee on the inherited stdout: reopening /dev/stderr would rewind a
@@ -29,9 +31,10 @@ for t in "$@"; do
 	f=$(grep -c '^not ok' "$log")
 	s=$(grep -c '^ok - # SKIP' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $t exited $rc"
+		echo "not ok - $t exited $rc" | tee -a "$log"
 		f=1
 	fi
+	sed -n "s|^not ok - *|  $t: |p" "$log" >>"$fails"
 	sed -n "s|^ok - # SKIP *|  $t: |p" "$log" >>"$skips"
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -40,6 +43,10 @@ done
 if [ -s "$skips" ]; then
 	echo "skipped:"
 	cat "$skips"
+fi
+if [ -s "$fails" ]; then
+	echo "failed:"
+	cat "$fails"
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

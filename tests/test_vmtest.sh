@@ -81,6 +81,15 @@ run_capture false "$VMTEST" --no-build -- false
 expect "'-- false' fails" [ "$RC" -eq 1 ]
 expect "'-- false' reports rc" last_line false "vmtest: FAIL (command 1 exited 1)"
 
+# A kernel that dies before init (here: no init it can run) is booted up
+# to 3 times, then fails the run by name; nothing of ours ran in it.
+run_capture noinit "$VMTEST" --no-build --append rdinit=/nonexistent -- true
+expect "kernel dead before init fails" [ "$RC" -eq 1 ]
+expect "kernel dead before init: booted 3 times" \
+	[ "$(grep -c 'the kernel died before init started' "$T_TMP/noinit.out")" -eq 3 ]
+expect "kernel dead before init: named in verdict" \
+	last_line noinit "vmtest: FAIL (the guest kernel died before init started, in 3 boots)"
+
 # Rows are judged for custom commands too: a failed row in the --json a
 # command prints fails the run even when the command exits 0. The
 # apostrophe checks argv quoting.
