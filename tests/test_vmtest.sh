@@ -35,7 +35,8 @@ judge_log() {
 	local res='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "kprobe", "variant": "a", "status": "skipped", "reason": "r1"}, {"name": "fentry", "variant": "a", "status": "skipped", "reason": "r2"}, {"name": "tracepoint", "variant": "u", "status": "skipped", "reason": "r3"}, {"name": "kprobe_x", "variant": "a", "status": "skipped", "reason": "r4"}, {"name": "raw_tp", "variant": "a", "status": "disturbed", "reason": "d", "events": 10, "hits": 10, "hits_per_event": 1}, {"name": "raw_tp", "variant": "b", "status": "disturbed", "reason": "d", "events": 10, "hits": 9, "hits_per_event": 1}]}'
 	local counted='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "raw_tp", "variant": "c", "status": "ok", "reason": null, "workers": 2, "events": 40, "hits": 40, "hits_per_event": 1}, {"name": "raw_tp", "variant": "d", "status": "disturbed", "reason": "d", "workers": 2, "events": 20, "hits": 20, "hits_per_event": 1}, {"name": "raw_tp", "variant": "e", "status": "ok", "reason": null, "workers": 2, "events": 20, "hits": 20, "hits_per_event": 1}, {"name": "raw_tp", "variant": "f", "status": "disturbed", "reason": "d", "workers": 2, "events": 30, "hits": 30, "hits_per_event": 1}]}'
 	printf 'VMTEST-RUN 1: l\nVMTEST-OUT 1\n%s\nVMTEST-ERR 1\nVMTEST-END rc=0\nVMTEST-RUN 2: r\nVMTEST-OUT 2\n%s\nVMTEST-ERR 2\nVMTEST-END rc=3\n' "$list" "$res"
-	printf "VMTEST-RUN 3: './t' '-n' '10' '-r' '2'\nVMTEST-OUT 3\n%s\nVMTEST-ERR 3\nVMTEST-END rc=3\n" "$counted"
+	# a kernel message on the console amid the JSON is not the command's
+	printf "VMTEST-RUN 3: './t' '-n' '10' '-r' '2'\nVMTEST-OUT 3\n%s\n[   12.345678] a kernel warning\nVMTEST-ERR 3\nVMTEST-END rc=3\n" "$counted"
 }
 judge_log >"$T_TMP/judge.log"
 echo "CONFIG_KPROBES=y" >"$T_TMP/judge.config"
@@ -86,9 +87,19 @@ expect "'-- false' reports rc" last_line false "vmtest: FAIL (command 1 exited 1
 run_capture noinit "$VMTEST" --no-build --append rdinit=/nonexistent -- true
 expect "kernel dead before init fails" [ "$RC" -eq 1 ]
 expect "kernel dead before init: booted 3 times" \
-	[ "$(grep -c 'the kernel died before init started' "$T_TMP/noinit.out")" -eq 3 ]
+	[ "$(grep -c '^vmtest: boot [0-9] of at most 3: the kernel died before init' "$T_TMP/noinit.out")" -eq 3 ]
 expect "kernel dead before init: named in verdict" \
 	last_line noinit "vmtest: FAIL (the guest kernel died before init started, in 3 boots)"
+
+# Under TCG a kernel that panics after init started is booted once more,
+# and the run fails when it panics again (sysrq's crash is a real panic).
+run_capture crash "$VMTEST" --no-build --accel tcg -- sh -c 'echo c >/proc/sysrq-trigger'
+expect "panic after init fails" [ "$RC" -eq 1 ]
+expect "panic after init under TCG: booted again once" \
+	[ "$(grep -c '^vmtest: boot [0-9] of at most 3: the kernel panicked under TCG' "$T_TMP/crash.out")" -eq 1 ]
+expect "panic after init: its console is kept" [ -s "$TOP/build/vmtest/panic-console-1.log" ]
+expect "panic after init: the end marker is missing" \
+	last_line crash "vmtest: FAIL (end marker missing: 0 of 1 commands finished)"
 
 # Rows are judged for custom commands too: a failed row in the --json a
 # command prints fails the run even when the command exits 0. The

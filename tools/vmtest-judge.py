@@ -30,6 +30,8 @@ import shlex
 import sys
 
 MARK = re.compile(r"VMTEST-(RUN|OUT|ERR|END)\b ?(.*)")
+# the kernel's own messages share the console with the commands' output
+KMSG = re.compile(r"^\[\s*\d+\.\d+\] ")
 
 
 def sections(log):
@@ -38,7 +40,7 @@ def sections(log):
     for line in log.splitlines():
         m = MARK.search(line)
         if not m:
-            if part == "OUT":
+            if part == "OUT" and not KMSG.match(line):
                 out.append(line)
             continue
         kind, rest = m.groups()
