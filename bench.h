@@ -216,6 +216,7 @@ struct bench_row {
 	double detach_ns[MAX_SAMPLES];
 	double settle_ns[MAX_SAMPLES];	/* waited for the kernel to go quiet */
 	__u64 last_wall_ns;		/* the last sample's, for its deadline */
+	__u64 paced_count;		/* @count for this machine's pace */
 	__u64 events;			/* over counted samples */
 	__u64 hits;			/* the first program's, every CPU */
 	__u64 hits_window;		/* of them, in the workers' loops */
@@ -399,6 +400,12 @@ struct json_t;
  * @args: the positional arguments, for the usage line
  * @about: the help text's first lines
  * @options: the family's own options, ended by a zeroed entry; may be NULL
+ * @paced: a row's figure does not depend on how long its samples are, so
+ *	the runner may shorten them on a slow machine: after each sample, the
+ *	next one's count is set to take about 0.05 s at the pace just seen,
+ *	never above the row's own @count (struct bench_row). Without it (map
+ *	tests: LRU and ring-buffer figures rise with shorter samples) every
+ *	sample runs the row's own count
  *
  * @parse_option: called once per option of @options given, in order,
  *	with its key and value (NULL without one). Required when @options
@@ -477,6 +484,7 @@ struct bench_family {
 	const char *args;
 	const char *about;
 	const struct bench_option *options;
+	bool paced;
 	int (*parse_option)(int key, const char *arg);
 	int (*parse_args)(int argc, char **argv);
 	void (*usage_tables)(FILE *f);

@@ -42,6 +42,10 @@
 #define RETRY_BUDGET_NS		(2 * 1000000000ull)
 #define RETRY_BUDGET_SAMPLES	5
 #define MAX_SHRINK		2
+/* what a sample's loop should take, whatever the machine's pace */
+#define SAMPLE_TARGET_NS	50000000ull
+/* a row's count is paced down to no less than this share of its own */
+#define PACE_MIN_SHARE		16
 /* exit status when rows were disturbed but none failed */
 #define EXIT_DISTURBED		3
 
@@ -534,6 +538,28 @@ static void hit_window(const struct bench_family *fam,
 }
 
 /*
+ * A row's own count is sized for a fast machine; on a slower one its
+ * samples would run far longer than a figure needs (0.1-0.25 s on a
+ * 2-vCPU cloud VM for 0.05 s wanted). For a paced family, after each
+ * sample, set the next one's count to take about SAMPLE_TARGET_NS at the
+ * rate just seen: never more than the row's own count, never less than a
+ * PACE_MIN_SHARE-th of it. A count or a duration the user gave is never
+ * paced.
+ */
+static void row_pace(const struct bench_family *fam, struct bench_row *row,
+		     __u64 count, __u64 wall)
+{
+	__u64 want, least = row->count / PACE_MIN_SHARE ?: 1;
+
+	if (!fam->paced || bench_rs.count || bench_rs.duration || !wall)
+		return;
+	want = (double)count * SAMPLE_TARGET_NS / wall;
+	if (want < least)
+		want = least;
+	row->paced_count = want < row->count ? want : row->count;
+}
+
+/*
  * Workers first, then the programs attached, the timed run, the programs
  * detached, and the counts: verified per CPU inside the workers' loops,
  * then by the family.
@@ -542,7 +568,8 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		       struct sample *s, int shrink)
 {
 	/* what the user asked for is never shortened */
-	__u64 count = bench_rs.count ?: row->count >> shrink ?: 1;
+	__u64 count = bench_rs.count ?:
+		      (row->paced_count ?: row->count) >> shrink ?: 1;
 	struct hit_window win;
 	struct worker_pool pool;
 	__u64 t0, wall = 0;
@@ -589,6 +616,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		if (s->res[i].elapsed_ns > wall)
 			wall = s->res[i].elapsed_ns;
 	row->last_wall_ns = wall;
+	row_pace(fam, row, count, wall);
 	if (row->runs_prog && !fam->collect(row, s) &&
 	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
 		sample_verify(row, s);

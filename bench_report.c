@@ -686,17 +686,19 @@ static json_t *list_json(const struct bench_family *fam,
 	for (i = 0; i < all->nr; i++) {
 		const struct bench_row *row = &all->row[i];
 
-		o = json_pack("{s:s, s:s, s:o*}",
+		o = json_pack("{s:s, s:s, s:o*, s:I}",
 			      "name", row->name,
 			      "variant", row->variant,
 			      "params", row->nr_params ?
-					params_json(row) : NULL);
+					params_json(row) : NULL,
+			      "count", (json_int_t)row->count);
 		fam->list_row(row, o);
 		json_array_append_new(rows, o);
 	}
-	return json_pack("{s:s, s:s, s:o}",
+	return json_pack("{s:s, s:s, s:b, s:o}",
 			 "schema", BENCH_SCHEMA,
 			 "tool", fam->name,
+			 "paced", fam->paced,
 			 "rows", rows);
 }
 

@@ -2173,6 +2173,7 @@ static const struct bench_family overhead_family = {
 	.about = "Per-event cost of each way to attach a BPF program, verified on every\n"
 		 "worker's CPU by the program's own hit count.\n",
 	.options = options,
+	.paced = true,
 	.parse_option = parse_option,
 	.parse_args = parse_args,
 	.usage_tables = usage_tables,
