@@ -401,8 +401,8 @@ struct json_t;
  * @about: the help text's first lines
  * @options: the family's own options, ended by a zeroed entry; may be NULL
  * @paced: a row's figure does not depend on how long its samples are, so
- *	the runner may shorten them on a slow machine: after each sample, the
- *	next one's count is set to take about 0.05 s at the pace just seen,
+ *	the runner may shorten them on a slow machine: after each undisturbed
+ *	sample, the next one's count is set to take about 0.05 s at its pace,
  *	never above the row's own @count (struct bench_row). Without it (map
  *	tests: LRU and ring-buffer figures rise with shorter samples) every
  *	sample runs the row's own count

@@ -541,10 +541,10 @@ static void hit_window(const struct bench_family *fam,
  * A row's own count is sized for a fast machine; on a slower one its
  * samples would run far longer than a figure needs (0.1-0.25 s on a
  * 2-vCPU cloud VM for 0.05 s wanted). For a paced family, after each
- * sample, set the next one's count to take about SAMPLE_TARGET_NS at the
- * rate just seen: never more than the row's own count, never less than a
- * PACE_MIN_SHARE-th of it. A count or a duration the user gave is never
- * paced.
+ * undisturbed sample, set the next one's count to take about
+ * SAMPLE_TARGET_NS at the rate just seen: never more than the row's own
+ * count, never less than a PACE_MIN_SHARE-th of it. A count or a duration
+ * the user gave is never paced.
  */
 static void row_pace(const struct bench_family *fam, struct bench_row *row,
 		     __u64 count, __u64 wall)
@@ -616,7 +616,6 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		if (s->res[i].elapsed_ns > wall)
 			wall = s->res[i].elapsed_ns;
 	row->last_wall_ns = wall;
-	row_pace(fam, row, count, wall);
 	if (row->runs_prog && !fam->collect(row, s) &&
 	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
 		sample_verify(row, s);
@@ -624,6 +623,9 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		fam->verify(row, s);
 	if (s->out.status == ST_OK)
 		sample_judge_disturbed(s);
+	/* a disturbed sample's wall time is not the machine's pace */
+	if (s->out.status == ST_OK)
+		row_pace(fam, row, count, wall);
 }
 
 /* ---- rounds ---- */
