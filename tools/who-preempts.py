@@ -66,8 +66,9 @@ def parse(lines, root):
         cpu = int(m["cpu"])
         ev, rest = m["event"], m["rest"]
         if ev == "sched_process_fork":
+            # "comm=P pid=N child_comm=C child_pid=M": pid is the parent's
             f = fields(rest)
-            if int(f.get("parent_pid", -1)) in ours:
+            if int(f.get("pid", -1)) in ours:
                 ours.add(int(f["child_pid"]))
         elif ev == "sched_switch":
             f = re.match(r"prev_comm=(.*) prev_pid=(\d+) prev_prio=\S+ "
@@ -77,7 +78,12 @@ def parse(lines, root):
                 continue
             prev, state, ncomm, nxt = (int(f[2]), f[3], f[4], int(f[5]))
             cur = running.get(cpu)
-            if cur and cur[0] not in ours:
+            if nxt == 0:
+                # a CPU that idles has no runnable worker of ours: a
+                # preemption seen before the trace lost events is over
+                for pid in [p for p, (c, _) in waiting.items() if c == cpu]:
+                    del waiting[pid]
+            if cur and cur[0] not in ours and cur[0] != 0:
                 # another task ran: charge it to every waiting worker here
                 for pid, (wcpu, since) in waiting.items():
                     if wcpu == cpu:
