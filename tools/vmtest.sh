@@ -257,6 +257,9 @@ fetch_pkg() {
 # markers and rows match at the start of a line.
 clean_log() { sed -u -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' "$@"; }
 
+# the console's last lines: where a dying guest says why
+console_tail() { clean_log "$1" | tail -30; }
+
 first_file() { [ -f "$1" ] && echo "$1"; }
 
 resolve_kernel() {
@@ -455,7 +458,7 @@ report() {
 	if [ "${ends:-0}" -ne "${#CMDS[@]}" ]; then
 		# Init or the kernel died; its last words may precede any marker.
 		echo "last console lines:"
-		clean_log "$log" | tail -30
+		console_tail "$log"
 		REASONS+=("end marker missing: ${ends:-0} of ${#CMDS[@]} commands finished")
 	fi
 	[ "$DEFAULT_RUN" -eq 0 ] || [ "${rows:-0}" -gt 0 ] || REASONS+=("no rows judged")
@@ -468,11 +471,11 @@ check_qemu_rc() {
 	0) return 0 ;;
 	124|137)
 		echo "FAIL: guest timed out after $TIMEOUT s; last console lines:"
-		clean_log "$log" | tail -30
+		console_tail "$log"
 		fail_now "guest timed out after $TIMEOUT s" ;;
 	*)
 		echo "qemu exited $rc; last console and qemu lines:"
-		clean_log "$log" | tail -30
+		console_tail "$log"
 		tail -5 "$log.err"
 		REASONS+=("qemu exited $rc") ;;
 	esac
@@ -508,7 +511,7 @@ boot_guest() {
 		fi
 		note "boot $n of at most $BOOTS: $why: $(clean_log "$log" | grep -m1 -E 'Oops|BUG|panic' | sed 's/^\[ *[0-9.]*\] //')"
 		echo "last console lines:"
-		clean_log "$log" | tail -30
+		console_tail "$log"
 		cp "$CACHE/last-console.log" "$CACHE/panic-console-$n.log" 2>/dev/null
 		[ "$n" -lt "$BOOTS" ] ||
 			fail_now "the guest kernel died before init started, in $n boots"
