@@ -5,7 +5,7 @@
  * The runner is shared by test_overhead and map_perf_test. Each program is
  * a family (struct bench_family): its options, its rows, and the callbacks
  * that load, attach and verify one row's BPF programs. The runner owns
- * everything else: the command line, the pinned workers, rounds and
+ * everything else: the command line, the pinned workers, the
  * sampling, the statistics, JSON, --compare and the exit codes. It knows
  * nothing about any single benchmark.
  *
@@ -194,6 +194,14 @@ struct bench_row {
 	 * inside the workers' loops are expected, not a wrong hook.
 	 */
 	bool fires_elsewhere;
+	/*
+	 * The programs stay attached from the row's first sample to its
+	 * last: attach() and detach() are called once per row, and
+	 * collect() takes only the hits since its last call. Otherwise once
+	 * per sample, for a row whose figure is the attaching itself or
+	 * whose state must start afresh each sample.
+	 */
+	bool links_stay;
 	void *priv;
 	/*
 	 * A row that cannot run, set in setup() with its reason (not ok);
@@ -212,8 +220,9 @@ struct bench_row {
 	double rate[MAX_SAMPLES];	/* events/s, all workers together */
 	double ns[MAX_SAMPLES];		/* mean over workers of ns per event */
 	double *worker_rate;		/* [sample * cpus->nr + worker] */
-	double attach_ns[MAX_SAMPLES];
+	double attach_ns[MAX_SAMPLES];	/* each attach(), the first 100 */
 	double detach_ns[MAX_SAMPLES];
+	int nr_attach, nr_detach;
 	double settle_ns[MAX_SAMPLES];	/* waited for the kernel to go quiet */
 	__u64 last_wall_ns;		/* the last sample's, for its deadline */
 	__u64 paced_count;		/* @count for this machine's pace */
@@ -262,7 +271,7 @@ struct sample {
 	__u64 *kernel_skips;
 	__u64 skipped;			/* the events those explain */
 	__u64 foreign;			/* inside the loops, beyond the events */
-	double attach_ns, detach_ns, settle_ns;
+	double settle_ns;
 	const volatile __u64 **slots;	/* the workers' hit_window */
 };
 
@@ -401,11 +410,11 @@ struct json_t;
  * @about: the help text's first lines
  * @options: the family's own options, ended by a zeroed entry; may be NULL
  * @paced: a row's figure does not depend on how long its samples are, so
- *	the runner may shorten them on a slow machine: after each undisturbed
- *	sample, the next one's count is set to take about 0.05 s at its pace,
- *	never above the row's own @count (struct bench_row). Without it (map
- *	tests: LRU and ring-buffer figures rise with shorter samples) every
- *	sample runs the row's own count
+ *	the runner may shorten them on a slow machine: each row starts with
+ *	an uncounted run of a sixteenth of its @count (struct bench_row), and
+ *	after it and each undisturbed sample, the next one's count is set to
+ *	take about 0.02 s at its pace, never above the row's own @count.
+ *	Without it every sample runs the row's own count
  *
  * @parse_option: called once per option of @options given, in order,
  *	with its key and value (NULL without one). Required when @options
@@ -438,21 +447,23 @@ struct json_t;
  *	with @out saying why (skipped when the kernel cannot, FAILED
  *	otherwise); @close is then not called, so @open cleans up after
  *	itself.
- * @attach: called per sample, with the workers forked and waiting for
- *	the go: attaches the programs, filtered to @workers where they
- *	filter. Required. Timed as attach_ns. 0, or non-zero with @out
- *	saying why; @detach is called either way.
- * @detach: called per sample, after the workers are done (or after
- *	@attach failed): detaches everything @attach attached. Timed as
- *	detach_ns. Required; must not fail.
- * @collect: called per sample after @detach: each program's count on
- *	each possible CPU into sample_hits(), then zeroes the counts for
- *	the next sample. Required. 0; non-zero leaves the sample
- *	unverified and says why in s->out.
+ * @attach: called per sample, or once per row when its @links_stay,
+ *	with the row's workers forked and waiting for the go: attaches the
+ *	programs, filtered to @workers where they filter. Required. Timed
+ *	as attach_ns. 0, or non-zero with @out saying why; @detach is
+ *	called either way.
+ * @detach: called after the sample's workers are done, or after the
+ *	row's last sample when its @links_stay (or after @attach failed):
+ *	detaches everything @attach attached. Timed as detach_ns.
+ *	Required; must not fail.
+ * @collect: called per sample after its run (and after @detach unless
+ *	the links stay): each program's hits on each possible CPU since
+ *	@attach or the last @collect into sample_hits(). Required. 0;
+ *	non-zero leaves the sample unverified and says why in s->out.
  * @hit_slot: where program @counter of the opened @row counts its hits
  *	on @cpu, in memory mapped before the workers are forked (a
  *	skeleton's .bss): the workers read it right before and after their
- *	loops. Called before each sample's workers are forked. Required.
+ *	loops. Called before the row's workers are forked. Required.
  * @verify: checks of the family's own, after the runner's per-CPU check
  *	passed; may set s->out FAILED, saying why. May be NULL.
  * @count: called for a sample that counts (no warm-up, not run again),

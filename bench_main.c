@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The runner: the command line, then rounds of samples over every selected
- * row until each is known well enough, each sample verified per CPU and
+ * The runner: the command line, then each selected row's samples, back to
+ * back, until it is known well enough, each sample verified per CPU and
  * judged undisturbed, then the family's lines and summary, the JSON file
  * and the exit status. A family gives rows and callbacks; nothing here
  * knows what a mode or a map is.
@@ -43,7 +43,7 @@
 #define RETRY_BUDGET_SAMPLES	5
 #define MAX_SHRINK		2
 /* what a sample's loop should take, whatever the machine's pace */
-#define SAMPLE_TARGET_NS	50000000ull
+#define SAMPLE_TARGET_NS	20000000ull
 /* a row's count is paced down to no less than this share of its own */
 #define PACE_MIN_SHARE		16
 /* exit status when rows were disturbed but none failed */
@@ -70,7 +70,7 @@ static const struct bench_option common_options[] = {
 	  "(default: every CPU this process may use), one worker each",
 	  USE_SELECT },
 	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
-	  "own, about 0.05 s)", USE_RUN },
+	  "own, paced to about 0.02 s)", USE_RUN },
 	{ "repeat", 'r', "N", "exactly N counted samples per row (default: 3 to\n"
 	  "--max-samples, until --precision is met)", USE_RUN },
 	{ "precision", OPT_PRECISION, "PCT",
@@ -78,8 +78,8 @@ static const struct bench_option common_options[] = {
 	  "mean is within +-PCT% (default 2)", USE_RUN },
 	{ "max-samples", OPT_MAX_SAMPLES, "N",
 	  "at most N samples per row (default 5)", USE_RUN },
-	{ "warmup", 'w', "N", "rounds run first and not counted (default 0)",
-	  USE_RUN },
+	{ "warmup", 'w', "N", "samples each row runs first, not counted\n"
+	  "(default 0)", USE_RUN },
 	{ "duration", 'd', "S", "seconds per sample instead of a count",
 	  USE_RUN },
 	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)",
@@ -540,18 +540,25 @@ static void hit_window(const struct bench_family *fam,
 /*
  * A row's own count is sized for a fast machine; on a slower one its
  * samples would run far longer than a figure needs (0.1-0.25 s on a
- * 2-vCPU cloud VM for 0.05 s wanted). For a paced family, after each
- * undisturbed sample, set the next one's count to take about
- * SAMPLE_TARGET_NS at the rate just seen: never more than the row's own
- * count, never less than a PACE_MIN_SHARE-th of it. A count or a duration
- * the user gave is never paced.
+ * 2-vCPU cloud VM for 0.02 s wanted). A paced family's row starts with a
+ * run of a PACE_MIN_SHARE-th of its count that is not counted (it warms
+ * the row's links and workers up too); after it and each undisturbed
+ * sample, the next one's count is set to take about SAMPLE_TARGET_NS at
+ * the rate just seen: never more than the row's own count, never less
+ * than a PACE_MIN_SHARE-th of it. A count or a duration the user gave is
+ * never paced.
  */
+static bool row_paced(const struct bench_family *fam)
+{
+	return fam->paced && !bench_rs.count && !bench_rs.duration;
+}
+
 static void row_pace(const struct bench_family *fam, struct bench_row *row,
 		     __u64 count, __u64 wall)
 {
 	__u64 want, least = row->count / PACE_MIN_SHARE ?: 1;
 
-	if (!fam->paced || bench_rs.count || bench_rs.duration || !wall)
+	if (!row_paced(fam) || !wall)
 		return;
 	want = (double)count * SAMPLE_TARGET_NS / wall;
 	if (want < least)
@@ -559,58 +566,128 @@ static void row_pace(const struct bench_family *fam, struct bench_row *row,
 	row->paced_count = want < row->count ? want : row->count;
 }
 
+/* ---- a row's session ---- */
+
 /*
- * Workers first, then the programs attached, the timed run, the programs
- * detached, and the counts: verified per CPU inside the workers' loops,
- * then by the family.
+ * A row's samples run back to back in one session: its workers are
+ * forked once, and when the row's links stay (@links_stay) its programs
+ * are attached before the first sample and detached after the last, so
+ * that neither the forks nor the detaches' grace periods and deferred
+ * frees are paid, or land on the workers' CPUs, once per sample. Each
+ * sample is still verified on its own: the workers read the hit slots
+ * around each loop, and the kernel's skips are read around each run.
+ */
+struct session {
+	struct worker_pool pool;
+	bool started;
+	bool attached;
+};
+
+static void time_link(double *times, int *nr, __u64 ns)
+{
+	if (*nr < MAX_SAMPLES)
+		times[(*nr)++] = ns;
+}
+
+static int session_start(const struct bench_family *fam,
+			 struct bench_row *row, struct sample *s,
+			 struct session *sess)
+{
+	struct hit_window win;
+
+	if (!row->opened) {
+		if (row->runs_prog && fam->open(&bench_rs, row, &s->out))
+			return -1;
+		row->opened = true;
+	}
+	hit_window(fam, row, s, &win);
+	if (pool_start(&sess->pool, row->cpus, row->trigger,
+		       bench_rs.duration * 1e9, &win, &s->out))
+		return -1;
+	sess->started = true;
+	return 0;
+}
+
+/* 0, or -1 with @out saying why; detach is due either way */
+static int session_attach(const struct bench_family *fam,
+			  struct bench_row *row, struct session *sess,
+			  struct outcome *out)
+{
+	struct bench_workers workers = {
+		sess->pool.nr, sess->pool.cpu, sess->pool.pid
+	};
+	__u64 t0 = now_ns();
+	int err;
+
+	err = fam->attach(row, &workers, out);
+	time_link(row->attach_ns, &row->nr_attach, now_ns() - t0);
+	sess->attached = true;
+	return err || bench_interrupted() ? -1 : 0;
+}
+
+static void session_detach(const struct bench_family *fam,
+			   struct bench_row *row, struct session *sess)
+{
+	__u64 t0 = now_ns();
+
+	if (!sess->attached)
+		return;
+	fam->detach(row);
+	time_link(row->detach_ns, &row->nr_detach, now_ns() - t0);
+	sess->attached = false;
+}
+
+/* detaches what is attached and stops the workers: on any way out */
+static void session_end(const struct bench_family *fam,
+			struct bench_row *row, struct session *sess)
+{
+	session_detach(fam, row, sess);
+	if (sess->started)
+		pool_stop(&sess->pool);
+	sess->started = false;
+}
+
+/* ---- one sample ---- */
+
+/*
+ * The session's workers, started on the row's first sample, and its
+ * programs attached when not already; the timed run; the programs
+ * detached unless they stay; then the counts: verified per CPU inside the
+ * workers' loops, then by the family.
  */
 static void sample_run(const struct bench_family *fam, struct bench_row *row,
-		       struct sample *s, int shrink)
+		       struct sample *s, int shrink, struct session *sess)
 {
 	/* what the user asked for is never shortened */
 	__u64 count = bench_rs.count ?:
 		      (row->paced_count ?: row->count) >> shrink ?: 1;
-	struct hit_window win;
-	struct worker_pool pool;
-	__u64 t0, wall = 0;
+	__u64 wall = 0;
 	int i, err;
 
 	if (sample_buffers(s, row)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
-	if (!row->opened) {
-		if (row->runs_prog && fam->open(&bench_rs, row, &s->out))
-			return;
-		row->opened = true;
-	}
-	hit_window(fam, row, s, &win);
-	if (pool_start(&pool, row->cpus, row->trigger, count,
-		       bench_rs.duration * 1e9, &win, &s->out))
+	if (!sess->started && session_start(fam, row, s, sess))
 		return;
-	if (row->runs_prog) {
-		struct bench_workers workers = { pool.nr, pool.cpu, pool.pid };
-
-		t0 = now_ns();
-		err = fam->attach(row, &workers, &s->out);
-		s->attach_ns = now_ns() - t0;
-		if (err || bench_interrupted()) {
-			pool_stop(&pool);
-			fam->detach(row);
-			return;
-		}
+	if (row->runs_prog && !sess->attached &&
+	    session_attach(fam, row, sess, &s->out)) {
+		session_end(fam, row, sess);
+		return;
+	}
+	if (row->runs_prog)
 		read_kernel_skips(fam, row, s->kernel_skips, true);
-	}
 	s->settle_ns = settle();
-	err = pool_run(&pool, s->res, s->window, deadline_ns(row), &s->out);
-	if (row->runs_prog) {
+	err = pool_run(&sess->pool, count, s->res, s->window,
+		       deadline_ns(row), &s->out);
+	if (row->runs_prog)
 		read_kernel_skips(fam, row, s->kernel_skips, false);
-		t0 = now_ns();
-		fam->detach(row);
-		s->detach_ns = now_ns() - t0;
-	}
-	if (err)
+	if (err) {
+		session_end(fam, row, sess);
 		return;
+	}
+	if (!row->links_stay)
+		session_detach(fam, row, sess);
 	sample_measure(s);
 	for (i = 0; i < s->nr_workers; i++)
 		if (s->res[i].elapsed_ns > wall)
@@ -628,7 +705,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		row_pace(fam, row, count, wall);
 }
 
-/* ---- rounds ---- */
+/* ---- the rows ---- */
 
 static bool row_runnable(const struct bench_row *row)
 {
@@ -641,8 +718,6 @@ static void row_record(struct bench_row *row, const struct sample *s)
 
 	row->rate[n] = s->rate;
 	row->ns[n] = s->ns_per_event;
-	row->attach_ns[n] = s->attach_ns;
-	row->detach_ns[n] = s->detach_ns;
 	row->settle_ns[n] = s->settle_ns;
 	for (i = 0; i < nw; i++)
 		row->worker_rate[n * nw + i] = s->res[i].events * 1e9 /
@@ -680,7 +755,7 @@ static bool retry_allowed(const struct bench_row *row, __u64 spent)
  */
 static int sample_retried(const struct bench_family *fam,
 			  struct bench_row *row, struct sample *s, int fd,
-			  __u64 *t0, __u64 *n0)
+			  __u64 *t0, __u64 *n0, struct session *sess)
 {
 	__u64 start, spent = 0;
 	int tries;
@@ -689,7 +764,8 @@ static int sample_retried(const struct bench_family *fam,
 		if (fd >= 0 && prog_run_totals(fd, t0, n0))
 			*t0 = *n0 = 0;
 		start = now_ns();
-		sample_run(fam, row, s, tries < MAX_SHRINK ? tries : MAX_SHRINK);
+		sample_run(fam, row, s, tries < MAX_SHRINK ? tries : MAX_SHRINK,
+			   sess);
 		if (tries)
 			spent += now_ns() - start;
 		if (bench_interrupted())
@@ -708,11 +784,11 @@ static int sample_retried(const struct bench_family *fam,
  * failed or stayed disturbed ends the row.
  */
 static int row_sample(const struct bench_family *fam, struct bench_row *row,
-		      bool counted)
+		      bool counted, struct session *sess)
 {
 	struct sample s;
 
-	if (sample_retried(fam, row, &s, -1, NULL, NULL))
+	if (sample_retried(fam, row, &s, -1, NULL, NULL, sess))
 		return -EINTR;
 	if (s.out.status == ST_DISTURBED && !counted)
 		return 0;	/* a warm-up figure is thrown away anyway */
@@ -744,32 +820,32 @@ static int alloc_worker_rates(struct bench_rows *rows)
 }
 
 /*
- * Rounds over every row still sampling, so that drift on a shared machine
- * hits every row alike; warm-up rounds count only for skips and failures.
+ * Each row in turn, its samples back to back in one session (see struct
+ * session): the pacing run (see row_pace()) and -w samples first, that
+ * count only for skips and failures, then counted ones until the row is
+ * known well enough.
  */
-static int run_rounds(const struct bench_family *fam, struct bench_rows *rows)
+static int run_rows(const struct bench_family *fam, struct bench_rows *rows)
 {
-	int round, i, total, done;
+	int i, n, uncounted, err = 0;
 
-	for (round = 0;; round++) {
-		bool counted = round >= bench_rs.warmup;
+	for (i = 0; !err && i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+		struct session sess = {};
 
-		for (i = total = 0; i < rows->nr; i++)
-			total += row_runnable(&rows->row[i]);
-		if (!total)
-			break;
-		for (i = done = 0; i < rows->nr; i++) {
-			struct bench_row *row = &rows->row[i];
-
-			if (!row_runnable(row))
-				continue;
-			progress(done++, total, row, round);
-			if (row_sample(fam, row, counted))
-				return -EINTR;
+		uncounted = bench_rs.warmup;
+		if (row_paced(fam)) {
+			row->paced_count = row->count / PACE_MIN_SHARE ?: 1;
+			uncounted++;
 		}
+		for (n = 0; !err && row_runnable(row); n++) {
+			progress(i, rows->nr, row, n);
+			err = row_sample(fam, row, n >= uncounted, &sess);
+		}
+		session_end(fam, row, &sess);
 	}
 	progress_end();
-	return 0;
+	return err;
 }
 
 /* ---- --prog-stats ---- */
@@ -782,9 +858,10 @@ static int run_rounds(const struct bench_family *fam, struct bench_rows *rows)
 static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 			double clock)
 {
+	struct session sess = {};
 	__u64 t0 = 0, n0 = 0, t1, n1;
 	struct sample s;
-	int fd;
+	int fd, err;
 
 	/* a row verified by its own counts, with no program to time */
 	if (fam->prog_fds(row, &fd, 1) < 1) {
@@ -793,7 +870,10 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 		return 0;
 	}
 	/* an undisturbed sample only, found within the row's budget */
-	if (sample_retried(fam, row, &s, fd, &t0, &n0))
+	err = sample_retried(fam, row, &s, fd, &t0, &n0, &sess);
+	/* detached first: the stats then hold every run of the sample's */
+	session_end(fam, row, &sess);
+	if (err)
 		return -EINTR;
 	if (s.out.status != ST_OK) {
 		row->prog_out = s.out;
@@ -982,7 +1062,7 @@ static int run(const struct bench_family *fam, FILE *json)
 		goto out;
 	}
 	warn_cpu_quota(bench_rs.cpus.nr);
-	if (run_rounds(fam, &rows) ||
+	if (run_rows(fam, &rows) ||
 	    (bench_rs.prog_stats && prog_stats_pass(fam, &rows))) {
 		ret = exit_interrupted();
 		goto out;

@@ -358,12 +358,12 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode)
 
 static bool progress_shown;
 
-void progress(int done, int total, const struct bench_row *row, int round)
+void progress(int done, int total, const struct bench_row *row, int sample)
 {
 	if (verbosity < 1 || !isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r\033[K[%d/%d] %s %s, round %d", done + 1, total,
-		row->name, row->variant, round + 1);
+	fprintf(stderr, "\r\033[K[%d/%d] %s %s, sample %d", done + 1, total,
+		row->name, row->variant, sample + 1);
 	fflush(stderr);
 	progress_shown = true;
 }
@@ -567,8 +567,10 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 		"kernel_skips", (json_int_t)row->kernel_skips,
 		"hits_per_event", (int)row->hits_per_event,
 		"programs", row->nr_counters,
-		"attach_ns", json_number(row_median(row->attach_ns, row->nr)),
-		"detach_ns", json_number(row_median(row->detach_ns, row->nr)),
+		"attach_ns", json_number(row_median(row->attach_ns,
+						    row->nr_attach)),
+		"detach_ns", json_number(row_median(row->detach_ns,
+						    row->nr_detach)),
 		"prog_ns_per_run", json_number(row->prog_ns),
 		"prog_stats_clock_ns", json_number(row->prog_clock_ns),
 		/* the runs beside the hits they counted: a dilution shows */

@@ -87,7 +87,7 @@ bool enough_samples(const double *x, int n, const struct run_settings *rs);
 void skip_reason(const char *reason, const char *mode, char *buf,
 		 size_t len);
 /* one updating line on stderr when it is a terminal */
-void progress(int done, int total, const struct bench_row *row, int round);
+void progress(int done, int total, const struct bench_row *row, int sample);
 void progress_end(void);
 
 #endif /* __BENCH_RUNNER_H */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The workers: one process per CPU, pinned, set up, and released together
- * on an explicit go. Each times its own loop and reports how undisturbed
- * it ran: its CPU time against its wall time, and where it ended up. The
- * parent watches them while it waits, so no run waits forever.
+ * on an explicit go, once per run of the pool: a row's samples reuse its
+ * workers. Each times its own loop and reports how undisturbed it ran:
+ * its CPU time against its wall time, and where it ended up. The parent
+ * watches them while it waits, so no run waits forever.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -16,10 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "bench_runner.h"
 #include "bench_util.h"
@@ -88,11 +92,11 @@ static __u64 run_delay_ns(void)
 struct worker_args {
 	int cpu;
 	int index;		/* the worker's place in the pool */
-	int go_fd, result_fd;
-	volatile int *go;
+	int result_fd;
+	struct pool_go *go;	/* the pool's, shared */
 	pid_t parent;
 	const struct trigger *trigger;
-	__u64 count, duration_ns;
+	__u64 duration_ns;
 	const struct hit_window *win;
 	volatile __u64 *window;	/* the pool's, shared */
 };
@@ -119,14 +123,44 @@ static __u64 run_for(const struct trigger *trigger, void *state,
 }
 
 /* the BPF objects and links the parent holds are not the worker's */
-static void close_other_fds(int a, int b)
+static void close_other_fds(int keep)
 {
-	int lo = a < b ? a : b, hi = a < b ? b : a;
-
 	/* best effort: kernels before 5.9 lack close_range */
-	close_range(3, lo - 1, 0);
-	close_range(lo + 1, hi - 1, 0);
-	close_range(hi + 1, ~0U, 0);
+	close_range(3, keep - 1, 0);
+	close_range(keep + 1, ~0U, 0);
+}
+
+/*
+ * The go: the parent sets the run's count, then bumps @gen and wakes
+ * every worker waiting on it at once. Shared memory, not a pipe, so that
+ * one pool can be released again for each of a row's samples.
+ */
+struct pool_go {
+	__u32 gen;		/* bumped once per run; the futex word */
+	__u32 stop;		/* set with a last bump: the workers exit */
+	__u64 count;		/* events per worker in this run */
+};
+
+static long futex(__u32 *word, int op, __u32 val)
+{
+	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+/* a worker: waits until @go's generation is past @seen; returns it */
+static __u32 wait_go(struct pool_go *go, __u32 seen)
+{
+	__u32 gen;
+
+	while ((gen = __atomic_load_n(&go->gen, __ATOMIC_ACQUIRE)) == seen)
+		futex(&go->gen, FUTEX_WAIT, seen);
+	return gen;
+}
+
+/* the parent: releases every waiting worker for one more run */
+static void release(struct pool_go *go)
+{
+	__atomic_add_fetch(&go->gen, 1, __ATOMIC_RELEASE);
+	futex(&go->gen, FUTEX_WAKE, INT_MAX);
 }
 
 #ifndef MADV_POPULATE_READ
@@ -196,43 +230,19 @@ static bool still_pinned(int cpu)
 	return CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set);
 }
 
-static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
+/* one timed loop of @count events, reported to the parent */
+static void worker_run(const struct worker_args *a, void *state, __u64 count)
 {
 	const struct trigger *trigger = a->trigger;
 	unsigned int per_call = trigger->events_per_call ?: 1;
-	__u64 calls = (a->count + per_call - 1) / per_call;
+	__u64 calls = (count + per_call - 1) / per_call;
 	struct worker_result res = { .cpu = a->cpu };
 	__u64 start, cpu0, delay0;
-	void *state = trigger->arg;
 	long vol0, invol0, vol1, invol1;
-	char c;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	/* a parent killed with SIGKILL must not leave workers behind... */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	/* ...even one that died before the signal was armed */
-	if (getppid() != a->parent)
-		_exit(1);
-	close_other_fds(a->go_fd, a->result_fd);
-
-	res.err = pin(a->cpu);
-	res.pin_failed = res.err;
-	if (!res.err && trigger->setup)
-		res.err = trigger->setup(&state);
-	prefault();
-	worker_send(a->result_fd, MSG_READY, &res);
-	/* the message says what went wrong: this is not a death */
-	if (res.err)
-		_exit(0);
-
-	/*
-	 * End of file wakes every worker at once; the flag tells the go
-	 * from a parent that died and closed the pipe with everything else.
-	 */
-	if (read(a->go_fd, &c, 1) != 0 || !*a->go)
-		_exit(1);
+	/* moved in an earlier run, which was disturbed: start this one pinned */
+	if (!still_pinned(a->cpu))
+		pin(a->cpu);
 	/* how undisturbed the loop ran, read around it, never inside */
 	delay0 = run_delay_ns();
 	context_switches(&vol0, &invol0);
@@ -254,7 +264,40 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	res.unpinned = !still_pinned(a->cpu);
 	res.events = calls * per_call;
 	worker_send(a->result_fd, MSG_DONE, &res);
-	_exit(0);
+}
+
+static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
+{
+	struct worker_result res = { .cpu = a->cpu };
+	void *state = a->trigger->arg;
+	__u32 seen = 0;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	/* a parent killed with SIGKILL must not leave workers behind... */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* ...even one that died before the signal was armed */
+	if (getppid() != a->parent)
+		_exit(1);
+	close_other_fds(a->result_fd);
+
+	res.err = pin(a->cpu);
+	res.pin_failed = res.err;
+	if (!res.err && a->trigger->setup)
+		res.err = a->trigger->setup(&state);
+	prefault();
+	worker_send(a->result_fd, MSG_READY, &res);
+	/* the message says what went wrong: this is not a death */
+	if (res.err)
+		_exit(0);
+
+	for (;;) {
+		seen = wait_go(a->go, seen);
+		if (__atomic_load_n(&a->go->stop, __ATOMIC_ACQUIRE))
+			_exit(0);
+		worker_run(a, state, a->go->count);
+	}
 }
 
 /* ---- watching them ---- */
@@ -466,21 +509,20 @@ static int pool_fail(struct worker_pool *pool, int err)
 	return err;
 }
 
-/* @child_fds: the workers' ends, go's read end and result's write end */
+/* @child_fd: the workers' end, result's write end */
 static int pool_alloc(struct worker_pool *pool, int nr, int nr_slots,
-		      int child_fds[2])
+		      int *child_fd)
 {
-	int go[2], result[2];
-	void *window = NULL;
+	void *window = NULL, *go;
+	int result[2];
 
 	memset(pool, 0, sizeof(*pool));
-	pool->go_fd = pool->result_fd = -1;
+	pool->result_fd = -1;
 	pool->cpu = calloc(nr, sizeof(*pool->cpu));
 	pool->pid = calloc(nr, sizeof(*pool->pid));
-	pool->go = mmap(NULL, sizeof(*pool->go), PROT_READ | PROT_WRITE,
-			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (pool->go == MAP_FAILED)
-		pool->go = NULL;
+	go = mmap(NULL, sizeof(*pool->go), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pool->go = go == MAP_FAILED ? NULL : go;
 	if (nr_slots) {
 		pool->nr_slots = nr_slots;
 		pool->window_len = sizeof(__u64) * 2 * nr_slots * nr;
@@ -491,41 +533,35 @@ static int pool_alloc(struct worker_pool *pool, int nr, int nr_slots,
 	if (!pool->cpu || !pool->pid || !pool->go ||
 	    (nr_slots && !pool->window))
 		return -ENOMEM;
-	if (pipe2(go, O_CLOEXEC))
+	if (pipe2(result, O_CLOEXEC))
 		return -errno;
-	if (pipe2(result, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
-	}
-	pool->go_fd = go[1];
 	pool->result_fd = result[0];
-	child_fds[0] = go[0];
-	child_fds[1] = result[1];
+	*child_fd = result[1];
 	return 0;
 }
 
 int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
-	       const struct trigger *trigger, __u64 count, __u64 duration_ns,
+	       const struct trigger *trigger, __u64 duration_ns,
 	       const struct hit_window *win, struct outcome *out)
 {
 	struct worker_args a = {
-		.go = NULL, .parent = getpid(), .trigger = trigger,
-		.count = count, .duration_ns = duration_ns,
+		.parent = getpid(), .trigger = trigger,
+		.duration_ns = duration_ns,
 		.win = win && win->nr ? win : NULL,
 	};
 	struct worker_msg msg;
 	struct watch w = {};
-	int child_fds[2] = { -1, -1 }, i, err;
+	int child_fd = -1, i, err;
 
-	err = pool_alloc(pool, cpus->nr, a.win ? win->nr : 0, child_fds);
+	err = pool_alloc(pool, cpus->nr, a.win ? win->nr : 0, &child_fd);
 	if (err) {
+		if (child_fd >= 0)
+			close(child_fd);
 		outcome_set(out, ST_FAILED, "starting workers: %s",
 			    strerror(-err));
 		return pool_fail(pool, err);
 	}
-	a.go_fd = child_fds[0];
-	a.result_fd = child_fds[1];
+	a.result_fd = child_fd;
 	a.go = pool->go;
 	a.window = pool->window;
 	/* what is buffered must not be printed again by every child */
@@ -539,7 +575,6 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 			break;
 		}
 		if (pid == 0) {
-			close(pool->go_fd);
 			close(pool->result_fd);
 			a.cpu = cpus->cpu[i];
 			a.index = i;
@@ -549,7 +584,6 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 		pool->pid[i] = pid;
 		pool->nr++;
 	}
-	close(a.go_fd);
 	close(a.result_fd);
 	if (err) {
 		outcome_set(out, ST_FAILED, "forking workers: %s",
@@ -592,20 +626,26 @@ static int worker_index(const struct worker_pool *pool, int cpu)
 	return -1;
 }
 
-int pool_run(struct worker_pool *pool, struct worker_result *res,
-	     __u64 *hits, __u64 deadline_ns, struct outcome *out)
+int pool_run(struct worker_pool *pool, __u64 count,
+	     struct worker_result *res, __u64 *hits, __u64 deadline_ns,
+	     struct outcome *out)
 {
 	struct worker_msg msg;
 	struct watch w = {};
 	int i, idx, err;
 
 	err = watch_init(&w, pool->nr);
-	*pool->go = 1;
+	if (err) {
+		watch_free(&w);
+		outcome_set(out, ST_FAILED, "running workers: %s",
+			    strerror(-err));
+		return pool_fail(pool, err);
+	}
+	pool->go->count = count;
 	pool->started_ns = now_ns();
 	if (deadline_ns)
 		deadline_ns += pool->started_ns;
-	close(pool->go_fd);
-	pool->go_fd = -1;
+	release(pool->go);
 	for (i = 0; !err && i < pool->nr; i++) {
 		err = pool_recv(pool, &msg, &w, deadline_ns, out);
 		if (err)
@@ -619,17 +659,11 @@ int pool_run(struct worker_pool *pool, struct worker_result *res,
 		res[idx] = msg.res;
 	}
 	watch_free(&w);
-	if (!err && hits && pool->window)
+	if (err)
+		return pool_fail(pool, err);
+	if (hits && pool->window)
 		window_hits(pool, hits);
-	if (!err) {
-		for (i = 0; i < pool->nr; i++) {
-			if (pool->pid[i] > 0 &&
-			    waitpid(pool->pid[i], NULL, 0) == pool->pid[i])
-				pool->pid[i] = 0;
-		}
-	}
-	pool_stop(pool);
-	return err;
+	return 0;
 }
 
 void pool_stop(struct worker_pool *pool)
@@ -643,11 +677,9 @@ void pool_stop(struct worker_pool *pool)
 		waitpid(pool->pid[i], NULL, 0);
 		pool->pid[i] = 0;
 	}
-	if (pool->go_fd >= 0)
-		close(pool->go_fd);
 	if (pool->result_fd >= 0)
 		close(pool->result_fd);
-	pool->go_fd = pool->result_fd = -1;
+	pool->result_fd = -1;
 	if (pool->go)
 		munmap((void *)pool->go, sizeof(*pool->go));
 	pool->go = NULL;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The worker pool: bench_workers.c. The runner starts one per sample; a
- * family may start one of its own outside the samples, as test_overhead
- * counts the fib lookups per datagram before its first fib row.
+ * The worker pool: bench_workers.c. The runner starts one per row and
+ * runs it once per sample; a family may start one of its own outside the
+ * samples, as test_overhead counts the fib lookups per datagram before
+ * its first fib row.
  */
 #ifndef __BENCH_WORKERS_H
 #define __BENCH_WORKERS_H
@@ -21,13 +22,14 @@ struct hit_window {
 	const volatile __u64 **slot;
 };
 
+struct pool_go;
+
 struct worker_pool {
 	int nr;
 	int *cpu;
 	pid_t *pid;
-	int go_fd;		/* closing it releases every worker at once */
 	int result_fd;
-	volatile int *go;	/* shared: set just before the release */
+	struct pool_go *go;	/* shared: each run's count and release */
 	int nr_slots;		/* the window's programs */
 	/* shared: [(w * nr_slots + c) * 2] before the loop, [+ 1] after */
 	volatile __u64 *window;
@@ -36,24 +38,27 @@ struct worker_pool {
 };
 
 /*
- * Forks one worker per CPU, pinned and set up, waiting for the go. Each
- * makes @count events, or runs @duration_ns when not 0, and reads the
- * hit slots of @win (NULL: none) around its loop.
+ * Forks one worker per CPU, pinned and set up, waiting for a go. In each
+ * run each makes the run's count of events, or runs @duration_ns when
+ * not 0, and reads the hit slots of @win (NULL: none) around its loop.
+ * On failure, with @out saying why, nothing is left running.
  */
 int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
-	       const struct trigger *trigger, __u64 count, __u64 duration_ns,
+	       const struct trigger *trigger, __u64 duration_ns,
 	       const struct hit_window *win, struct outcome *out);
 
 /*
- * Releases the workers and collects one result each, and into @hits
- * (NULL: not wanted) each program's hits within each worker's loop,
- * [w * nr + c] for the window's nr programs. A worker that dies, stays
+ * One run: releases the workers for @count events each and collects one
+ * result each, and into @hits (NULL: not wanted) each program's hits
+ * within each worker's loop, [w * nr + c] for the window's nr programs.
+ * The workers then wait for the next run. A worker that dies, stays
  * stopped, makes no progress or outlives @deadline_ns (0: none) fails
- * the run, named in @out. -EINTR on a signal.
+ * the run, named in @out, and stops the pool. -EINTR on a signal.
  */
-int pool_run(struct worker_pool *pool, struct worker_result *res,
-	     __u64 *hits, __u64 deadline_ns, struct outcome *out);
-/* kills and reaps what is left; safe to call twice */
+int pool_run(struct worker_pool *pool, __u64 count,
+	     struct worker_result *res, __u64 *hits, __u64 deadline_ns,
+	     struct outcome *out);
+/* kills and reaps the workers; safe to call twice */
 void pool_stop(struct worker_pool *pool);
 /*
  * Waits, at most a quarter second, for the kernel threads (deferred work

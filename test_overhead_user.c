@@ -1173,6 +1173,8 @@ struct prog_instance {
 	void *skel;
 	struct bpf_program *prog;
 	struct bpf_link *link;
+	/* each CPU's hits already taken by collect() */
+	__u64 taken[OVERHEAD_MAX_CPUS];
 };
 
 struct overhead_row {
@@ -1228,6 +1230,8 @@ static struct bench_row *add_row(struct bench_rows *rows,
 	row->count = m == MODE_BASE && events[e].base_count ?
 		     events[e].base_count : events[e].count;
 	row->runs_prog = modes[m].kind;
+	/* a sample costs its events, not an attach and a detach */
+	row->links_stay = true;
 	priv->mode = &modes[m];
 	priv->ev = &events[e];
 	row->priv = priv;
@@ -1253,6 +1257,8 @@ static int add_attach_time_rows(struct bench_rows *rows,
 		if (!row)
 			return -ENOMEM;
 		row_add_param(row, "functions", attach_time_funcs[k]);
+		/* the figure is the attaching: once per sample */
+		row->links_stay = false;
 		/* every function hooked counts into the same slots */
 		row->fires_elsewhere = true;
 		((struct overhead_row *)row->priv)->nr_funcs =
@@ -1488,8 +1494,10 @@ static int attach_row(struct bench_row *row,
 	for (i = 0; i < row->nr_counters; i++) {
 		struct prog_instance *pi = &r->inst[i];
 
+		/* nothing fires yet: no program updates them meanwhile */
 		memset(sk->slots(pi->skel), 0,
 		       sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
+		memset(pi->taken, 0, sizeof(pi->taken));
 		if (r->nr_funcs) {
 			err = r->mode->kind->attach_syms(r->mode->kind,
 							 pi->prog, r->funcs,
@@ -1529,12 +1537,21 @@ static int collect(struct bench_row *row, struct sample *s)
 	const struct overhead_skel *sk = r->mode->skel;
 	int i, cpu;
 
+	/*
+	 * The links may stay attached: a program may count on any CPU as
+	 * this reads, so take what was added since the last read rather
+	 * than zero the slots under it.
+	 */
 	for (i = 0; i < row->nr_counters; i++) {
-		const struct hit_slot *slots = sk->slots(r->inst[i].skel);
+		struct prog_instance *pi = &r->inst[i];
+		const struct hit_slot *slots = sk->slots(pi->skel);
 		__u64 *hits = sample_hits(s, i);
 
 		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-			hits[cpu] = slots[cpu].hits;
+			__u64 now = slots[cpu].hits;
+
+			hits[cpu] = now - pi->taken[cpu];
+			pi->taken[cpu] = now;
 			row->runs_counted += hits[cpu];
 		}
 	}
@@ -1601,8 +1618,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	__u64 skipped = 0;
 	int err;
 
-	err = pool_start(&pool, &one, &ev->trigger, FIB_CALIBRATION, 0, &win,
-			 out);
+	err = pool_start(&pool, &one, &ev->trigger, 0, &win, out);
 	if (err)
 		return err;
 	link = attach_link(&kind_raw_tp, skel->progs.raw_tp_count,
@@ -1614,12 +1630,13 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	/* runs the kernel skipped (re-entry in softirq) were lookups too */
 	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
 		skipped = info.recursion_misses;
-	err = pool_run(&pool, &res, hits, 0, out);
+	err = pool_run(&pool, FIB_CALIBRATION, &res, hits, 0, out);
 	memset(&info, 0, sizeof(info));
 	len = sizeof(info);
 	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
 		*hits += info.recursion_misses - skipped;
 	bpf_link__destroy(link);
+	pool_stop(&pool);
 	return err;
 }
 
@@ -2005,8 +2022,8 @@ static void print_attach_times(const struct bench_rows *rows)
 			printf("\nAttach and detach, µs, median over samples (outside the timed loop):\n");
 		any = true;
 		printf("  %-15s %-24s attach %9.1f  detach %9.1f\n", row->name,
-		       row_label(row), row_median(row->attach_ns, row->nr) / 1e3,
-		       row_median(row->detach_ns, row->nr) / 1e3);
+		       row_label(row), row_median(row->attach_ns, row->nr_attach) / 1e3,
+		       row_median(row->detach_ns, row->nr_detach) / 1e3);
 	}
 }
 
@@ -2022,8 +2039,8 @@ static void print_attach_time_row(const struct bench_row *row)
 		printf("%s\n", row->out.reason);
 		return;
 	}
-	attach = row_median(row->attach_ns, row->nr);
-	detach = row_median(row->detach_ns, row->nr);
+	attach = row_median(row->attach_ns, row->nr_attach);
+	detach = row_median(row->detach_ns, row->nr_detach);
 	printf("%10.2f %10.2f %12.2f %12.2f\n", attach / 1e6,
 	       detach / 1e6, attach / 1e3 / r->nr_funcs,
 	       detach / 1e3 / r->nr_funcs);
@@ -2119,7 +2136,7 @@ static json_t *fit_json(const struct bench_row *row)
 static void json_row(const struct bench_row *row, json_t *o)
 {
 	const struct overhead_row *r = row->priv;
-	double attach = row_median(row->attach_ns, row->nr);
+	double attach = row_median(row->attach_ns, row->nr_attach);
 
 	json_object_set_new(o, "hooked", r->hooked ? json_string(r->hooked) :
 			    json_null());

@@ -24,7 +24,7 @@ MUTATIONS=$(cat <<'EOF'
 shortfall|sample_verify|if (first_short >= 0 \&\& short_by > s->kernel_skips[c]) {|if (0) {|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
 shortfall-half|sample_verify|need = k * s->res[w].events;|need = k * s->res[w].events / 2;|test_faults.sh|miss-odd: every raw_tp row failed
 window-not-cpu|sample_verify|win = s->window[w * nr + c];|win = hits[s->res[w].cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
-window-end-read|worker_main|read_hits(a, 1);|;|test_faults.sh|shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified
+window-end-read|worker_run|read_hits(a, 1);|;|test_faults.sh|shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified
 window-in-all|sample_verify|if (in > total) {|if (0) {|test_stats.sh|verify: more in the loops than in all is no count of ours
 foreign-unchecked|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_stats.sh|verify: twice the events in the loops: the wrong hook
 foreign-unchecked-run|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_faults.sh|extra-odd: raw_tp getpgid failed, its hits beyond the events

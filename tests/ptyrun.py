@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """ptyrun.py LOG CMD...: CMD with its stderr on a terminal, copied to LOG.
 
-The tools show their progress line ("[1/1] raw_tp getpgid, round 2") on
-a terminal only: a test that must know which round a run is in reads it
+The tools show their progress line ("[1/1] raw_tp getpgid, sample 2") on
+a terminal only: a test that must know which sample a run is in reads it
 from LOG. CMD replaces this process, keeping its pid (the one the test's
 watcher looks at); the copier is no child of it, so that it is never
 taken for one of the run's workers. It ends when CMD and everything that

@@ -143,8 +143,8 @@ cleanup_checked stop
 
 # --- a worker given no CPU time (a quota of 1 ms a second) fails the
 # sample within seconds, naming it; one given too little to finish (1% of
-# a CPU), by the sample's deadline, known once a sample has run: the
-# second worker of a -c 1 run. In a cpu cgroup of the test's own.
+# a CPU), by the sample's deadline, known once a sample has run: in the
+# second sample of a -c 1 run. In a cpu cgroup of the test's own.
 # cpu_cgroup: makes it, $CG; cpu_quota US PERIOD_US: its quota
 cpu_cgroup() {
 	local root
@@ -162,6 +162,17 @@ cpu_quota() {
 	else
 		echo "$1 $2" >"$CG/cpu.max"
 	fi
+}
+# tty_says FILE TEXT: waits until the run's progress line, copied to FILE
+# (tests/ptyrun.py), says TEXT; false when the run ended first
+tty_says() {
+	local i
+	for i in $(seq 2400); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
 }
 # nth_worker N CMD...: CMD on the run's Nth worker once it is there
 nth_worker() {
@@ -183,6 +194,7 @@ ends_within() {
 	kill -KILL "$PID" 2>/dev/null
 }
 into_cg() { echo "$1" >"$CG/cgroup.procs"; }
+throttle() { chrt -o -p 0 "$1" && into_cg "$1"; }
 if cpu_cgroup && cpu_quota 1000 1000000; then
 	run_bg stall -c 1 -m raw_tp -e getpgid -n 2000000000 -r 1 --json "$T_TMP/stall.json"
 	nth_worker 1 into_cg
@@ -191,9 +203,13 @@ if cpu_cgroup && cpu_quota 1000 1000000; then
 	jexpect "worker given no CPU time: the row failed within 15 s, saying so (rc=$RC)" "$T_TMP/stall.json" \
 		'(lambda r: r["status"] == "failed" and "got no CPU time" in r["reason"])(row("raw_tp", "getpgid"))'
 	cleanup_checked stall
+	# throttled once its first sample set the deadline: in sample 2.
+	# SCHED_FIFO until then, so that the first is undisturbed (a quota
+	# throttles normal tasks only)
 	cpu_quota 1000 100000
-	run_bg late -c 1 -m raw_tp -e getpgid -n 500000 -r 1 --json "$T_TMP/late.json"
-	nth_worker 2 into_cg
+	BIN=python3 run_bg late "$TESTS/ptyrun.py" "$T_TMP/late.tty" \
+		chrt -f 1 ./test_overhead -c 1 -m raw_tp -e getpgid -n 500000 -r 2 --json "$T_TMP/late.json"
+	tty_says "$T_TMP/late.tty" "sample 2" && nth_worker 1 throttle
 	ends_within 60
 	run_end late
 	jexpect "worker given 1% of a CPU: the sample failed past its deadline (rc=$RC)" "$T_TMP/late.json" \
@@ -205,20 +221,15 @@ else
 fi
 
 # --- a row that fails after samples of it were recorded shows none of
-# them: the worker of its second round killed (-c 1: one worker a
-# sample). Its progress line, on a terminal (tests/ptyrun.py), says when
-# round 2 begins, which a row gets to only with its first sample
-# recorded: a disturbed one would have ended it. SCHED_FIFO, so that a
-# busy machine disturbs none; three runs at most.
-# kill_in_round2: kills the first worker of round 2, once it is there
-kill_in_round2() {
-	local i w
-	for i in $(seq 2400); do
-		grep -q "round 2" "$T_TMP/later.tty" 2>/dev/null && break
-		kill -0 "$PID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	# the workers of round 1 were waited for before it ended
+# them: the worker killed as its second sample begins (-c 1: one worker,
+# kept from sample to sample). Its progress line, on a terminal
+# (tests/ptyrun.py), says when sample 2 begins, which a row gets to only
+# with its first sample recorded: a disturbed one would have ended it.
+# SCHED_FIFO, so that a busy machine disturbs none; three runs at most.
+# kill_in_sample2: kills the row's worker once sample 2 has begun
+kill_in_sample2() {
+	local w
+	tty_says "$T_TMP/later.tty" "sample 2" || return 1
 	while kill -0 "$PID" 2>/dev/null; do
 		w=$(pgrep -P "$PID" | head -n 1)
 		[ -n "$w" ] && kill -KILL "$w" && return 0
@@ -229,7 +240,7 @@ kill_in_round2() {
 for try in 1 2 3; do
 	BIN=python3 run_bg later "$TESTS/ptyrun.py" "$T_TMP/later.tty" \
 		chrt -f 1 ./test_overhead -c 1 -m raw_tp -e getpgid -n 300000 -r 3 --json "$T_TMP/later.json"
-	kill_in_round2
+	kill_in_sample2
 	killed=$?
 	run_end later
 	cleanup_checked later
@@ -239,7 +250,7 @@ if [ "$killed" = 0 ]; then
 	jexpect "a worker killed after a sample was counted: the row failed, 'died', none of its samples shown (rc=$RC)" \
 		"$T_TMP/later.json" '(lambda r: r["status"] == "failed" and "died" in r["reason"] and nofig(r))(row("raw_tp", "getpgid"))'
 else
-	skip "a worker killed after a sample was counted: no run got to its second round undisturbed in 3 ($(jget "$T_TMP/later.json" 'row("raw_tp", "getpgid")["reason"]' 2>&1 | head -c 200))"
+	skip "a worker killed after a sample was counted: no run got to its second sample undisturbed in 3 ($(jget "$T_TMP/later.json" 'row("raw_tp", "getpgid")["reason"]' 2>&1 | head -c 200))"
 fi
 
 # --- stopped 0.3 s inside a sample: that sample is never a figure
@@ -260,23 +271,29 @@ cleanup_checked pause
 
 # --- each sample's worker disturbed the same way: the row ends disturbed
 # with that reason (run again, at least twice, within its time budget), and never shows a figure
-# each_sample NAME CMD...: CMD WORKER on the worker of each sample of the
-# run NAME, once it is inside its timed loop
+# each_sample NAME CMD...: CMD WORKER on each of the run NAME's workers
+# once in each of its timed loops. A row keeps its workers from sample to
+# sample: between two loops a worker sleeps, waiting for the go (a
+# voluntary switch), then gains CPU time in its next loop.
+vcsw() { awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/"$1"/status 2>/dev/null || echo 0; }
 each_sample() {
-	local name=$1 w seen=" " i
+	local w t i
+	local -A acted
 	shift
 	while kill -0 "$PID" 2>/dev/null; do
 		for w in $(pgrep -P "$PID"); do
-			case $seen in *" $w "*) continue ;; esac
+			# not since it last waited for a go
+			[ -n "${acted[$w]}" ] && [ "$(vcsw "$w")" -le "${acted[$w]}" ] && continue
+			t=$(cpu_ticks "$w")
 			for i in $(seq 200); do
-				[ "$(cpu_ticks "$w")" -ge 2 ] && break
+				[ "$(cpu_ticks "$w")" -ge $((t + 2)) ] && break
 				kill -0 "$w" 2>/dev/null || break
 				sleep 0.005
 			done
-			seen="$seen$w "
 			"$@" "$w"
+			acted[$w]=$(vcsw "$w")
 		done
-		sleep 0.01
+		sleep 0.005
 	done
 }
 stop_10ms() { kill -STOP "$1"; sleep 0.01; kill -CONT "$1"; }

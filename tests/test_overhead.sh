@@ -43,19 +43,19 @@ rows_checked r3 "$L" 'l["name"] in ("base", "raw_tp", "tracepoint") and l["varia
 checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "$L" "-r 3 -v" --all
 expect "-r 3: exit status fits the rows (rc=$RC)" exit_matches r3
 
-# --- pacing: without -n, a sample runs no more than the row's own count
-# (--list's), the first one all of it (or, run again as disturbed, a half
-# or a quarter), the later ones what takes about 0.05 s here, never less
-# than a sixteenth (run again: a quarter of that); -n is never paced
+# --- pacing: without -n, a row starts with an uncounted run of a
+# sixteenth of its own count (--list's); then each sample runs what takes
+# about 0.02 s here, never more than the row's own count, never less than
+# a sixteenth (run again: a quarter of that); -n is never paced
 # (rows_checked --count above: events are exactly -r x -n x workers)
 jexpect "--list --json: test_overhead paces, each row has its own count" "$L" \
 	'd["paced"] is True and all(r["count"] > 0 for r in R)'
 own=$(jget "$L" '[r["count"] for r in R if r["name"] == "raw_tp" and r["variant"] == "getpgid"][0]')
 run_json paced -r 3 -m raw_tp -e getpgid
-jexpect "paced: raw_tp getpgid ran 3 samples of at most its own $own events a worker" "$T_TMP/paced.json" \
-	'all(r["events"] <= 3 * '"$own"' * r["workers"] for r in rows(name="raw_tp") if ran(r))'
-jexpect "paced: raw_tp getpgid's first sample ran its own $own events a worker (a half or quarter if run again), when ok" "$T_TMP/paced.json" \
-	'all(r["events"] >= ('"$own"' // 4 + 2 * ('"$own"' // 64)) * r["workers"] and (r["disturbed_retries"] or r["events"] >= ('"$own"' + 2 * ('"$own"' // 16)) * r["workers"]) for r in rows(name="raw_tp", status="ok"))'
+jexpect "paced: raw_tp getpgid's 3 samples ran from a 64th to all of its own $own events a worker" "$T_TMP/paced.json" \
+	'all(3 * ('"$own"' // 64) * r["workers"] <= r["events"] <= 3 * '"$own"' * r["workers"] for r in rows(name="raw_tp") if ran(r))'
+jexpect "paced: raw_tp getpgid's programs also counted an uncounted pacing run of $own/16 events a worker, when ok" "$T_TMP/paced.json" \
+	'all(r["runs_counted"] >= r["hits"] + ('"$own"' // 64) * r["workers"] for r in rows(name="raw_tp", status="ok"))'
 
 # --- selection: upstream's flags, -m, -e; rows derived from --list
 run_json f41 -r 1 -n $N 0x41 1
