@@ -2340,6 +2340,7 @@ static const struct bench_family map_perf_family = {
 	.usage_tables = usage_tables,
 	.setup = setup,
 	.list_row = list_row,
+	.paced = true,
 	.open = open_row,
 	.attach = attach_row,
 	.detach = detach_row,
@@ -2356,8 +2357,8 @@ static const struct bench_family map_perf_family = {
 };
 
 /*
- * Every row keeps its object open until the end of the run, so that the
- * rounds can come back to it: with every method and map kind that is more
+ * Every row keeps its object open until the end of the run, so that
+ * --prog-stats can come back to it: with every method and map kind that is more
  * than a thousand fds (maps, programs, BTF, a consumer's perf events), past
  * the usual soft limit. The hard limit is what the machine allows.
  */

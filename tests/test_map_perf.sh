@@ -59,15 +59,15 @@ jexpect "auto: context.attach_method is the method it chose ($am)" "$T_TMP/auto.
 rows_checked auto "$L" '(l["name"] == "base" and l["variant"] in '"$(base_of hash_lookup array_lookup)"') or (l["name"] in ("hash_lookup", "array_lookup") and l["variant"] == "'"$am"'")' \
 	--repeat 1 --count $N --tag auto
 
-# --- no pacing: a map test's figure depends on its samples' length, so
-# without -n each sample runs the row's own count (--list's); a sample
-# run again as disturbed runs a half or a quarter of it
-jexpect "--list --json: map_perf_test does not pace, each row has its own count" "$L" \
-	'd["paced"] is False and all(r["count"] > 0 for r in R)'
+# --- pacing, as test_overhead's: without -n, samples run from a 64th (a
+# sixteenth, run again) to all of the row's own count (--list's); with -n
+# exactly that (rows_checked --count)
+jexpect "--list --json: map_perf_test paces, each row has its own count" "$L" \
+	'd["paced"] is True and all(r["count"] > 0 for r in R)'
 own=$(jget "$L" '[r["count"] for r in R if r["name"] == "array_lookup" and r["variant"] == "raw_tp"][0]')
-run_json unpaced -r 2 -a raw_tp -t array_lookup
-jexpect "unpaced: array_lookup's 2 samples ran its own $own events a worker each (less only when run again)" "$T_TMP/unpaced.json" \
-	'all(r["events"] == 2 * '"$own"' * r["workers"] or r["disturbed_retries"] and r["events"] < 2 * '"$own"' * r["workers"] for r in rows(name="array_lookup") if ran(r))'
+run_json paced -r 2 -a raw_tp -t array_lookup
+jexpect "paced: array_lookup's 2 samples ran from a 64th to all of its own $own events a worker" "$T_TMP/paced.json" \
+	'all(2 * ('"$own"' // 64) * r["workers"] <= r["events"] <= 2 * '"$own"' * r["workers"] for r in rows(name="array_lookup") if ran(r))'
 
 # --- --miss: absent keys on purpose, every lookup misses
 run_json miss -r 1 -n $N --miss -a raw_tp -t lpm_kmalloc,hash_lookup,lru_hash_lookup
