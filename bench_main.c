@@ -820,30 +820,75 @@ static int alloc_worker_rates(struct bench_rows *rows)
 }
 
 /*
- * Each row in turn, its samples back to back in one session (see struct
- * session): the pacing run (see row_pace()) and -w samples first, that
+ * One session of @row's samples (see struct session): the pacing run (see
+ * row_pace(); in the row's first session only) and -w samples first, that
  * count only for skips and failures, then counted ones until the row is
- * known well enough.
+ * known well enough, or has @upto counted samples.
+ */
+static int row_session(const struct bench_family *fam, struct bench_row *row,
+		       int index, int total, int upto)
+{
+	struct session sess = {};
+	int n, uncounted = bench_rs.warmup, err = 0;
+
+	if (row_paced(fam) && !row->paced_count) {
+		row->paced_count = row->count / PACE_MIN_SHARE ?: 1;
+		uncounted++;
+	}
+	for (n = 0; !err && row_runnable(row) && row->nr < upto; n++) {
+		progress(index, total, row, n);
+		err = row_sample(fam, row, n >= uncounted, &sess);
+	}
+	session_end(fam, row, &sess);
+	return err;
+}
+
+static bool is_base(const struct bench_rows *rows, int i)
+{
+	int j;
+
+	for (j = 0; j < rows->nr; j++)
+		if (j != i && rows->row[j].base == &rows->row[i])
+			return true;
+	return false;
+}
+
+/*
+ * Each row in one session, but a base row in two: the first half of its
+ * samples before the rows measured against it, the rest after them, so
+ * that the machine's drift over those rows moves the base's mean as much
+ * as theirs (and, when it is large, shows in the base's spread).
  */
 static int run_rows(const struct bench_family *fam, struct bench_rows *rows)
 {
-	int i, n, uncounted, err = 0;
+	int first = ((bench_rs.repeat ?: bench_rs.min_samples) + 1) / 2;
+	bool *ran = calloc(rows->nr, sizeof(*ran));
+	int i, j, err = 0;
 
+	if (!ran)
+		return -ENOMEM;
 	for (i = 0; !err && i < rows->nr; i++) {
 		struct bench_row *row = &rows->row[i];
-		struct session sess = {};
 
-		uncounted = bench_rs.warmup;
-		if (row_paced(fam)) {
-			row->paced_count = row->count / PACE_MIN_SHARE ?: 1;
-			uncounted++;
+		if (ran[i])
+			continue;
+		ran[i] = true;
+		if (!is_base(rows, i)) {
+			err = row_session(fam, row, i, rows->nr, MAX_SAMPLES);
+			continue;
 		}
-		for (n = 0; !err && row_runnable(row); n++) {
-			progress(i, rows->nr, row, n);
-			err = row_sample(fam, row, n >= uncounted, &sess);
+		err = row_session(fam, row, i, rows->nr, first);
+		for (j = 0; !err && j < rows->nr; j++) {
+			if (ran[j] || rows->row[j].base != row)
+				continue;
+			ran[j] = true;
+			err = row_session(fam, &rows->row[j], j, rows->nr,
+					  MAX_SAMPLES);
 		}
-		session_end(fam, row, &sess);
+		if (!err)
+			err = row_session(fam, row, i, rows->nr, MAX_SAMPLES);
 	}
+	free(ran);
 	progress_end();
 	return err;
 }

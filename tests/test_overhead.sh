@@ -57,6 +57,20 @@ jexpect "paced: raw_tp getpgid's 3 samples ran from a 64th to all of its own $ow
 jexpect "paced: raw_tp getpgid's programs also counted an uncounted pacing run of $own/16 events a worker, when ok" "$T_TMP/paced.json" \
 	'all(r["runs_counted"] >= r["hits"] + ('"$own"' // 64) * r["workers"] for r in rows(name="raw_tp", status="ok"))'
 
+# --- a base row's samples: half before the rows measured against it, the
+# rest after them (the progress lines on a terminal give the order)
+BIN=python3 run_bg order "$TESTS/ptyrun.py" "$T_TMP/order.tty" \
+	./test_overhead -r 2 -n $N -m base,raw_tp -e getpgid,task_rename --json "$T_TMP/order.json"
+run_end order
+cleanup_checked order
+expect "order: base getpgid sampled before and after raw_tp getpgid, then task_rename's alike (rc=$RC)" \
+	python3 -c '
+import itertools, re, sys
+seen = re.findall(r"\] (\S+ \S+), sample", open(sys.argv[1], errors="replace").read())
+order = [k for k, _ in itertools.groupby(seen)]
+sys.exit(order != ["base task_rename", "raw_tp task_rename", "base task_rename",
+		   "base getpgid", "raw_tp getpgid", "base getpgid"])' "$T_TMP/order.tty"
+
 # --- selection: upstream's flags, -m, -e; rows derived from --list
 run_json f41 -r 1 -n $N 0x41 1
 rows_checked f41 "$L" 'l["flag"] & 0x41' --repeat 1 --count $N --tag "0x41 1"
