@@ -272,6 +272,7 @@ struct sample {
 	__u64 skipped;			/* the events those explain */
 	__u64 foreign;			/* inside the loops, beyond the events */
 	double settle_ns;
+	bool unverified;		/* a worker moved: nothing to verify */
 	const volatile __u64 **slots;	/* the workers' hit_window */
 };
 

@@ -693,7 +693,10 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		if (s->res[i].elapsed_ns > wall)
 			wall = s->res[i].elapsed_ns;
 	row->last_wall_ns = wall;
-	if (row->runs_prog && !fam->collect(row, s) &&
+	/* taken every sample: the next one's hits start here */
+	err = row->runs_prog && fam->collect(row, s);
+	s->unverified = sample_judge_moved(s);
+	if (!err && !s->unverified && row->runs_prog &&
 	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
 		sample_verify(row, s);
 	if (row->runs_prog && s->out.status == ST_OK && fam->verify)
@@ -792,7 +795,8 @@ static int row_sample(const struct bench_family *fam, struct bench_row *row,
 		return -EINTR;
 	if (s.out.status == ST_DISTURBED && !counted)
 		return 0;	/* a warm-up figure is thrown away anyway */
-	if (counted && (s.out.status == ST_OK || s.out.status == ST_DISTURBED)) {
+	if (counted && !s.unverified &&
+	    (s.out.status == ST_OK || s.out.status == ST_DISTURBED)) {
 		row_count(row, &s);
 		if (fam->count && row->runs_prog)
 			fam->count(row, &s);

@@ -73,6 +73,12 @@ void sample_measure(struct sample *s);
  * s->out FAILED, naming the CPU.
  */
 void sample_verify(const struct bench_row *row, struct sample *s);
+/*
+ * s->out disturbed, and true, when a worker was moved off its CPU: its
+ * events ran partly elsewhere, so its CPU's count can neither verify nor
+ * fail them
+ */
+bool sample_judge_moved(struct sample *s);
 /* s->out disturbed when a worker did not have its CPU to itself */
 void sample_judge_disturbed(struct sample *s);
 /*

@@ -143,27 +143,40 @@ void sample_verify(const struct bench_row *row, struct sample *s)
 	}
 }
 
-void sample_judge_disturbed(struct sample *s)
+bool sample_judge_moved(struct sample *s)
 {
 	int w;
 
 	for (w = 0; w < s->nr_workers; w++) {
 		const struct worker_result *r = &s->res[w];
-		double share = r->elapsed_ns ?
-			       (double)r->cpu_ns / r->elapsed_ns : 1;
 
 		if (r->unpinned) {
 			outcome_set(&s->out, ST_DISTURBED,
 				    "worker on CPU %d was moved off its CPU: its affinity was changed (CPU hotplug, cpuset)",
 				    r->cpu);
-			return;
+			return true;
 		}
 		if (r->end_cpu != r->cpu) {
 			outcome_set(&s->out, ST_DISTURBED,
 				    "worker on CPU %d was moved off its CPU (ended on CPU %d)",
 				    r->cpu, r->end_cpu);
-			return;
+			return true;
 		}
+	}
+	return false;
+}
+
+void sample_judge_disturbed(struct sample *s)
+{
+	int w;
+
+	if (sample_judge_moved(s))
+		return;
+	for (w = 0; w < s->nr_workers; w++) {
+		const struct worker_result *r = &s->res[w];
+		double share = r->elapsed_ns ?
+			       (double)r->cpu_ns / r->elapsed_ns : 1;
+
 		if (r->nvcsw) {
 			outcome_set(&s->out, ST_DISTURBED,
 				    "worker on CPU %d slept or was stopped %ld time(s) in its loop",

@@ -1466,7 +1466,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 			return err;
 		}
 	}
-	/* ours attach only inside samples: any link there now is another's */
+	/* ours attach only in the row's sessions: any link now is another's */
 	other_links_on(r->hooked, row->others, sizeof(row->others));
 	return 0;
 }
