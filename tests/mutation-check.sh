@@ -32,8 +32,8 @@ foreign-wall-time|foreign_allowance|2 * k * (__u64)(off / per_event)|2 * k * (__
 foreign-per-event|foreign_allowance|k * r->events / 1000 + 16|k * r->events + 16|test_stats.sh|verify: extra hits beyond the other tasks' time
 foreign-shown|sample_verify|s->foreign = in + short_by - expected;|s->foreign = 0;|test_stats.sh|verify: hits beyond the events, in the loop and outside
 kernel-skips-double|sample_verify|short_by > s->kernel_skips[c]|short_by > 2 * s->kernel_skips[c]|test_stats.sh|verify: the kernel's skips counted, but too few
-disturbed-unpinned|sample_judge_disturbed|if (r->unpinned) {|if (0) {|test_stats.sh|disturbed: affinity changed under it
-disturbed-end-cpu|sample_judge_disturbed|if (r->end_cpu != r->cpu) {|if (0) {|test_stats.sh|disturbed: ending on another CPU
+disturbed-unpinned|sample_judge_moved|if (r->unpinned) {|if (0) {|test_stats.sh|disturbed: affinity changed under it
+disturbed-end-cpu|sample_judge_moved|if (r->end_cpu != r->cpu) {|if (0) {|test_stats.sh|disturbed: ending on another CPU
 disturbed-slept|sample_judge_disturbed|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample
 disturbed-share|sample_judge_disturbed|share < MIN_CPU_SHARE \|\||0 \|\||test_stats.sh|disturbed: 96% of the wall time is not
 disturbed-run-delay|sample_judge_disturbed|r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns|0|test_stats.sh|disturbed: 4% of run-queue delay is not
