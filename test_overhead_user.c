@@ -214,9 +214,10 @@ static void fib_run(void *state, __u64 count)
 }
 
 /*
- * The uprobe events' targets (uprobe_targets.c): before each run the first
- * instruction is checked. A breakpoint there is another tool's uprobe, which
- * would also fire: skipped. Any other wrong instruction is the build's fault.
+ * The uprobe events' targets (uprobe_targets.c) and the USDT probe site:
+ * before each row the first instruction is checked. A breakpoint there is
+ * another tool's uprobe, which would also fire: skipped. Any other wrong
+ * instruction is the build's fault.
  *
  * A breakpoint may still be one of ours for a moment: a detached uprobe's
  * perf event is released, and its breakpoint removed, when the last
@@ -243,16 +244,31 @@ static bool target_state_ok(enum uprobe_target_state state, const char *why,
 	return false;
 }
 
-static bool target_ok(int which, struct outcome *out)
+/* @check(@arg), looked at again while a breakpoint is there (see above) */
+static bool free_of_breakpoints(enum uprobe_target_state (*check)(const void *arg,
+								 char *why,
+								 size_t len),
+				const void *arg, struct outcome *out)
 {
 	enum uprobe_target_state st;
 	char why[160];
 	int tries = 0;
 
-	while ((st = uprobe_target_check(which, why, sizeof(why))) ==
-	       UPROBE_TARGET_BUSY && ++tries < TARGET_BUSY_TRIES)
+	while ((st = check(arg, why, sizeof(why))) == UPROBE_TARGET_BUSY &&
+	       ++tries < TARGET_BUSY_TRIES)
 		usleep(TARGET_BUSY_WAIT_US);
 	return target_state_ok(st, why, out);
+}
+
+static enum uprobe_target_state target_check(const void *which, char *why,
+					     size_t len)
+{
+	return uprobe_target_check(*(const int *)which, why, len);
+}
+
+static bool target_ok(int which, struct outcome *out)
+{
+	return free_of_breakpoints(target_check, &which, out);
 }
 
 static bool nop_ok(struct outcome *out)
@@ -310,10 +326,21 @@ static int main_bias(struct dl_phdr_info *info, size_t size, void *data)
  * breakpoint there is another uprobe, which would fire too (skipped);
  * anything else, a build or an address gone wrong (failed).
  */
+#ifdef HAVE_SDT
+/* the site is inside usdt_nop_run: the bytes after it are code too */
+static enum uprobe_target_state usdt_site_check(const void *site, char *why,
+						size_t len)
+{
+	return uprobe_nop_check(site, NOP_MAX_BYTES,
+				"the USDT probe site test_overhead:nop", why,
+				len);
+}
+#endif
+
 static bool usdt_ok(struct outcome *out)
 {
 #ifdef HAVE_SDT
-	char exe[PATH_MAX], why[160];
+	char exe[PATH_MAX];
 	ElfW(Addr) bias = 0;
 	__u64 pc;
 	ssize_t n;
@@ -334,12 +361,8 @@ static bool usdt_ok(struct outcome *out)
 		return false;
 	}
 	dl_iterate_phdr(main_bias, &bias);
-	/* the site is inside usdt_nop_run: the bytes after it are code too */
-	return target_state_ok(uprobe_nop_check((const void *)(uintptr_t)(pc + bias),
-						NOP_MAX_BYTES,
-						"the USDT probe site test_overhead:nop",
-						why, sizeof(why)),
-			       why, out);
+	return free_of_breakpoints(usdt_site_check,
+				   (const void *)(uintptr_t)(pc + bias), out);
 #else
 	outcome_set(out, ST_SKIPPED,
 		    "built without <sys/sdt.h> (systemtap-sdt-dev): no USDT probe here");
