@@ -137,7 +137,6 @@ static void close_other_fds(int keep)
  */
 struct pool_go {
 	__u32 gen;		/* bumped once per run; the futex word */
-	__u32 stop;		/* set with a last bump: the workers exit */
 	__u64 count;		/* events per worker in this run */
 };
 
@@ -293,9 +292,8 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 		_exit(0);
 
 	for (;;) {
+		/* pool_stop() kills the workers: they wait for nothing else */
 		seen = wait_go(a->go, seen);
-		if (__atomic_load_n(&a->go->stop, __ATOMIC_ACQUIRE))
-			_exit(0);
 		worker_run(a, state, a->go->count);
 	}
 }
