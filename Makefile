@@ -84,7 +84,7 @@ endif
 
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 # the runner both programs share, one file per job
-RUNNER := bench_main.c bench_msg.c bench_cmdline.c bench_kernel.c \
+RUNNER := bench_main.c bench_msg.c bench_cmdline.c bench_kernel.c bench_sampler.c \
 	  bench_workers.c bench_attach.c bench_report.c bench_stats.c \
 	  bench_compare.c bench_verify.c bench_util.c
 HEADERS := $(wildcard *.h)

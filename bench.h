@@ -23,8 +23,10 @@
 #include "bench_stats.h"
 
 #define REASON_LEN	192
-/* samples a row keeps at most, whatever -r asks */
-#define MAX_SAMPLES	100
+/* samples a row keeps at most: its own, and a base row its rows' too */
+#define MAX_SAMPLES	512
+/* units a row takes at most, whatever -r asks */
+#define MAX_UNITS	200
 
 /* ---- messages: bench_msg.c ---- */
 
@@ -39,6 +41,16 @@ void pr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *printable(const char *s);
 
 enum status { ST_OK, ST_SKIPPED, ST_FAILED, ST_DISTURBED };
+
+/* why a row's sampling ended */
+enum row_stop {
+	STOP_NOT,		/* it has not */
+	STOP_PRECISE,		/* its interval is within --precision */
+	STOP_REPEAT,		/* -r N: N units */
+	STOP_MAX,		/* --max-units, short of --precision */
+	STOP_BUDGET,		/* --budget spent, short of --precision */
+	STOP_FED,		/* a base row: its rows stopped */
+};
 
 /*
  * What became of a row or a sample, and why: a callback that fails sets
@@ -195,13 +207,22 @@ struct bench_row {
 	 */
 	bool fires_elsewhere;
 	/*
-	 * The programs stay attached from the row's first sample to its
-	 * last: attach() and detach() are called once per row, and
-	 * collect() takes only the hits since its last call. Otherwise once
-	 * per sample, for a row whose figure is the attaching itself or
-	 * whose state must start afresh each sample.
+	 * The programs may stay attached through a session's samples, when
+	 * nothing between them needs them gone: attach() and detach() are
+	 * then called once per session, and collect() takes only the hits
+	 * since its last call. Otherwise they are called around each of the
+	 * row's samples: for a row whose figure is the attaching, or whose
+	 * state must start afresh each sample.
 	 */
 	bool links_stay;
+	/*
+	 * Its base's events never reach its programs (its base calls an
+	 * unprobed copy of the row's function): its programs may stay
+	 * attached through the base samples too, and each of those proves
+	 * it, leaving the row's counts untouched. Otherwise the programs
+	 * are detached for every base sample.
+	 */
+	bool base_unhooked;
 	void *priv;
 	/*
 	 * A row that cannot run, set in setup() with its reason (not ok);
@@ -215,11 +236,29 @@ struct bench_row {
 
 	/* -- the runner's -- */
 	bool opened;
-	bool done;			/* enough samples */
+	enum row_stop stop;		/* why its sampling ended */
 	int nr;				/* counted samples */
 	double rate[MAX_SAMPLES];	/* events/s, all workers together */
 	double ns[MAX_SAMPLES];		/* mean over workers of ns per event */
 	double *worker_rate;		/* [sample * cpus->nr + worker] */
+	/*
+	 * Units (bench_sampler.c): with a base, the row's sample between
+	 * two of its base's, @unit its ns per event less theirs; without,
+	 * one sample, @unit its ns per event. A base row's units are those
+	 * of the rows measured against it, @unit their base samples' mean.
+	 */
+	int nr_units;
+	bool paired;			/* its units hold its base's samples */
+	double unit[MAX_UNITS];
+	double unit_ns[MAX_UNITS];	/* the row's ns per event in it */
+	double unit_base_ns[MAX_UNITS];	/* its base samples' mean; NAN */
+	int unit_round[MAX_UNITS];	/* the round it ran in */
+	int sessions;			/* rounds it had a session in */
+	int attempts;			/* units run, retries included */
+	int disturbed_units;		/* of them, disturbed */
+	__u64 spent_ns;			/* in its sessions */
+	double session_ns;		/* a session's cost besides its units */
+	double unit_ns_spent;		/* what a unit takes */
 	double attach_ns[MAX_SAMPLES];	/* each attach(), the first 100 */
 	double detach_ns[MAX_SAMPLES];
 	int nr_attach, nr_detach;
@@ -238,7 +277,7 @@ struct bench_row {
 	 * the kernel's own run count of the programs must match
 	 */
 	__u64 runs_counted;
-	int retries;			/* samples run again as disturbed */
+	int retries;			/* units run again as disturbed */
 	__u64 retry_ns;			/* the time they took */
 	double prog_ns;			/* --prog-stats: ns per program run */
 	double prog_clock_ns;		/* of which the stats' clock reads */
@@ -273,7 +312,6 @@ struct sample {
 	__u64 foreign;			/* inside the loops, beyond the events */
 	double settle_ns;
 	bool unverified;		/* a worker moved: nothing to verify */
-	const volatile __u64 **slots;	/* the workers' hit_window */
 };
 
 /* program @counter's hits, one per possible CPU: what collect() fills */
@@ -342,10 +380,12 @@ struct test_fault {
 struct run_settings {
 	struct cpu_list cpus;	/* every worker's CPU; empty for --list */
 	__u64 count;		/* 0: each row's own */
-	int repeat;		/* fixed samples; 0: until precise enough */
-	int min_samples, max_samples;
-	double precision;	/* wanted 95% half-interval, share of mean */
-	int warmup;
+	int repeat;		/* fixed units; 0: until precise enough */
+	int min_units, max_units;
+	/* wanted 95% half-interval, share of the figure (see bench_sampler.c) */
+	double precision;
+	__u64 row_budget_ns;	/* a row's time, short of --precision */
+	int warmup;		/* uncounted units per session */
 	double duration;	/* seconds per sample; 0: a count */
 	const char *json;
 	bool prog_stats;
@@ -534,16 +574,27 @@ int bench_main(const struct bench_family *fam, int argc, char **argv);
 /* ---- for the family's summary: bench_report.c ---- */
 
 struct row_summary {
-	struct sample_stats rate, ns;
+	struct sample_stats rate, ns;	/* over its samples */
 	int outliers;
+	/*
+	 * The row's figure over its units: its overhead where it was
+	 * measured against a base, else its ns per event; @ci95 half its
+	 * 95% interval (Student's t over the units), NAN below 2 units
+	 */
+	struct sample_stats units;
+	double ci95;
 	bool has_overhead;
 	struct overhead overhead;
 	double ratio;		/* ns per event against base's; NAN: no base */
 	double foreign_share;	/* foreign hits among all hits */
+	bool imprecise;		/* stopped short of --precision */
+	bool below_base;	/* the overhead's interval lies below zero */
 };
 
 /* a row with a figure to show: ok, with samples */
 bool row_has_figure(const struct bench_row *row);
+/* "precise", "budget", ...: why its sampling ended */
+const char *row_stop_name(enum row_stop stop);
 void row_summarize(const struct bench_row *row, struct row_summary *s);
 /* "noisy (CV 7.1%), 1 outlier, foreign hits 3%", or "" */
 void row_notes(const struct bench_row *row, const struct row_summary *s,

@@ -23,29 +23,16 @@
 #include "bench_report.h"
 
 /*
- * A row stops at 3 samples once its mean is known to 2%, at 5 otherwise:
- * no fewer samples than a fixed 5 gave where that is needed, and quiet
- * rows cost less. A sample of a perf-event or uprobe row costs 75 to
- * 150 ms besides its events here: detaching waits for RCU grace periods.
+ * A row is measured in units until the 95% interval of its figure is
+ * within 3% of it (1 ns at least), after 4 units (fewer leave Student's t
+ * too wide to say much), or until it has taken 16 units or half a
+ * second: see bench_sampler.c.
  */
-#define DEFAULT_MIN_SAMPLES	3
-#define DEFAULT_MAX_SAMPLES	5
-#define DEFAULT_PRECISION	0.02
+#define DEFAULT_MIN_UNITS	4
+#define DEFAULT_MAX_UNITS	16
+#define DEFAULT_PRECISION	0.03
+#define DEFAULT_ROW_BUDGET	0.5
 #define DEFAULT_LOCK_WAIT	600
-/*
- * A disturbed sample is run again until the row has spent this much on
- * samples run again (or RETRY_BUDGET_SAMPLES of its samples' time, when
- * that is more): short interruptions are random, so a few more tries
- * usually find a clean moment. Each try is shorter, down to a quarter of
- * the row's events: a short loop is less likely to meet one.
- */
-#define RETRY_BUDGET_NS		(2 * 1000000000ull)
-#define RETRY_BUDGET_SAMPLES	5
-#define MAX_SHRINK		2
-/* what a sample's loop should take, whatever the machine's pace */
-#define SAMPLE_TARGET_NS	20000000ull
-/* a row's count is paced down to no less than this share of its own */
-#define PACE_MIN_SHARE		16
 /* exit status when rows were disturbed but none failed */
 #define EXIT_DISTURBED		3
 
@@ -60,7 +47,8 @@ enum {
 	OPT_FAIL_ON_REGRESSION,
 	OPT_LIST,
 	OPT_PRECISION,
-	OPT_MAX_SAMPLES,
+	OPT_MAX_UNITS,
+	OPT_BUDGET,
 	OPT_LOCK_WAIT,
 };
 
@@ -70,15 +58,20 @@ static const struct bench_option common_options[] = {
 	  "(default: every CPU this process may use), one worker each",
 	  USE_SELECT },
 	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
-	  "own, paced to about 0.02 s)", USE_RUN },
-	{ "repeat", 'r', "N", "exactly N counted samples per row (default: 3 to\n"
-	  "--max-samples, until --precision is met)", USE_RUN },
+	  "own, paced to about 0.01 s)", USE_RUN },
+	{ "repeat", 'r', "N", "exactly N units per row: a row's sample between\n"
+	  "two of its base's (default: 4 to --max-units,\n"
+	  "until --precision is met)", USE_RUN },
 	{ "precision", OPT_PRECISION, "PCT",
 	  "stop sampling a row once the 95% interval of its\n"
-	  "mean is within +-PCT% (default 2)", USE_RUN },
-	{ "max-samples", OPT_MAX_SAMPLES, "N",
-	  "at most N samples per row (default 5)", USE_RUN },
-	{ "warmup", 'w', "N", "samples each row runs first, not counted\n"
+	  "overhead (of its ns per event, without a base) is\n"
+	  "within +-PCT% of it, or 1 ns (default 3)", USE_RUN },
+	{ "max-units", OPT_MAX_UNITS, "N",
+	  "at most N units per row (default 16)", USE_RUN },
+	{ "budget", OPT_BUDGET, "S",
+	  "at most S seconds per row short of --precision\n"
+	  "(default 0.5)", USE_RUN },
+	{ "warmup", 'w', "N", "units each session runs first, not counted\n"
 	  "(default 0)", USE_RUN },
 	{ "duration", 'd', "S", "seconds per sample instead of a count",
 	  USE_RUN },
@@ -259,13 +252,14 @@ int bench_count_arg(const char *s, __u64 max, const char *what)
  * the first that selects rows or runs (refused by --compare too).
  */
 static const char *run_option, *select_option;
-/* --precision or --max-samples, which -r makes meaningless */
+/* --precision, --max-units or --budget, which -r makes meaningless */
 static const char *adaptive_option;
 
 static int parse_common(const struct bench_family *fam, int c,
 			const char *arg, int argc, char **argv)
 {
 	struct run_settings *rs = &bench_rs;
+	double budget;
 	__u64 n;
 	int err = 0;
 
@@ -275,17 +269,24 @@ static int parse_common(const struct bench_family *fam, int c,
 	case 'n':
 		return bench_count_arg(arg, 10000000000ull, "count");
 	case 'r':
-		err = parse_u64(arg, 1, MAX_SAMPLES, &n);
+		err = parse_u64(arg, 1, MAX_UNITS, &n);
 		rs->repeat = n;
 		break;
 	case 'w':
-		err = parse_u64(arg, 0, MAX_SAMPLES, &n);
+		err = parse_u64(arg, 0, MAX_UNITS, &n);
 		rs->warmup = n;
 		break;
-	case OPT_MAX_SAMPLES:
-		err = parse_u64(arg, DEFAULT_MIN_SAMPLES, MAX_SAMPLES, &n);
-		rs->max_samples = n;
-		adaptive_option = "--max-samples";
+	case OPT_MAX_UNITS:
+		err = parse_u64(arg, 2, MAX_UNITS, &n);
+		rs->max_units = n;
+		if (rs->min_units > rs->max_units)
+			rs->min_units = rs->max_units;
+		adaptive_option = "--max-units";
+		break;
+	case OPT_BUDGET:
+		err = parse_double(arg, 0.001, 3600, &budget);
+		rs->row_budget_ns = budget * 1e9;
+		adaptive_option = "--budget";
 		break;
 	case OPT_PRECISION:
 		err = parse_double(arg, 0.01, 100, &rs->precision);
@@ -340,9 +341,10 @@ static int parse_options(const struct bench_family *fam, int argc,
 	char shortopts[128];
 	int c, ret = 0;
 
-	rs->min_samples = DEFAULT_MIN_SAMPLES;
-	rs->max_samples = DEFAULT_MAX_SAMPLES;
+	rs->min_units = DEFAULT_MIN_UNITS;
+	rs->max_units = DEFAULT_MAX_UNITS;
 	rs->precision = DEFAULT_PRECISION;
+	rs->row_budget_ns = DEFAULT_ROW_BUDGET * 1e9;
 	rs->fail_on_regression = -1;
 	rs->lock_wait = DEFAULT_LOCK_WAIT;
 	if (getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
@@ -409,7 +411,7 @@ static int check_options(const struct bench_family *fam, int argc,
 		return -1;
 	}
 	if (rs->repeat && adaptive_option) {
-		pr_err("-r gives the number of samples: %s goes without it",
+		pr_err("-r gives the number of units: %s goes without it",
 		       adaptive_option);
 		return -1;
 	}
@@ -441,553 +443,6 @@ static int select_cpus(void)
 	}
 	cpu_list_free(&usable);
 	return err ? EXIT_USAGE : 0;
-}
-
-/* ---- one sample ---- */
-
-static __u64 deadline_ns(const struct bench_row *row)
-{
-	__u64 expected = bench_rs.duration ? bench_rs.duration * 1e9 :
-			 row->last_wall_ns;
-
-	/* unknown the first time: the workers' watch still catches a hang */
-	return expected ? 5000000000ull + 10 * expected : 0;
-}
-
-/* a buffer of at least @n elements of @size, kept from call to call */
-static void *grow(void **buf, size_t *cap, size_t n, size_t size)
-{
-	if (n > *cap) {
-		free(*buf);
-		*cap = n;
-		*buf = calloc(n, size);
-		if (!*buf)
-			*cap = 0;
-	}
-	if (*buf)
-		memset(*buf, 0, n * size);
-	return *buf;
-}
-
-static int sample_buffers(struct sample *s, const struct bench_row *row)
-{
-	static void *res, *hits, *skips, *window, *slots;
-	static size_t res_nr, hits_nr, skips_nr, window_nr, slots_nr;
-	size_t nr = row->nr_counters, workers = row->cpus->nr;
-
-	memset(s, 0, sizeof(*s));
-	s->res = grow(&res, &res_nr, workers, sizeof(*s->res));
-	s->hits = grow(&hits, &hits_nr, nr * nr_cpus_possible(),
-		       sizeof(*s->hits));
-	s->kernel_skips = grow(&skips, &skips_nr, nr, sizeof(__u64));
-	s->window = grow(&window, &window_nr, nr * workers, sizeof(__u64));
-	s->slots = grow(&slots, &slots_nr, nr * workers, sizeof(*s->slots));
-	if (!s->res || !s->hits || !s->kernel_skips || !s->window ||
-	    !s->slots)
-		return -ENOMEM;
-	s->nr_workers = workers;
-	s->nr_cpus = nr_cpus_possible();
-	return 0;
-}
-
-/*
- * The runs the kernel skipped of each of the row's programs because the
- * program was already running on that CPU (an interrupt's event nested
- * in it): its recursion_misses. Called twice per sample: with @before
- * just before the workers are released, storing each program's total in
- * @skips; then after the last worker is done, replacing it with what was
- * added since, so that only skips during the loops can excuse a
- * shortfall. Kernels before 5.12 keep no such count; for kprobe programs
- * it is kept from 6.7.
- */
-static void read_kernel_skips(const struct bench_family *fam,
-			      const struct bench_row *row, __u64 *skips,
-			      bool before)
-{
-	struct bpf_prog_info info;
-	__u32 len;
-	int fds[64], i, n;
-
-	n = fam->prog_fds(row, fds, row->nr_counters < 64 ?
-			  row->nr_counters : 64);
-	for (i = 0; i < n; i++) {
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (bpf_obj_get_info_by_fd(fds[i], &info, &len))
-			continue;
-		if (before)
-			skips[i] = info.recursion_misses;
-		else
-			skips[i] = info.recursion_misses - skips[i];
-	}
-}
-
-/* what each worker reads around its loop: its CPU's slot of each program */
-static void hit_window(const struct bench_family *fam,
-		       const struct bench_row *row, struct sample *s,
-		       struct hit_window *win)
-{
-	int w, c, nr = row->nr_counters;
-
-	win->nr = row->runs_prog ? nr : 0;
-	win->slot = s->slots;
-	for (w = 0; w < s->nr_workers && win->nr; w++)
-		for (c = 0; c < nr; c++)
-			s->slots[w * nr + c] =
-				fam->hit_slot(row, c, row->cpus->cpu[w]);
-}
-
-/*
- * A row's own count is sized for a fast machine; on a slower one its
- * samples would run far longer than a figure needs (0.1-0.25 s on a
- * 2-vCPU cloud VM for 0.02 s wanted). A paced family's row starts with a
- * run of a PACE_MIN_SHARE-th of its count that is not counted (it warms
- * the row's links and workers up too); after it and each undisturbed
- * sample, the next one's count is set to take about SAMPLE_TARGET_NS at
- * the rate just seen: never more than the row's own count, never less
- * than a PACE_MIN_SHARE-th of it. A count or a duration the user gave is
- * never paced.
- */
-static bool row_paced(const struct bench_family *fam)
-{
-	return fam->paced && !bench_rs.count && !bench_rs.duration;
-}
-
-static void row_pace(const struct bench_family *fam, struct bench_row *row,
-		     __u64 count, __u64 wall)
-{
-	__u64 want, least = row->count / PACE_MIN_SHARE ?: 1;
-
-	if (!row_paced(fam) || !wall)
-		return;
-	want = (double)count * SAMPLE_TARGET_NS / wall;
-	if (want < least)
-		want = least;
-	row->paced_count = want < row->count ? want : row->count;
-}
-
-/* ---- a row's session ---- */
-
-/*
- * A row's samples run back to back in one session: its workers are
- * forked once, and when the row's links stay (@links_stay) its programs
- * are attached before the first sample and detached after the last, so
- * that neither the forks nor the detaches' grace periods and deferred
- * frees are paid, or land on the workers' CPUs, once per sample. Each
- * sample is still verified on its own: the workers read the hit slots
- * around each loop, and the kernel's skips are read around each run.
- */
-struct session {
-	struct worker_pool pool;
-	bool started;
-	bool attached;
-};
-
-static void time_link(double *times, int *nr, __u64 ns)
-{
-	if (*nr < MAX_SAMPLES)
-		times[(*nr)++] = ns;
-}
-
-static int session_start(const struct bench_family *fam,
-			 struct bench_row *row, struct sample *s,
-			 struct session *sess)
-{
-	struct hit_window win;
-
-	if (!row->opened) {
-		if (row->runs_prog && fam->open(&bench_rs, row, &s->out))
-			return -1;
-		row->opened = true;
-	}
-	hit_window(fam, row, s, &win);
-	if (pool_start(&sess->pool, row->cpus, row->trigger,
-		       bench_rs.duration * 1e9, &win, &s->out))
-		return -1;
-	sess->started = true;
-	return 0;
-}
-
-/* 0, or -1 with @out saying why; detach is due either way */
-static int session_attach(const struct bench_family *fam,
-			  struct bench_row *row, struct session *sess,
-			  struct outcome *out)
-{
-	struct bench_workers workers = {
-		sess->pool.nr, sess->pool.cpu, sess->pool.pid
-	};
-	__u64 t0 = now_ns();
-	int err;
-
-	err = fam->attach(row, &workers, out);
-	time_link(row->attach_ns, &row->nr_attach, now_ns() - t0);
-	sess->attached = true;
-	return err || bench_interrupted() ? -1 : 0;
-}
-
-static void session_detach(const struct bench_family *fam,
-			   struct bench_row *row, struct session *sess)
-{
-	__u64 t0 = now_ns();
-
-	if (!sess->attached)
-		return;
-	fam->detach(row);
-	time_link(row->detach_ns, &row->nr_detach, now_ns() - t0);
-	sess->attached = false;
-}
-
-/* detaches what is attached and stops the workers: on any way out */
-static void session_end(const struct bench_family *fam,
-			struct bench_row *row, struct session *sess)
-{
-	session_detach(fam, row, sess);
-	if (sess->started)
-		pool_stop(&sess->pool);
-	sess->started = false;
-}
-
-/* ---- one sample ---- */
-
-/*
- * The session's workers, started on the row's first sample, and its
- * programs attached when not already; the timed run; the programs
- * detached unless they stay; then the counts: verified per CPU inside the
- * workers' loops, then by the family.
- */
-static void sample_run(const struct bench_family *fam, struct bench_row *row,
-		       struct sample *s, int shrink, struct session *sess)
-{
-	/* what the user asked for is never shortened */
-	__u64 count = bench_rs.count ?:
-		      (row->paced_count ?: row->count) >> shrink ?: 1;
-	__u64 wall = 0;
-	int i, err;
-
-	if (sample_buffers(s, row)) {
-		outcome_set(&s->out, ST_FAILED, "out of memory");
-		return;
-	}
-	if (!sess->started && session_start(fam, row, s, sess))
-		return;
-	if (row->runs_prog && !sess->attached &&
-	    session_attach(fam, row, sess, &s->out)) {
-		session_end(fam, row, sess);
-		return;
-	}
-	if (row->runs_prog)
-		read_kernel_skips(fam, row, s->kernel_skips, true);
-	s->settle_ns = settle();
-	err = pool_run(&sess->pool, count, s->res, s->window,
-		       deadline_ns(row), &s->out);
-	if (row->runs_prog)
-		read_kernel_skips(fam, row, s->kernel_skips, false);
-	if (err) {
-		session_end(fam, row, sess);
-		return;
-	}
-	if (!row->links_stay)
-		session_detach(fam, row, sess);
-	sample_measure(s);
-	for (i = 0; i < s->nr_workers; i++)
-		if (s->res[i].elapsed_ns > wall)
-			wall = s->res[i].elapsed_ns;
-	row->last_wall_ns = wall;
-	/* taken every sample: the next one's hits start here */
-	err = row->runs_prog && fam->collect(row, s);
-	s->unverified = sample_judge_moved(s);
-	if (!err && !s->unverified && row->runs_prog &&
-	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
-		sample_verify(row, s);
-	if (row->runs_prog && s->out.status == ST_OK && fam->verify)
-		fam->verify(row, s);
-	if (s->out.status == ST_OK)
-		sample_judge_disturbed(s);
-	/* a disturbed sample's wall time is not the machine's pace */
-	if (s->out.status == ST_OK)
-		row_pace(fam, row, count, wall);
-}
-
-/* ---- the rows ---- */
-
-static bool row_runnable(const struct bench_row *row)
-{
-	return row->out.status == ST_OK && !row->done;
-}
-
-static void row_record(struct bench_row *row, const struct sample *s)
-{
-	int i, n = row->nr, nw = s->nr_workers;
-
-	row->rate[n] = s->rate;
-	row->ns[n] = s->ns_per_event;
-	row->settle_ns[n] = s->settle_ns;
-	for (i = 0; i < nw; i++)
-		row->worker_rate[n * nw + i] = s->res[i].events * 1e9 /
-			(s->res[i].elapsed_ns ?: 1);
-	row->nr++;
-	row->done = enough_samples(row->rate, row->nr, &bench_rs);
-}
-
-/* the counts of a verified sample, kept even when it was disturbed */
-static void row_count(struct bench_row *row, const struct sample *s)
-{
-	row->events += s->events;
-	row->hits += s->counted;
-	row->hits_window += s->in_window;
-	row->foreign += s->foreign;
-	row->kernel_skipped += s->skipped;
-	row->kernel_skips += s->kernel_skips[0];
-}
-
-/* may a disturbed sample of @row be run again, @spent ns into retries? */
-static bool retry_allowed(const struct bench_row *row, __u64 spent)
-{
-	__u64 budget = RETRY_BUDGET_SAMPLES * row->last_wall_ns;
-
-	if (budget < RETRY_BUDGET_NS)
-		budget = RETRY_BUDGET_NS;
-	return row->retry_ns + spent < budget;
-}
-
-/*
- * A sample of @row, run again while disturbed, shorter each time, within
- * the row's budget; with @fd >= 0, the kernel's run-time totals of that
- * program are read into @t0 and @n0 right before each try, so that they
- * are the last one's. -EINTR when a signal ended it.
- */
-static int sample_retried(const struct bench_family *fam,
-			  struct bench_row *row, struct sample *s, int fd,
-			  __u64 *t0, __u64 *n0, struct session *sess)
-{
-	__u64 start, spent = 0;
-	int tries;
-
-	for (tries = 0;; tries++) {
-		if (fd >= 0 && prog_run_totals(fd, t0, n0))
-			*t0 = *n0 = 0;
-		start = now_ns();
-		sample_run(fam, row, s, tries < MAX_SHRINK ? tries : MAX_SHRINK,
-			   sess);
-		if (tries)
-			spent += now_ns() - start;
-		if (bench_interrupted())
-			return -EINTR;
-		if (s->out.status != ST_DISTURBED || !retry_allowed(row, spent))
-			break;
-		row->retries++;
-	}
-	row->retry_ns += spent;
-	return 0;
-}
-
-/*
- * One sample of @row, run again while disturbed, shorter each time,
- * within the row's budget: a counted one becomes a figure; any that
- * failed or stayed disturbed ends the row.
- */
-static int row_sample(const struct bench_family *fam, struct bench_row *row,
-		      bool counted, struct session *sess)
-{
-	struct sample s;
-
-	if (sample_retried(fam, row, &s, -1, NULL, NULL, sess))
-		return -EINTR;
-	if (s.out.status == ST_DISTURBED && !counted)
-		return 0;	/* a warm-up figure is thrown away anyway */
-	if (counted && !s.unverified &&
-	    (s.out.status == ST_OK || s.out.status == ST_DISTURBED)) {
-		row_count(row, &s);
-		if (fam->count && row->runs_prog)
-			fam->count(row, &s);
-	}
-	if (s.out.status != ST_OK)
-		row->out = s.out;
-	else if (counted)
-		row_record(row, &s);
-	return 0;
-}
-
-static int alloc_worker_rates(struct bench_rows *rows)
-{
-	int i;
-
-	for (i = 0; i < rows->nr; i++) {
-		struct bench_row *row = &rows->row[i];
-
-		row->worker_rate = calloc((size_t)MAX_SAMPLES * row->cpus->nr,
-					  sizeof(double));
-		if (!row->worker_rate)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * One session of @row's samples (see struct session): the pacing run (see
- * row_pace(); in the row's first session only) and -w samples first, that
- * count only for skips and failures, then counted ones until the row is
- * known well enough, or has @upto counted samples.
- */
-static int row_session(const struct bench_family *fam, struct bench_row *row,
-		       int index, int total, int upto)
-{
-	struct session sess = {};
-	int n, uncounted = bench_rs.warmup, err = 0;
-
-	if (row_paced(fam) && !row->paced_count) {
-		row->paced_count = row->count / PACE_MIN_SHARE ?: 1;
-		uncounted++;
-	}
-	for (n = 0; !err && row_runnable(row) && row->nr < upto; n++) {
-		progress(index, total, row, n);
-		err = row_sample(fam, row, n >= uncounted, &sess);
-	}
-	session_end(fam, row, &sess);
-	return err;
-}
-
-static bool is_base(const struct bench_rows *rows, int i)
-{
-	int j;
-
-	for (j = 0; j < rows->nr; j++)
-		if (j != i && rows->row[j].base == &rows->row[i])
-			return true;
-	return false;
-}
-
-/*
- * Each row in one session, but a base row in two: the first half of its
- * samples before the rows measured against it, the rest after them, so
- * that the machine's drift over those rows moves the base's mean as much
- * as theirs (and, when it is large, shows in the base's spread).
- */
-static int run_rows(const struct bench_family *fam, struct bench_rows *rows)
-{
-	int first = ((bench_rs.repeat ?: bench_rs.min_samples) + 1) / 2;
-	bool *ran = calloc(rows->nr, sizeof(*ran));
-	int i, j, err = 0;
-
-	if (!ran)
-		return -ENOMEM;
-	for (i = 0; !err && i < rows->nr; i++) {
-		struct bench_row *row = &rows->row[i];
-
-		if (ran[i])
-			continue;
-		ran[i] = true;
-		if (!is_base(rows, i)) {
-			err = row_session(fam, row, i, rows->nr, MAX_SAMPLES);
-			continue;
-		}
-		err = row_session(fam, row, i, rows->nr, first);
-		for (j = 0; !err && j < rows->nr; j++) {
-			if (ran[j] || rows->row[j].base != row)
-				continue;
-			ran[j] = true;
-			err = row_session(fam, &rows->row[j], j, rows->nr,
-					  MAX_SAMPLES);
-		}
-		if (!err)
-			err = row_session(fam, row, i, rows->nr, MAX_SAMPLES);
-	}
-	free(ran);
-	progress_end();
-	return err;
-}
-
-/* ---- --prog-stats ---- */
-
-/*
- * One more sample of a row with the kernel's run-time stats on: the
- * program's ns per run, refused when it ran for much more than it
- * counted (other processes' events it filtered out dilute the mean).
- */
-static int stats_sample(const struct bench_family *fam, struct bench_row *row,
-			double clock)
-{
-	struct session sess = {};
-	__u64 t0 = 0, n0 = 0, t1, n1;
-	struct sample s;
-	int fd, err;
-
-	/* a row verified by its own counts, with no program to time */
-	if (fam->prog_fds(row, &fd, 1) < 1) {
-		outcome_set(&row->prog_out, ST_SKIPPED,
-			    "no BPF program runs in this row");
-		return 0;
-	}
-	/* an undisturbed sample only, found within the row's budget */
-	err = sample_retried(fam, row, &s, fd, &t0, &n0, &sess);
-	/* detached first: the stats then hold every run of the sample's */
-	session_end(fam, row, &sess);
-	if (err)
-		return -EINTR;
-	if (s.out.status != ST_OK) {
-		row->prog_out = s.out;
-		return 0;
-	}
-	if (prog_run_totals(fd, &t1, &n1) || n1 == n0) {
-		outcome_set(&row->prog_out, ST_FAILED,
-			    "the kernel's run-time stats counted no runs");
-		return 0;
-	}
-	row->prog_runs = n1 - n0;
-	row->prog_hits = s.counted;
-	/* uncounted programs (the bench's reference) have no hits to compare */
-	if (run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED &&
-	    row->prog_runs > s.counted + s.counted / 100 + 100) {
-		outcome_set(&row->prog_out, ST_SKIPPED,
-			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
-			    row->prog_runs, s.counted);
-		return 0;
-	}
-	row->prog_ns = (double)(t1 - t0) / row->prog_runs;
-	row->prog_clock_ns = clock;
-	return 0;
-}
-
-static int prog_stats_pass(const struct bench_family *fam,
-			   struct bench_rows *rows)
-{
-	struct outcome why = {};
-	double clock = NAN;
-	int i, fd, err = 0;
-
-	fd = prog_stats_enable(&why);
-	/* without it the body keeps the clock reads, and JSON says null */
-	if (fd >= 0 && prog_stats_clock_cost(&clock))
-		clock = NAN;
-	for (i = 0; !err && i < rows->nr; i++) {
-		struct bench_row *row = &rows->row[i];
-
-		if (!row_has_figure(row) || !row->runs_prog)
-			continue;
-		if (fd < 0)
-			row->prog_out = why;
-		else
-			err = stats_sample(fam, row, clock);
-	}
-	if (fd >= 0)
-		close(fd);
-	return err;
-}
-
-/* ---- the end ---- */
-
-static void close_rows(const struct bench_family *fam, struct bench_rows *rows)
-{
-	int i;
-
-	for (i = 0; i < rows->nr; i++) {
-		if (rows->row[i].opened && rows->row[i].runs_prog)
-			fam->close(&rows->row[i]);
-		free(rows->row[i].worker_rate);
-	}
-	free(rows->row);
-	rows->row = NULL;
-	rows->nr = 0;
 }
 
 static int exit_interrupted(void)
@@ -1097,7 +552,7 @@ static int run_list(const struct bench_family *fam)
 	err = json ? write_list(fam, &all, json) : 0;
 	if (!json)
 		print_list(fam, &all);
-	close_rows(fam, &all);
+	sampler_close(fam, &all);
 	return err || flush_output(json) ? 1 : 0;
 }
 
@@ -1106,13 +561,13 @@ static int run(const struct bench_family *fam, FILE *json)
 	struct bench_rows rows = {};
 	int ret;
 
-	if (fam->setup(&bench_rs, &rows) || alloc_worker_rates(&rows)) {
+	if (fam->setup(&bench_rs, &rows)) {
 		ret = 1;
 		goto out;
 	}
 	warn_cpu_quota(bench_rs.cpus.nr);
-	if (run_rows(fam, &rows) ||
-	    (bench_rs.prog_stats && prog_stats_pass(fam, &rows))) {
+	if (sampler_run(fam, &rows) ||
+	    (bench_rs.prog_stats && sampler_prog_stats(fam, &rows))) {
 		ret = exit_interrupted();
 		goto out;
 	}
@@ -1134,7 +589,7 @@ static int run(const struct bench_family *fam, FILE *json)
 out:
 	if (json && json != stdout)
 		fclose(json);
-	close_rows(fam, &rows);
+	sampler_close(fam, &rows);
 	return ret;
 }
 

@@ -139,25 +139,44 @@ double row_prog_body(const struct bench_row *row)
 	return fmax(row->prog_ns - row->prog_clock_ns, 0);
 }
 
+static const char *const stop_names[] = {
+	[STOP_NOT] = "none",
+	[STOP_PRECISE] = "precise",
+	[STOP_REPEAT] = "repeat",
+	[STOP_MAX] = "max-units",
+	[STOP_BUDGET] = "budget",
+	[STOP_FED] = "with its rows",
+};
+
+const char *row_stop_name(enum row_stop stop)
+{
+	return stop_names[stop];
+}
+
 void row_summarize(const struct bench_row *row, struct row_summary *s)
 {
-	struct sample_stats base_ns;
+	struct sample_stats base_ns, ns;
 	bool flags[MAX_SAMPLES];
 
 	memset(s, 0, sizeof(*s));
 	s->ratio = NAN;
 	stats_compute(row->rate, row->nr, &s->rate);
 	stats_compute(row->ns, row->nr, &s->ns);
+	stats_compute(row->unit, row->nr_units, &s->units);
+	s->ci95 = stats_ci_half(&s->units, 0.05);
 	s->outliers = row->nr >= MIN_OUTLIER_SAMPLES ?
 		      stats_outliers(row->rate, row->nr, flags) : 0;
 	s->foreign_share = row->hits_window ?
 			   (double)row->foreign / row->hits_window : 0;
-	if (!row->base || row->base == row || !row_has_figure(row->base))
+	s->imprecise = row->stop == STOP_BUDGET || row->stop == STOP_MAX;
+	if (!row->paired)
 		return;
-	stats_compute(row->base->ns, row->base->nr, &base_ns);
-	stats_overhead(&s->ns, &base_ns, &s->overhead);
+	stats_compute(row->unit_base_ns, row->nr_units, &base_ns);
+	stats_compute(row->unit_ns, row->nr_units, &ns);
+	stats_overhead(row->unit, row->nr_units, base_ns.mean, &s->overhead);
 	s->has_overhead = true;
-	s->ratio = s->ns.mean / base_ns.mean;
+	s->ratio = ns.mean / base_ns.mean;
+	s->below_base = s->overhead.value + s->overhead.ci95 < 0;
 }
 
 /* appends ", " and a note to @buf */
@@ -180,8 +199,15 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	size_t off = 0;
 
 	buf[0] = '\0';
-	if (stats_noisy(&s->rate))
-		note(buf, len, &off, "noisy (CV %.1f%%)", 100 * s->rate.cv);
+	if (s->below_base)
+		note(buf, len, &off,
+		     "faster than base by %.1f ± %.1f ns: the measurement is biased",
+		     -s->overhead.value, s->overhead.ci95);
+	if (s->imprecise)
+		note(buf, len, &off, "stopped short of --precision (%s) after %d units",
+		     row_stop_name(row->stop), row->nr_units);
+	if (stats_noisy(&s->ns))
+		note(buf, len, &off, "noisy (CV %.1f%%)", 100 * s->ns.cv);
 	if (s->outliers)
 		note(buf, len, &off, "%d outlier%s", s->outliers,
 		     s->outliers > 1 ? "s" : "");
@@ -193,7 +219,7 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		     "the kernel skipped the program for %llu event(s) of the %llu runs it says it skipped in the loops: re-entry from an interrupt",
 		     row->kernel_skipped, row->kernel_skips);
 	if (row->retries)
-		note(buf, len, &off, "%d disturbed sample%s run again",
+		note(buf, len, &off, "%d disturbed unit%s run again",
 		     row->retries, row->retries > 1 ? "s" : "");
 	if (row->prog_out.status != ST_OK)
 		note(buf, len, &off, "no prog stats: %s", row->prog_out.reason);
@@ -358,12 +384,18 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode)
 
 static bool progress_shown;
 
-void progress(int done, int total, const struct bench_row *row, int sample)
+void progress(int done, int total, const struct bench_row *row, int round,
+	      int unit)
 {
 	if (verbosity < 1 || !isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r\033[K[%d/%d] %s %s, sample %d", done + 1, total,
-		row->name, row->variant, sample + 1);
+	if (round < 0)
+		fprintf(stderr, "\r\033[K[%d/%d] %s %s, loading", done + 1,
+			total, row->name, row->variant);
+	else
+		fprintf(stderr, "\r\033[K[%d/%d] %s %s, round %d, unit %d",
+			done + 1, total, row->name, row->variant, round + 1,
+			unit + 1);
 	fflush(stderr);
 	progress_shown = true;
 }
@@ -448,7 +480,7 @@ static json_t *context_json(const struct bench_family *fam)
 	usable_cpus(&usable);
 
 	c = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:s, s:n, s:o, s:o, s:o,"
-		      " s:i, s:i, s:o, s:i, s:s}",
+		      " s:i, s:i, s:o, s:o, s:i, s:s}",
 		      "kernel_release", uts.release,
 		      "kernel_build", uts.version,
 		      "machine", uts.machine,
@@ -464,10 +496,12 @@ static json_t *context_json(const struct bench_family *fam)
 				    json_real(rs->duration) : json_null(),
 		      "repeat", rs->repeat ?
 				json_integer(rs->repeat) : json_null(),
-		      "min_samples", rs->repeat ?: rs->min_samples,
-		      "max_samples", rs->repeat ?: rs->max_samples,
+		      "min_units", rs->repeat ?: rs->min_units,
+		      "max_units", rs->repeat ?: rs->max_units,
 		      "precision", rs->repeat ?
 				   json_null() : json_real(rs->precision),
+		      "row_budget_s", rs->repeat ?
+				   json_null() : json_real(rs->row_budget_ns / 1e9),
 		      "warmup", rs->warmup,
 		      "timestamp", stamp);
 	cpu_list_free(&usable);
@@ -486,6 +520,36 @@ static json_t *samples_json(const double *x, int n)
 	return a;
 }
 
+static json_t *ints_json(const int *x, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(x[i]));
+	return a;
+}
+
+/*
+ * The row's units: each its figure (overhead, or ns per event without a
+ * base), the row's and its base's ns per event in it, and its round
+ */
+static json_t *units_json(const struct bench_row *row,
+			  const struct row_summary *s)
+{
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"quantity", row->paired ? "overhead_ns" : "ns_per_event",
+		"n", row->nr_units,
+		"mean", json_number(s->units.mean),
+		"ci95", json_number(s->ci95),
+		"values", samples_json(row->unit, row->nr_units),
+		"ns", samples_json(row->unit_ns, row->nr_units),
+		"base_ns", row->paired ?
+			samples_json(row->unit_base_ns, row->nr_units) :
+			json_null(),
+		"rounds", ints_json(row->unit_round, row->nr_units));
+}
+
 static void stats_json(json_t *o, const struct bench_row *row,
 		       const struct row_summary *s)
 {
@@ -499,7 +563,7 @@ static void stats_json(json_t *o, const struct bench_row *row,
 		json_array_append_new(outliers, json_boolean(flags[i]));
 	json_object_update_new(o, json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b,"
-		" s:{s:o, s:o, s:o}, s:o, s:o, s:o}",
+		" s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:b, s:b}",
 		"samples", samples_json(row->rate, row->nr),
 		"outliers", outliers,
 		"mean", json_number(s->rate.mean),
@@ -508,18 +572,23 @@ static void stats_json(json_t *o, const struct bench_row *row,
 		"max", json_number(s->rate.max),
 		"cv", json_number(s->rate.cv),
 		"ci95", json_number(stats_ci_half(&s->rate, 0.05)),
-		"noisy", stats_noisy(&s->rate) ||
+		"noisy", stats_noisy(&s->ns) ||
 			 s->foreign_share > FOREIGN_NOISY,
 		"ns_per_event",
 			"mean", json_number(s->ns.mean),
 			"stddev", json_number(s->ns.stddev),
+			"cv", json_number(s->ns.cv),
 			"samples", samples_json(row->ns, row->nr),
-		"overhead_ns", has ? json_pack("{s:o, s:o}",
+		"units", units_json(row, s),
+		"overhead_ns", has ? json_pack("{s:o, s:o, s:i}",
 			"value", json_number(s->overhead.value),
-			"uncertainty", json_number(s->overhead.uncertainty)) :
+			"ci95", json_number(s->overhead.ci95),
+			"units", s->overhead.n) :
 			json_null(),
 		"overhead_pct", has ? json_number(s->overhead.pct) : json_null(),
-		"ratio_to_base", has ? json_number(s->ratio) : json_null()));
+		"ratio_to_base", has ? json_number(s->ratio) : json_null(),
+		"precise", row->stop == STOP_PRECISE,
+		"below_base", s->below_base));
 }
 
 /*
@@ -618,7 +687,12 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_update_new(o, json_pack(
-		"{s:i, s:I, s:o, s:s?}",
+		"{s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:o, s:s?}",
+		"stop", row_stop_name(row->stop),
+		"sessions", row->sessions,
+		"attempts", row->attempts,
+		"disturbed_units", row->disturbed_units,
+		"spent_ns", (json_int_t)row->spent_ns,
 		"disturbed_retries", row->retries,
 		"retry_ns", (json_int_t)row->retry_ns,
 		/* how long the kernel took to go quiet before the go */

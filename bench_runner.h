@@ -81,19 +81,33 @@ void sample_verify(const struct bench_row *row, struct sample *s);
 bool sample_judge_moved(struct sample *s);
 /* s->out disturbed when a worker did not have its CPU to itself */
 void sample_judge_disturbed(struct sample *s);
+
+/* ---- the sampler: bench_sampler.c ---- */
+
+/* a row's overhead need not be known closer than this, in ns per event */
+#define MIN_PRECISION_NS	1.0
+
 /*
- * -r N reached, or --max-samples, or the mean of the rates @x known to
- * --precision (the JSON's ci95 against its mean)
+ * Opens every row and measures them in rounds until each is known well
+ * enough (see bench_sampler.c). -EINTR when a signal ended it.
  */
-bool enough_samples(const double *x, int n, const struct run_settings *rs);
+int sampler_run(const struct bench_family *fam, struct bench_rows *rows);
+/* --prog-stats: one more sample of each row with a figure */
+int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows);
+/* closes the opened rows and frees them */
+void sampler_close(const struct bench_family *fam, struct bench_rows *rows);
 
 /* ---- the summary: bench_report.c ---- */
 
 /* @reason without @mode's name where it names it: the group's key */
 void skip_reason(const char *reason, const char *mode, char *buf,
 		 size_t len);
-/* one updating line on stderr when it is a terminal */
-void progress(int done, int total, const struct bench_row *row, int sample);
+/*
+ * One updating line on stderr when it is a terminal: row @done of @total
+ * in @round (-1: loading it), its unit @unit
+ */
+void progress(int done, int total, const struct bench_row *row, int round,
+	      int unit);
 void progress_end(void);
 
 #endif /* __BENCH_RUNNER_H */

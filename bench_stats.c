@@ -113,18 +113,21 @@ int stats_ns_per_event(const double *rate, int n, double *ns)
 }
 
 /*
- * The uncertainty is the stddev of a difference of two independent
- * quantities, Var(X - Y) = Var(X) + Var(Y): the spread one would see in
- * the overhead of a single mode run against a single base run. It is not
- * the standard error of the difference of the means, which shrinks with
- * more repeats; the spread of a run is what a reader can reproduce.
+ * Each unit's overhead is the row's ns per event less its base's around
+ * it, in one short stretch of the run; units share nothing, so the mean's
+ * interval is Student's t over them. It leaves out nothing the run saw:
+ * the machine's drift between units is in their spread.
  */
-void stats_overhead(const struct sample_stats *mode,
-		    const struct sample_stats *base, struct overhead *o)
+void stats_overhead(const double *unit, int n, double base_ns,
+		    struct overhead *o)
 {
-	o->value = mode->mean - base->mean;
-	o->uncertainty = hypot(mode->stddev, base->stddev);
-	o->pct = base->mean != 0 ? 100 * o->value / base->mean : NAN;
+	struct sample_stats st;
+
+	stats_compute(unit, n, &st);
+	o->n = st.n;
+	o->value = st.mean;
+	o->ci95 = stats_ci_half(&st, 0.05);
+	o->pct = base_ns != 0 ? 100 * o->value / base_ns : NAN;
 }
 
 int stats_line_fit(const double *x, const double *y, const double *sd, int n,

@@ -49,14 +49,18 @@ int stats_outliers(const double *x, int n, bool *is_outlier);
 int stats_ns_per_event(const double *rate, int n, double *ns);
 
 struct overhead {
-	double value;		/* mean_ns(mode) - mean_ns(base) */
-	double uncertainty;	/* sqrt(sd_mode^2 + sd_base^2) */
-	double pct;		/* 100 * value / mean_ns(base) */
+	int n;			/* units */
+	double value;		/* their mean: ns per event above base */
+	double ci95;		/* half its 95% interval; NAN below 2 units */
+	double pct;		/* 100 * value / base's ns per event */
 };
 
-/* both arguments are statistics of ns per event */
-void stats_overhead(const struct sample_stats *mode,
-		    const struct sample_stats *base, struct overhead *o);
+/*
+ * The overhead of @n units, each the row's ns per event less its base's
+ * in the same unit, against the base's @base_ns for its percentage
+ */
+void stats_overhead(const double *unit, int n, double base_ns,
+		    struct overhead *o);
 
 /* y = intercept + slope * x */
 struct line_fit {

@@ -192,17 +192,3 @@ void sample_judge_disturbed(struct sample *s)
 		}
 	}
 }
-
-bool enough_samples(const double *x, int n, const struct run_settings *rs)
-{
-	struct sample_stats st;
-
-	if (rs->repeat)
-		return n >= rs->repeat;
-	if (n >= rs->max_samples)
-		return true;
-	if (n < rs->min_samples)
-		return false;
-	stats_compute(x, n, &st);
-	return stats_ci_half(&st, 0.05) <= rs->precision * st.mean;
-}

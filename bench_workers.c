@@ -95,7 +95,9 @@ struct worker_args {
 	int result_fd;
 	struct pool_go *go;	/* the pool's, shared */
 	pid_t parent;
-	const struct trigger *trigger;
+	/* the pool's triggers: each run makes one of them */
+	const struct trigger *const *triggers;
+	int nr_triggers;
 	__u64 duration_ns;
 	const struct hit_window *win;
 	volatile __u64 *window;	/* the pool's, shared */
@@ -137,6 +139,7 @@ static void close_other_fds(int keep)
  */
 struct pool_go {
 	__u32 gen;		/* bumped once per run; the futex word */
+	__u32 trigger;		/* the trigger this run makes */
 	__u64 count;		/* events per worker in this run */
 };
 
@@ -229,10 +232,10 @@ static bool still_pinned(int cpu)
 	return CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set);
 }
 
-/* one timed loop of @count events, reported to the parent */
-static void worker_run(const struct worker_args *a, void *state, __u64 count)
+/* one timed loop of @count events of @trigger, reported to the parent */
+static void worker_run(const struct worker_args *a,
+		       const struct trigger *trigger, void *state, __u64 count)
 {
-	const struct trigger *trigger = a->trigger;
 	unsigned int per_call = trigger->events_per_call ?: 1;
 	__u64 calls = (count + per_call - 1) / per_call;
 	struct worker_result res = { .cpu = a->cpu };
@@ -268,8 +271,8 @@ static void worker_run(const struct worker_args *a, void *state, __u64 count)
 static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 {
 	struct worker_result res = { .cpu = a->cpu };
-	void *state = a->trigger->arg;
-	__u32 seen = 0;
+	void *state[POOL_MAX_TRIGGERS];
+	__u32 seen = 0, t;
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -283,8 +286,11 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 
 	res.err = pin(a->cpu);
 	res.pin_failed = res.err;
-	if (!res.err && a->trigger->setup)
-		res.err = a->trigger->setup(&state);
+	for (t = 0; t < (__u32)a->nr_triggers; t++) {
+		state[t] = a->triggers[t]->arg;
+		if (!res.err && a->triggers[t]->setup)
+			res.err = a->triggers[t]->setup(&state[t]);
+	}
 	prefault();
 	worker_send(a->result_fd, MSG_READY, &res);
 	/* the message says what went wrong: this is not a death */
@@ -294,7 +300,8 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	for (;;) {
 		/* pool_stop() kills the workers: they wait for nothing else */
 		seen = wait_go(a->go, seen);
-		worker_run(a, state, a->go->count);
+		t = a->go->trigger < (__u32)a->nr_triggers ? a->go->trigger : 0;
+		worker_run(a, a->triggers[t], state[t], a->go->count);
 	}
 }
 
@@ -539,12 +546,13 @@ static int pool_alloc(struct worker_pool *pool, int nr, int nr_slots,
 }
 
 int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
-	       const struct trigger *trigger, __u64 duration_ns,
-	       const struct hit_window *win, struct outcome *out)
+	       const struct trigger *const *triggers, int nr_triggers,
+	       __u64 duration_ns, const struct hit_window *win,
+	       struct outcome *out)
 {
 	struct worker_args a = {
-		.parent = getpid(), .trigger = trigger,
-		.duration_ns = duration_ns,
+		.parent = getpid(), .triggers = triggers,
+		.nr_triggers = nr_triggers, .duration_ns = duration_ns,
 		.win = win && win->nr ? win : NULL,
 	};
 	struct worker_msg msg;
@@ -624,7 +632,7 @@ static int worker_index(const struct worker_pool *pool, int cpu)
 	return -1;
 }
 
-int pool_run(struct worker_pool *pool, __u64 count,
+int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	     struct worker_result *res, __u64 *hits, __u64 deadline_ns,
 	     struct outcome *out)
 {
@@ -640,6 +648,7 @@ int pool_run(struct worker_pool *pool, __u64 count,
 		return pool_fail(pool, err);
 	}
 	pool->go->count = count;
+	pool->go->trigger = trigger;
 	pool->started_ns = now_ns();
 	if (deadline_ns)
 		deadline_ns += pool->started_ns;

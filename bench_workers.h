@@ -37,25 +37,31 @@ struct worker_pool {
 	__u64 started_ns;
 };
 
-/*
- * Forks one worker per CPU, pinned and set up, waiting for a go. In each
- * run each makes the run's count of events, or runs @duration_ns when
- * not 0, and reads the hit slots of @win (NULL: none) around its loop.
- * On failure, with @out saying why, nothing is left running.
- */
-int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
-	       const struct trigger *trigger, __u64 duration_ns,
-	       const struct hit_window *win, struct outcome *out);
+/* a pool's workers make a row's events and its base's, when they differ */
+#define POOL_MAX_TRIGGERS	2
 
 /*
- * One run: releases the workers for @count events each and collects one
+ * Forks one worker per CPU, pinned, with each of @triggers set up,
+ * waiting for a go. In each run each makes the run's count of events of
+ * the run's trigger, or runs @duration_ns when not 0, and reads the hit
+ * slots of @win (NULL: none) around its loop. On failure, with @out
+ * saying why, nothing is left running.
+ */
+int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+	       const struct trigger *const *triggers, int nr_triggers,
+	       __u64 duration_ns, const struct hit_window *win,
+	       struct outcome *out);
+
+/*
+ * One run: releases the workers for @count events each of trigger
+ * @trigger (an index into pool_start()'s @triggers) and collects one
  * result each, and into @hits (NULL: not wanted) each program's hits
  * within each worker's loop, [w * nr + c] for the window's nr programs.
  * The workers then wait for the next run. A worker that dies, stays
  * stopped, makes no progress or outlives @deadline_ns (0: none) fails
  * the run, named in @out, and stops the pool. -EINTR on a signal.
  */
-int pool_run(struct worker_pool *pool, __u64 count,
+int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	     struct worker_result *res, __u64 *hits, __u64 deadline_ns,
 	     struct outcome *out);
 /* kills and reaps the workers; safe to call twice */

@@ -2126,13 +2126,10 @@ static void print_row(const struct bench_row *row)
 		return;
 	}
 	row_summarize(row, &s);
-	if (r && s.has_overhead)
+	/* the units' figure: the overhead, or the bpf() call alone */
+	if (r && (s.has_overhead || r->test->shape == SHAPE_SYSCALL))
 		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
-			 s.overhead.value / r->test->ops,
-			 s.overhead.uncertainty / r->test->ops);
-	else if (r && r->test->shape == SHAPE_SYSCALL)
-		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
-			 s.ns.mean / r->test->ops, s.ns.stddev / r->test->ops);
+			 s.units.mean / r->test->ops, s.ci95 / r->test->ops);
 	if (r && r->total.lookups)
 		snprintf(ratio, sizeof(ratio), "%.3f",
 			 (double)r->total.found / r->total.lookups);
@@ -2186,7 +2183,7 @@ static void print_summary(const struct run_settings *rs,
 	       uts.release, libbpf_version_text());
 	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
 	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
-	       "ns/op ± sd", "hits", "entries", "calls/syscalls");
+	       "ns/op ± 95%", "hits", "entries", "calls/syscalls");
 	/* the rows this kernel cannot run follow, said once per reason */
 	for (i = 0; i < rows->nr; i++)
 		if (rows->row[i].out.status != ST_SKIPPED)
@@ -2293,12 +2290,8 @@ static void json_row(const struct bench_row *row, json_t *o)
 		return;
 	}
 	nsop = json_object();
-	json_object_set_new(nsop, "value", json_real(s.has_overhead ?
-			    s.overhead.value / r->test->ops :
-			    s.ns.mean / r->test->ops));
-	json_object_set_new(nsop, "uncertainty", json_real(s.has_overhead ?
-			    s.overhead.uncertainty / r->test->ops :
-			    s.ns.stddev / r->test->ops));
+	json_object_set_new(nsop, "value", number(s.units.mean / r->test->ops));
+	json_object_set_new(nsop, "ci95", number(s.ci95 / r->test->ops));
 	json_object_set_new(o, "ns_per_op", nsop);
 }
 

@@ -271,19 +271,20 @@ static bool target_ok(int which, struct outcome *out)
 	return free_of_breakpoints(target_check, &which, out);
 }
 
+/* the target, and the twin its base calls: another's uprobe on either */
 static bool nop_ok(struct outcome *out)
 {
-	return target_ok(UPROBE_NOP, out);
+	return target_ok(UPROBE_NOP, out) && target_ok(UPROBE_NOP_BASE, out);
 }
 
 static bool push_ok(struct outcome *out)
 {
-	return target_ok(UPROBE_PUSH, out);
+	return target_ok(UPROBE_PUSH, out) && target_ok(UPROBE_PUSH_BASE, out);
 }
 
 static bool ret_ok(struct outcome *out)
 {
-	return target_ok(UPROBE_RET, out);
+	return target_ok(UPROBE_RET, out) && target_ok(UPROBE_RET_BASE, out);
 }
 
 #define CALL_LOOP(name)							\
@@ -297,6 +298,9 @@ static void name##_run(void *state, __u64 count)			\
 CALL_LOOP(uprobe_nop)
 CALL_LOOP(uprobe_push)
 CALL_LOOP(uprobe_ret)
+CALL_LOOP(uprobe_nop_base)
+CALL_LOOP(uprobe_push_base)
+CALL_LOOP(uprobe_ret_base)
 
 /*
  * usdt-nop: a USDT probe point of this program. The probe site is a nop
@@ -310,6 +314,18 @@ static void usdt_nop_run(void *state, __u64 count)
 	for (i = 0; i < count; i++) {
 #ifdef HAVE_SDT
 		STAP_PROBE(test_overhead, nop);
+#endif
+	}
+}
+
+/* the base's: another site, test_overhead:nop_base, that nothing hooks */
+static void usdt_nop_base_run(void *state, __u64 count)
+{
+	__u64 i;
+
+	for (i = 0; i < count; i++) {
+#ifdef HAVE_SDT
+		STAP_PROBE(test_overhead, nop_base);
 #endif
 	}
 }
@@ -337,14 +353,34 @@ static enum uprobe_target_state usdt_site_check(const void *site, char *why,
 }
 #endif
 
+#ifdef HAVE_SDT
+/* the note of test_overhead:@name in this program, its site a nop */
+static bool usdt_site_ok(const char *exe, const char *name,
+			 struct outcome *out)
+{
+	ElfW(Addr) bias = 0;
+	__u64 pc;
+	int nr, err;
+
+	err = usdt_note_find(exe, "test_overhead", name, &pc, &nr);
+	if (err) {
+		outcome_set(out, ST_FAILED,
+			    "no USDT note test_overhead:%s in %s: %s", name,
+			    exe, strerror(-err));
+		return false;
+	}
+	dl_iterate_phdr(main_bias, &bias);
+	return free_of_breakpoints(usdt_site_check,
+				   (const void *)(uintptr_t)(pc + bias), out);
+}
+#endif
+
+/* the probe's site, and its base's twin site, which nothing may hook */
 static bool usdt_ok(struct outcome *out)
 {
 #ifdef HAVE_SDT
 	char exe[PATH_MAX];
-	ElfW(Addr) bias = 0;
-	__u64 pc;
 	ssize_t n;
-	int nr, err;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n < 0) {
@@ -353,16 +389,8 @@ static bool usdt_ok(struct outcome *out)
 		return false;
 	}
 	exe[n] = '\0';
-	err = usdt_note_find(exe, "test_overhead", "nop", &pc, &nr);
-	if (err) {
-		outcome_set(out, ST_FAILED,
-			    "no USDT note test_overhead:nop in %s: %s", exe,
-			    strerror(-err));
-		return false;
-	}
-	dl_iterate_phdr(main_bias, &bias);
-	return free_of_breakpoints(usdt_site_check,
-				   (const void *)(uintptr_t)(pc + bias), out);
+	return usdt_site_ok(exe, "nop", out) &&
+	       usdt_site_ok(exe, "nop_base", out);
 #else
 	outcome_set(out, ST_SKIPPED,
 		    "built without <sys/sdt.h> (systemtap-sdt-dev): no USDT probe here");
@@ -733,6 +761,12 @@ struct overhead_event {
 	/* once per run, in the parent, before any sample of the event */
 	void (*prepare)(void);
 	/*
+	 * what base runs instead of @trigger, when it can make the same
+	 * calls to a twin no program hooks: the rows' programs then stay
+	 * attached through their base samples (bench_row's base_unhooked)
+	 */
+	const struct trigger *base_trigger;
+	/*
 	 * events per worker and sample without -n: about 0.05 s of the
 	 * dearest mode that runs on the project's 2-CPU VM (tracepoint;
 	 * uretprobe, and uprobe-ret, which single-steps: 14 us). Longer
@@ -832,6 +866,8 @@ static const struct overhead_event events[] = {
 	},
 	{
 		.trigger = { .name = "uprobe-nop", .run = uprobe_nop_run },
+		.base_trigger = &(const struct trigger){
+			.name = "uprobe-nop", .run = uprobe_nop_base_run },
 		.target = { .ufunc = "uprobe_nop" },
 		.flag = 0x20000,
 		.usable = nop_ok,
@@ -843,6 +879,8 @@ static const struct overhead_event events[] = {
 	},
 	{
 		.trigger = { .name = "uprobe-push", .run = uprobe_push_run },
+		.base_trigger = &(const struct trigger){
+			.name = "uprobe-push", .run = uprobe_push_base_run },
 		.target = { .ufunc = "uprobe_push" },
 		.flag = 0x40000,
 		.usable = push_ok,
@@ -853,6 +891,8 @@ static const struct overhead_event events[] = {
 	},
 	{
 		.trigger = { .name = "uprobe-ret", .run = uprobe_ret_run },
+		.base_trigger = &(const struct trigger){
+			.name = "uprobe-ret", .run = uprobe_ret_base_run },
 		.target = { .ufunc = "uprobe_ret" },
 		.flag = 0x80000,
 		.usable = ret_ok,
@@ -863,6 +903,8 @@ static const struct overhead_event events[] = {
 	},
 	{
 		.trigger = { .name = "usdt-nop", .run = usdt_nop_run },
+		.base_trigger = &(const struct trigger){
+			.name = "usdt-nop", .run = usdt_nop_base_run },
 		.target = {
 			.usdt_provider = "test_overhead",
 			.usdt_name = "nop",
@@ -1250,11 +1292,14 @@ static struct bench_row *add_row(struct bench_rows *rows,
 	}
 	row->cpus = cpus;
 	row->trigger = &events[e].trigger;
+	if (m == MODE_BASE && events[e].base_trigger)
+		row->trigger = events[e].base_trigger;
 	row->count = m == MODE_BASE && events[e].base_count ?
 		     events[e].base_count : events[e].count;
 	row->runs_prog = modes[m].kind;
 	/* a sample costs its events, not an attach and a detach */
 	row->links_stay = true;
+	row->base_unhooked = events[e].base_trigger != NULL;
 	priv->mode = &modes[m];
 	priv->ev = &events[e];
 	row->priv = priv;
@@ -1633,6 +1678,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	int fd = bpf_program__fd(skel->progs.raw_tp_count);
 	const volatile __u64 *slot = &skel->bss->slots[one.cpu[0]].hits;
 	struct hit_window win = { 1, &slot };
+	const struct trigger *trig = &ev->trigger;
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 	struct worker_result res;
@@ -1641,7 +1687,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	__u64 skipped = 0;
 	int err;
 
-	err = pool_start(&pool, &one, &ev->trigger, 0, &win, out);
+	err = pool_start(&pool, &one, &trig, 1, 0, &win, out);
 	if (err)
 		return err;
 	link = attach_link(&kind_raw_tp, skel->progs.raw_tp_count,
@@ -1653,7 +1699,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	/* runs the kernel skipped (re-entry in softirq) were lookups too */
 	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
 		skipped = info.recursion_misses;
-	err = pool_run(&pool, FIB_CALIBRATION, &res, hits, 0, out);
+	err = pool_run(&pool, 0, FIB_CALIBRATION, &res, hits, 0, out);
 	memset(&info, 0, sizeof(info));
 	len = sizeof(info);
 	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
@@ -1935,7 +1981,7 @@ static void format_overhead(const struct bench_row *row,
 	if (!s->has_overhead)
 		return;
 	snprintf(overhead, olen, "%+.1f ± %.1f", s->overhead.value,
-		 s->overhead.uncertainty);
+		 s->overhead.ci95);
 	snprintf(ratio, rlen, "%.2fx", s->ratio);
 }
 
@@ -2094,13 +2140,12 @@ static void print_summary(const struct run_settings *rs,
 	uname(&uts);
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
 	if (rs->repeat)
-		snprintf(samples, sizeof(samples), "%d sample(s) a row",
+		snprintf(samples, sizeof(samples), "%d unit(s) a row",
 			 rs->repeat);
 	else
 		snprintf(samples, sizeof(samples),
-			 "%d to %d samples a row, until the mean is known to ±%g%%",
-			 rs->min_samples, rs->max_samples,
-			 100 * rs->precision);
+			 "%d to %d units a row, until the overhead is known to ±%g%%",
+			 rs->min_units, rs->max_units, 100 * rs->precision);
 	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s, libbpf %s\n",
 	       rs->cpus.nr, cpus, samples,
 	       rs->warmup ? " after warm-up" : "", uts.release,
@@ -2113,7 +2158,7 @@ static void print_summary(const struct run_settings *rs,
 		return;
 	}
 	printf("  %-15s %-17s %-9s %-19s %9s %16s %8s %21s\n", "mode", "event",
-	       "status", "events/s mean ± sd", "ns/event", "overhead ns ± sd",
+	       "status", "events/s mean ± sd", "ns/event", "overhead ns ± 95%",
 	       "x base", "hits/expected");
 	/* the rows this kernel cannot run follow, said once per reason */
 	for (i = 0; i < rows->nr; i++)

@@ -23,14 +23,26 @@ __attribute__((weak, noinline)) void uprobe_opaque(void)
 
 #if defined(__x86_64__)
 
+/* each on a 16-byte line of its own: a target and its twin alike */
+#define X86_NOP_RET(name)						\
+	".globl " #name "\n.type " #name ", @function\n.p2align 4\n"	\
+	#name ":\n\tnop\n\tret\n.size " #name ", .-" #name "\n"
+#define X86_RET(name)							\
+	".globl " #name "\n.type " #name ", @function\n.p2align 4\n"	\
+	#name ":\n\tret\n.size " #name ", .-" #name "\n"
+
 asm(".text\n"
-    ".globl uprobe_nop\n.type uprobe_nop, @function\n"
-    "uprobe_nop:\n\tnop\n\tret\n.size uprobe_nop, .-uprobe_nop\n"
-    ".globl uprobe_ret\n.type uprobe_ret, @function\n"
-    "uprobe_ret:\n\tret\n.size uprobe_ret, .-uprobe_ret\n");
+    X86_NOP_RET(uprobe_nop) X86_RET(uprobe_ret)
+    X86_NOP_RET(uprobe_nop_base) X86_RET(uprobe_ret_base));
 
 /* non-leaf, so the frame pointer stays; weak, so it is never inlined */
 __attribute__((weak, noinline)) int uprobe_push(void)
+{
+	uprobe_opaque();
+	return 1;
+}
+
+__attribute__((weak, noinline)) int uprobe_push_base(void)
 {
 	uprobe_opaque();
 	return 1;
@@ -46,25 +58,32 @@ static const struct {
 	[UPROBE_NOP] = { 0x90, "nop" },
 	[UPROBE_PUSH] = { 0x55, "push %rbp" },
 	[UPROBE_RET] = { 0xc3, "ret" },
+	[UPROBE_NOP_BASE] = { 0x90, "nop" },
+	[UPROBE_PUSH_BASE] = { 0x55, "push %rbp" },
+	[UPROBE_RET_BASE] = { 0xc3, "ret" },
 };
 
 #elif defined(__aarch64__)
 
+#define ARM64_FUNC(name, body)						\
+	".globl " #name "\n.type " #name ", %function\n.p2align 2\n"	\
+	#name ":\n" body ".size " #name ", .-" #name "\n"
+/* what gcc -O2 -fno-omit-frame-pointer makes of the x86-64 C version */
+#define ARM64_PUSH_BODY							\
+	"\tstp x29, x30, [sp, #-16]!\n"					\
+	"\tmov x29, sp\n"						\
+	"\tbl uprobe_opaque\n"						\
+	"\tmov w0, #1\n"							\
+	"\tldp x29, x30, [sp], #16\n"					\
+	"\tret\n"
+
 asm(".text\n"
-    ".globl uprobe_nop\n.type uprobe_nop, %function\n.p2align 2\n"
-    "uprobe_nop:\n\tnop\n\tret\n.size uprobe_nop, .-uprobe_nop\n"
-    ".globl uprobe_ret\n.type uprobe_ret, %function\n.p2align 2\n"
-    "uprobe_ret:\n\tret\n.size uprobe_ret, .-uprobe_ret\n"
-    /* what gcc -O2 -fno-omit-frame-pointer makes of the x86-64 C version */
-    ".globl uprobe_push\n.type uprobe_push, %function\n.p2align 2\n"
-    "uprobe_push:\n"
-    "\tstp x29, x30, [sp, #-16]!\n"
-    "\tmov x29, sp\n"
-    "\tbl uprobe_opaque\n"
-    "\tmov w0, #1\n"
-    "\tldp x29, x30, [sp], #16\n"
-    "\tret\n"
-    ".size uprobe_push, .-uprobe_push\n");
+    ARM64_FUNC(uprobe_nop, "\tnop\n\tret\n")
+    ARM64_FUNC(uprobe_ret, "\tret\n")
+    ARM64_FUNC(uprobe_push, ARM64_PUSH_BODY)
+    ARM64_FUNC(uprobe_nop_base, "\tnop\n\tret\n")
+    ARM64_FUNC(uprobe_ret_base, "\tret\n")
+    ARM64_FUNC(uprobe_push_base, ARM64_PUSH_BODY));
 
 #define INSN_SIZE	4
 #define INSN_FMT	"0x%08x"
@@ -77,6 +96,9 @@ static const struct {
 	[UPROBE_NOP] = { 0xd503201f, "nop" },
 	[UPROBE_PUSH] = { 0xa9bf7bfd, "stp x29, x30, [sp, #-16]!" },
 	[UPROBE_RET] = { 0xd65f03c0, "ret" },
+	[UPROBE_NOP_BASE] = { 0xd503201f, "nop" },
+	[UPROBE_PUSH_BASE] = { 0xa9bf7bfd, "stp x29, x30, [sp, #-16]!" },
+	[UPROBE_RET_BASE] = { 0xd65f03c0, "ret" },
 };
 
 #else
@@ -96,12 +118,38 @@ void uprobe_ret(void)
 {
 }
 
+void uprobe_nop_base(void)
+{
+}
+
+int uprobe_push_base(void)
+{
+	uprobe_opaque();
+	return 1;
+}
+
+void uprobe_ret_base(void)
+{
+}
+
 #endif
 
 static const char *const target_names[NR_UPROBE_TARGETS] = {
 	[UPROBE_NOP] = "uprobe_nop",
 	[UPROBE_PUSH] = "uprobe_push",
 	[UPROBE_RET] = "uprobe_ret",
+	[UPROBE_NOP_BASE] = "uprobe_nop_base",
+	[UPROBE_PUSH_BASE] = "uprobe_push_base",
+	[UPROBE_RET_BASE] = "uprobe_ret_base",
+};
+
+static void (*const target_funcs[NR_UPROBE_TARGETS])(void) = {
+	[UPROBE_NOP] = uprobe_nop,
+	[UPROBE_PUSH] = (void (*)(void))uprobe_push,
+	[UPROBE_RET] = uprobe_ret,
+	[UPROBE_NOP_BASE] = uprobe_nop_base,
+	[UPROBE_PUSH_BASE] = (void (*)(void))uprobe_push_base,
+	[UPROBE_RET_BASE] = uprobe_ret_base,
 };
 
 #ifdef INSN_SIZE
@@ -183,20 +231,11 @@ enum uprobe_target_state uprobe_target_check(int which, char *why, size_t len)
 	char want[64];
 #endif
 
-	switch (which) {
-	case UPROBE_NOP:
-		func = (const void *)uprobe_nop;
-		break;
-	case UPROBE_PUSH:
-		func = (const void *)uprobe_push;
-		break;
-	case UPROBE_RET:
-		func = (const void *)uprobe_ret;
-		break;
-	default:
+	if (which < 0 || which >= NR_UPROBE_TARGETS) {
 		snprintf(why, len, "no uprobe target %d", which);
 		return UPROBE_TARGET_NONE;
 	}
+	func = (const void *)target_funcs[which];
 #ifdef INSN_SIZE
 	/* little-endian both: the low bytes hold x86's one-byte opcode */
 	memcpy(&first, func, INSN_SIZE);

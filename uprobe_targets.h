@@ -9,6 +9,11 @@
  *                push %rbp (x86-64), stp x29, x30, [sp, #-16]! (arm64)
  *   uprobe_ret   ret
  *
+ * Each has a twin, uprobe_nop_base and so on, the same code at another
+ * address, that no uprobe hooks: a base sample calls it while the row's
+ * uprobe stays on the other, so that the row's programs need not be
+ * detached for every base sample (see struct bench_row's base_unhooked).
+ *
  * Elsewhere they exist only to keep the build whole, and
  * uprobe_target_check() says UPROBE_TARGET_NONE.
  */
@@ -21,6 +26,9 @@ enum uprobe_target {
 	UPROBE_NOP,
 	UPROBE_PUSH,
 	UPROBE_RET,
+	UPROBE_NOP_BASE,
+	UPROBE_PUSH_BASE,
+	UPROBE_RET_BASE,
 	NR_UPROBE_TARGETS,
 };
 
@@ -34,6 +42,9 @@ enum uprobe_target_state {
 void uprobe_nop(void);
 int uprobe_push(void);
 void uprobe_ret(void);
+void uprobe_nop_base(void);
+int uprobe_push_base(void);
+void uprobe_ret_base(void);
 
 /*
  * Compares the first instruction of target @which with the one it is named

@@ -1,0 +1,938 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampler: how the rows of a run are measured.
+ *
+ * A row with a base (a mode against the same event with nothing attached,
+ * a map test against its syscall alone) is measured in units: a sample of
+ * its base, a sample of the row, another sample of its base, back to back
+ * on the same workers, the row's programs attached right before its
+ * sample and detached right after. A unit's figure is the row's ns per
+ * event less the mean of its two base samples': what the machine does
+ * over a unit (it drifts by 15% over a second on a cloud VM, while
+ * neighbouring 10-ms windows agree within a few percent) moves both
+ * sides alike, and a linear drift cancels exactly. Units share nothing,
+ * so the row's overhead is their mean and its 95% interval is Student's
+ * t over them.
+ *
+ * A row whose programs never see its base's events (its base makes the
+ * same calls to an unprobed copy of its function: the uprobe events)
+ * stays attached through a session's units: the base samples prove it,
+ * each must leave the row's counts untouched.
+ *
+ * Rows are visited in rounds: each round gives every row that is not yet
+ * known well enough one session (workers forked, a few units), so that
+ * each row's units are spread over the run and its interval holds what
+ * the machine does over the run, not over one stretch of it. A row stops
+ * once its interval is within --precision of its figure (and at least
+ * MIN_PRECISION_NS), after at least --min-units; or at --max-units; or
+ * when it spent its time budget, saying so.
+ *
+ * A row without a base (a base row no measured row feeds, a run without
+ * base rows, map_perf_test's bpf() tests) is measured in units of one
+ * sample each, in rounds too.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "bench_runner.h"
+#include "bench_util.h"
+#include "bench_attach.h"
+#include "bench_report.h"
+
+/*
+ * A disturbed unit is run again while the row has spent less than this
+ * on units run again (or RETRY_BUDGET_UNITS of its units' time, when that
+ * is more): short interruptions are random, so a few more tries usually
+ * find a clean moment.
+ */
+#define RETRY_BUDGET_NS		(1000000000ull)
+#define RETRY_BUDGET_UNITS	4
+/* what a sample's loop should take, whatever the machine's pace */
+#define SAMPLE_TARGET_NS	10000000ull
+/* a row's count is paced down to no less than this share of its own */
+#define PACE_MIN_SHARE		16
+/* what the units of one session should outweigh: its fork and attach */
+#define SESSION_SHARE		1
+/* a row's units per session at most */
+#define MAX_SESSION_UNITS	8
+
+/* ---- one sample ---- */
+
+static __u64 deadline_ns(const struct bench_row *row)
+{
+	__u64 expected = bench_rs.duration ? bench_rs.duration * 1e9 :
+			 row->last_wall_ns;
+
+	/* unknown the first time: the workers' watch still catches a hang */
+	return expected ? 5000000000ull + 10 * expected : 0;
+}
+
+/* a buffer of at least @n elements of @size, kept from call to call */
+static void *grow(void **buf, size_t *cap, size_t n, size_t size)
+{
+	if (n > *cap) {
+		free(*buf);
+		*cap = n;
+		*buf = calloc(n, size);
+		if (!*buf)
+			*cap = 0;
+	}
+	if (*buf)
+		memset(*buf, 0, n * size);
+	return *buf;
+}
+
+/* one set per arm of a unit: a row's sample and its base's live together */
+struct sample_bufs {
+	void *res, *hits, *skips, *window;
+	size_t res_nr, hits_nr, skips_nr, window_nr;
+};
+
+static struct sample_bufs bufs[3];
+
+static void free_sample_bufs(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bufs); i++) {
+		free(bufs[i].res);
+		free(bufs[i].hits);
+		free(bufs[i].skips);
+		free(bufs[i].window);
+		memset(&bufs[i], 0, sizeof(bufs[i]));
+	}
+}
+
+static int sample_buffers(struct sample *s, const struct bench_row *row,
+			  int which)
+{
+	struct sample_bufs *b = &bufs[which];
+	size_t nr = row->nr_counters, workers = row->cpus->nr;
+
+	memset(s, 0, sizeof(*s));
+	s->res = grow(&b->res, &b->res_nr, workers, sizeof(*s->res));
+	s->hits = grow(&b->hits, &b->hits_nr, nr * nr_cpus_possible(),
+		       sizeof(*s->hits));
+	s->kernel_skips = grow(&b->skips, &b->skips_nr, nr, sizeof(__u64));
+	s->window = grow(&b->window, &b->window_nr, nr * workers,
+			 sizeof(__u64));
+	if (!s->res || !s->hits || !s->kernel_skips || !s->window)
+		return -ENOMEM;
+	s->nr_workers = workers;
+	s->nr_cpus = nr_cpus_possible();
+	return 0;
+}
+
+/*
+ * The runs the kernel skipped of each of the row's programs because the
+ * program was already running on that CPU (an interrupt's event nested
+ * in it): its recursion_misses. Called twice per sample: with @before
+ * just before the workers are released, storing each program's total in
+ * @skips; then after the last worker is done, replacing it with what was
+ * added since, so that only skips during the loops can excuse a
+ * shortfall. Kernels before 5.12 keep no such count; for kprobe programs
+ * it is kept from 6.7.
+ */
+static void read_kernel_skips(const struct bench_family *fam,
+			      const struct bench_row *row, __u64 *skips,
+			      bool before)
+{
+	struct bpf_prog_info info;
+	__u32 len;
+	int fds[64], i, n;
+
+	n = fam->prog_fds(row, fds, row->nr_counters < 64 ?
+			  row->nr_counters : 64);
+	for (i = 0; i < n; i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fds[i], &info, &len))
+			continue;
+		if (before)
+			skips[i] = info.recursion_misses;
+		else
+			skips[i] = info.recursion_misses - skips[i];
+	}
+}
+
+/* what each worker reads around its loop: its CPU's slot of each program */
+static void hit_window(const struct bench_family *fam,
+		       const struct bench_row *row,
+		       const volatile __u64 **slots, struct hit_window *win)
+{
+	int w, c, nr = row->nr_counters;
+
+	win->nr = row->runs_prog ? nr : 0;
+	win->slot = slots;
+	for (w = 0; w < row->cpus->nr && win->nr; w++)
+		for (c = 0; c < nr; c++)
+			slots[w * nr + c] = fam->hit_slot(row, c,
+							  row->cpus->cpu[w]);
+}
+
+/*
+ * A row's own count is sized for a fast machine; on a slower one its
+ * samples would run far longer than a figure needs. Its first unit runs a
+ * PACE_MIN_SHARE-th of its count; after it and each undisturbed unit, the
+ * count is set to take about SAMPLE_TARGET_NS at the row's pace just
+ * seen: never more than the row's own count, never less than a
+ * PACE_MIN_SHARE-th of it. A count or a duration the user gave is never
+ * paced. A unit's base samples make the same count of events as its row
+ * sample: each side then gets time in proportion to its cost, and a base
+ * a thousand times cheaper (a bare call beside a uprobe) takes next to
+ * none.
+ */
+static bool row_paced(const struct bench_family *fam)
+{
+	return fam->paced && !bench_rs.count && !bench_rs.duration;
+}
+
+static __u64 row_sample_count(const struct bench_family *fam,
+			      const struct bench_row *row)
+{
+	if (bench_rs.count)
+		return bench_rs.count;
+	if (!row_paced(fam))
+		return row->count;
+	return row->paced_count ?: row->count / PACE_MIN_SHARE ?: 1;
+}
+
+static void row_pace(const struct bench_family *fam, struct bench_row *row,
+		     __u64 count, __u64 wall)
+{
+	__u64 want, least = row->count / PACE_MIN_SHARE ?: 1;
+
+	if (!row_paced(fam) || !wall)
+		return;
+	want = (double)count * SAMPLE_TARGET_NS / wall;
+	if (want < least)
+		want = least;
+	row->paced_count = want < row->count ? want : row->count;
+}
+
+/* ---- a session: one pool of workers for a row and its base ---- */
+
+struct session {
+	struct bench_row *row;		/* what is measured */
+	struct bench_row *base;		/* its base arm; NULL: none */
+	int base_trigger;		/* the base's index in the pool */
+	struct worker_pool pool;
+	/* the row's hit slots, per worker: the workers' copy is forked */
+	const volatile __u64 **slots;
+	bool started;
+	bool attached;
+	__u64 started_ns;
+};
+
+static void time_link(double *times, int *nr, __u64 ns)
+{
+	if (*nr < MAX_SAMPLES)
+		times[(*nr)++] = ns;
+}
+
+static int session_start(const struct bench_family *fam, struct session *sess,
+			 struct outcome *out)
+{
+	const struct trigger *triggers[POOL_MAX_TRIGGERS];
+	struct bench_row *row = sess->row;
+	struct hit_window win = {};
+	int nr = 1;
+
+	sess->started_ns = now_ns();
+	triggers[0] = row->trigger;
+	sess->base_trigger = 0;
+	if (sess->base && sess->base->trigger != row->trigger) {
+		triggers[nr] = sess->base->trigger;
+		sess->base_trigger = nr++;
+	}
+	sess->slots = calloc((size_t)row->nr_counters * row->cpus->nr,
+			     sizeof(*sess->slots));
+	if (!sess->slots) {
+		outcome_set(out, ST_FAILED, "out of memory");
+		return -ENOMEM;
+	}
+	hit_window(fam, row, sess->slots, &win);
+	if (pool_start(&sess->pool, row->cpus, triggers, nr,
+		       bench_rs.duration * 1e9, &win, out))
+		return -1;
+	sess->started = true;
+	return 0;
+}
+
+/* 0, or -1 with @out saying why; detach is due either way */
+static int session_attach(const struct bench_family *fam,
+			  struct session *sess, struct outcome *out)
+{
+	struct bench_workers workers = {
+		sess->pool.nr, sess->pool.cpu, sess->pool.pid
+	};
+	struct bench_row *row = sess->row;
+	__u64 t0 = now_ns();
+	int err;
+
+	if (sess->attached || !row->runs_prog)
+		return 0;
+	err = fam->attach(row, &workers, out);
+	time_link(row->attach_ns, &row->nr_attach, now_ns() - t0);
+	sess->attached = true;
+	return err || bench_interrupted() ? -1 : 0;
+}
+
+static void session_detach(const struct bench_family *fam,
+			   struct session *sess)
+{
+	struct bench_row *row = sess->row;
+	__u64 t0 = now_ns();
+
+	if (!sess->attached)
+		return;
+	fam->detach(row);
+	time_link(row->detach_ns, &row->nr_detach, now_ns() - t0);
+	sess->attached = false;
+}
+
+/* detaches what is attached and stops the workers: on any way out */
+static void session_end(const struct bench_family *fam, struct session *sess)
+{
+	session_detach(fam, sess);
+	if (sess->started)
+		pool_stop(&sess->pool);
+	sess->started = false;
+	free(sess->slots);
+	sess->slots = NULL;
+	sess->row->spent_ns += now_ns() - sess->started_ns;
+}
+
+/* ---- samples of a session ---- */
+
+/* the slowest worker's loop */
+static __u64 sample_wall(const struct sample *s)
+{
+	__u64 wall = 0;
+	int i;
+
+	for (i = 0; i < s->nr_workers; i++)
+		if (s->res[i].elapsed_ns > wall)
+			wall = s->res[i].elapsed_ns;
+	return wall;
+}
+
+/*
+ * One sample of the session's row, attached for it unless it stays so:
+ * the timed run, then the counts, verified per CPU inside the workers'
+ * loops, then by the family.
+ */
+static void row_sample_run(const struct bench_family *fam,
+			   struct session *sess, __u64 count,
+			   struct sample *s)
+{
+	struct bench_row *row = sess->row;
+	int err;
+
+	if (sample_buffers(s, row, 1)) {
+		outcome_set(&s->out, ST_FAILED, "out of memory");
+		return;
+	}
+	if (session_attach(fam, sess, &s->out))
+		return;
+	if (row->runs_prog)
+		read_kernel_skips(fam, row, s->kernel_skips, true);
+	s->settle_ns = settle();
+	err = pool_run(&sess->pool, 0, count, s->res, s->window,
+		       deadline_ns(row), &s->out);
+	if (row->runs_prog)
+		read_kernel_skips(fam, row, s->kernel_skips, false);
+	if (err)
+		return;
+	if (!row->links_stay || (sess->base && !row->base_unhooked))
+		session_detach(fam, sess);
+	sample_measure(s);
+	row->last_wall_ns = sample_wall(s);
+	/* taken every sample: the next one's hits start here */
+	err = row->runs_prog && fam->collect(row, s);
+	s->unverified = sample_judge_moved(s);
+	if (!err && !s->unverified && row->runs_prog &&
+	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
+		sample_verify(row, s);
+	if (row->runs_prog && s->out.status == ST_OK && fam->verify)
+		fam->verify(row, s);
+	if (s->out.status == ST_OK)
+		sample_judge_disturbed(s);
+}
+
+/*
+ * One sample of the base's events in the row's session. The row's
+ * programs are detached (or never see these events): each worker's loop
+ * must leave their counts on its CPU as they were, or the base was not
+ * what it says.
+ */
+static void base_sample_run(const struct bench_family *fam,
+			    struct session *sess, __u64 count,
+			    struct sample *s, int which)
+{
+	struct bench_row *row = sess->row;
+	__u64 hits;
+	int w, c;
+
+	if (sample_buffers(s, row, which)) {
+		outcome_set(&s->out, ST_FAILED, "out of memory");
+		return;
+	}
+	s->settle_ns = settle();
+	if (pool_run(&sess->pool, sess->base_trigger, count, s->res,
+		     s->window, deadline_ns(row), &s->out))
+		return;
+	sample_measure(s);
+	if (sample_judge_moved(s))
+		return;
+	for (w = 0; w < s->nr_workers && row->runs_prog; w++) {
+		for (c = 0; c < row->nr_counters; c++) {
+			hits = s->window[w * row->nr_counters + c];
+			if (!hits)
+				continue;
+			outcome_set(&s->out, ST_FAILED,
+				    "program %d counted %llu hits on CPU %d in a base sample, where nothing of the row's may run",
+				    c + 1, hits, s->res[w].cpu);
+			return;
+		}
+	}
+	sample_judge_disturbed(s);
+}
+
+/* ---- units ---- */
+
+/* a unit: a base sample, the row's, another base sample */
+struct unit {
+	struct sample base[2];
+	struct sample row;
+	struct outcome out;	/* the worst of the three */
+};
+
+/*
+ * The unit's outcome: failed over skipped over disturbed over ok, the
+ * first of each
+ */
+static void unit_judge(struct unit *u)
+{
+	static const enum status worst[] = {
+		ST_FAILED, ST_SKIPPED, ST_DISTURBED
+	};
+	const struct sample *s[3] = { &u->base[0], &u->row, &u->base[1] };
+	size_t i, k;
+
+	u->out = (struct outcome){};
+	for (k = 0; k < ARRAY_SIZE(worst); k++)
+		for (i = 0; i < 3; i++)
+			if (s[i]->out.status == worst[k]) {
+				u->out = s[i]->out;
+				return;
+			}
+}
+
+/* a sample that neither ran nor may go on: the unit ends at it */
+static bool sample_ends_unit(const struct sample *s)
+{
+	return s->out.status == ST_FAILED || s->out.status == ST_SKIPPED ||
+	       bench_interrupted();
+}
+
+/*
+ * A base sample makes as many events as the row's, but no fewer than a
+ * PACE_MIN_SHARE-th of what takes the base SAMPLE_TARGET_NS: a base a
+ * thousand times cheaper than its row would otherwise run for a few
+ * microseconds, and its own figure say little.
+ */
+static __u64 base_sample_count(const struct bench_family *fam,
+			       const struct bench_row *base, __u64 count)
+{
+	__u64 least = base->paced_count / PACE_MIN_SHARE;
+
+	return row_paced(fam) && count < least ? least : count;
+}
+
+/* B R B: a sample that fails ends the unit at once */
+static void unit_run(const struct bench_family *fam, struct session *sess,
+		     struct unit *u)
+{
+	__u64 count = row_sample_count(fam, sess->row);
+	__u64 base_count = base_sample_count(fam, sess->base, count);
+
+	memset(u, 0, sizeof(*u));
+	base_sample_run(fam, sess, base_count, &u->base[0], 0);
+	if (!sample_ends_unit(&u->base[0]))
+		row_sample_run(fam, sess, count, &u->row);
+	if (!sample_ends_unit(&u->base[0]) && !sample_ends_unit(&u->row))
+		base_sample_run(fam, sess, base_count, &u->base[1], 2);
+	unit_judge(u);
+	/* a disturbed unit's wall time is not the machine's pace */
+	if (u->out.status != ST_OK)
+		return;
+	row_pace(fam, sess->row, count, sample_wall(&u->row));
+	row_pace(fam, sess->base, base_count, sample_wall(&u->base[1]));
+}
+
+/* a row alone: its sample is the unit */
+static void plain_unit_run(const struct bench_family *fam,
+			   struct session *sess, struct unit *u)
+{
+	__u64 count = row_sample_count(fam, sess->row);
+
+	memset(u, 0, sizeof(*u));
+	row_sample_run(fam, sess, count, &u->row);
+	u->out = u->row.out;
+	if (u->out.status == ST_OK)
+		row_pace(fam, sess->row, count, sample_wall(&u->row));
+}
+
+/* ---- what a unit leaves in the rows ---- */
+
+/* a sample's figures among @row's samples */
+static void row_add_sample(struct bench_row *row, const struct sample *s)
+{
+	int i, n = row->nr, nw = s->nr_workers;
+
+	if (n >= MAX_SAMPLES)
+		return;
+	row->rate[n] = s->rate;
+	row->ns[n] = s->ns_per_event;
+	row->settle_ns[n] = s->settle_ns;
+	for (i = 0; i < nw; i++)
+		row->worker_rate[n * nw + i] = s->res[i].events * 1e9 /
+			(s->res[i].elapsed_ns ?: 1);
+	row->nr++;
+}
+
+static void row_add_unit(struct bench_row *row, double value, double ns,
+			 double base_ns, int round)
+{
+	int n = row->nr_units;
+
+	if (n >= MAX_UNITS)
+		return;
+	row->unit[n] = value;
+	row->unit_ns[n] = ns;
+	row->unit_base_ns[n] = base_ns;
+	row->unit_round[n] = round;
+	row->nr_units++;
+}
+
+/* the counts of a verified sample, kept even when it was disturbed */
+static void row_count(const struct bench_family *fam, struct bench_row *row,
+		      const struct sample *s)
+{
+	if (s->unverified || !s->res ||
+	    (s->out.status != ST_OK && s->out.status != ST_DISTURBED))
+		return;
+	row->events += s->events;
+	row->hits += s->counted;
+	row->hits_window += s->in_window;
+	row->foreign += s->foreign;
+	row->kernel_skipped += s->skipped;
+	row->kernel_skips += s->kernel_skips[0];
+	if (fam->count && row->runs_prog)
+		fam->count(row, s);
+}
+
+/* a counted unit's figures: the row's, and its base's samples */
+static void unit_record(struct session *sess, const struct unit *u,
+			int round)
+{
+	struct bench_row *row = sess->row, *base = sess->base;
+	double base_ns;
+
+	row_add_sample(row, &u->row);
+	if (!base) {
+		row_add_unit(row, u->row.ns_per_event, u->row.ns_per_event,
+			     NAN, round);
+		return;
+	}
+	base_ns = (u->base[0].ns_per_event + u->base[1].ns_per_event) / 2;
+	row->paired = true;
+	row_add_unit(row, u->row.ns_per_event - base_ns, u->row.ns_per_event,
+		     base_ns, round);
+	row_add_sample(base, &u->base[0]);
+	row_add_sample(base, &u->base[1]);
+	row_add_unit(base, base_ns, base_ns, NAN, round);
+	base->events += u->base[0].events + u->base[1].events;
+}
+
+/* ---- when a row is known well enough ---- */
+
+/* the interval of the row's figure, and whether it is narrow enough */
+static bool row_precise(const struct bench_row *row)
+{
+	struct sample_stats st;
+	double half, want;
+
+	stats_compute(row->unit, row->nr_units, &st);
+	half = stats_ci_half(&st, 0.05);
+	/* a row with a base: its overhead; alone: its ns per event */
+	want = bench_rs.precision * fabs(st.mean);
+	if (row->base && row->base != row && want < MIN_PRECISION_NS)
+		want = MIN_PRECISION_NS;
+	return half <= want;
+}
+
+static enum row_stop row_stop_reason(const struct bench_row *row)
+{
+	const struct run_settings *rs = &bench_rs;
+
+	if (rs->repeat)
+		return row->nr_units >= rs->repeat ? STOP_REPEAT : STOP_NOT;
+	if (row->nr_units >= rs->max_units)
+		return STOP_MAX;
+	if (row->nr_units < rs->min_units)
+		return row->spent_ns >= 2 * rs->row_budget_ns ?
+		       STOP_BUDGET : STOP_NOT;
+	if (row_precise(row))
+		return STOP_PRECISE;
+	return row->spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;
+}
+
+/* units the row still wants; at least one */
+static int units_wanted(const struct bench_row *row)
+{
+	const struct run_settings *rs = &bench_rs;
+	int want;
+
+	if (rs->repeat)
+		want = rs->repeat - row->nr_units;
+	else if (row->nr_units < rs->min_units)
+		want = rs->min_units - row->nr_units;
+	else
+		want = 1;
+	return want > 0 ? want : 1;
+}
+
+/*
+ * Units per session: enough that they outweigh what the session costs
+ * besides them (forking the workers; attaching and detaching, when the
+ * row stays attached through its units), as measured in its earlier
+ * sessions; one in its first session, which also paces it.
+ */
+static int session_units(const struct bench_row *row)
+{
+	double fixed, unit, u;
+	int want = units_wanted(row);
+
+	if (!row->sessions)
+		return 1;
+	fixed = row->session_ns;
+	unit = row->unit_ns_spent;
+	if (row->links_stay && (!row->paired || row->base_unhooked))
+		fixed += row_median(row->attach_ns, row->nr_attach) +
+			 row_median(row->detach_ns, row->nr_detach);
+	u = unit > 0 ? ceil(SESSION_SHARE * fixed / unit) : 1;
+	if (!(u >= 1))
+		u = 1;
+	if (u > MAX_SESSION_UNITS)
+		u = MAX_SESSION_UNITS;
+	return u < want ? u : want;
+}
+
+/* may a disturbed unit of @row be run again, @spent ns into retries? */
+static bool retry_allowed(const struct bench_row *row, __u64 spent)
+{
+	__u64 budget = RETRY_BUDGET_UNITS * row->unit_ns_spent;
+
+	if (budget < RETRY_BUDGET_NS)
+		budget = RETRY_BUDGET_NS;
+	return row->retry_ns + spent < budget;
+}
+
+/* the session's wall time besides its units, for session_units() */
+static void note_session_cost(struct bench_row *row, __u64 fixed)
+{
+	row->session_ns = row->sessions > 1 ?
+			  (row->session_ns + fixed) / 2 : fixed;
+}
+
+/*
+ * One unit of the session, run again while disturbed within the row's
+ * budget. A unit that failed, or stayed disturbed, ends the row with its
+ * reason. Counted units become figures; the counts of every verified
+ * sample are kept.
+ */
+static int session_unit(const struct bench_family *fam, struct session *sess,
+			bool counted, int round)
+{
+	struct bench_row *row = sess->row;
+	__u64 start, spent = 0, took;
+	struct unit u;
+	int tries;
+
+	for (tries = 0;; tries++) {
+		start = now_ns();
+		if (sess->base)
+			unit_run(fam, sess, &u);
+		else
+			plain_unit_run(fam, sess, &u);
+		took = now_ns() - start;
+		if (tries)
+			spent += took;
+		row->attempts++;
+		if (bench_interrupted())
+			return -EINTR;
+		if (counted)
+			row_count(fam, row, &u.row);
+		if (u.out.status != ST_DISTURBED)
+			break;
+		row->disturbed_units++;
+		if (!retry_allowed(row, spent))
+			break;
+		row->retries++;
+	}
+	row->retry_ns += spent;
+	if (u.out.status != ST_OK) {
+		row->out = u.out;
+		return 0;
+	}
+	row->unit_ns_spent = row->unit_ns_spent ?
+			     (row->unit_ns_spent + took) / 2 : took;
+	if (counted)
+		unit_record(sess, &u, round);
+	return 0;
+}
+
+/*
+ * One session of @row: its workers, units first that count only for
+ * failures (-w's, and in a paced row's first session one that paces it:
+ * a short first unit is noisier, and its programs and workers cold),
+ * then @units counted ones.
+ */
+static int row_session(const struct bench_family *fam, struct bench_row *row,
+		       int index, int total, int round)
+{
+	struct session sess = { .row = row };
+	int n, units = session_units(row), err = 0;
+	int uncounted = bench_rs.warmup;
+	__u64 t0 = now_ns(), in_units;
+
+	if (row_paced(fam) && !row->paced_count)
+		uncounted++;
+	if (row->base && row->base != row && row->base->out.status == ST_OK)
+		sess.base = row->base;
+	if (session_start(fam, &sess, &row->out)) {
+		session_end(fam, &sess);
+		return 0;
+	}
+	row->sessions++;
+	in_units = now_ns();
+	for (n = 0; !err && row->out.status == ST_OK && n < uncounted + units;
+	     n++) {
+		progress(index, total, row, round, n);
+		err = session_unit(fam, &sess, n >= uncounted, round);
+	}
+	in_units = now_ns() - in_units;
+	session_end(fam, &sess);
+	note_session_cost(row, now_ns() - t0 - in_units);
+	return err;
+}
+
+/* ---- the run ---- */
+
+/* does a measured row feed @base's samples? */
+static bool base_is_fed(const struct bench_rows *rows,
+			const struct bench_row *base)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+
+		if (row != base && row->base == base && row->runs_prog &&
+		    row->out.status == ST_OK)
+			return true;
+	}
+	return false;
+}
+
+static int alloc_worker_rates(struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		row->worker_rate = calloc((size_t)MAX_SAMPLES * row->cpus->nr,
+					  sizeof(double));
+		if (!row->worker_rate)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* every row's programs, loaded once for the run: a row that cannot says why */
+static int open_rows(const struct bench_family *fam, struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (bench_interrupted())
+			return -EINTR;
+		if (row->out.status != ST_OK || !row->runs_prog)
+			continue;
+		progress(i, rows->nr, row, -1, 0);
+		if (!fam->open(&bench_rs, row, &row->out))
+			row->opened = true;
+	}
+	return 0;
+}
+
+/* a row the next round visits; base rows fed by others are not */
+static bool row_wants_session(const struct bench_rows *rows,
+			      struct bench_row *row)
+{
+	if (row->out.status != ST_OK || row->stop != STOP_NOT)
+		return false;
+	if (!row->runs_prog && base_is_fed(rows, row))
+		return false;
+	row->stop = row_stop_reason(row);
+	return row->stop == STOP_NOT;
+}
+
+/* a base row fed by others stops with them, with its own reason */
+static void stop_fed_bases(struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (row->out.status == ST_OK && row->stop == STOP_NOT &&
+		    !row->runs_prog && base_is_fed(rows, row))
+			row->stop = row->nr_units >= 2 && row_precise(row) ?
+				    STOP_PRECISE : STOP_FED;
+	}
+}
+
+int sampler_run(const struct bench_family *fam, struct bench_rows *rows)
+{
+	int i, round, busy = 1, err;
+
+	err = alloc_worker_rates(rows) ?: open_rows(fam, rows);
+	for (round = 0; !err && busy; round++) {
+		busy = 0;
+		for (i = 0; !err && i < rows->nr; i++) {
+			struct bench_row *row = &rows->row[i];
+
+			if (!row_wants_session(rows, row))
+				continue;
+			busy++;
+			err = row_session(fam, row, i, rows->nr, round);
+		}
+	}
+	stop_fed_bases(rows);
+	free_sample_bufs();
+	progress_end();
+	return err;
+}
+
+/* ---- --prog-stats ---- */
+
+/*
+ * One more sample of a row with the kernel's run-time stats on: the
+ * program's ns per run, refused when it ran for much more than it
+ * counted (other processes' events it filtered out dilute the mean).
+ */
+static int stats_sample(const struct bench_family *fam, struct bench_row *row,
+			double clock)
+{
+	struct session sess = { .row = row };
+	__u64 t0 = 0, n0 = 0, t1, n1, spent = 0, start;
+	struct sample s;
+	int fd;
+
+	/* a row verified by its own counts, with no program to time */
+	if (fam->prog_fds(row, &fd, 1) < 1) {
+		outcome_set(&row->prog_out, ST_SKIPPED,
+			    "no BPF program runs in this row");
+		return 0;
+	}
+	if (session_start(fam, &sess, &row->prog_out)) {
+		session_end(fam, &sess);
+		return 0;
+	}
+	/* an undisturbed sample only, found within the row's budget */
+	do {
+		start = now_ns();
+		if (prog_run_totals(fd, &t0, &n0))
+			t0 = n0 = 0;
+		row_sample_run(fam, &sess, row_sample_count(fam, row), &s);
+		/* detached first: the stats then hold every run of it */
+		session_detach(fam, &sess);
+		spent += now_ns() - start;
+	} while (s.out.status == ST_DISTURBED && !bench_interrupted() &&
+		 spent < RETRY_BUDGET_NS);
+	session_end(fam, &sess);
+	if (bench_interrupted())
+		return -EINTR;
+	if (s.out.status != ST_OK) {
+		row->prog_out = s.out;
+		return 0;
+	}
+	if (prog_run_totals(fd, &t1, &n1) || n1 == n0) {
+		outcome_set(&row->prog_out, ST_FAILED,
+			    "the kernel's run-time stats counted no runs");
+		return 0;
+	}
+	row->prog_runs = n1 - n0;
+	row->prog_hits = s.counted;
+	/* uncounted programs (the bench's reference) have no hits to compare */
+	if (run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED &&
+	    row->prog_runs > s.counted + s.counted / 100 + 100) {
+		outcome_set(&row->prog_out, ST_SKIPPED,
+			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
+			    row->prog_runs, s.counted);
+		return 0;
+	}
+	row->prog_ns = (double)(t1 - t0) / row->prog_runs;
+	row->prog_clock_ns = clock;
+	return 0;
+}
+
+int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows)
+{
+	struct outcome why = {};
+	double clock = NAN;
+	int i, fd, err = 0;
+
+	fd = prog_stats_enable(&why);
+	/* without it the body keeps the clock reads, and JSON says null */
+	if (fd >= 0 && prog_stats_clock_cost(&clock))
+		clock = NAN;
+	for (i = 0; !err && i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (!row_has_figure(row) || !row->runs_prog)
+			continue;
+		if (fd < 0)
+			row->prog_out = why;
+		else
+			err = stats_sample(fam, row, clock);
+	}
+	if (fd >= 0)
+		close(fd);
+	free_sample_bufs();
+	return err;
+}
+
+void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		if (rows->row[i].opened && rows->row[i].runs_prog)
+			fam->close(&rows->row[i]);
+		free(rows->row[i].worker_rate);
+	}
+	free(rows->row);
+	rows->row = NULL;
+	rows->nr = 0;
+}
