@@ -10,6 +10,8 @@
 #                      (BENCH_TEST_FAULT), in build/testing/, for make check
 #   make mutation-check  each check of the tools deleted in turn: a test fails
 #   make first-run     RUNS= default runs of each program: what a user sees
+#   make repro         RUNS= runs of each program: the figures' spread run to
+#                      run, their intervals' calibration, A/A compares
 #   make run           install what is missing, build, run both programs
 #                      (the worse exit status of the two, both named)
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
@@ -319,6 +321,11 @@ check-arm64: deps-arm64
 bench: all testing
 	$(Q)tools/bench.sh
 
+# how far a figure can be trusted: RUNS runs of each program, A/A
+# compares, a known change's verdicts (tools/repro.sh)
+repro: all
+	$(Q)RUNS=$(or $(RUNS),10) tools/repro.sh
+
 # what a new user sees: RUNS default runs of each program, as they come
 first-run: all
 	$(Q)RUNS=$(or $(RUNS),10) tools/first-run.sh
@@ -331,7 +338,7 @@ clean:
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
 
 .PHONY: all tests testing deps deps-arm64 check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
-	first-run \
+	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:
 .SECONDARY:

@@ -223,6 +223,14 @@ struct bench_row {
 	 * are detached for every base sample.
 	 */
 	bool base_unhooked;
+	/*
+	 * Its programs fire for no other row's events either (it calls a
+	 * copy of its own of the hooked function): they are attached in
+	 * its first session and stay until the end of the run, so that
+	 * its later sessions cost no attach or detach. Implies
+	 * @links_stay and @base_unhooked.
+	 */
+	bool links_own;
 	void *priv;
 	/*
 	 * A row that cannot run, set in setup() with its reason (not ok);
@@ -236,6 +244,7 @@ struct bench_row {
 
 	/* -- the runner's -- */
 	bool opened;
+	bool attached;			/* its programs are */
 	enum row_stop stop;		/* why its sampling ended */
 	int nr;				/* counted samples */
 	double rate[MAX_SAMPLES];	/* events/s, all workers together */
@@ -253,6 +262,8 @@ struct bench_row {
 	double unit_ns[MAX_UNITS];	/* the row's ns per event in it */
 	double unit_base_ns[MAX_UNITS];	/* its base samples' mean; NAN */
 	int unit_round[MAX_UNITS];	/* the round it ran in */
+	__u64 unit_count[MAX_UNITS];	/* events per worker of its sample */
+	bool unit_retry[MAX_UNITS];	/* run again for a disturbed one */
 	int sessions;			/* rounds it had a session in */
 	int attempts;			/* units run, retries included */
 	int disturbed_units;		/* of them, disturbed */

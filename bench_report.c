@@ -530,14 +530,35 @@ static json_t *ints_json(const int *x, int n)
 	return a;
 }
 
+static json_t *counts_array(const __u64 *x, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(x[i]));
+	return a;
+}
+
+static json_t *bools_json(const bool *x, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_boolean(x[i]));
+	return a;
+}
+
 /*
  * The row's units: each its figure (overhead, or ns per event without a
- * base), the row's and its base's ns per event in it, and its round
+ * base), the row's and its base's ns per event in it, its round, its
+ * count of events per worker, and whether it ran again for a disturbed one
  */
 static json_t *units_json(const struct bench_row *row,
 			  const struct row_summary *s)
 {
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"quantity", row->paired ? "overhead_ns" : "ns_per_event",
 		"n", row->nr_units,
 		"mean", json_number(s->units.mean),
@@ -547,7 +568,9 @@ static json_t *units_json(const struct bench_row *row,
 		"base_ns", row->paired ?
 			samples_json(row->unit_base_ns, row->nr_units) :
 			json_null(),
-		"rounds", ints_json(row->unit_round, row->nr_units));
+		"rounds", ints_json(row->unit_round, row->nr_units),
+		"counts", counts_array(row->unit_count, row->nr_units),
+		"retries", bools_json(row->unit_retry, row->nr_units));
 }
 
 static void stats_json(json_t *o, const struct bench_row *row,

@@ -34,6 +34,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -214,6 +215,13 @@ static void row_pace(const struct bench_family *fam, struct bench_row *row,
 	row->paced_count = want < row->count ? want : row->count;
 }
 
+/* the row's programs stay attached through its units and base samples */
+static bool row_stays_attached(const struct bench_row *row)
+{
+	return row->links_own ||
+	       (row->links_stay && (!row->paired || row->base_unhooked));
+}
+
 /* ---- a session: one pool of workers for a row and its base ---- */
 
 struct session {
@@ -224,7 +232,6 @@ struct session {
 	/* the row's hit slots, per worker: the workers' copy is forked */
 	const volatile __u64 **slots;
 	bool started;
-	bool attached;
 	__u64 started_ns;
 };
 
@@ -274,31 +281,39 @@ static int session_attach(const struct bench_family *fam,
 	__u64 t0 = now_ns();
 	int err;
 
-	if (sess->attached || !row->runs_prog)
+	if (row->attached || !row->runs_prog)
 		return 0;
 	err = fam->attach(row, &workers, out);
 	time_link(row->attach_ns, &row->nr_attach, now_ns() - t0);
-	sess->attached = true;
+	row->attached = true;
 	return err || bench_interrupted() ? -1 : 0;
+}
+
+static void row_detach(const struct bench_family *fam, struct bench_row *row)
+{
+	__u64 t0 = now_ns();
+
+	if (!row->attached)
+		return;
+	fam->detach(row);
+	time_link(row->detach_ns, &row->nr_detach, now_ns() - t0);
+	row->attached = false;
 }
 
 static void session_detach(const struct bench_family *fam,
 			   struct session *sess)
 {
-	struct bench_row *row = sess->row;
-	__u64 t0 = now_ns();
-
-	if (!sess->attached)
-		return;
-	fam->detach(row);
-	time_link(row->detach_ns, &row->nr_detach, now_ns() - t0);
-	sess->attached = false;
+	row_detach(fam, sess->row);
 }
 
-/* detaches what is attached and stops the workers: on any way out */
+/*
+ * Detaches what is attached, but a row's own links while it goes on, and
+ * stops the workers: on any way out
+ */
 static void session_end(const struct bench_family *fam, struct session *sess)
 {
-	session_detach(fam, sess);
+	if (!sess->row->links_own || sess->row->out.status != ST_OK)
+		session_detach(fam, sess);
 	if (sess->started)
 		pool_stop(&sess->pool);
 	sess->started = false;
@@ -348,7 +363,8 @@ static void row_sample_run(const struct bench_family *fam,
 		read_kernel_skips(fam, row, s->kernel_skips, false);
 	if (err)
 		return;
-	if (!row->links_stay || (sess->base && !row->base_unhooked))
+	if (!row_stays_attached(row) ||
+	    (sess->base && !row->base_unhooked && !row->links_own))
 		session_detach(fam, sess);
 	sample_measure(s);
 	row->last_wall_ns = sample_wall(s);
@@ -506,8 +522,15 @@ static void row_add_sample(struct bench_row *row, const struct sample *s)
 	row->nr++;
 }
 
+/* what a unit was, beside its figures */
+struct unit_info {
+	int round;
+	__u64 count;		/* events per worker */
+	bool retry;
+};
+
 static void row_add_unit(struct bench_row *row, double value, double ns,
-			 double base_ns, int round)
+			 double base_ns, const struct unit_info *info)
 {
 	int n = row->nr_units;
 
@@ -516,7 +539,9 @@ static void row_add_unit(struct bench_row *row, double value, double ns,
 	row->unit[n] = value;
 	row->unit_ns[n] = ns;
 	row->unit_base_ns[n] = base_ns;
-	row->unit_round[n] = round;
+	row->unit_round[n] = info->round;
+	row->unit_count[n] = info->count;
+	row->unit_retry[n] = info->retry;
 	row->nr_units++;
 }
 
@@ -539,58 +564,35 @@ static void row_count(const struct bench_family *fam, struct bench_row *row,
 
 /* a counted unit's figures: the row's, and its base's samples */
 static void unit_record(struct session *sess, const struct unit *u,
-			int round)
+			const struct unit_info *info)
 {
 	struct bench_row *row = sess->row, *base = sess->base;
+	struct unit_info base_info = *info;
 	double base_ns;
 
 	row_add_sample(row, &u->row);
 	if (!base) {
 		row_add_unit(row, u->row.ns_per_event, u->row.ns_per_event,
-			     NAN, round);
+			     NAN, info);
 		return;
 	}
 	base_ns = (u->base[0].ns_per_event + u->base[1].ns_per_event) / 2;
 	row->paired = true;
 	row_add_unit(row, u->row.ns_per_event - base_ns, u->row.ns_per_event,
-		     base_ns, round);
+		     base_ns, info);
 	row_add_sample(base, &u->base[0]);
 	row_add_sample(base, &u->base[1]);
-	row_add_unit(base, base_ns, base_ns, NAN, round);
+	base_info.count = u->base[0].res[0].events;
+	row_add_unit(base, base_ns, base_ns, NAN, &base_info);
 	base->events += u->base[0].events + u->base[1].events;
 }
 
 /* ---- when a row is known well enough ---- */
 
-/* the interval of the row's figure, and whether it is narrow enough */
-static bool row_precise(const struct bench_row *row)
-{
-	struct sample_stats st;
-	double half, want;
-
-	stats_compute(row->unit, row->nr_units, &st);
-	half = stats_ci_half(&st, 0.05);
-	/* a row with a base: its overhead; alone: its ns per event */
-	want = bench_rs.precision * fabs(st.mean);
-	if (row->base && row->base != row && want < MIN_PRECISION_NS)
-		want = MIN_PRECISION_NS;
-	return half <= want;
-}
-
 static enum row_stop row_stop_reason(const struct bench_row *row)
 {
-	const struct run_settings *rs = &bench_rs;
-
-	if (rs->repeat)
-		return row->nr_units >= rs->repeat ? STOP_REPEAT : STOP_NOT;
-	if (row->nr_units >= rs->max_units)
-		return STOP_MAX;
-	if (row->nr_units < rs->min_units)
-		return row->spent_ns >= 2 * rs->row_budget_ns ?
-		       STOP_BUDGET : STOP_NOT;
-	if (row_precise(row))
-		return STOP_PRECISE;
-	return row->spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;
+	return units_enough(row->unit, row->nr_units, row->paired,
+			    row->spent_ns, &bench_rs);
 }
 
 /* units the row still wants; at least one */
@@ -612,7 +614,9 @@ static int units_wanted(const struct bench_row *row)
  * Units per session: enough that they outweigh what the session costs
  * besides them (forking the workers; attaching and detaching, when the
  * row stays attached through its units), as measured in its earlier
- * sessions; one in its first session, which also paces it.
+ * sessions. The first session has one, which also paces the row; but
+ * for a row that stays attached, whose attach and detach are costs of
+ * the session, as many as it still wants.
  */
 static int session_units(const struct bench_row *row)
 {
@@ -620,10 +624,10 @@ static int session_units(const struct bench_row *row)
 	int want = units_wanted(row);
 
 	if (!row->sessions)
-		return 1;
+		return row_stays_attached(row) ? want : 1;
 	fixed = row->session_ns;
 	unit = row->unit_ns_spent;
-	if (row->links_stay && (!row->paired || row->base_unhooked))
+	if (row_stays_attached(row) && !row->links_own)
 		fixed += row_median(row->attach_ns, row->nr_attach) +
 			 row_median(row->detach_ns, row->nr_detach);
 	u = unit > 0 ? ceil(SESSION_SHARE * fixed / unit) : 1;
@@ -693,8 +697,13 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 	}
 	row->unit_ns_spent = row->unit_ns_spent ?
 			     (row->unit_ns_spent + took) / 2 : took;
-	if (counted)
-		unit_record(sess, &u, round);
+	if (counted) {
+		struct unit_info info = {
+			round, u.row.res[0].events, tries > 0
+		};
+
+		unit_record(sess, &u, &info);
+	}
 	return 0;
 }
 
@@ -797,6 +806,28 @@ static bool row_wants_session(const struct bench_rows *rows,
 	return row->stop == STOP_NOT;
 }
 
+/*
+ * A row most of whose units were disturbed has no figure: the units that
+ * survived are those the disturbance missed, and work the event itself
+ * sends elsewhere (ksoftirqd, kworkers) lands in the others, so the
+ * survivors would be biased low.
+ */
+static void judge_retries(struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (row->out.status != ST_OK ||
+		    2 * row->disturbed_units <= row->attempts)
+			continue;
+		outcome_set(&row->out, ST_DISTURBED,
+			    "%d of its %d units were disturbed: the rest may be biased",
+			    row->disturbed_units, row->attempts);
+	}
+}
+
 /* a base row fed by others stops with them, with its own reason */
 static void stop_fed_bases(struct bench_rows *rows)
 {
@@ -807,9 +838,56 @@ static void stop_fed_bases(struct bench_rows *rows)
 
 		if (row->out.status == ST_OK && row->stop == STOP_NOT &&
 		    !row->runs_prog && base_is_fed(rows, row))
-			row->stop = row->nr_units >= 2 && row_precise(row) ?
+			row->stop = units_precise(row->unit, row->nr_units,
+						  row->paired, &bench_rs) ?
 				    STOP_PRECISE : STOP_FED;
 	}
+}
+
+struct detacher {
+	pthread_t thread;
+	const struct bench_family *fam;
+	struct bench_row *row;
+	bool started;
+};
+
+static void *detacher_main(void *arg)
+{
+	struct detacher *d = arg;
+
+	row_detach(d->fam, d->row);
+	return NULL;
+}
+
+/*
+ * The rows whose links stayed through the run, detached at once: each
+ * detach of a uprobe waits for RCU grace periods (75-100 ms on a cloud
+ * VM), and waits that run side by side end together. A row whose thread
+ * cannot start is detached here.
+ */
+static void detach_all(const struct bench_family *fam,
+		       struct bench_rows *rows)
+{
+	struct detacher *d = calloc(rows->nr, sizeof(*d));
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		if (!rows->row[i].attached)
+			continue;
+		if (!d) {
+			row_detach(fam, &rows->row[i]);
+			continue;
+		}
+		d[i] = (struct detacher){ .fam = fam, .row = &rows->row[i] };
+		d[i].started = !pthread_create(&d[i].thread, NULL,
+					       detacher_main, &d[i]);
+		if (!d[i].started)
+			row_detach(fam, &rows->row[i]);
+	}
+	for (i = 0; d && i < rows->nr; i++)
+		if (d[i].started)
+			pthread_join(d[i].thread, NULL);
+	free(d);
 }
 
 int sampler_run(const struct bench_family *fam, struct bench_rows *rows)
@@ -828,7 +906,9 @@ int sampler_run(const struct bench_family *fam, struct bench_rows *rows)
 			err = row_session(fam, row, i, rows->nr, round);
 		}
 	}
+	detach_all(fam, rows);
 	stop_fed_bases(rows);
+	judge_retries(rows);
 	free_sample_bufs();
 	progress_end();
 	return err;
@@ -927,6 +1007,7 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 {
 	int i;
 
+	detach_all(fam, rows);
 	for (i = 0; i < rows->nr; i++) {
 		if (rows->row[i].opened && rows->row[i].runs_prog)
 			fam->close(&rows->row[i]);

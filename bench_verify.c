@@ -192,3 +192,34 @@ void sample_judge_disturbed(struct sample *s)
 		}
 	}
 }
+
+bool units_precise(const double *unit, int n, bool overhead,
+		   const struct run_settings *rs)
+{
+	struct sample_stats st;
+	double want;
+
+	if (n < 2)
+		return false;
+	stats_compute(unit, n, &st);
+	want = rs->precision * fabs(st.mean);
+	if (overhead && want < MIN_PRECISION_NS)
+		want = MIN_PRECISION_NS;
+	return stats_ci_half(&st, 0.05) <= want;
+}
+
+enum row_stop units_enough(const double *unit, int n, bool overhead,
+			   __u64 spent_ns, const struct run_settings *rs)
+{
+	if (rs->repeat)
+		return n >= rs->repeat ? STOP_REPEAT : STOP_NOT;
+	if (n >= rs->max_units)
+		return STOP_MAX;
+	/* too few units for an interval: the budget twice over first */
+	if (n < rs->min_units)
+		return spent_ns >= 2 * rs->row_budget_ns ? STOP_BUDGET :
+		       STOP_NOT;
+	if (units_precise(unit, n, overhead, rs))
+		return STOP_PRECISE;
+	return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;
+}

@@ -260,31 +260,20 @@ static bool free_of_breakpoints(enum uprobe_target_state (*check)(const void *ar
 	return target_state_ok(st, why, out);
 }
 
-static enum uprobe_target_state target_check(const void *which, char *why,
+/* @arg: the target and its copy */
+static enum uprobe_target_state target_check(const void *arg, char *why,
 					     size_t len)
 {
-	return uprobe_target_check(*(const int *)which, why, len);
+	const int *t = arg;
+
+	return uprobe_target_check(t[0], t[1], why, len);
 }
 
-static bool target_ok(int which, struct outcome *out)
+static bool target_ok(int which, int copy, struct outcome *out)
 {
-	return free_of_breakpoints(target_check, &which, out);
-}
+	int arg[2] = { which, copy };
 
-/* the target, and the twin its base calls: another's uprobe on either */
-static bool nop_ok(struct outcome *out)
-{
-	return target_ok(UPROBE_NOP, out) && target_ok(UPROBE_NOP_BASE, out);
-}
-
-static bool push_ok(struct outcome *out)
-{
-	return target_ok(UPROBE_PUSH, out) && target_ok(UPROBE_PUSH_BASE, out);
-}
-
-static bool ret_ok(struct outcome *out)
-{
-	return target_ok(UPROBE_RET, out) && target_ok(UPROBE_RET_BASE, out);
+	return free_of_breakpoints(target_check, arg, out);
 }
 
 #define CALL_LOOP(name)							\
@@ -295,39 +284,78 @@ static void name##_run(void *state, __u64 count)			\
 	for (i = 0; i < count; i++)					\
 		name();							\
 }
-CALL_LOOP(uprobe_nop)
-CALL_LOOP(uprobe_push)
-CALL_LOOP(uprobe_ret)
-CALL_LOOP(uprobe_nop_base)
-CALL_LOOP(uprobe_push_base)
-CALL_LOOP(uprobe_ret_base)
 
 /*
  * usdt-nop: a USDT probe point of this program. The probe site is a nop
  * with an ELF note naming it; base runs the bare site, usdt the uprobe
- * libbpf puts there.
+ * libbpf puts there. Like the uprobe targets it comes in copies, one
+ * site each: test_overhead:nop, nop_1, ... and nop_base.
  */
-static void usdt_nop_run(void *state, __u64 count)
-{
-	__u64 i;
-
-	for (i = 0; i < count; i++) {
 #ifdef HAVE_SDT
-		STAP_PROBE(test_overhead, nop);
-#endif
-	}
+#define USDT_LOOP(sfx)							\
+static void usdt_nop##sfx##_run(void *state, __u64 count)		\
+{									\
+	__u64 i;							\
+									\
+	for (i = 0; i < count; i++)					\
+		STAP_PROBE(test_overhead, nop##sfx);			\
 }
-
-/* the base's: another site, test_overhead:nop_base, that nothing hooks */
-static void usdt_nop_base_run(void *state, __u64 count)
-{
-	__u64 i;
-
-	for (i = 0; i < count; i++) {
-#ifdef HAVE_SDT
-		STAP_PROBE(test_overhead, nop_base);
+#else
+#define USDT_LOOP(sfx)							\
+static void usdt_nop##sfx##_run(void *state, __u64 count)		\
+{									\
+}
 #endif
-	}
+
+#define COPY_LOOPS(k, sfx)						\
+	CALL_LOOP(uprobe_nop##sfx)					\
+	CALL_LOOP(uprobe_push##sfx)					\
+	CALL_LOOP(uprobe_ret##sfx)					\
+	USDT_LOOP(sfx)
+UPROBE_FOR_EACH_COPY(COPY_LOOPS)
+
+/*
+ * The events whose function (or probe site) comes in copies: each row
+ * makes its calls to a copy of its own, so that its programs may stay
+ * attached through the run and fire for no other row's events, and its
+ * base calls the twin, which nothing hooks.
+ */
+enum copied_event {
+	COPIED_NOP = UPROBE_NOP,
+	COPIED_PUSH = UPROBE_PUSH,
+	COPIED_RET = UPROBE_RET,
+	COPIED_USDT = NR_UPROBE_TARGETS,
+	NR_COPIED
+};
+
+#define COPY_TRIGGERS(k, sfx)						\
+	[k] = {								\
+		[COPIED_NOP] = { .name = "uprobe-nop",			\
+				 .run = uprobe_nop##sfx##_run },	\
+		[COPIED_PUSH] = { .name = "uprobe-push",		\
+				  .run = uprobe_push##sfx##_run },	\
+		[COPIED_RET] = { .name = "uprobe-ret",			\
+				 .run = uprobe_ret##sfx##_run },	\
+		[COPIED_USDT] = { .name = "usdt-nop",			\
+				  .run = usdt_nop##sfx##_run },		\
+	},
+static const struct trigger copy_triggers[UPROBE_COPIES + 1][NR_COPIED] = {
+	UPROBE_FOR_EACH_COPY(COPY_TRIGGERS)
+};
+
+/* a copy's symbol, or USDT probe name: "uprobe_nop_3", "nop_3", "nop_base" */
+static const char *copy_name(enum copied_event ev, int copy, char *buf,
+			     size_t len)
+{
+	if (ev != COPIED_USDT)
+		return uprobe_target_name((int)ev, copy, buf, len);
+	if (copy == UPROBE_BASE_COPY)
+		snprintf(buf, len, "nop_base");
+	else if (copy)
+		snprintf(buf, len, "nop_%d", copy);
+	else
+		snprintf(buf, len, "nop");
+	return buf;
 }
 
 /* the main program's load bias: a PIE's note holds link-time addresses */
@@ -343,13 +371,12 @@ static int main_bias(struct dl_phdr_info *info, size_t size, void *data)
  * anything else, a build or an address gone wrong (failed).
  */
 #ifdef HAVE_SDT
-/* the site is inside usdt_nop_run: the bytes after it are code too */
+/* the site is inside its run function: the bytes after it are code too */
 static enum uprobe_target_state usdt_site_check(const void *site, char *why,
 						size_t len)
 {
 	return uprobe_nop_check(site, NOP_MAX_BYTES,
-				"the USDT probe site test_overhead:nop", why,
-				len);
+				"a USDT probe site of test_overhead", why, len);
 }
 #endif
 
@@ -375,11 +402,11 @@ static bool usdt_site_ok(const char *exe, const char *name,
 }
 #endif
 
-/* the probe's site, and its base's twin site, which nothing may hook */
-static bool usdt_ok(struct outcome *out)
+/* the USDT site of @copy; NULL and false when this build has none */
+static bool usdt_copy_ok(int copy, struct outcome *out)
 {
 #ifdef HAVE_SDT
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], name[32];
 	ssize_t n;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -389,13 +416,27 @@ static bool usdt_ok(struct outcome *out)
 		return false;
 	}
 	exe[n] = '\0';
-	return usdt_site_ok(exe, "nop", out) &&
-	       usdt_site_ok(exe, "nop_base", out);
+	return usdt_site_ok(exe, copy_name(COPIED_USDT, copy, name,
+					   sizeof(name)), out);
 #else
 	outcome_set(out, ST_SKIPPED,
 		    "built without <sys/sdt.h> (systemtap-sdt-dev): no USDT probe here");
 	return false;
 #endif
+}
+
+/*
+ * The row's copy of the function or site, and the twin its base calls:
+ * another's uprobe on either would fire too (skipped), a wrong first
+ * instruction is the build's (failed)
+ */
+static bool copies_ok(enum copied_event ev, int copy, struct outcome *out)
+{
+	if (ev == COPIED_USDT)
+		return usdt_copy_ok(copy, out) &&
+		       usdt_copy_ok(UPROBE_BASE_COPY, out);
+	return target_ok((int)ev, copy, out) &&
+	       target_ok((int)ev, UPROBE_BASE_COPY, out);
 }
 
 /*
@@ -761,11 +802,12 @@ struct overhead_event {
 	/* once per run, in the parent, before any sample of the event */
 	void (*prepare)(void);
 	/*
-	 * what base runs instead of @trigger, when it can make the same
-	 * calls to a twin no program hooks: the rows' programs then stay
-	 * attached through their base samples (bench_row's base_unhooked)
+	 * Its function or probe site comes in copies (copy_triggers): each
+	 * row gets its own, and base the twin no program hooks; @trigger
+	 * is the first copy's
 	 */
-	const struct trigger *base_trigger;
+	bool copied;
+	enum copied_event copy_of;
 	/*
 	 * events per worker and sample without -n: about 0.05 s of the
 	 * dearest mode that runs on the project's 2-CPU VM (tracepoint;
@@ -866,11 +908,10 @@ static const struct overhead_event events[] = {
 	},
 	{
 		.trigger = { .name = "uprobe-nop", .run = uprobe_nop_run },
-		.base_trigger = &(const struct trigger){
-			.name = "uprobe-nop", .run = uprobe_nop_base_run },
+		.copied = true,
+		.copy_of = COPIED_NOP,
 		.target = { .ufunc = "uprobe_nop" },
 		.flag = 0x20000,
-		.usable = nop_ok,
 		.count = 32000,
 		.base_is_call = true,
 		.base_count = 20000000,
@@ -879,11 +920,10 @@ static const struct overhead_event events[] = {
 	},
 	{
 		.trigger = { .name = "uprobe-push", .run = uprobe_push_run },
-		.base_trigger = &(const struct trigger){
-			.name = "uprobe-push", .run = uprobe_push_base_run },
+		.copied = true,
+		.copy_of = COPIED_PUSH,
 		.target = { .ufunc = "uprobe_push" },
 		.flag = 0x40000,
-		.usable = push_ok,
 		.count = 32000,
 		.base_is_call = true,
 		.base_count = 20000000,
@@ -891,11 +931,10 @@ static const struct overhead_event events[] = {
 	},
 	{
 		.trigger = { .name = "uprobe-ret", .run = uprobe_ret_run },
-		.base_trigger = &(const struct trigger){
-			.name = "uprobe-ret", .run = uprobe_ret_base_run },
+		.copied = true,
+		.copy_of = COPIED_RET,
 		.target = { .ufunc = "uprobe_ret" },
 		.flag = 0x80000,
-		.usable = ret_ok,
 		.count = 3500,
 		.base_is_call = true,
 		.base_count = 20000000,
@@ -903,14 +942,13 @@ static const struct overhead_event events[] = {
 	},
 	{
 		.trigger = { .name = "usdt-nop", .run = usdt_nop_run },
-		.base_trigger = &(const struct trigger){
-			.name = "usdt-nop", .run = usdt_nop_base_run },
+		.copied = true,
+		.copy_of = COPIED_USDT,
 		.target = {
 			.usdt_provider = "test_overhead",
 			.usdt_name = "nop",
 		},
 		.flag = 0x1000000,
-		.usable = usdt_ok,
 		.count = 80000,
 		.base_is_call = true,
 		.base_count = 20000000,
@@ -1245,6 +1283,10 @@ struct prog_instance {
 struct overhead_row {
 	const struct attach_mode *mode;
 	const struct overhead_event *ev;
+	/* what it hooks: the event's, or the row's copy of its function */
+	struct attach_target target;
+	int copy;			/* a copied event's: the row's copy */
+	char copy_name[32];
 	const char *hooked;		/* the kernel name attached to */
 	struct prog_instance *inst;	/* nr_counters of them */
 	/* --attach-time: the functions hooked at once, and their links */
@@ -1278,6 +1320,34 @@ static bool row_selected(int m, int e)
 	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
 }
 
+/*
+ * A copied event's row calls a copy of its own, and stays attached to it
+ * through the run: no other row's events reach its programs. Base calls
+ * the twin, so the rows' programs need not be detached for it either.
+ */
+static void give_copy(struct bench_row *row, struct overhead_row *r,
+		      bool base)
+{
+	static int used[NR_COPIED];
+	enum copied_event ev = r->ev->copy_of;
+
+	r->copy = base ? UPROBE_BASE_COPY : used[ev]++;
+	if (!base && r->copy >= UPROBE_COPIES) {
+		outcome_set(&row->out, ST_SKIPPED,
+			    "more %s rows than the %d copies of its function",
+			    r->ev->trigger.name, UPROBE_COPIES);
+		return;
+	}
+	row->trigger = &copy_triggers[r->copy][ev];
+	copy_name(ev, r->copy, r->copy_name, sizeof(r->copy_name));
+	if (ev == COPIED_USDT)
+		r->target.usdt_name = r->copy_name;
+	else
+		r->target.ufunc = r->copy_name;
+	row->base_unhooked = true;
+	row->links_own = true;
+}
+
 static struct bench_row *add_row(struct bench_rows *rows,
 				 const struct cpu_list *cpus, int m, int e)
 {
@@ -1292,17 +1362,17 @@ static struct bench_row *add_row(struct bench_rows *rows,
 	}
 	row->cpus = cpus;
 	row->trigger = &events[e].trigger;
-	if (m == MODE_BASE && events[e].base_trigger)
-		row->trigger = events[e].base_trigger;
 	row->count = m == MODE_BASE && events[e].base_count ?
 		     events[e].base_count : events[e].count;
 	row->runs_prog = modes[m].kind;
 	/* a sample costs its events, not an attach and a detach */
 	row->links_stay = true;
-	row->base_unhooked = events[e].base_trigger != NULL;
 	priv->mode = &modes[m];
 	priv->ev = &events[e];
+	priv->target = events[e].target;
 	row->priv = priv;
+	if (events[e].copied)
+		give_copy(row, priv, m == MODE_BASE);
 	return row;
 }
 
@@ -1448,7 +1518,7 @@ static int open_instance(const struct run_settings *rs, struct bench_row *row,
 	configure(rs, sk->cfg(pi->skel), r->ev, i, row->nr_counters);
 	pi->prog = skel_prog(pi->skel, off);
 	return attach_load(r->mode->kind, sk->skeleton(pi->skel), pi->prog,
-			   &r->ev->target, &r->hooked, out);
+			   &r->target, &r->hooked, out);
 }
 
 /* how many fib_table_lookup calls one datagram makes on this kernel */
@@ -1516,6 +1586,8 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 		return -EOPNOTSUPP;
 	if (r->ev->usable && !r->ev->usable(out))
 		return -ENOENT;
+	if (r->ev->copied && !copies_ok(r->ev->copy_of, r->copy, out))
+		return -ENOENT;
 	if (r->ev->calibrated) {
 		err = count_fib_lookups(rs, r->ev, row->cpus, out);
 		if (err)
@@ -1574,7 +1646,7 @@ static int attach_row(struct bench_row *row,
 			r->nr_links = err > 0 ? err : 0;
 			return err < 0 ? err : 0;
 		}
-		pi->link = attach_link(r->mode->kind, pi->prog, &r->ev->target,
+		pi->link = attach_link(r->mode->kind, pi->prog, &r->target,
 				       r->hooked, out);
 		if (pi->link)
 			continue;

@@ -23,30 +23,24 @@ __attribute__((weak, noinline)) void uprobe_opaque(void)
 
 #if defined(__x86_64__)
 
-/* each on a 16-byte line of its own: a target and its twin alike */
-#define X86_NOP_RET(name)						\
+/* each on a 16-byte line of its own: every copy alike */
+#define X86_FUNC(name, body)						\
 	".globl " #name "\n.type " #name ", @function\n.p2align 4\n"	\
-	#name ":\n\tnop\n\tret\n.size " #name ", .-" #name "\n"
-#define X86_RET(name)							\
-	".globl " #name "\n.type " #name ", @function\n.p2align 4\n"	\
-	#name ":\n\tret\n.size " #name ", .-" #name "\n"
+	#name ":\n" body ".size " #name ", .-" #name "\n"
+#define X86_COPY(k, sfx)						\
+	X86_FUNC(uprobe_nop##sfx, "\tnop\n\tret\n")			\
+	X86_FUNC(uprobe_ret##sfx, "\tret\n")
 
-asm(".text\n"
-    X86_NOP_RET(uprobe_nop) X86_RET(uprobe_ret)
-    X86_NOP_RET(uprobe_nop_base) X86_RET(uprobe_ret_base));
+asm(".text\n" UPROBE_FOR_EACH_COPY(X86_COPY));
 
 /* non-leaf, so the frame pointer stays; weak, so it is never inlined */
-__attribute__((weak, noinline)) int uprobe_push(void)
-{
-	uprobe_opaque();
-	return 1;
+#define PUSH_COPY(k, sfx)						\
+__attribute__((weak, noinline)) int uprobe_push##sfx(void)		\
+{									\
+	uprobe_opaque();						\
+	return 1;							\
 }
-
-__attribute__((weak, noinline)) int uprobe_push_base(void)
-{
-	uprobe_opaque();
-	return 1;
-}
+UPROBE_FOR_EACH_COPY(PUSH_COPY)
 
 #define INSN_SIZE	1
 #define INSN_FMT	"0x%02x"
@@ -58,32 +52,27 @@ static const struct {
 	[UPROBE_NOP] = { 0x90, "nop" },
 	[UPROBE_PUSH] = { 0x55, "push %rbp" },
 	[UPROBE_RET] = { 0xc3, "ret" },
-	[UPROBE_NOP_BASE] = { 0x90, "nop" },
-	[UPROBE_PUSH_BASE] = { 0x55, "push %rbp" },
-	[UPROBE_RET_BASE] = { 0xc3, "ret" },
 };
 
 #elif defined(__aarch64__)
 
 #define ARM64_FUNC(name, body)						\
-	".globl " #name "\n.type " #name ", %function\n.p2align 2\n"	\
+	".globl " #name "\n.type " #name ", %function\n.p2align 4\n"	\
 	#name ":\n" body ".size " #name ", .-" #name "\n"
 /* what gcc -O2 -fno-omit-frame-pointer makes of the x86-64 C version */
 #define ARM64_PUSH_BODY							\
 	"\tstp x29, x30, [sp, #-16]!\n"					\
 	"\tmov x29, sp\n"						\
 	"\tbl uprobe_opaque\n"						\
-	"\tmov w0, #1\n"							\
+	"\tmov w0, #1\n"						\
 	"\tldp x29, x30, [sp], #16\n"					\
 	"\tret\n"
+#define ARM64_COPY(k, sfx)						\
+	ARM64_FUNC(uprobe_nop##sfx, "\tnop\n\tret\n")			\
+	ARM64_FUNC(uprobe_ret##sfx, "\tret\n")				\
+	ARM64_FUNC(uprobe_push##sfx, ARM64_PUSH_BODY)
 
-asm(".text\n"
-    ARM64_FUNC(uprobe_nop, "\tnop\n\tret\n")
-    ARM64_FUNC(uprobe_ret, "\tret\n")
-    ARM64_FUNC(uprobe_push, ARM64_PUSH_BODY)
-    ARM64_FUNC(uprobe_nop_base, "\tnop\n\tret\n")
-    ARM64_FUNC(uprobe_ret_base, "\tret\n")
-    ARM64_FUNC(uprobe_push_base, ARM64_PUSH_BODY));
+asm(".text\n" UPROBE_FOR_EACH_COPY(ARM64_COPY));
 
 #define INSN_SIZE	4
 #define INSN_FMT	"0x%08x"
@@ -96,41 +85,24 @@ static const struct {
 	[UPROBE_NOP] = { 0xd503201f, "nop" },
 	[UPROBE_PUSH] = { 0xa9bf7bfd, "stp x29, x30, [sp, #-16]!" },
 	[UPROBE_RET] = { 0xd65f03c0, "ret" },
-	[UPROBE_NOP_BASE] = { 0xd503201f, "nop" },
-	[UPROBE_PUSH_BASE] = { 0xa9bf7bfd, "stp x29, x30, [sp, #-16]!" },
-	[UPROBE_RET_BASE] = { 0xd65f03c0, "ret" },
 };
 
 #else
 
 /* elsewhere the events are skipped; these only keep the build whole */
-void uprobe_nop(void)
-{
+#define PLAIN_COPY(k, sfx)						\
+void uprobe_nop##sfx(void)						\
+{									\
+}									\
+int uprobe_push##sfx(void)						\
+{									\
+	uprobe_opaque();						\
+	return 1;							\
+}									\
+void uprobe_ret##sfx(void)						\
+{									\
 }
-
-int uprobe_push(void)
-{
-	uprobe_opaque();
-	return 1;
-}
-
-void uprobe_ret(void)
-{
-}
-
-void uprobe_nop_base(void)
-{
-}
-
-int uprobe_push_base(void)
-{
-	uprobe_opaque();
-	return 1;
-}
-
-void uprobe_ret_base(void)
-{
-}
+UPROBE_FOR_EACH_COPY(PLAIN_COPY)
 
 #endif
 
@@ -138,19 +110,35 @@ static const char *const target_names[NR_UPROBE_TARGETS] = {
 	[UPROBE_NOP] = "uprobe_nop",
 	[UPROBE_PUSH] = "uprobe_push",
 	[UPROBE_RET] = "uprobe_ret",
-	[UPROBE_NOP_BASE] = "uprobe_nop_base",
-	[UPROBE_PUSH_BASE] = "uprobe_push_base",
-	[UPROBE_RET_BASE] = "uprobe_ret_base",
 };
 
-static void (*const target_funcs[NR_UPROBE_TARGETS])(void) = {
-	[UPROBE_NOP] = uprobe_nop,
-	[UPROBE_PUSH] = (void (*)(void))uprobe_push,
-	[UPROBE_RET] = uprobe_ret,
-	[UPROBE_NOP_BASE] = uprobe_nop_base,
-	[UPROBE_PUSH_BASE] = (void (*)(void))uprobe_push_base,
-	[UPROBE_RET_BASE] = uprobe_ret_base,
+#define COPY_FUNCS(k, sfx)						\
+	[k] = { uprobe_nop##sfx, (void (*)(void))uprobe_push##sfx,	\
+		uprobe_ret##sfx },
+static void (*const copies[UPROBE_COPIES + 1][NR_UPROBE_TARGETS])(void) = {
+	UPROBE_FOR_EACH_COPY(COPY_FUNCS)
 };
+
+void (*uprobe_target_func(int which, int copy))(void)
+{
+	if (which < 0 || which >= NR_UPROBE_TARGETS || copy < 0 ||
+	    copy > UPROBE_BASE_COPY)
+		return NULL;
+	return copies[copy][which];
+}
+
+const char *uprobe_target_name(int which, int copy, char *buf, size_t len)
+{
+	if (which < 0 || which >= NR_UPROBE_TARGETS)
+		snprintf(buf, len, "?");
+	else if (copy == UPROBE_BASE_COPY)
+		snprintf(buf, len, "%s_base", target_names[which]);
+	else if (copy)
+		snprintf(buf, len, "%s_%d", target_names[which], copy);
+	else
+		snprintf(buf, len, "%s", target_names[which]);
+	return buf;
+}
 
 #ifdef INSN_SIZE
 /*
@@ -223,32 +211,33 @@ enum uprobe_target_state uprobe_nop_check(const void *site, size_t size,
 #endif
 }
 
-enum uprobe_target_state uprobe_target_check(int which, char *why, size_t len)
+enum uprobe_target_state uprobe_target_check(int which, int copy, char *why,
+					     size_t len)
 {
-	const void *func;
+	void (*func)(void) = uprobe_target_func(which, copy);
+	char name[48];
 	uint32_t first = 0;
 #ifdef INSN_SIZE
 	char want[64];
 #endif
 
-	if (which < 0 || which >= NR_UPROBE_TARGETS) {
-		snprintf(why, len, "no uprobe target %d", which);
+	if (!func) {
+		snprintf(why, len, "no uprobe target %d, copy %d", which, copy);
 		return UPROBE_TARGET_NONE;
 	}
-	func = (const void *)target_funcs[which];
+	uprobe_target_name(which, copy, name, sizeof(name));
 #ifdef INSN_SIZE
 	/* little-endian both: the low bytes hold x86's one-byte opcode */
-	memcpy(&first, func, INSN_SIZE);
+	memcpy(&first, (const void *)func, INSN_SIZE);
 	if (first == expected[which].insn)
 		return UPROBE_TARGET_OK;
 	snprintf(want, sizeof(want), "%s (" INSN_FMT ")", expected[which].name,
 		 expected[which].insn);
-	return not_expected(target_names[which], first, want, why, len);
+	return not_expected(name, first, want, why, len);
 #else
-	(void)func;
 	(void)first;
 	snprintf(why, len, "%s: uprobe targets exist on x86-64 and arm64 only",
-		 target_names[which]);
+		 name);
 	return UPROBE_TARGET_NONE;
 #endif
 }

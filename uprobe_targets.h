@@ -9,10 +9,10 @@
  *                push %rbp (x86-64), stp x29, x30, [sp, #-16]! (arm64)
  *   uprobe_ret   ret
  *
- * Each has a twin, uprobe_nop_base and so on, the same code at another
- * address, that no uprobe hooks: a base sample calls it while the row's
- * uprobe stays on the other, so that the row's programs need not be
- * detached for every base sample (see struct bench_row's base_unhooked).
+ * Each comes in UPROBE_COPIES copies, the same code at other addresses
+ * (uprobe_nop, uprobe_nop_1, ...), so that each row hooks a copy of its
+ * own and its uprobe may stay on it through the whole run; and in a
+ * twin, uprobe_nop_base, that nothing hooks, which its base calls.
  *
  * Elsewhere they exist only to keep the build whole, and
  * uprobe_target_check() says UPROBE_TARGET_NONE.
@@ -26,11 +26,18 @@ enum uprobe_target {
 	UPROBE_NOP,
 	UPROBE_PUSH,
 	UPROBE_RET,
-	UPROBE_NOP_BASE,
-	UPROBE_PUSH_BASE,
-	UPROBE_RET_BASE,
 	NR_UPROBE_TARGETS,
 };
+
+/* copies of each target; copy UPROBE_BASE_COPY is the base's twin */
+#define UPROBE_COPIES		16
+#define UPROBE_BASE_COPY	UPROBE_COPIES
+
+/* X(copy, suffix) for each copy and the twin: "", _1 ... _15, _base */
+#define UPROBE_FOR_EACH_COPY(X)						\
+	X(0, ) X(1, _1) X(2, _2) X(3, _3) X(4, _4) X(5, _5) X(6, _6)	\
+	X(7, _7) X(8, _8) X(9, _9) X(10, _10) X(11, _11) X(12, _12)	\
+	X(13, _13) X(14, _14) X(15, _15) X(UPROBE_BASE_COPY, _base)
 
 enum uprobe_target_state {
 	UPROBE_TARGET_OK,
@@ -39,18 +46,24 @@ enum uprobe_target_state {
 	UPROBE_TARGET_NONE,	/* no targets for this architecture */
 };
 
-void uprobe_nop(void);
-int uprobe_push(void);
-void uprobe_ret(void);
-void uprobe_nop_base(void);
-int uprobe_push_base(void);
-void uprobe_ret_base(void);
+#define UPROBE_DECLARE_COPY(k, sfx)					\
+	void uprobe_nop##sfx(void);					\
+	int uprobe_push##sfx(void);					\
+	void uprobe_ret##sfx(void);
+UPROBE_FOR_EACH_COPY(UPROBE_DECLARE_COPY)
+
+/* copy @copy of target @which, or its twin (UPROBE_BASE_COPY); NULL: none */
+void (*uprobe_target_func(int which, int copy))(void);
+/* its symbol: "uprobe_nop", "uprobe_nop_3", "uprobe_nop_base" */
+const char *uprobe_target_name(int which, int copy, char *buf, size_t len);
 
 /*
- * Compares the first instruction of target @which with the one it is named
- * after; unless it is that one, says why in @why (@len bytes).
+ * Compares the first instruction of copy @copy of target @which with the
+ * one it is named after; unless it is that one, says why in @why (@len
+ * bytes).
  */
-enum uprobe_target_state uprobe_target_check(int which, char *why, size_t len);
+enum uprobe_target_state uprobe_target_check(int which, int copy, char *why,
+					     size_t len);
 
 /* the most bytes a nop takes: x86-64's longest instruction */
 #define NOP_MAX_BYTES	15

@@ -120,8 +120,6 @@ static void test_outliers(void)
 static void test_ns_overhead(void)
 {
 	static const double rate[] = { 1e6, 2e6, 4e6 };
-	struct sample_stats mode = { .n = 5, .mean = 100, .stddev = 3 };
-	struct sample_stats base = { .n = 5, .mean = 80, .stddev = 4 };
 	struct sample_stats s;
 	struct overhead o;
 	double ns[3];
@@ -136,11 +134,18 @@ static void test_ns_overhead(void)
 	err = stats_ns_per_event((const double[]){ 1e6, 0 }, 2, ns);
 	check(err == -EINVAL && isnan(ns[1]), "rate 0 is -EINVAL");
 
-	/* 100 - 80 = 20, sqrt(3^2 + 4^2) = 5, 20 / 80 = 25% */
-	stats_overhead(&mode, &base, &o);
-	check_near(o.value, 20, 1e-12, "overhead");
-	check_near(o.uncertainty, 5, 1e-12, "propagated uncertainty");
+	/*
+	 * units 18, 20, 22: mean 20, sd 2, t(0.975, 2) = 4.3027 over
+	 * sqrt(3); 20 against a base of 80 is 25%
+	 */
+	stats_overhead((const double[]){ 18, 20, 22 }, 3, 80, &o);
+	check_near(o.value, 20, 1e-12, "overhead: the units' mean");
+	check_near(o.ci95, 4.302653 * 2 / sqrt(3), 1e-5,
+		   "overhead: Student's t over the units");
+	check(o.n == 3, "overhead: its units");
 	check_near(o.pct, 25, 1e-12, "overhead in % of base");
+	stats_overhead((const double[]){ 20 }, 1, 80, &o);
+	check(isnan(o.ci95), "overhead: one unit has no interval");
 }
 
 static void test_t_distribution(void)
@@ -951,23 +956,41 @@ static void test_sample_disturbed(void)
 		       "its affinity was changed");
 }
 
-static void test_enough_samples(void)
+static void test_units_enough(void)
 {
-	struct run_settings rs = { .min_samples = 3, .max_samples = 10,
-				   .precision = 0.01 };
-	const double flat[10] = { 100, 100, 100 };
-	const double close_[3] = { 100, 100.2, 99.8 };
-	const double wide[10] = { 100, 110, 90, 105, 95, 100, 110, 90, 105, 95 };
+	struct run_settings rs = { .min_units = 4, .max_units = 10,
+				   .precision = 0.03,
+				   .row_budget_ns = 1000000000ull };
+	const double flat[10] = { 100, 100, 100, 100 };
+	/* a 95% interval of +-0.25 on 20: 1.25%, but below the 1-ns floor */
+	const double small[4] = { 19.9, 20.1, 20.0, 20.0 };
+	/* +-1.6 on 20: beyond 3% and beyond 1 ns */
+	const double wide[10] = { 19, 21, 20, 20, 19, 21, 20, 20, 19, 21 };
+	/* +-0.62 on 200 ns per event without a base: within 3% */
+	const double alone[4] = { 199.5, 200.5, 200, 200 };
 
-	check(!enough_samples(flat, 2, &rs), "enough: never under 3 samples");
-	check(enough_samples(flat, 3, &rs), "enough: 3 identical samples");
-	check(enough_samples(close_, 3, &rs),
-	      "enough: a 95%% interval within 1%% of the mean");
-	check(!enough_samples(wide, 9, &rs), "enough: not while it is wide");
-	check(enough_samples(wide, 10, &rs), "enough: at --max-samples");
+	check(units_enough(flat, 3, true, 0, &rs) == STOP_NOT,
+	      "enough: never under --min-units");
+	check(units_enough(flat, 4, true, 0, &rs) == STOP_PRECISE,
+	      "enough: 4 identical units");
+	check(units_enough(small, 4, true, 0, &rs) == STOP_PRECISE,
+	      "enough: an overhead known to 1 ns, though not to 3%%");
+	check(units_enough(wide, 4, true, 0, &rs) == STOP_NOT,
+	      "enough: not while it is wide");
+	check(units_enough(wide, 4, true, rs.row_budget_ns, &rs) ==
+	      STOP_BUDGET, "enough: stops short when its budget is spent");
+	check(units_enough(wide, 3, true, rs.row_budget_ns, &rs) == STOP_NOT,
+	      "enough: under --min-units the budget counts twice");
+	check(units_enough(wide, 10, true, 0, &rs) == STOP_MAX,
+	      "enough: at --max-units");
+	check(units_enough(alone, 4, false, 0, &rs) == STOP_PRECISE,
+	      "enough: a row without a base, to 3%% of its ns per event");
+	check(!units_precise(flat, 1, true, &rs),
+	      "precise: one unit has no interval");
 	rs.repeat = 4;
-	check(!enough_samples(flat, 3, &rs) && enough_samples(flat, 4, &rs),
-	      "enough: -r 4 is exactly 4");
+	check(units_enough(flat, 3, true, 0, &rs) == STOP_NOT &&
+	      units_enough(wide, 4, true, 0, &rs) == STOP_REPEAT,
+	      "enough: -r 4 is exactly 4, precise or not");
 }
 
 static void test_map_arithmetic(void)
@@ -1061,7 +1084,7 @@ static void test_verify(void)
 	test_sample_measure();
 	test_sample_verify();
 	test_sample_disturbed();
-	test_enough_samples();
+	test_units_enough();
 	test_map_arithmetic();
 	test_nop_check();
 }

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The report of tools/repro.sh: reads the --json files it left in DIR.
+
+    tools/repro.py DIR RUNS
+
+Per program and row: over the runs, the median of the row's figure, its
+coefficient of variation, and how many runs' 95% intervals hold that
+median; then the A/A compares' false verdicts, the sensitivity pairs'
+verdicts and the wall times. Reports; asserts nothing.
+"""
+import json
+import os
+import statistics
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def params_text(row):
+    p = row.get("params") or {}
+    return ",".join("%s=%s" % kv for kv in sorted(p.items()))
+
+
+def figure(doc, row):
+    """The row's figure and its 95% half-interval, in the unit the tool
+    shows it: map_perf_test's ns per operation, test_overhead's overhead
+    (ns per event without a base)."""
+    if row.get("status") != "ok":
+        return None
+    nsop = row.get("ns_per_op")
+    if doc.get("tool") == "map_perf_test" and nsop:
+        return nsop.get("value"), nsop.get("ci95")
+    units = row.get("units")
+    if units:
+        return units.get("mean"), units.get("ci95")
+    return None
+
+
+def rows_over_runs(docs):
+    """{(name, variant, params): [(value, half), ...]} in run order"""
+    out = {}
+    for doc in docs:
+        if not doc:
+            continue
+        for row in doc.get("results", []):
+            f = figure(doc, row)
+            if f is None or f[0] is None:
+                continue
+            key = (row["name"], row["variant"], params_text(row))
+            out.setdefault(key, []).append(f)
+    return out
+
+
+def print_rows(title, docs, runs):
+    print("== %s: %d runs" % (title, sum(1 for d in docs if d)))
+    print("  %-28s %-17s %4s %12s %7s %11s %10s" %
+          ("row", "variant", "runs", "median", "CV", "calibrated", "median ±"))
+    for (name, variant, params), figs in rows_over_runs(docs).items():
+        values = [v for v, _ in figs]
+        med = statistics.median(values)
+        mean = statistics.mean(values)
+        cv = (statistics.stdev(values) / abs(mean)
+              if len(values) > 1 and mean else float("nan"))
+        halves = [h for _, h in figs if h is not None]
+        held = sum(1 for v, h in figs
+                   if h is not None and v - h <= med <= v + h)
+        label = name + (" [%s]" % params if params else "")
+        print("  %-28s %-17s %4d %12.2f %6.1f%% %6d of %-2d %10.2f" %
+              (label, variant, len(values), med, 100 * cv, held, len(figs),
+               statistics.median(halves) if halves else float("nan")))
+
+
+def verdicts(path):
+    doc = load(path)
+    if not doc:
+        return None
+    return [(r.get("name"), r.get("variant"), r.get("verdict"))
+            for r in doc.get("rows", [])]
+
+
+def print_aa(out, prefix, title):
+    flagged = compared = files = 0
+    names = sorted(n for n in os.listdir(out)
+                   if n.startswith(prefix) and n.endswith(".json"))
+    examples = []
+    for n in names:
+        v = verdicts(os.path.join(out, n))
+        if v is None:
+            continue
+        files += 1
+        for name, variant, verdict in v:
+            compared += 1
+            if verdict in ("faster", "slower"):
+                flagged += 1
+                examples.append("%s %s %s" % (name, variant, verdict))
+    share = 100.0 * flagged / compared if compared else float("nan")
+    print("== A/A %s: %d compares, %d of %d rows called faster or slower (%.1f%%)"
+          % (title, files, flagged, compared, share))
+    for e in examples[:10]:
+        print("   ", e)
+
+
+def print_sensitivity(out, runs):
+    per_row = {}
+    for i in range(1, runs + 1):
+        v = verdicts(os.path.join(out, "sens.%d.json" % i))
+        for name, variant, verdict in v or []:
+            if name == "base":
+                continue
+            per_row.setdefault((name, variant), []).append(verdict)
+    print("== sensitivity: --progs 1 against --progs 2, %d pairs" % runs)
+    for (name, variant), vs in sorted(per_row.items()):
+        print("  %-12s %-12s slower in %d of %d" %
+              (name, variant, vs.count("slower"), len(vs)))
+
+
+def print_times(out, prefix, title):
+    times = []
+    for n in sorted(os.listdir(out)):
+        if n.startswith(prefix) and n.endswith(".time"):
+            with open(os.path.join(out, n)) as f:
+                times.append(float(f.read()))
+    if times:
+        print("== %s: wall time median %.1f s (%.1f-%.1f), %d runs" %
+              (title, statistics.median(times), min(times), max(times),
+               len(times)))
+
+
+def main():
+    out, runs = sys.argv[1], int(sys.argv[2])
+
+    def docs(prefix):
+        return [load(os.path.join(out, "%s.%d.json" % (prefix, i)))
+                for i in range(1, runs + 1)]
+
+    print_rows("./test_overhead", docs("to"), runs)
+    print_rows("./test_overhead -c 1 -m base,tracepoint,raw_tp", docs("c1"),
+               runs)
+    if any(docs("mp")):
+        print_rows("./map_perf_test (ns/op)", docs("mp"), runs)
+    print_aa(out, "aa-to.", "./test_overhead")
+    if any(docs("mp")):
+        print_aa(out, "aa-mp.", "./map_perf_test")
+    print_sensitivity(out, runs)
+    print_times(out, "to.", "./test_overhead")
+    print_times(out, "mp.", "./map_perf_test")
+
+
+if __name__ == "__main__":
+    main()
