@@ -357,7 +357,7 @@ const struct row_param *row_param(const struct bench_row *row,
  * check bites: a program that misses events must give FAILED. The names
  * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
  * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value and
- * extra-push, one per kind below.
+ * extra-push and slow-base, one per kind below.
  * They exist in the test build only (make testing: -DBENCH_TESTING, in
  * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
  * builds reads no environment for them: there run_fault() is a constant
@@ -376,6 +376,7 @@ enum test_fault_kind {
 	BENCH_FAULT_EXTRA_ODD,	/* programs count every other hit twice */
 	BENCH_FAULT_WRONG_VALUE,	/* user space's bpf() writes another value */
 	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
+	BENCH_FAULT_SLOW_BASE,	/* base samples run their loop twice */
 };
 
 struct test_fault {
@@ -607,6 +608,11 @@ bool row_has_figure(const struct bench_row *row);
 /* "precise", "budget", ...: why its sampling ended */
 const char *row_stop_name(enum row_stop stop);
 void row_summarize(const struct bench_row *row, struct row_summary *s);
+/*
+ * The summary's line for rows that stopped short of --precision, and one
+ * for rows measured faster than their base; nothing when there are none
+ */
+void print_row_counts(const struct bench_rows *rows);
 /* "noisy (CV 7.1%), 1 outlier, foreign hits 3%", or "" */
 void row_notes(const struct bench_row *row, const struct row_summary *s,
 	       char *buf, size_t len);

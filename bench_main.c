@@ -609,6 +609,7 @@ static const struct {
 	{ "extra-odd", BENCH_FAULT_EXTRA_ODD },
 	{ "wrong-value", BENCH_FAULT_WRONG_VALUE },
 	{ "extra-push", BENCH_FAULT_EXTRA_PUSH },
+	{ "slow-base", BENCH_FAULT_SLOW_BASE },
 };
 
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
@@ -630,7 +631,7 @@ static int read_fault(void)
 		fault->cpu = cpu;
 	}
 	if (fault->kind == BENCH_FAULT_NONE) {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value or extra-push",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push or slow-base",
 		       printable(s));
 		return -1;
 	}

@@ -228,6 +228,26 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		     row->others);
 }
 
+void print_row_counts(const struct bench_rows *rows)
+{
+	int i, imprecise = 0, below = 0;
+	struct row_summary s;
+
+	for (i = 0; i < rows->nr; i++) {
+		if (!row_has_figure(&rows->row[i]))
+			continue;
+		row_summarize(&rows->row[i], &s);
+		imprecise += s.imprecise;
+		below += s.below_base;
+	}
+	if (imprecise)
+		printf("%d row(s) stopped short of --precision: their ± is what their budget allowed\n",
+		       imprecise);
+	if (below)
+		printf("%d row(s) measured faster than their base: biased, see their notes\n",
+		       below);
+}
+
 /* ---- skipped rows, by reason ---- */
 
 static bool word_char(char c)

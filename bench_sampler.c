@@ -93,7 +93,10 @@ struct sample_bufs {
 	size_t res_nr, hits_nr, skips_nr, window_nr;
 };
 
-static struct sample_bufs bufs[3];
+/* a unit's row samples at most: B R ... R B */
+#define MAX_UNIT_ROW_SAMPLES	4
+
+static struct sample_bufs bufs[MAX_UNIT_ROW_SAMPLES + 2];
 
 static void free_sample_bufs(void)
 {
@@ -215,11 +218,18 @@ static void row_pace(const struct bench_family *fam, struct bench_row *row,
 	row->paced_count = want < row->count ? want : row->count;
 }
 
+/* the row is measured against a base that can run */
+static bool row_has_base(const struct bench_row *row)
+{
+	return row->base && row->base != row &&
+	       row->base->out.status == ST_OK;
+}
+
 /* the row's programs stay attached through its units and base samples */
 static bool row_stays_attached(const struct bench_row *row)
 {
 	return row->links_own ||
-	       (row->links_stay && (!row->paired || row->base_unhooked));
+	       (row->links_stay && (!row_has_base(row) || row->base_unhooked));
 }
 
 /* ---- a session: one pool of workers for a row and its base ---- */
@@ -343,12 +353,12 @@ static __u64 sample_wall(const struct sample *s)
  */
 static void row_sample_run(const struct bench_family *fam,
 			   struct session *sess, __u64 count,
-			   struct sample *s)
+			   struct sample *s, int which, bool last)
 {
 	struct bench_row *row = sess->row;
 	int err;
 
-	if (sample_buffers(s, row, 1)) {
+	if (sample_buffers(s, row, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
@@ -363,8 +373,7 @@ static void row_sample_run(const struct bench_family *fam,
 		read_kernel_skips(fam, row, s->kernel_skips, false);
 	if (err)
 		return;
-	if (!row_stays_attached(row) ||
-	    (sess->base && !row->base_unhooked && !row->links_own))
+	if (last && !row_stays_attached(row))
 		session_detach(fam, sess);
 	sample_measure(s);
 	row->last_wall_ns = sample_wall(s);
@@ -392,15 +401,20 @@ static void base_sample_run(const struct bench_family *fam,
 {
 	struct bench_row *row = sess->row;
 	__u64 hits;
-	int w, c;
+	int w, c, err;
 
 	if (sample_buffers(s, row, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
 	s->settle_ns = settle();
-	if (pool_run(&sess->pool, sess->base_trigger, count, s->res,
-		     s->window, deadline_ns(row), &s->out))
+	/* the test fault slow-base: a base dearer than its row, by half */
+	sess->pool.loops = run_fault(&bench_rs)->kind ==
+			   BENCH_FAULT_SLOW_BASE ? 2 : 1;
+	err = pool_run(&sess->pool, sess->base_trigger, count, s->res,
+		       s->window, deadline_ns(row), &s->out);
+	sess->pool.loops = 1;
+	if (err)
 		return;
 	sample_measure(s);
 	if (sample_judge_moved(s))
@@ -421,11 +435,12 @@ static void base_sample_run(const struct bench_family *fam,
 
 /* ---- units ---- */
 
-/* a unit: a base sample, the row's, another base sample */
+/* a unit: a base sample, the row's (one or more), another base sample */
 struct unit {
 	struct sample base[2];
-	struct sample row;
-	struct outcome out;	/* the worst of the three */
+	struct sample row[MAX_UNIT_ROW_SAMPLES];
+	int nr_row;			/* row samples run */
+	struct outcome out;		/* the worst of them */
 };
 
 /*
@@ -437,12 +452,17 @@ static void unit_judge(struct unit *u)
 	static const enum status worst[] = {
 		ST_FAILED, ST_SKIPPED, ST_DISTURBED
 	};
-	const struct sample *s[3] = { &u->base[0], &u->row, &u->base[1] };
-	size_t i, k;
+	const struct sample *s[MAX_UNIT_ROW_SAMPLES + 2];
+	int i, n = 0;
+	size_t k;
 
+	s[n++] = &u->base[0];
+	for (i = 0; i < u->nr_row; i++)
+		s[n++] = &u->row[i];
+	s[n++] = &u->base[1];
 	u->out = (struct outcome){};
 	for (k = 0; k < ARRAY_SIZE(worst); k++)
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < n; i++)
 			if (s[i]->out.status == worst[k]) {
 				u->out = s[i]->out;
 				return;
@@ -470,24 +490,67 @@ static __u64 base_sample_count(const struct bench_family *fam,
 	return row_paced(fam) && count < least ? least : count;
 }
 
-/* B R B: a sample that fails ends the unit at once */
+/*
+ * Row samples per unit: one, but where attaching and detaching cost more
+ * than two samples (a tracepoint's detach waits for RCU grace periods),
+ * up to MAX_UNIT_ROW_SAMPLES in a row between the unit's base samples, so
+ * that a unit's toggle buys more of the row's time. Their mean time is
+ * still the base samples' mean time: a linear drift still cancels. -r's
+ * units have one each.
+ */
+static int unit_row_samples(const struct bench_row *row)
+{
+	double toggle, sample;
+	int m;
+
+	if (bench_rs.repeat || row_stays_attached(row) || !row->nr_attach ||
+	    !row->last_wall_ns)
+		return 1;
+	toggle = row_median(row->attach_ns, row->nr_attach) +
+		 row_median(row->detach_ns, row->nr_detach);
+	sample = row->last_wall_ns;
+	m = toggle / (2 * sample);
+	return m < 1 ? 1 : m > MAX_UNIT_ROW_SAMPLES ? MAX_UNIT_ROW_SAMPLES : m;
+}
+
+/* the mean of the unit's row samples' ns per event */
+static double unit_row_ns(const struct unit *u)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < u->nr_row; i++)
+		sum += u->row[i].ns_per_event;
+	return u->nr_row ? sum / u->nr_row : NAN;
+}
+
+/* B R... B: a sample that fails ends the unit at once */
 static void unit_run(const struct bench_family *fam, struct session *sess,
 		     struct unit *u)
 {
 	__u64 count = row_sample_count(fam, sess->row);
 	__u64 base_count = base_sample_count(fam, sess->base, count);
+	int i, m = unit_row_samples(sess->row);
+	const struct sample *last;
 
 	memset(u, 0, sizeof(*u));
 	base_sample_run(fam, sess, base_count, &u->base[0], 0);
-	if (!sample_ends_unit(&u->base[0]))
-		row_sample_run(fam, sess, count, &u->row);
-	if (!sample_ends_unit(&u->base[0]) && !sample_ends_unit(&u->row))
-		base_sample_run(fam, sess, base_count, &u->base[1], 2);
+	last = &u->base[0];
+	for (i = 0; i < m && !sample_ends_unit(last); i++) {
+		row_sample_run(fam, sess, count, &u->row[i], 1 + i,
+			       i == m - 1);
+		last = &u->row[u->nr_row++];
+	}
+	if (!sample_ends_unit(last))
+		base_sample_run(fam, sess, base_count, &u->base[1], 1 + m);
+	/* a row sample that failed may have left the programs attached */
+	if (!row_stays_attached(sess->row))
+		session_detach(fam, sess);
 	unit_judge(u);
 	/* a disturbed unit's wall time is not the machine's pace */
 	if (u->out.status != ST_OK)
 		return;
-	row_pace(fam, sess->row, count, sample_wall(&u->row));
+	row_pace(fam, sess->row, count, sample_wall(last));
 	row_pace(fam, sess->base, base_count, sample_wall(&u->base[1]));
 }
 
@@ -498,10 +561,11 @@ static void plain_unit_run(const struct bench_family *fam,
 	__u64 count = row_sample_count(fam, sess->row);
 
 	memset(u, 0, sizeof(*u));
-	row_sample_run(fam, sess, count, &u->row);
-	u->out = u->row.out;
+	row_sample_run(fam, sess, count, &u->row[0], 1, true);
+	u->nr_row = 1;
+	u->out = u->row[0].out;
 	if (u->out.status == ST_OK)
-		row_pace(fam, sess->row, count, sample_wall(&u->row));
+		row_pace(fam, sess->row, count, sample_wall(&u->row[0]));
 }
 
 /* ---- what a unit leaves in the rows ---- */
@@ -570,16 +634,18 @@ static void unit_record(struct session *sess, const struct unit *u,
 	struct unit_info base_info = *info;
 	double base_ns;
 
-	row_add_sample(row, &u->row);
+	double row_ns = unit_row_ns(u);
+	int i;
+
+	for (i = 0; i < u->nr_row; i++)
+		row_add_sample(row, &u->row[i]);
 	if (!base) {
-		row_add_unit(row, u->row.ns_per_event, u->row.ns_per_event,
-			     NAN, info);
+		row_add_unit(row, row_ns, row_ns, NAN, info);
 		return;
 	}
 	base_ns = (u->base[0].ns_per_event + u->base[1].ns_per_event) / 2;
 	row->paired = true;
-	row_add_unit(row, u->row.ns_per_event - base_ns, u->row.ns_per_event,
-		     base_ns, info);
+	row_add_unit(row, row_ns - base_ns, row_ns, base_ns, info);
 	row_add_sample(base, &u->base[0]);
 	row_add_sample(base, &u->base[1]);
 	base_info.count = u->base[0].res[0].events;
@@ -624,7 +690,7 @@ static int session_units(const struct bench_row *row)
 	int want = units_wanted(row);
 
 	if (!row->sessions)
-		return row_stays_attached(row) ? want : 1;
+		return row_stays_attached(row) && !row->links_own ? want : 1;
 	fixed = row->session_ns;
 	unit = row->unit_ns_spent;
 	if (row_stays_attached(row) && !row->links_own)
@@ -667,7 +733,7 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 	struct bench_row *row = sess->row;
 	__u64 start, spent = 0, took;
 	struct unit u;
-	int tries;
+	int i, tries;
 
 	for (tries = 0;; tries++) {
 		start = now_ns();
@@ -681,8 +747,8 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 		row->attempts++;
 		if (bench_interrupted())
 			return -EINTR;
-		if (counted)
-			row_count(fam, row, &u.row);
+		for (i = 0; counted && i < u.nr_row; i++)
+			row_count(fam, row, &u.row[i]);
 		if (u.out.status != ST_DISTURBED)
 			break;
 		row->disturbed_units++;
@@ -699,7 +765,7 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 			     (row->unit_ns_spent + took) / 2 : took;
 	if (counted) {
 		struct unit_info info = {
-			round, u.row.res[0].events, tries > 0
+			round, u.row[0].res[0].events, tries > 0
 		};
 
 		unit_record(sess, &u, &info);
@@ -723,7 +789,7 @@ static int row_session(const struct bench_family *fam, struct bench_row *row,
 
 	if (row_paced(fam) && !row->paced_count)
 		uncounted++;
-	if (row->base && row->base != row && row->base->out.status == ST_OK)
+	if (row_has_base(row))
 		sess.base = row->base;
 	if (session_start(fam, &sess, &row->out)) {
 		session_end(fam, &sess);
@@ -944,7 +1010,8 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 		start = now_ns();
 		if (prog_run_totals(fd, &t0, &n0))
 			t0 = n0 = 0;
-		row_sample_run(fam, &sess, row_sample_count(fam, row), &s);
+		row_sample_run(fam, &sess, row_sample_count(fam, row), &s, 1,
+			       true);
 		/* detached first: the stats then hold every run of it */
 		session_detach(fam, &sess);
 		spent += now_ns() - start;

@@ -141,6 +141,9 @@ struct pool_go {
 	__u32 gen;		/* bumped once per run; the futex word */
 	__u32 trigger;		/* the trigger this run makes */
 	__u64 count;		/* events per worker in this run */
+#ifdef BENCH_TESTING
+	__u32 loops;		/* the test fault slow-base: loops per run */
+#endif
 };
 
 static long futex(__u32 *word, int op, __u32 val)
@@ -255,6 +258,11 @@ static void worker_run(const struct worker_args *a,
 		calls = run_for(trigger, state, start, a->duration_ns);
 	else
 		trigger->run(state, calls);
+#ifdef BENCH_TESTING
+	/* slow-base: the loop again, its events not counted */
+	for (unsigned int l = 1; l < a->go->loops; l++)
+		trigger->run(state, calls);
+#endif
 	res.elapsed_ns = now_ns() - start;
 	read_hits(a, 1);
 	res.cpu_ns = thread_cpu_ns() - cpu0;
@@ -649,6 +657,9 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	}
 	pool->go->count = count;
 	pool->go->trigger = trigger;
+#ifdef BENCH_TESTING
+	pool->go->loops = pool->loops ?: 1;
+#endif
 	pool->started_ns = now_ns();
 	if (deadline_ns)
 		deadline_ns += pool->started_ns;

@@ -35,6 +35,8 @@ struct worker_pool {
 	volatile __u64 *window;
 	size_t window_len;
 	__u64 started_ns;
+	/* the test build's slow-base: loops the next run makes; 0 is 1 */
+	unsigned int loops;
 };
 
 /* a pool's workers make a row's events and its base's, when they differ */

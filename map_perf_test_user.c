@@ -2188,6 +2188,7 @@ static void print_summary(const struct run_settings *rs,
 	for (i = 0; i < rows->nr; i++)
 		if (rows->row[i].out.status != ST_SKIPPED)
 			print_row(&rows->row[i]);
+	print_row_counts(rows);
 	print_skip_groups(rows, row_method);
 }
 

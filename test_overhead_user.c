@@ -2284,6 +2284,7 @@ static void print_summary(const struct run_settings *rs,
 			print_row(&rows->row[i]);
 	if (opt.nr_progs)
 		print_fits(rows);
+	print_row_counts(rows);
 	print_skip_groups(rows, row_mode);
 	if (fib_lookups && verbosity > 0)
 		printf("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel\n",
