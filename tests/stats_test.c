@@ -120,8 +120,6 @@ static void test_outliers(void)
 static void test_ns_overhead(void)
 {
 	static const double rate[] = { 1e6, 2e6, 4e6 };
-	struct sample_stats mode = { .n = 5, .mean = 100, .stddev = 3 };
-	struct sample_stats base = { .n = 5, .mean = 80, .stddev = 4 };
 	struct sample_stats s;
 	struct overhead o;
 	double ns[3];
@@ -136,10 +134,12 @@ static void test_ns_overhead(void)
 	err = stats_ns_per_event((const double[]){ 1e6, 0 }, 2, ns);
 	check(err == -EINVAL && isnan(ns[1]), "rate 0 is -EINVAL");
 
-	/* 100 - 80 = 20, sqrt(3^2 + 4^2) = 5, 20 / 80 = 25% */
-	stats_overhead(&mode, &base, &o);
+	/* units 18..22: mean 20, sd sqrt(2.5), t(0.05, 4) 2.776; 20 / 80 */
+	stats_overhead((const double[]){ 19, 21, 20, 22, 18 }, 5, 80, &o);
+	check(o.n == 5, "overhead of 5 units");
 	check_near(o.value, 20, 1e-12, "overhead");
-	check_near(o.uncertainty, 5, 1e-12, "propagated uncertainty");
+	check_near(o.ci95, 2.7764451052 * sqrt(2.5) / sqrt(5), 1e-9,
+		    "overhead's 95% interval over the units");
 	check_near(o.pct, 25, 1e-12, "overhead in % of base");
 }
 
@@ -951,25 +951,6 @@ static void test_sample_disturbed(void)
 		       "its affinity was changed");
 }
 
-static void test_enough_samples(void)
-{
-	struct run_settings rs = { .min_samples = 3, .max_samples = 10,
-				   .precision = 0.01 };
-	const double flat[10] = { 100, 100, 100 };
-	const double close_[3] = { 100, 100.2, 99.8 };
-	const double wide[10] = { 100, 110, 90, 105, 95, 100, 110, 90, 105, 95 };
-
-	check(!enough_samples(flat, 2, &rs), "enough: never under 3 samples");
-	check(enough_samples(flat, 3, &rs), "enough: 3 identical samples");
-	check(enough_samples(close_, 3, &rs),
-	      "enough: a 95%% interval within 1%% of the mean");
-	check(!enough_samples(wide, 9, &rs), "enough: not while it is wide");
-	check(enough_samples(wide, 10, &rs), "enough: at --max-samples");
-	rs.repeat = 4;
-	check(!enough_samples(flat, 3, &rs) && enough_samples(flat, 4, &rs),
-	      "enough: -r 4 is exactly 4");
-}
-
 static void test_map_arithmetic(void)
 {
 	const __u8 addr[4] = { 192, 168, 0, 1 };
@@ -1061,7 +1042,6 @@ static void test_verify(void)
 	test_sample_measure();
 	test_sample_verify();
 	test_sample_disturbed();
-	test_enough_samples();
 	test_map_arithmetic();
 	test_nop_check();
 }
