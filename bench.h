@@ -402,8 +402,6 @@ struct run_settings {
 	const char *json;
 	bool prog_stats;
 	bool list;		/* --list: rows are listed, nothing runs */
-	const char *compare[2];
-	double fail_on_regression;	/* percent; < 0: off */
 	double lock_wait;	/* seconds to wait for another run */
 	/* the test build's only: read it through run_fault() */
 	struct test_fault fault;

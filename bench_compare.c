@@ -1,24 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Compares two results files. The schema, "bpf-bench/1", as written by
- * test_overhead and map_perf_test with --json:
+ * Compares results files: the runs of side A (before) with those of side
+ * B (after). The schema read, "bpf-bench/1", as written by test_overhead
+ * and map_perf_test with --json (the members the compare reads):
  *
  * {
  *   "schema": "bpf-bench/1",
  *   "tool": "test_overhead",		(or "map_perf_test")
- *   "version": "...",
  *   "context": {
  *     "kernel_release": "...",		uname -r
  *     "kernel_build": "...",		uname -v
- *     "cpu_model": "...",
- *     "online_cpus": 2,
- *     "cpus_used": "0-1",
- *     "libbpf_version": "1.1",
+ *     "cpu_model": "...", "online_cpus": 2, "cpus_used": "0-1",
  *     "attach_method": null | "kprobe",
  *     "count": 1000000 | null,		events per worker
  *     "duration_s": null | 5,		instead of a count
- *     "repeat": 5,
- *     "warmup": 1,
+ *     "body": "count",			test_overhead's programs
  *     "timestamp": "2026-11-30T05:10:00Z",
  *     "fault": "miss-odd"		only from the test build's
  *					BENCH_TEST_FAULT: refused
@@ -28,41 +24,94 @@
  *     "params": { "progs": 4 },	optional: numbers and strings
  *     "status": "ok" | "skipped" | "failed" | "disturbed",
  *     "reason": null | "...",
- *     "unit": "events/s",
- *     "samples": [ 3.6e6, ... ],	one per counted repeat
- *     "outliers": [ false, ... ],	flagged, never dropped
- *     "mean": ..., "stddev": ..., "min": ..., "max": ..., "cv": ...,
- *     "ns_per_event": { "mean": ..., "stddev": ... },
- *     "overhead_ns": { "value": ..., "uncertainty": ... } | null,
- *     "overhead_pct": ... | null,
- *     "hits": ..., "events": ...,
- *     "prog_ns_per_run": ... | null
+ *     "samples": [ 3.6e6, ... ],	events/s, at most MAX_SAMPLES
+ *     "units": {
+ *       "quantity": "overhead_ns" | "ns_per_event",
+ *       "values": [ 22.1, ... ],	one per unit, at most MAX_UNITS
+ *       ...
+ *     }, ...
  *   }, ... ]
  * }
  *
- * A row is identified by (name, variant, params): the same test with
- * another map size or program count is another row. Params compare as
- * sorted "key=value" pairs, so their order in the file does not matter.
- * When an identity appears twice in a file the first row counts and the
- * duplicate is noted. "disturbed" is a run the tool itself distrusts:
- * like "skipped" and "failed" it is listed, never given a verdict.
+ * A unit is a sample of the row between two samples of its base, its
+ * figure the row's ns per event less its base's (the overhead); or, for a
+ * row without a base, one sample's ns per event. Units are independent,
+ * the samples of a row are not (a row's and its base's move together), so
+ * verdicts are drawn from units: for each row identity, the units of the
+ * row in every file of a side are pooled, and Welch's t-test of B's pool
+ * against A's decides, at 1 - COMPARE_ALPHA. Both quantities are costs:
+ * B higher is slower. The verdict is p < COMPARE_ALPHA, which is the
+ * difference's 95% interval (Student's t at Welch's degrees of freedom)
+ * excluding zero; never the delta alone. Fewer than two units on a side
+ * cannot tell.
+ *
+ * A row is identified by (name, variant, params), less the params named
+ * by --ignore-param: the same test with another map size or program count
+ * is another row. Params compare as sorted "key=value" pairs, so their
+ * order in the file does not matter. When an identity appears twice in a
+ * file the first row counts and the duplicate is noted. Only an "ok" row
+ * with units of a known quantity is pooled; "disturbed" is a run the tool
+ * itself distrusts: like "skipped" and "failed", and like an ok row of a
+ * file written before units were, it is listed, never pooled.
  *
  * What the compare requires: "schema", the "context" object without a
  * "fault" (a run with a test fault may show unverified rows as ok), the
- * "results" array, each row's "name", "variant" and "status", and for an
- * "ok" row a "unit" that is a rate (".../s") and a non-empty "samples"
- * array of numbers. Everything a verdict rests on comes from the samples,
- * never from the summary figures beside them.
+ * "results" array, each row's "name", "variant" and "status", and of an
+ * "ok" row's "units", when there, a "quantity" string and a "values" array
+ * of numbers. Everything a verdict rests on comes from the values, never
+ * from the summary figures beside them.
  *
  * The files may come from anywhere, so reading them is bounded: at most
- * JSON_MAX_FILE_SIZE bytes, COMPARE_MAX_ROWS rows, MAX_SAMPLES samples a
- * row, and jansson may allocate at most COMPARE_MEM_FACTOR times what it
- * has read. A key twice in one object is refused: a file that says two
- * things at once is not one to draw verdicts from. Every string from a
- * file is escaped before it is printed (see shown()).
+ * JSON_MAX_FILE_SIZE bytes each and COMPARE_MAX_TOTAL_SIZE in all,
+ * COMPARE_MAX_FILES a side, COMPARE_MAX_ROWS rows, MAX_SAMPLES samples and
+ * MAX_UNITS units a row, and jansson may allocate at most
+ * COMPARE_MEM_FACTOR times what it has read of a file. A file's tree is
+ * freed once its rows are read: what is kept of a row is its strings and
+ * its units' count, mean and spread. A key twice in one object is
+ * refused: a file that says two things at once is not one to draw
+ * verdicts from. Every string from a file is escaped before it is printed
+ * (see shown()).
+ *
+ * With --json, the verdicts as COMPARE_SCHEMA:
+ *
+ * {
+ *   "schema": "bpf-bench-compare/1",
+ *   "alpha": 0.05,
+ *   "files": { "A": [ "a1.json", ... ], "B": [ ... ] },
+ *   "ignored_params": [ "progs" ],
+ *   "fail_on_regression_pct": null | 5,
+ *   "summary": { "compared": 3, "slower": 1, "faster": 0,
+ *		  "no_change": 1, "cannot_tell": 1, "not_compared": 2,
+ *		  "regressions": 1 },
+ *   "context_differences": [ { "key": "online_cpus",
+ *     "within": null | "A" | "B",	null: between the sides
+ *     "expected": false,		true: a kernel's, between sides
+ *     "values": [ { "side": "A", "file": "...", "value": 2 }, ... ] } ],
+ *   "rows": [ {				one per identity in both
+ *     "name": "raw_tp", "variant": "getpgid",
+ *     "params": "progs=4",		the identity's, "" for none
+ *     "quantity": "overhead_ns",
+ *     "a": { "files": 2, "n": 8, "mean": 22.1, "ci95": 0.6 },
+ *     "b": { ... },
+ *     "delta": 2.0, "delta_ci95": 0.8,	B - A, ns
+ *     "delta_pct": 9.0 | null,		of A's mean; null when it is <= 0
+ *     "p": 0.0001 | null,
+ *     "verdict": "slower" | "faster" | "no significant change" |
+ *		  "cannot tell",
+ *     "regression": false } ],
+ *   "not_compared": [ { "name", "variant", "params",
+ *     "kind": "only_in_a" | "only_in_b" | "not_ok" | "no_units" |
+ *	       "unknown_quantity" | "quantity_mixed" | "quantity_differs",
+ *     "reason": "..." } ],		as the table says it
+ *   "left_out": [ { "side", "file", "name", "variant", "params",
+ *		     "reason" } ],	rows of a file not pooled
+ *   "duplicates": [ { "side", "file", "name", "variant", "params",
+ *		       "kept": 0, "ignored": 2 } ]
+ * }
  */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,36 +121,124 @@
 #include "bench_stats.h"
 #include "bench_util.h"
 
+/* what Welch's test needs of a row's units, and of a side's pool */
+struct pool {
+	int n;
+	double mean;
+	double m2;		/* sum of squared deviations from the mean */
+};
+
+/* one results[] entry: what the compare keeps of it */
 struct row {
-	const char *name;	/* strings point into the file's tree */
+	const char *name;	/* into @text, once loaded */
 	const char *variant;
-	const char *params;	/* canonical "k=v,..."; "" when none */
-	char *params_buf;	/* what params points to when not "" */
+	const char *params;	/* canonical "k=v,...", less ignored keys */
 	const char *status;
 	const char *reason;	/* may be NULL */
-	const char *unit;	/* may be NULL when not ok */
+	const char *quantity;	/* of its units; NULL: none */
+	char *text;		/* holds the strings above */
+	char *params_buf;	/* while loading: params when not "" */
 	int index;		/* in results[] */
+	int file;		/* in its side */
 	bool ok;
-	struct sample_stats st;
-	const struct row *match;	/* the same identity in the other file */
-	const struct row *first;	/* the row this one duplicates */
-	int nr_dups;		/* later rows with this one's identity */
+	struct pool units;
+	int nr_dups;		/* later rows of its file, same identity */
 };
 
 struct bench_file {
 	const char *path;
-	json_t *root;
-	json_t *context;
-	struct row *rows;	/* in file order, for printing */
-	struct row **sorted;	/* by identity, duplicates left out */
+	json_t *context;	/* the members kept, and "tool" */
+	struct row *rows;	/* in file order */
 	int nr;
+	dev_t dev;		/* of a regular file; 0 otherwise */
+	ino_t ino;
+};
+
+/* the rows of one identity on one side: one a file, in file order */
+struct group {
+	struct row **rows;	/* into its side's @sorted */
+	int nr;
+	const char *quantity;	/* of the pooled rows; NULL: none pooled */
+	bool mixed;		/* pooled rows of two quantities */
+	int nr_pooled;
+	struct pool pool;
+};
+
+struct side {
+	const char *label;	/* "A", "B" */
+	struct bench_file files[COMPARE_MAX_FILES];
+	int nr_files;
+	struct row **sorted;	/* every file's rows by identity, dups out */
 	int nr_sorted;
+	struct group *groups;	/* by identity */
+	int nr_groups;
+};
+
+/* why an identity got no verdict */
+enum why {
+	WHY_NONE,
+	WHY_ONLY_A,
+	WHY_ONLY_B,
+	WHY_NOT_OK,		/* no file of a side has it ok */
+	WHY_NO_UNITS,		/* ok, from a file written before units */
+	WHY_UNKNOWN_QUANTITY,	/* units of no cost known here */
+	WHY_QUANTITY_MIXED,	/* a side's files disagree on the quantity */
+	WHY_QUANTITY_DIFFERS,	/* the sides do */
+};
+
+static const char *const why_kinds[] = {
+	[WHY_NONE] = "compared",
+	[WHY_ONLY_A] = "only_in_a",
+	[WHY_ONLY_B] = "only_in_b",
+	[WHY_NOT_OK] = "not_ok",
+	[WHY_NO_UNITS] = "no_units",
+	[WHY_UNKNOWN_QUANTITY] = "unknown_quantity",
+	[WHY_QUANTITY_MIXED] = "quantity_mixed",
+	[WHY_QUANTITY_DIFFERS] = "quantity_differs",
+};
+
+/* an identity, on both sides or one */
+struct entry {
+	const struct group *a, *b;
+	enum why why;
+	struct sample_stats st_a, st_b;	/* n, mean, stddev of the pools */
+	struct welch w;
+	enum verdict v;
+	double ci95_a, ci95_b;
+	double delta, delta_ci95;	/* B - A, ns */
+	double delta_pct;		/* of A's mean; NAN when it is <= 0 */
+	bool regression;
+};
+
+struct ctx_diff;
+
+struct compare {
+	const struct compare_args *args;
+	struct side side[2];
+	size_t read;		/* bytes of every file read so far */
+	struct ctx_diff *diffs;	/* of the files' contexts */
+	int nr_diffs;
+	struct entry *entries;	/* compared ones first, in A's order */
+	int nr_entries;
+	int nr_compared;
+	int nr_verdicts[3];	/* by enum verdict, of the decidable */
+	int nr_cannot_tell;
+	int nr_regressions;
+};
+
+/* both quantities the runner writes: costs, higher is slower */
+static const char *const known_quantities[] = {
+	"overhead_ns", "ns_per_event",
+};
+/* what the table calls them */
+static const char *const quantity_shown[] = {
+	"overhead", "ns/event",
 };
 
 /* context fields that make two runs measure different things */
 static const char *const context_mismatch[] = {
-	"cpu_model", "online_cpus", "cpus_used", "attach_method",
-	"count", "duration_s",
+	"tool", "cpu_model", "online_cpus", "cpus_used", "attach_method",
+	"count", "duration_s", "body",
 };
 /* context fields expected to differ when the point is comparing kernels */
 static const char *const context_kernel[] = {
@@ -234,8 +371,10 @@ static const struct label *row_label(const struct row *r, struct label *l)
 struct load_budget {
 	FILE *f;
 	size_t read;
+	size_t before;		/* read of the compare's earlier files */
 	size_t allocated;
 	bool too_big;		/* more than JSON_MAX_FILE_SIZE bytes */
+	bool too_big_total;	/* more than COMPARE_MAX_TOTAL_SIZE in all */
 	bool over_budget;	/* more memory than its size allows */
 	int read_err;
 	json_malloc_t malloc_fn;
@@ -260,7 +399,7 @@ static void *budget_malloc(size_t size)
 	return budget->malloc_fn(size);
 }
 
-/* jansson's reader: fails past JSON_MAX_FILE_SIZE, however it grew */
+/* jansson's reader: fails past the limits, however the file grew */
 static size_t budget_read(void *buf, size_t len, void *data)
 {
 	struct load_budget *b = data;
@@ -276,6 +415,10 @@ static size_t budget_read(void *buf, size_t len, void *data)
 		b->too_big = true;
 		return (size_t)-1;
 	}
+	if (b->before + b->read > COMPARE_MAX_TOTAL_SIZE) {
+		b->too_big_total = true;
+		return (size_t)-1;
+	}
 	return n;
 }
 
@@ -288,6 +431,11 @@ static int report_parse_error(const struct bench_file *f,
 	if (b->too_big) {
 		pr_err("%s: larger than %d MiB: refused", f->path,
 		       JSON_MAX_FILE_SIZE >> 20);
+		return -EFBIG;
+	}
+	if (b->too_big_total) {
+		pr_err("%s: the files of the compare are larger than %d MiB together: refused",
+		       f->path, COMPARE_MAX_TOTAL_SIZE >> 20);
 		return -EFBIG;
 	}
 	if (b->over_budget) {
@@ -305,57 +453,74 @@ static int report_parse_error(const struct bench_file *f,
 	return -EINVAL;
 }
 
+/* what stat says of the open file, before jansson sees a byte */
+static int check_size(struct bench_file *f, FILE *file, size_t before)
+{
+	struct stat st;
+	int err;
+
+	if (fstat(fileno(file), &st)) {
+		err = -errno;
+		pr_err("%s: %s", f->path, strerror(-err));
+		return err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		pr_err("%s: %s", f->path, strerror(EISDIR));
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	if (st.st_size > JSON_MAX_FILE_SIZE) {
+		pr_err("%s: %lld bytes, larger than %d MiB: refused", f->path,
+		       (long long)st.st_size, JSON_MAX_FILE_SIZE >> 20);
+		return -EFBIG;
+	}
+	if (before + st.st_size > COMPARE_MAX_TOTAL_SIZE) {
+		pr_err("%s: the files of the compare are larger than %d MiB together: refused",
+		       f->path, COMPARE_MAX_TOTAL_SIZE >> 20);
+		return -EFBIG;
+	}
+	return 0;
+}
+
 /*
  * The size is checked on the open file, before jansson sees a byte; the
  * reader enforces it again for what stat cannot tell (pipes, growth).
+ * Adds what was read to *@read.
  */
-static int parse_file(struct bench_file *f)
+static int parse_file(struct bench_file *f, size_t *read, json_t **root)
 {
-	struct load_budget b = { 0 };
+	struct load_budget b = { .before = *read };
 	json_free_t free_fn;
 	json_error_t jerr;
-	struct stat st;
-	int ret = 0;
+	int ret;
 
 	b.f = fopen(f->path, "r");
-	if (!b.f || fstat(fileno(b.f), &st)) {
+	if (!b.f) {
 		ret = -errno;
 		pr_err("%s: %s", f->path, strerror(-ret));
-		goto out;
+		return ret;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = -EISDIR;
-		pr_err("%s: %s", f->path, strerror(EISDIR));
+	ret = check_size(f, b.f, *read);
+	if (ret)
 		goto out;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > JSON_MAX_FILE_SIZE) {
-		ret = -EFBIG;
-		pr_err("%s: %lld bytes, larger than %d MiB: refused", f->path,
-		       (long long)st.st_size, JSON_MAX_FILE_SIZE >> 20);
-		goto out;
-	}
 
 	json_get_alloc_funcs(&b.malloc_fn, &free_fn);
 	budget = &b;
 	json_set_alloc_funcs(budget_malloc, free_fn);
-	f->root = json_load_callback(budget_read, &b,
-				     JSON_REJECT_DUPLICATES |
-				     JSON_DECODE_INT_AS_REAL, &jerr);
+	*root = json_load_callback(budget_read, &b,
+				   JSON_REJECT_DUPLICATES |
+				   JSON_DECODE_INT_AS_REAL, &jerr);
 	json_set_alloc_funcs(b.malloc_fn, free_fn);
 	budget = NULL;
-	if (!f->root)
+	*read += b.read;
+	if (!*root)
 		ret = report_parse_error(f, &b, &jerr);
 out:
-	if (b.f)
-		fclose(b.f);
+	fclose(b.f);
 	return ret;
-}
-
-static bool is_rate(const char *unit)
-{
-	size_t len = unit ? strlen(unit) : 0;
-
-	return len > 2 && !strcmp(unit + len - 2, "/s");
 }
 
 static const char *get_string(const json_t *obj, const char *key)
@@ -377,29 +542,83 @@ static int row_error(const struct bench_file *f, const struct row *r,
 	return -EINVAL;
 }
 
-static int row_samples(const struct bench_file *f, struct row *r,
-		       const json_t *samples)
+/* an array of the row's holds at most @max elements */
+static int check_bound(const struct bench_file *f, const struct row *r,
+		       const json_t *array, int max, const char *what)
 {
-	double x[MAX_SAMPLES];
+	size_t n = json_array_size(array);
 	char why[64];
-	size_t i, n;
 
-	n = json_array_size(samples);
-	if (n > MAX_SAMPLES) {
-		snprintf(why, sizeof(why), "%zu samples, at most %d", n,
-			 MAX_SAMPLES);
-		return row_error(f, r, why);
-	}
-	if (!r->ok)
+	if (n <= (size_t)max)
 		return 0;
+	snprintf(why, sizeof(why), "%zu %s, at most %d", n, what, max);
+	return row_error(f, r, why);
+}
+
+/* the count, mean and spread of @n values, in two passes */
+static void pool_values(const json_t *values, struct pool *p)
+{
+	size_t i, n = json_array_size(values);
+	double sum = 0, d;
+
+	memset(p, 0, sizeof(*p));
 	if (!n)
-		return row_error(f, r, "an ok row needs a non-empty \"samples\" array of numbers");
+		return;
+	for (i = 0; i < n; i++)
+		sum += json_number_value(json_array_get(values, i));
+	p->n = n;
+	p->mean = sum / n;
 	for (i = 0; i < n; i++) {
-		if (!json_is_number(json_array_get(samples, i)))
-			return row_error(f, r, "an ok row needs a non-empty \"samples\" array of numbers");
-		x[i] = json_number_value(json_array_get(samples, i));
+		d = json_number_value(json_array_get(values, i)) - p->mean;
+		p->m2 += d * d;
 	}
-	stats_compute(x, n, &r->st);
+}
+
+/*
+ * Adds @q to @p: the pool of both, as if its mean and spread were taken
+ * over all their values (Chan, Golub and LeVeque's pairwise update).
+ */
+static void pool_add(struct pool *p, const struct pool *q)
+{
+	double d = q->mean - p->mean;
+	int n = p->n + q->n;
+
+	if (!q->n)
+		return;
+	if (!p->n) {
+		*p = *q;
+		return;
+	}
+	p->m2 += q->m2 + d * d * p->n / n * q->n;
+	p->mean += d * q->n / n;
+	p->n = n;
+}
+
+/* a row's units: their count, mean and spread, and their quantity */
+static int row_units(const struct bench_file *f, struct row *r,
+		     const json_t *units)
+{
+	static const char bad[] = "an ok row's \"units\" needs a \"quantity\" string and a \"values\" array of numbers";
+	const json_t *values;
+	size_t i;
+	int err;
+
+	/* a file written before units were: listed, not pooled */
+	if (!units || json_is_null(units))
+		return 0;
+	if (!json_is_object(units))
+		return row_error(f, r, "\"units\" must be an object");
+	values = json_object_get(units, "values");
+	err = check_bound(f, r, values, MAX_UNITS, "units");
+	if (err || !r->ok)
+		return err;
+	r->quantity = get_string(units, "quantity");
+	if (!r->quantity || !json_is_array(values))
+		return row_error(f, r, bad);
+	for (i = 0; i < json_array_size(values); i++)
+		if (!json_is_number(json_array_get(values, i)))
+			return row_error(f, r, bad);
+	pool_values(values, &r->units);
 	return 0;
 }
 
@@ -475,9 +694,24 @@ static int params_write(json_t *params, const char **keys, size_t n,
 	return 0;
 }
 
-/* the canonical text of "params": its members sorted by key */
+/* the keys --ignore-param names, sorted */
+struct ignored {
+	const char *keys[COMPARE_MAX_PARAMS];
+	int nr;
+};
+
+static bool is_ignored(const struct ignored *ig, const char *key)
+{
+	return ig->nr && bsearch(&key, ig->keys, ig->nr, sizeof(*ig->keys),
+				 cmp_str);
+}
+
+/*
+ * The canonical text of "params": its members sorted by key, those
+ * --ignore-param names left out
+ */
 static int row_params(const struct bench_file *f, struct row *r,
-		      json_t *params)
+		      json_t *params, const struct ignored *ig)
 {
 	const char **keys = NULL, *key;
 	size_t i = 0, n;
@@ -502,10 +736,14 @@ static int row_params(const struct bench_file *f, struct row *r,
 			err = row_error(f, r, "\"params\" members must be numbers or strings");
 			goto out;
 		}
-		keys[i++] = key;
+		if (!is_ignored(ig, key))
+			keys[i++] = key;
 	}
-	qsort(keys, n, sizeof(*keys), cmp_str);
-	err = params_write(params, keys, n, &r->params_buf);
+	err = 0;
+	if (!i)
+		goto out;
+	qsort(keys, i, sizeof(*keys), cmp_str);
+	err = params_write(params, keys, i, &r->params_buf);
 	if (!err)
 		r->params = r->params_buf;
 out:
@@ -526,14 +764,53 @@ static int check_status(const struct bench_file *f, struct row *r)
 	if (i == ARRAY_SIZE(statuses))
 		return row_error(f, r, "status is none of ok, skipped, failed, disturbed");
 	r->ok = i == 0;
-	if (r->ok && !is_rate(r->unit))
-		return row_error(f, r, "an ok row needs a rate \"unit\" such as \"events/s\"");
+	return 0;
+}
+
+/* @s copied to @o, which moves past it; @s again when it is NULL */
+static const char *keep(char **o, const char *s)
+{
+	const char *at = *o;
+	size_t len;
+
+	if (!s)
+		return NULL;
+	len = strlen(s) + 1;
+	memcpy(*o, s, len);
+	*o += len;
+	return at;
+}
+
+static size_t text_len(const char *s)
+{
+	return s ? strlen(s) + 1 : 0;
+}
+
+/* the row's strings, out of the file's tree, which is freed after */
+static int keep_text(struct row *r)
+{
+	char *o;
+
+	r->text = malloc(text_len(r->name) + text_len(r->variant) +
+			 text_len(r->params) + text_len(r->status) +
+			 text_len(r->reason) + text_len(r->quantity));
+	if (!r->text)
+		return -ENOMEM;
+	o = r->text;
+	r->name = keep(&o, r->name);
+	r->variant = keep(&o, r->variant);
+	r->params = keep(&o, r->params);
+	r->status = keep(&o, r->status);
+	r->reason = keep(&o, r->reason);
+	r->quantity = keep(&o, r->quantity);
+	free(r->params_buf);
+	r->params_buf = NULL;
 	return 0;
 }
 
 /* one results[] entry */
 static int load_row(const struct bench_file *f, const json_t *v,
-		    struct row *r)
+		    struct row *r, const struct ignored *ig)
 {
 	json_t *params;
 	int err;
@@ -544,17 +821,21 @@ static int load_row(const struct bench_file *f, const json_t *v,
 	r->variant = get_string(v, "variant");
 	r->status = get_string(v, "status");
 	r->reason = get_string(v, "reason");
-	r->unit = get_string(v, "unit");
 	if (!r->name || !r->variant || !r->status)
 		return row_error(f, r, "needs string \"name\", \"variant\" and \"status\"");
 	params = json_object_get(v, "params");
 	if (params && !json_is_object(params) && !json_is_null(params))
 		return row_error(f, r, "\"params\" must be an object");
-	err = row_params(f, r, params);
+	err = row_params(f, r, params, ig);
 	if (!err)
 		err = check_status(f, r);
 	if (!err)
-		err = row_samples(f, r, json_object_get(v, "samples"));
+		err = check_bound(f, r, json_object_get(v, "samples"),
+				  MAX_SAMPLES, "samples");
+	if (!err)
+		err = row_units(f, r, json_object_get(v, "units"));
+	if (!err)
+		err = keep_text(r);
 	return err;
 }
 
@@ -563,13 +844,16 @@ static void free_rows(struct bench_file *f)
 	int i;
 
 	if (f->rows)
-		for (i = 0; i < f->nr; i++)
+		for (i = 0; i < f->nr; i++) {
 			free(f->rows[i].params_buf);
+			free(f->rows[i].text);
+		}
 	free(f->rows);
-	free(f->sorted);
+	f->rows = NULL;
 }
 
-static int load_rows(struct bench_file *f, const json_t *results)
+static int load_rows(struct bench_file *f, const json_t *results, int file,
+		     const struct ignored *ig)
 {
 	size_t n = json_array_size(results);
 	int i, err;
@@ -580,15 +864,15 @@ static int load_rows(struct bench_file *f, const json_t *results)
 		return -EFBIG;
 	}
 	f->rows = calloc(n ? n : 1, sizeof(*f->rows));
-	f->sorted = calloc(n ? n : 1, sizeof(*f->sorted));
-	if (!f->rows || !f->sorted) {
+	if (!f->rows) {
 		pr_err("%s: out of memory", f->path);
 		return -ENOMEM;
 	}
 	f->nr = n;
 	for (i = 0; i < f->nr; i++) {
 		f->rows[i].index = i;
-		err = load_row(f, json_array_get(results, i), &f->rows[i]);
+		f->rows[i].file = file;
+		err = load_row(f, json_array_get(results, i), &f->rows[i], ig);
 		if (err == -ENOMEM)
 			pr_err("%s: out of memory", f->path);
 		if (err)
@@ -597,56 +881,14 @@ static int load_rows(struct bench_file *f, const json_t *results)
 	return 0;
 }
 
-static int cmp_identity(const struct row *a, const struct row *b)
-{
-	int d = strcmp(a->name, b->name);
-
-	if (!d)
-		d = strcmp(a->variant, b->variant);
-	if (!d)
-		d = strcmp(a->params, b->params);
-	return d;
-}
-
-/* by identity, then by position: the first of equal rows leads */
-static int cmp_sort(const void *pa, const void *pb)
-{
-	const struct row *a = *(const struct row *const *)pa;
-	const struct row *b = *(const struct row *const *)pb;
-	int d = cmp_identity(a, b);
-
-	return d ? d : a->index - b->index;
-}
-
-/* sorts the rows by identity; a later row of a known identity is a dup */
-static void index_rows(struct bench_file *f)
-{
-	struct row *r, *first = NULL;
-	int i;
-
-	for (i = 0; i < f->nr; i++)
-		f->sorted[i] = &f->rows[i];
-	qsort(f->sorted, f->nr, sizeof(*f->sorted), cmp_sort);
-	for (i = 0; i < f->nr; i++) {
-		r = f->sorted[i];
-		if (first && !cmp_identity(first, r)) {
-			r->first = first;
-			first->nr_dups++;
-			continue;
-		}
-		first = r;
-		f->sorted[f->nr_sorted++] = r;
-	}
-}
-
 /*
  * A run made with a test fault (the test build's BENCH_TEST_FAULT) says so
  * in context.fault: its rows may be "ok" with nothing verified, so no
  * verdict is drawn from it.
  */
-static int refuse_fault(const struct bench_file *f)
+static int refuse_fault(const struct bench_file *f, const json_t *context)
 {
-	const json_t *fault = json_object_get(f->context, "fault");
+	const json_t *fault = json_object_get(context, "fault");
 	const char *name = json_string_value(fault);
 	char shown_fault[NAME_SHOWN];
 
@@ -661,69 +903,437 @@ static int refuse_fault(const struct bench_file *f)
 	return -EINVAL;
 }
 
-static int load_file(struct bench_file *f)
+/*
+ * A context member kept for the headers and the differences: a scalar as
+ * it is (a string is no longer than the file was); an array or object,
+ * which no runner writes there, by its kind alone
+ */
+static void keep_member(json_t *kept, const char *key, json_t *v)
 {
-	const char *schema;
+	if (!v)
+		return;
+	if (json_is_array(v) || json_is_object(v))
+		json_object_set_new(kept, key, json_string(
+			json_is_array(v) ? "<array>" : "<object>"));
+	else
+		json_object_set_new(kept, key, json_deep_copy(v));
+}
+
+static int keep_context(struct bench_file *f, json_t *root, json_t *context)
+{
+	size_t i;
+
+	f->context = json_object();
+	if (!f->context) {
+		pr_err("%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	for (i = 0; i < ARRAY_SIZE(context_mismatch); i++)
+		keep_member(f->context, context_mismatch[i],
+			    json_object_get(context, context_mismatch[i]));
+	for (i = 0; i < ARRAY_SIZE(context_kernel); i++)
+		keep_member(f->context, context_kernel[i],
+			    json_object_get(context, context_kernel[i]));
+	keep_member(f->context, "timestamp",
+		    json_object_get(context, "timestamp"));
+	/* the tool is the file's, not its context's */
+	json_object_del(f->context, "tool");
+	keep_member(f->context, "tool", json_object_get(root, "tool"));
+	return 0;
+}
+
+static int load_file(struct bench_file *f, int file, size_t *read,
+		     const struct ignored *ig)
+{
 	char shown_schema[NAME_SHOWN];
-	json_t *results;
+	json_t *root = NULL, *context, *results;
+	const char *schema;
 	int ret;
 
-	ret = parse_file(f);
+	ret = parse_file(f, read, &root);
 	if (ret)
-		return ret;
-	schema = get_string(f->root, "schema");
+		goto out;
+	schema = get_string(root, "schema");
 	if (!schema || strcmp(schema, BENCH_SCHEMA)) {
 		pr_err("%s: not a results file: \"schema\" is %s%s%s, expected \"%s\"",
 		       f->path, schema ? "\"" : "",
 		       schema ? shown(shown_schema, sizeof(shown_schema), schema)
 			      : "missing",
 		       schema ? "\"" : "", BENCH_SCHEMA);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto out;
 	}
-	f->context = json_object_get(f->root, "context");
-	results = json_object_get(f->root, "results");
-	if (!json_is_object(f->context) || !json_is_array(results)) {
+	context = json_object_get(root, "context");
+	results = json_object_get(root, "results");
+	if (!json_is_object(context) || !json_is_array(results)) {
 		pr_err("%s: needs a \"context\" object and a \"results\" array",
 		       f->path);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto out;
 	}
-	ret = refuse_fault(f);
+	ret = refuse_fault(f, context);
 	if (!ret)
-		ret = load_rows(f, results);
+		ret = load_rows(f, results, file, ig);
 	if (!ret)
-		index_rows(f);
+		ret = keep_context(f, root, context);
+out:
+	json_decref(root);
 	return ret;
 }
 
 static void free_file(struct bench_file *f)
 {
 	free_rows(f);
-	json_decref(f->root);
+	json_decref(f->context);
+	f->context = NULL;
 }
 
-/* both sorted, so one pass pairs every identity: O(n log n) in all */
-static void match_rows(struct bench_file *a, struct bench_file *b)
-{
-	int i = 0, j = 0, d;
+/* ---- sides: every file's rows, by identity ---- */
 
-	while (i < a->nr_sorted && j < b->nr_sorted) {
-		d = cmp_identity(a->sorted[i], b->sorted[j]);
-		if (d < 0) {
-			i++;
-		} else if (d > 0) {
-			j++;
-		} else {
-			a->sorted[i]->match = b->sorted[j];
-			b->sorted[j]->match = a->sorted[i];
-			i++;
-			j++;
+static int cmp_identity(const struct row *a, const struct row *b)
+{
+	int d = strcmp(a->name, b->name);
+
+	if (!d)
+		d = strcmp(a->variant, b->variant);
+	if (!d)
+		d = strcmp(a->params, b->params);
+	return d;
+}
+
+/* by identity, then by file and position: the first of equal rows leads */
+static int cmp_side_order(const void *pa, const void *pb)
+{
+	const struct row *a = *(const struct row *const *)pa;
+	const struct row *b = *(const struct row *const *)pb;
+	int d = cmp_identity(a, b);
+
+	if (!d)
+		d = a->file - b->file;
+	return d ? d : a->index - b->index;
+}
+
+/* one file given twice on a side would count its units twice */
+static int refuse_twice(const struct side *s, int file)
+{
+	const struct bench_file *f = &s->files[file];
+	int i;
+
+	if (!f->dev && !f->ino)
+		return 0;
+	for (i = 0; i < file; i++)
+		if (s->files[i].dev == f->dev && s->files[i].ino == f->ino) {
+			pr_err("%s: given twice for %s (as %s): its units would count twice",
+			       f->path, s->label, s->files[i].path);
+			return -EINVAL;
 		}
+	return 0;
+}
+
+static int load_side(struct compare *c, enum compare_side which,
+		     const struct ignored *ig)
+{
+	struct side *s = &c->side[which];
+	int i, ret;
+
+	s->label = which == SIDE_A ? "A" : "B";
+	s->nr_files = c->args->nr_files[which];
+	for (i = 0; i < s->nr_files; i++) {
+		s->files[i].path = c->args->files[which][i];
+		ret = load_file(&s->files[i], i, &c->read, ig);
+		if (!ret)
+			ret = refuse_twice(s, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* a row a side's pool takes: ok, with units of a cost known here */
+static bool poolable(const struct row *r)
+{
+	size_t i;
+
+	if (!r->ok || !r->quantity)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(known_quantities); i++)
+		if (!strcmp(r->quantity, known_quantities[i]))
+			return true;
+	return false;
+}
+
+static void pool_group(struct group *g)
+{
+	const struct row *r;
+	int i;
+
+	for (i = 0; i < g->nr; i++) {
+		r = g->rows[i];
+		if (!poolable(r))
+			continue;
+		if (!g->quantity)
+			g->quantity = r->quantity;
+		else if (strcmp(g->quantity, r->quantity))
+			g->mixed = true;
+		pool_add(&g->pool, &r->units);
+		g->nr_pooled++;
 	}
 }
 
-/* ---- printing ---- */
+/*
+ * Sorts every file's rows by identity: a later row of an identity its
+ * file already had is a duplicate, left out; the rows of one identity
+ * from the side's files make a group, pooled
+ */
+static int index_side(struct side *s)
+{
+	struct row *r, *kept = NULL;
+	struct group *g = NULL;
+	size_t total = 0;
+	int i, j, n = 0;
 
-/* a context value as text, for equality and for display */
+	for (i = 0; i < s->nr_files; i++)
+		total += s->files[i].nr;
+	s->sorted = calloc(total ? total : 1, sizeof(*s->sorted));
+	s->groups = calloc(total ? total : 1, sizeof(*s->groups));
+	if (!s->sorted || !s->groups) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->nr_files; i++)
+		for (j = 0; j < s->files[i].nr; j++)
+			s->sorted[n++] = &s->files[i].rows[j];
+	qsort(s->sorted, n, sizeof(*s->sorted), cmp_side_order);
+	for (i = 0; i < n; i++) {
+		r = s->sorted[i];
+		if (kept && kept->file == r->file && !cmp_identity(kept, r)) {
+			kept->nr_dups++;
+			continue;
+		}
+		if (!g || cmp_identity(g->rows[0], r)) {
+			g = &s->groups[s->nr_groups++];
+			g->rows = &s->sorted[s->nr_sorted];
+		}
+		s->sorted[s->nr_sorted++] = r;
+		g->nr++;
+		kept = r;
+	}
+	for (i = 0; i < s->nr_groups; i++)
+		pool_group(&s->groups[i]);
+	return 0;
+}
+
+static void free_side(struct side *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr_files; i++)
+		free_file(&s->files[i]);
+	free(s->sorted);
+	free(s->groups);
+}
+
+/* ---- verdicts ---- */
+
+/* what Welch's test reads of a pool: its count, mean and stddev */
+static void pool_stats(const struct pool *p, struct sample_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->n = p->n;
+	st->mean = p->n ? p->mean : NAN;
+	st->stddev = p->n > 1 ? sqrt(p->m2 / (p->n - 1)) : p->n ? 0 : NAN;
+	st->min = st->max = st->cv = st->median = st->mad = NAN;
+}
+
+/* why a side's group gives no pool to compare; WHY_NONE when it does */
+static enum why side_why(const struct group *g)
+{
+	const struct row *r = g->rows[0];
+
+	if (g->mixed)
+		return WHY_QUANTITY_MIXED;
+	if (g->nr_pooled)
+		return WHY_NONE;
+	if (!r->ok)
+		return WHY_NOT_OK;
+	return r->quantity ? WHY_UNKNOWN_QUANTITY : WHY_NO_UNITS;
+}
+
+/*
+ * Half the 95% interval of B's mean less A's, at Welch's degrees of
+ * freedom: it excludes zero exactly when p < alpha, the verdict's rule
+ */
+static double delta_ci(const struct entry *e, double alpha)
+{
+	double se = sqrt(e->st_a.stddev * e->st_a.stddev / e->st_a.n +
+			 e->st_b.stddev * e->st_b.stddev / e->st_b.n);
+
+	if (!e->w.decidable)
+		return NAN;
+	return se > 0 ? student_t_quantile(alpha, e->w.df) * se : 0;
+}
+
+static void judge(struct entry *e, double fail_pct)
+{
+	pool_stats(&e->a->pool, &e->st_a);
+	pool_stats(&e->b->pool, &e->st_b);
+	e->ci95_a = stats_ci_half(&e->st_a, COMPARE_ALPHA);
+	e->ci95_b = stats_ci_half(&e->st_b, COMPARE_ALPHA);
+	/* costs: B higher is slower */
+	e->v = stats_verdict(&e->st_a, &e->st_b, COMPARE_ALPHA, false, &e->w);
+	e->delta = e->st_b.mean - e->st_a.mean;
+	e->delta_ci95 = delta_ci(e, COMPARE_ALPHA);
+	e->delta_pct = e->st_a.mean > 0 ? 100 * e->delta / e->st_a.mean : NAN;
+	/* from a cost of zero or less, any significant rise is beyond PCT */
+	e->regression = fail_pct >= 0 && e->v == V_SLOWER &&
+			!(e->delta_pct <= fail_pct);
+}
+
+static void judge_entry(struct compare *c, struct entry *e)
+{
+	if (!e->a || !e->b) {
+		e->why = e->a ? WHY_ONLY_A : WHY_ONLY_B;
+		return;
+	}
+	e->why = side_why(e->a);
+	if (!e->why)
+		e->why = side_why(e->b);
+	if (!e->why && strcmp(e->a->quantity, e->b->quantity))
+		e->why = WHY_QUANTITY_DIFFERS;
+	if (e->why)
+		return;
+	judge(e, c->args->fail_on_regression);
+	c->nr_compared++;
+	if (e->w.decidable)
+		c->nr_verdicts[e->v]++;
+	else
+		c->nr_cannot_tell++;
+	c->nr_regressions += e->regression;
+}
+
+/* the order of the output: compared rows first, then as A's files have them */
+static void entry_key(const struct entry *e, int key[4])
+{
+	const struct group *g = e->a ? e->a : e->b;
+
+	key[0] = e->why != WHY_NONE;
+	key[1] = !e->a;
+	key[2] = g->rows[0]->file;
+	key[3] = g->rows[0]->index;
+}
+
+static int cmp_entries(const void *pa, const void *pb)
+{
+	int a[4], b[4], i;
+
+	entry_key(pa, a);
+	entry_key(pb, b);
+	for (i = 0; i < 4; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* both sides' groups are sorted, so one pass pairs every identity */
+static int match_sides(struct compare *c)
+{
+	const struct side *a = &c->side[SIDE_A], *b = &c->side[SIDE_B];
+	struct entry *e;
+	int i = 0, j = 0, d;
+
+	c->entries = calloc(a->nr_groups + b->nr_groups + 1,
+			    sizeof(*c->entries));
+	if (!c->entries) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	while (i < a->nr_groups || j < b->nr_groups) {
+		e = &c->entries[c->nr_entries++];
+		if (i == a->nr_groups)
+			d = 1;
+		else if (j == b->nr_groups)
+			d = -1;
+		else
+			d = cmp_identity(a->groups[i].rows[0],
+					 b->groups[j].rows[0]);
+		if (d <= 0)
+			e->a = &a->groups[i++];
+		if (d >= 0)
+			e->b = &b->groups[j++];
+		judge_entry(c, e);
+	}
+	qsort(c->entries, c->nr_entries, sizeof(*c->entries), cmp_entries);
+	return 0;
+}
+
+/* ---- what is said of rows and contexts, for the table and the JSON ---- */
+
+/* bytes of a side's state, and of a reason made of both */
+#define STATE_LEN	(2 * NAME_SHOWN + LONG_SHOWN + 64)
+#define REASON_LEN_MAX	(2 * STATE_LEN + 16)
+
+/* what became of a row the pool did not take, shown */
+static const char *row_state(const struct row *r, char *buf, size_t len)
+{
+	char status[NAME_SHOWN], text[LONG_SHOWN];
+
+	if (!r->ok)
+		snprintf(buf, len, "%s (%s)",
+			 shown(status, sizeof(status), r->status),
+			 r->reason ? shown(text, sizeof(text), r->reason) :
+				     "no reason given");
+	else if (!r->quantity)
+		snprintf(buf, len, "ok, without units (a file from before units were written)");
+	else if (!poolable(r))
+		snprintf(buf, len, "ok, units of '%s', no cost this compare knows",
+			 shown(text, NAME_SHOWN, r->quantity));
+	else
+		snprintf(buf, len, "ok, %d units of %s", r->units.n,
+			 shown(text, NAME_SHOWN, r->quantity));
+	return buf;
+}
+
+/* a side's pool of an identity, or why it has none */
+static const char *group_state(const struct group *g, char *buf, size_t len)
+{
+	char q[NAME_SHOWN], other[NAME_SHOWN];
+	const struct row *r;
+	int i;
+
+	if (g->mixed) {
+		for (i = 0; i < g->nr; i++) {
+			r = g->rows[i];
+			if (poolable(r) && strcmp(r->quantity, g->quantity))
+				break;
+		}
+		snprintf(buf, len, "units of %s in one file, of %s in another",
+			 shown(q, sizeof(q), g->quantity),
+			 shown(other, sizeof(other), g->rows[i]->quantity));
+	} else if (g->nr_pooled) {
+		snprintf(buf, len, "ok, %d units of %s from %d file%s",
+			 g->pool.n, shown(q, sizeof(q), g->quantity),
+			 g->nr_pooled, g->nr_pooled > 1 ? "s" : "");
+	} else {
+		row_state(g->rows[0], buf, len);
+	}
+	return buf;
+}
+
+/* why an entry got no verdict, as the table and the JSON say it */
+static const char *entry_reason(const struct entry *e, char *buf, size_t len)
+{
+	char a[STATE_LEN], b[STATE_LEN];
+
+	if (e->why == WHY_ONLY_A || e->why == WHY_ONLY_B)
+		snprintf(buf, len, "only in %s", e->a ? "A" : "B");
+	else
+		snprintf(buf, len, "A %s; B %s",
+			 group_state(e->a, a, sizeof(a)),
+			 group_state(e->b, b, sizeof(b)));
+	return buf;
+}
+
+/* a context value as text, for display */
 static const char *value_text(const json_t *v, char *buf, size_t len)
 {
 	if (!v)
@@ -748,36 +1358,87 @@ static const char *value_text(const json_t *v, char *buf, size_t len)
 	}
 }
 
-/* prints "@prefix: key: A x, B y" when the two differ */
-static void diff_field(FILE *out, const char *prefix, const char *key,
-		       const json_t *a, const json_t *b)
-{
-	char buf_a[NAME_SHOWN], buf_b[NAME_SHOWN];
-	const char *ta = value_text(a, buf_a, sizeof(buf_a));
-	const char *tb = value_text(b, buf_b, sizeof(buf_b));
+/* a context member that differs between two files */
+struct ctx_diff {
+	const char *key;
+	const char *within;	/* a side's label; NULL: between the sides */
+	bool expected;		/* a kernel's, between the sides */
+	const struct bench_file *f[2];
+	const char *side[2];
+};
 
-	if (strcmp(ta, tb))
-		fprintf(out, "%s: %s: A %s, B %s\n", prefix, key, ta, tb);
+static bool same_member(const json_t *a, const json_t *b)
+{
+	return a && b ? json_equal(a, b) : a == b;
 }
 
-static void diff_context(FILE *out, const struct bench_file *a,
-			 const struct bench_file *b)
+static bool differs(const char *key, const struct bench_file *a,
+		    const struct bench_file *b)
 {
-	size_t i;
-
-	diff_field(out, "context differs", "tool",
-		   json_object_get(a->root, "tool"),
-		   json_object_get(b->root, "tool"));
-	for (i = 0; i < ARRAY_SIZE(context_mismatch); i++)
-		diff_field(out, "context differs", context_mismatch[i],
-			   json_object_get(a->context, context_mismatch[i]),
-			   json_object_get(b->context, context_mismatch[i]));
-	for (i = 0; i < ARRAY_SIZE(context_kernel); i++)
-		diff_field(out, "kernel differs (expected when comparing kernels)",
-			   context_kernel[i],
-			   json_object_get(a->context, context_kernel[i]),
-			   json_object_get(b->context, context_kernel[i]));
+	return !same_member(json_object_get(a->context, key),
+			    json_object_get(b->context, key));
 }
+
+static int nr_context_keys(void)
+{
+	return ARRAY_SIZE(context_mismatch) + ARRAY_SIZE(context_kernel);
+}
+
+static const char *context_key(int i, bool *kernel)
+{
+	int n = ARRAY_SIZE(context_mismatch);
+
+	*kernel = i >= n;
+	return i < n ? context_mismatch[i] : context_kernel[i - n];
+}
+
+/*
+ * The differences: the sides' first files, then each file of a side
+ * against its first (files pooled together should be alike, kernels too).
+ * @d holds nr_context_keys() * (files + 1) of them. Returns how many.
+ */
+static int context_diffs(const struct compare *c, struct ctx_diff *d)
+{
+	const struct side *a = &c->side[SIDE_A], *s;
+	const char *key;
+	int i, k, n = 0;
+	bool kernel;
+
+	for (k = 0; k < nr_context_keys(); k++) {
+		key = context_key(k, &kernel);
+		if (differs(key, &a->files[0], &c->side[SIDE_B].files[0]))
+			d[n++] = (struct ctx_diff){ key, NULL, kernel,
+				{ &a->files[0], &c->side[SIDE_B].files[0] },
+				{ "A", "B" } };
+	}
+	for (s = c->side; s < c->side + 2; s++)
+		for (k = 0; k < nr_context_keys(); k++)
+			for (i = 1; i < s->nr_files; i++) {
+				key = context_key(k, &kernel);
+				if (differs(key, &s->files[0], &s->files[i]))
+					d[n++] = (struct ctx_diff){ key,
+						s->label, false,
+						{ &s->files[0], &s->files[i] },
+						{ s->label, s->label } };
+			}
+	return n;
+}
+
+/* every difference of the files' contexts, into @c */
+static int find_context_diffs(struct compare *c)
+{
+	int files = c->side[SIDE_A].nr_files + c->side[SIDE_B].nr_files;
+
+	c->diffs = calloc(nr_context_keys() * (files + 1), sizeof(*c->diffs));
+	if (!c->diffs) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	c->nr_diffs = context_diffs(c, c->diffs);
+	return 0;
+}
+
+/* ---- the table ---- */
 
 /* a string of @obj, shown, or "?" */
 static const char *field_text(const json_t *obj, const char *key, char *buf,
@@ -788,187 +1449,654 @@ static const char *field_text(const json_t *obj, const char *key, char *buf,
 	return s ? shown(buf, len, s) : "?";
 }
 
-static void print_header(FILE *out, const char *label,
-			 const struct bench_file *f)
+static void print_headers(FILE *out, const struct compare *c)
 {
-	char tool[NAME_SHOWN], kernel[NAME_SHOWN], when[NAME_SHOWN];
+	char path[LONG_SHOWN], tool[NAME_SHOWN], kernel[NAME_SHOWN];
+	char when[NAME_SHOWN], key[NAME_SHOWN];
+	const struct bench_file *f;
+	const struct side *s;
+	int i;
 
-	fprintf(out, "%s: %s (%s, kernel %s, %s)\n", label, f->path,
-		field_text(f->root, "tool", tool, sizeof(tool)),
-		field_text(f->context, "kernel_release", kernel, sizeof(kernel)),
-		field_text(f->context, "timestamp", when, sizeof(when)));
+	for (s = c->side; s < c->side + 2; s++)
+		for (f = s->files; f < s->files + s->nr_files; f++)
+			fprintf(out, "%s: %s (%s, kernel %s, %s)\n", s->label,
+				shown(path, sizeof(path), f->path),
+				field_text(f->context, "tool", tool, sizeof(tool)),
+				field_text(f->context, "kernel_release", kernel,
+					   sizeof(kernel)),
+				field_text(f->context, "timestamp", when,
+					   sizeof(when)));
+	fprintf(out, "Welch's t-test of B's units against A's, each side's files pooled, at %.0f%% confidence.\n"
+		"Figures are costs in ns (the overhead over the base, or ns per event without\n"
+		"a base): higher is slower.\n", (1 - COMPARE_ALPHA) * 100);
+	if (!c->args->nr_ignore)
+		return;
+	fprintf(out, "Rows matched ignoring the params");
+	for (i = 0; i < c->args->nr_ignore; i++)
+		fprintf(out, "%s %s", i ? "," : "",
+			shown(key, sizeof(key), c->args->ignore[i]));
+	fputc('\n', out);
 }
 
-#define CELL_WIDTH	19
-
-/* "3.612 ± 0.021", in millions */
-static void mean_sd(char *buf, size_t len, const struct sample_stats *s)
+static void print_context(FILE *out, const struct compare *c)
 {
-	snprintf(buf, len, "%.3f ± %.3f", s->mean / 1e6, s->stddev / 1e6);
+	char path[2][LONG_SHOWN], text[2][NAME_SHOWN];
+	const struct ctx_diff *d;
+	const char *t[2];
+	int j;
+
+	for (d = c->diffs; d < c->diffs + c->nr_diffs; d++) {
+		for (j = 0; j < 2; j++)
+			t[j] = value_text(json_object_get(d->f[j]->context,
+							  d->key),
+					  text[j], NAME_SHOWN);
+		if (d->within)
+			fprintf(out, "context differs within %s: %s: %s %s, %s %s\n",
+				d->within, d->key,
+				shown(path[0], LONG_SHOWN, d->f[0]->path), t[0],
+				shown(path[1], LONG_SHOWN, d->f[1]->path), t[1]);
+		else
+			fprintf(out, "%s: %s: A %s, B %s\n", d->expected ?
+				"kernel differs (expected when comparing kernels)" :
+				"context differs", d->key, t[0], t[1]);
+	}
 }
 
-/* compares one row; true when it is a regression beyond @fail_pct */
-static bool compare_row(FILE *out, const struct row *a, const struct row *b,
-			double fail_pct)
+/* @s right-aligned in @width columns: "±" is two bytes and one column */
+static void print_cell(FILE *out, const char *s, int width)
 {
-	struct welch w;
-	char p[16], cell_a[48], cell_b[48];
+	int cols = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	fprintf(out, " %*s%s", width > cols ? width - cols : 0, "", s);
+}
+
+/* "22.11 ± 0.65 (8)": a side's mean, its interval and its units */
+static void side_cell(char *buf, size_t len, const struct sample_stats *st,
+		      double ci95)
+{
+	if (!st->n)
+		snprintf(buf, len, "- (0)");
+	else if (isnan(ci95))
+		snprintf(buf, len, "%.2f (%d)", st->mean, st->n);
+	else
+		snprintf(buf, len, "%.2f ± %.2f (%d)", st->mean, ci95, st->n);
+}
+
+static const char *quantity_name(const char *quantity)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known_quantities); i++)
+		if (!strcmp(quantity, known_quantities[i]))
+			return quantity_shown[i];
+	return "?";
+}
+
+#define SIDE_WIDTH	22
+#define DELTA_WIDTH	16
+
+static void print_table_head(FILE *out)
+{
+	fprintf(out, "\n  %-11s %-13s %-8s", "name", "variant", "figure");
+	print_cell(out, "A ns ± 95% (units)", SIDE_WIDTH);
+	print_cell(out, "B ns ± 95% (units)", SIDE_WIDTH);
+	print_cell(out, "B-A ns ± 95%", DELTA_WIDTH);
+	fprintf(out, " %8s %8s  %s\n", "change", "p", "verdict");
+}
+
+static void print_entry(FILE *out, const struct entry *e)
+{
+	char cell[64], pct[16], p[16];
 	struct label l;
-	enum verdict v;
-	double delta;
 
-	v = stats_verdict(&a->st, &b->st, COMPARE_ALPHA, true, &w);
-	delta = a->st.mean != 0 ? 100 * (b->st.mean - a->st.mean) / a->st.mean
-				: NAN;
-	if (!w.decidable)
+	row_label(e->a->rows[0], &l);
+	fprintf(out, "  %-11s %-13s %-8s", l.name, l.variant,
+		quantity_name(e->a->quantity));
+	side_cell(cell, sizeof(cell), &e->st_a, e->ci95_a);
+	print_cell(out, cell, SIDE_WIDTH);
+	side_cell(cell, sizeof(cell), &e->st_b, e->ci95_b);
+	print_cell(out, cell, SIDE_WIDTH);
+	if (isnan(e->delta))
+		snprintf(cell, sizeof(cell), "-");
+	else if (isnan(e->delta_ci95))
+		snprintf(cell, sizeof(cell), "%+.2f", e->delta);
+	else
+		snprintf(cell, sizeof(cell), "%+.2f ± %.2f", e->delta,
+			 e->delta_ci95);
+	print_cell(out, cell, DELTA_WIDTH);
+	snprintf(pct, sizeof(pct), isnan(e->delta_pct) ? "-" : "%+.2f%%",
+		 e->delta_pct);
+	if (!e->w.decidable || isnan(e->w.p))
 		snprintf(p, sizeof(p), "-");
-	else if (w.p < 1e-4)
+	else if (e->w.p < 1e-4)
 		snprintf(p, sizeof(p), "<0.0001");
 	else
-		snprintf(p, sizeof(p), "%.4f", w.p);
-
-	mean_sd(cell_a, sizeof(cell_a), &a->st);
-	mean_sd(cell_b, sizeof(cell_b), &b->st);
-	row_label(a, &l);
-	/* widths count bytes: one more for the two bytes of "±" */
-	fprintf(out, "  %-11s %-13s %*s %*s %+8.2f%% %8s  %s", l.name,
-		l.variant, CELL_WIDTH + 1, cell_a, CELL_WIDTH + 1, cell_b,
-		delta, p, verdict_name(v));
-	if (!w.decidable)
-		fprintf(out, " (fewer than 2 samples: cannot tell)");
-	else if (stats_noisy(&a->st) || stats_noisy(&b->st))
-		fprintf(out, " (noisy: CV > %.0f%%)", NOISY_CV * 100);
+		snprintf(p, sizeof(p), "%.4f", e->w.p);
+	fprintf(out, " %8s %8s  %s", pct, p, e->w.decidable ?
+		verdict_name(e->v) : "cannot tell");
+	if (!e->w.decidable)
+		fprintf(out, " (fewer than 2 units in %s)",
+			e->st_a.n < 2 && e->st_b.n < 2 ? "A and B" :
+			e->st_a.n < 2 ? "A" : "B");
 	fputc('\n', out);
-	return fail_pct >= 0 && v == V_SLOWER && -delta > fail_pct;
 }
 
-static bool comparable(const struct row *a, const struct row *b)
+static void print_entries(FILE *out, const struct compare *c)
 {
-	return a->ok && b->ok && !strcmp(a->unit, b->unit);
-}
-
-/* the rows in both files and ok in both; returns how many regressed */
-static int compare_rows(FILE *out, const struct bench_file *a,
-			double fail_pct)
-{
-	int i, compared = 0, regressed = 0;
-	const struct row *r;
-
-	fprintf(out, "\n  %-11s %-13s %*s %*s %9s %8s  %s\n", "name",
-		"variant", CELL_WIDTH, "A (M/s)", CELL_WIDTH, "B (M/s)",
-		"delta", "p", "verdict");
-	for (i = 0; i < a->nr; i++) {
-		r = &a->rows[i];
-		if (!r->match || !comparable(r, r->match))
-			continue;
-		regressed += compare_row(out, r, r->match, fail_pct);
-		compared++;
-	}
-	if (!compared)
-		fprintf(out, "  (no row is ok in both files)\n");
-	return regressed;
-}
-
-static void print_status(FILE *out, const char *label, const struct row *r)
-{
-	char status[NAME_SHOWN], text[LONG_SHOWN];
-
-	fprintf(out, "%s %s", label, shown(status, sizeof(status), r->status));
-	if (!r->ok)
-		fprintf(out, " (%s)", r->reason ?
-			shown(text, sizeof(text), r->reason) : "no reason given");
-	else
-		fprintf(out, " in %s", shown(text, NAME_SHOWN, r->unit));
-}
-
-static void print_only_in(FILE *out, const char *label,
-			  const struct bench_file *f)
-{
+	char reason[REASON_LEN_MAX];
+	const struct entry *e;
 	struct label l;
-	int i;
 
-	for (i = 0; i < f->nr; i++)
-		if (!f->rows[i].match && !f->rows[i].first)
-			fprintf(out, "only in %s (%s): %s %s\n", label, f->path,
-				row_label(&f->rows[i], &l)->name, l.variant);
+	print_table_head(out);
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE)
+			print_entry(out, e);
+	if (!c->nr_compared)
+		fprintf(out, "  (no row has units to compare on both sides)\n");
+	for (e = c->entries; e < c->entries + c->nr_entries; e++) {
+		if (e->why == WHY_NONE)
+			continue;
+		row_label((e->a ? e->a : e->b)->rows[0], &l);
+		if (e->why == WHY_ONLY_A || e->why == WHY_ONLY_B)
+			fprintf(out, "only in %s: %s %s\n", e->a ? "A" : "B",
+				l.name, l.variant);
+		else
+			fprintf(out, "not compared: %s %s: %s\n", l.name,
+				l.variant,
+				entry_reason(e, reason, sizeof(reason)));
+	}
 }
 
-static void print_dups(FILE *out, const char *label,
-		       const struct bench_file *f)
+/* the rows of a side's files its pools left out, beside pooled ones */
+static void print_left_out(FILE *out, const struct side *s)
 {
+	char path[LONG_SHOWN], state[STATE_LEN];
+	const struct group *g;
 	const struct row *r;
 	struct label l;
 	int i;
 
-	for (i = 0; i < f->nr; i++) {
-		r = &f->rows[i];
-		if (r->nr_dups)
-			fprintf(out, "duplicate in %s (%s): %s %s: results[%d] kept, %d later row%s ignored\n",
-				label, f->path, row_label(r, &l)->name,
-				l.variant, r->index, r->nr_dups,
-				r->nr_dups > 1 ? "s" : "");
+	for (g = s->groups; g < s->groups + s->nr_groups; g++) {
+		if (!g->nr_pooled)
+			continue;
+		for (i = 0; i < g->nr; i++) {
+			r = g->rows[i];
+			if (poolable(r))
+				continue;
+			fprintf(out, "left out of %s: %s %s in %s: %s\n",
+				s->label, row_label(r, &l)->name, l.variant,
+				shown(path, sizeof(path), s->files[r->file].path),
+				row_state(r, state, sizeof(state)));
+		}
 	}
 }
 
-/* rows in both files that could not be compared, rows in one only */
-static void print_unmatched(FILE *out, const struct bench_file *a,
-			    const struct bench_file *b)
+static void print_dups(FILE *out, const struct side *s)
 {
-	const struct row *ra;
+	char path[LONG_SHOWN];
+	const struct bench_file *f;
+	const struct row *r;
 	struct label l;
+
+	for (f = s->files; f < s->files + s->nr_files; f++)
+		for (r = f->rows; r < f->rows + f->nr; r++)
+			if (r->nr_dups)
+				fprintf(out, "duplicate in %s (%s): %s %s: results[%d] kept, %d later row%s ignored\n",
+					s->label, shown(path, sizeof(path), f->path),
+					row_label(r, &l)->name, l.variant,
+					r->index, r->nr_dups,
+					r->nr_dups > 1 ? "s" : "");
+}
+
+static void print_compare(FILE *out, const struct compare *c)
+{
+	int nr_not = c->nr_entries - c->nr_compared;
+
+	print_headers(out, c);
+	print_context(out, c);
+	print_entries(out, c);
+	print_left_out(out, &c->side[SIDE_A]);
+	print_left_out(out, &c->side[SIDE_B]);
+	print_dups(out, &c->side[SIDE_A]);
+	print_dups(out, &c->side[SIDE_B]);
+	fprintf(out, "%d row%s compared: %d slower, %d faster, %d no significant change, %d cannot tell; %d not compared\n",
+		c->nr_compared, c->nr_compared == 1 ? "" : "s",
+		c->nr_verdicts[V_SLOWER], c->nr_verdicts[V_FASTER],
+		c->nr_verdicts[V_NO_CHANGE], c->nr_cannot_tell, nr_not);
+	if (c->nr_regressions)
+		fprintf(out, "regression: %d row%s significantly slower by more than %g%%\n",
+			c->nr_regressions, c->nr_regressions > 1 ? "s" : "",
+			c->args->fail_on_regression);
+}
+
+/* ---- --json ---- */
+
+/* NAN and infinities have no JSON spelling */
+static json_t *json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* a path from the command line may be no UTF-8: jansson refuses that */
+static json_t *json_text(const char *s)
+{
+	json_t *j = json_string(s);
+
+	return j ? j : json_string(printable(s));
+}
+
+/* what names a row in every list: its identity as the compare has it */
+static json_t *identity_json(const struct row *r)
+{
+	return json_pack("{s:s, s:s, s:s}", "name", r->name,
+			 "variant", r->variant, "params", r->params);
+}
+
+/* a row of a side's file: which side and file, and its identity */
+static json_t *file_row_json(const struct side *s, const struct row *r)
+{
+	json_t *o = json_pack("{s:s, s:o}", "side", s->label,
+			      "file", json_text(s->files[r->file].path));
+
+	json_object_update_new(o, identity_json(r));
+	return o;
+}
+
+static json_t *side_json(const struct group *g, const struct sample_stats *st,
+			 double ci95)
+{
+	return json_pack("{s:i, s:i, s:o, s:o}", "files", g->nr_pooled,
+			 "n", st->n, "mean", json_num(st->mean),
+			 "ci95", json_num(ci95));
+}
+
+static json_t *entry_json(const struct entry *e)
+{
+	json_t *o = identity_json(e->a->rows[0]);
+
+	json_object_update_new(o, json_pack(
+		"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:b}",
+		"quantity", e->a->quantity,
+		"a", side_json(e->a, &e->st_a, e->ci95_a),
+		"b", side_json(e->b, &e->st_b, e->ci95_b),
+		"delta", json_num(e->delta),
+		"delta_ci95", json_num(e->delta_ci95),
+		"delta_pct", json_num(e->delta_pct),
+		"p", e->w.decidable ? json_num(e->w.p) : json_null(),
+		"verdict", e->w.decidable ? verdict_name(e->v) : "cannot tell",
+		"regression", e->regression));
+	return o;
+}
+
+static json_t *not_compared_json(const struct entry *e)
+{
+	json_t *o = identity_json((e->a ? e->a : e->b)->rows[0]);
+	char reason[REASON_LEN_MAX];
+
+	json_object_update_new(o, json_pack("{s:s, s:s}",
+		"kind", why_kinds[e->why],
+		"reason", entry_reason(e, reason, sizeof(reason))));
+	return o;
+}
+
+static void entries_json(json_t *root, const struct compare *c)
+{
+	json_t *rows = json_array(), *not = json_array();
+	const struct entry *e;
+
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		json_array_append_new(e->why ? not : rows, e->why ?
+				      not_compared_json(e) : entry_json(e));
+	json_object_set_new(root, "rows", rows);
+	json_object_set_new(root, "not_compared", not);
+}
+
+static void left_out_json(json_t *a, const struct side *s)
+{
+	char state[STATE_LEN];
+	const struct group *g;
+	json_t *o;
 	int i;
 
-	for (i = 0; i < a->nr; i++) {
-		ra = &a->rows[i];
-		if (!ra->match || comparable(ra, ra->match))
+	for (g = s->groups; g < s->groups + s->nr_groups; g++) {
+		if (!g->nr_pooled)
 			continue;
-		fprintf(out, "not compared: %s %s: ", row_label(ra, &l)->name,
-			l.variant);
-		print_status(out, "A", ra);
-		print_status(out, ", B", ra->match);
-		fputc('\n', out);
+		for (i = 0; i < g->nr; i++) {
+			if (poolable(g->rows[i]))
+				continue;
+			o = file_row_json(s, g->rows[i]);
+			json_object_set_new(o, "reason", json_string(
+				row_state(g->rows[i], state, sizeof(state))));
+			json_array_append_new(a, o);
+		}
 	}
-	print_only_in(out, "A", a);
-	print_only_in(out, "B", b);
-	print_dups(out, "A", a);
-	print_dups(out, "B", b);
 }
 
-int bench_compare_to(FILE *out, const char *file_a, const char *file_b,
-		     double fail_on_regression_pct)
+static void dups_json(json_t *a, const struct side *s)
 {
-	struct bench_file a = { .path = file_a }, b = { .path = file_b };
-	int ret, regressed;
+	const struct bench_file *f;
+	const struct row *r;
+	json_t *o;
 
-	ret = load_file(&a);
-	if (ret)
-		goto cleanup;
-	ret = load_file(&b);
-	if (ret)
-		goto cleanup;
-	match_rows(&a, &b);
+	for (f = s->files; f < s->files + s->nr_files; f++)
+		for (r = f->rows; r < f->rows + f->nr; r++) {
+			if (!r->nr_dups)
+				continue;
+			o = file_row_json(s, r);
+			json_object_update_new(o, json_pack("{s:i, s:i}",
+				"kept", r->index, "ignored", r->nr_dups));
+			json_array_append_new(a, o);
+		}
+}
 
-	print_header(out, "A", &a);
-	print_header(out, "B", &b);
-	fprintf(out, "Welch's t-test at %.0f%% confidence; more events/s is faster\n",
-		(1 - COMPARE_ALPHA) * 100);
-	diff_context(out, &a, &b);
-	regressed = compare_rows(out, &a, fail_on_regression_pct);
-	print_unmatched(out, &a, &b);
-	if (regressed) {
-		fprintf(out, "regression: %d row(s) significantly slower by more than %g%%\n",
-			regressed, fail_on_regression_pct);
-		ret = 1;
+static json_t *member_json(const struct ctx_diff *d, int i)
+{
+	json_t *v = json_object_get(d->f[i]->context, d->key);
+
+	return json_pack("{s:s, s:o, s:O}", "side", d->side[i],
+			 "file", json_text(d->f[i]->path),
+			 "value", v ? v : json_null());
+}
+
+static json_t *context_json(const struct compare *c)
+{
+	json_t *a = json_array();
+	const struct ctx_diff *d;
+
+	for (d = c->diffs; d < c->diffs + c->nr_diffs; d++)
+		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:[o, o]}",
+			"key", d->key,
+			"within", d->within ? json_string(d->within) :
+					      json_null(),
+			"expected", d->expected,
+			"values", member_json(d, 0), member_json(d, 1)));
+	return a;
+}
+
+static json_t *files_json(const struct side *s)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < s->nr_files; i++)
+		json_array_append_new(a, json_text(s->files[i].path));
+	return a;
+}
+
+static json_t *compare_json(const struct compare *c)
+{
+	const struct compare_args *args = c->args;
+	json_t *root, *ignored = json_array(), *list;
+	int i;
+
+	for (i = 0; i < args->nr_ignore; i++)
+		json_array_append_new(ignored, json_text(args->ignore[i]));
+	root = json_pack("{s:s, s:f, s:{s:o, s:o}, s:o, s:o,"
+			 " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:o}",
+		"schema", COMPARE_SCHEMA,
+		"alpha", COMPARE_ALPHA,
+		"files", "A", files_json(&c->side[SIDE_A]),
+			 "B", files_json(&c->side[SIDE_B]),
+		"ignored_params", ignored,
+		"fail_on_regression_pct", args->fail_on_regression >= 0 ?
+			json_real(args->fail_on_regression) : json_null(),
+		"summary",
+			"compared", c->nr_compared,
+			"slower", c->nr_verdicts[V_SLOWER],
+			"faster", c->nr_verdicts[V_FASTER],
+			"no_change", c->nr_verdicts[V_NO_CHANGE],
+			"cannot_tell", c->nr_cannot_tell,
+			"not_compared", c->nr_entries - c->nr_compared,
+			"regressions", c->nr_regressions,
+		"context_differences", context_json(c));
+	if (!root)
+		return NULL;
+	entries_json(root, c);
+	list = json_array();
+	left_out_json(list, &c->side[SIDE_A]);
+	left_out_json(list, &c->side[SIDE_B]);
+	json_object_set_new(root, "left_out", list);
+	list = json_array();
+	dups_json(list, &c->side[SIDE_A]);
+	dups_json(list, &c->side[SIDE_B]);
+	json_object_set_new(root, "duplicates", list);
+	return root;
+}
+
+/*
+ * The file --json names, opened once the inputs are read (a bad input
+ * leaves the file as it was) but before the table is printed (a bad path
+ * gives one line, not a table and an error); "-" is @out
+ */
+static int open_json(FILE *out, const char *path, FILE **f)
+{
+	int err;
+
+	*f = out;
+	if (!strcmp(path, "-"))
+		return 0;
+	*f = fopen(path, "w");
+	if (*f)
+		return 0;
+	err = -errno;
+	pr_err("cannot write %s: %s", printable(path), strerror(-err));
+	return err;
+}
+
+/* the verdicts as JSON into @f, closed unless it is @out */
+static int write_json(FILE *out, FILE *f, const struct compare *c)
+{
+	const char *path = c->args->json;
+	json_t *root = compare_json(c);
+	int err = 0;
+
+	errno = 0;
+	if (!root ||
+	    json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		       JSON_REAL_PRECISION(17)) ||
+	    fputc('\n', f) == EOF || fflush(f) || ferror(f))
+		err = errno ? -errno : -EIO;
+	if (f != out && fclose(f) && !err)
+		err = errno ? -errno : -EIO;
+	if (err)
+		pr_err("writing %s failed: %s", printable(path), strerror(-err));
+	json_decref(root);
+	return err;
+}
+
+/* ---- the command line ---- */
+
+#define FILES_USAGE	"--compare A.json B.json, or --compare A1.json A2.json ... -- B1.json ..."
+
+/* a word that ends --compare's files: an option, but not the "--" */
+static bool is_option(const char *s)
+{
+	return s[0] == '-' && strcmp(s, "--");
+}
+
+/* @words, split at their "--" when there is one */
+static int split_files(struct compare_args *c, const char **words, int nr)
+{
+	int i, sep = -1, side = SIDE_A;
+
+	for (i = 0; i < nr; i++) {
+		if (strcmp(words[i], "--"))
+			continue;
+		if (sep >= 0) {
+			pr_err("--compare takes one -- between A's files and B's: " FILES_USAGE);
+			return -1;
+		}
+		sep = i;
 	}
-cleanup:
-	free_file(&a);
-	free_file(&b);
+	if (sep < 0 && nr != 2) {
+		pr_err(nr < 2 ? "--compare needs two files: " FILES_USAGE :
+		       "--compare with more than two files needs -- between A's and B's: " FILES_USAGE);
+		return -1;
+	}
+	if (sep == 0 || sep == nr - 1) {
+		pr_err("--compare needs a file on each side of --: " FILES_USAGE);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		if (i == sep || (sep < 0 && i == 1)) {
+			side = SIDE_B;
+			if (i == sep)
+				continue;
+		}
+		if (c->nr_files[side] == COMPARE_MAX_FILES) {
+			pr_err("--compare takes at most %d files a side",
+			       COMPARE_MAX_FILES);
+			return -1;
+		}
+		c->files[side][c->nr_files[side]++] = words[i];
+	}
+	return 0;
+}
+
+int compare_parse_files(struct compare_args *c, const char *first, int argc,
+			char **argv, int *next)
+{
+	const char *words[2 * COMPARE_MAX_FILES + 2];
+	int nr = 0;
+
+	if (c->nr_files[SIDE_A]) {
+		pr_err("give --compare once: " FILES_USAGE);
+		return -1;
+	}
+	if (is_option(first)) {
+		pr_err("--compare needs files, not '%s': " FILES_USAGE,
+		       printable(first));
+		return -1;
+	}
+	words[nr++] = first;
+	while (*next < argc && !is_option(argv[*next])) {
+		if (nr == ARRAY_SIZE(words)) {
+			pr_err("--compare takes at most %d files a side",
+			       COMPARE_MAX_FILES);
+			return -1;
+		}
+		words[nr++] = argv[(*next)++];
+	}
+	return split_files(c, words, nr);
+}
+
+int compare_parse_ignore(struct compare_args *c, const char *list)
+{
+	const char *s = list, *comma;
+	size_t len;
+
+	do {
+		comma = strchr(s, ',');
+		len = comma ? (size_t)(comma - s) : strlen(s);
+		if (!len) {
+			pr_err("bad --ignore-param '%s': KEY[,KEY...], no key empty",
+			       printable(list));
+			return -1;
+		}
+		if (c->nr_ignore == COMPARE_MAX_PARAMS) {
+			pr_err("--ignore-param: at most %d keys",
+			       COMPARE_MAX_PARAMS);
+			return -1;
+		}
+		/* kept until the program ends, as the command line is */
+		c->ignore[c->nr_ignore] = strndup(s, len);
+		if (!c->ignore[c->nr_ignore]) {
+			pr_err("out of memory");
+			return -1;
+		}
+		c->nr_ignore++;
+		s = comma + 1;
+	} while (comma);
+	return 0;
+}
+
+/* ---- the compare ---- */
+
+static int check_args(const struct compare_args *args)
+{
+	int i;
+
+	for (i = SIDE_A; i <= SIDE_B; i++)
+		if (args->nr_files[i] < 1 ||
+		    args->nr_files[i] > COMPARE_MAX_FILES) {
+			pr_err("--compare needs 1 to %d files a side",
+			       COMPARE_MAX_FILES);
+			return -EINVAL;
+		}
+	if (args->nr_ignore < 0 || args->nr_ignore > COMPARE_MAX_PARAMS) {
+		pr_err("--ignore-param: at most %d keys", COMPARE_MAX_PARAMS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void sort_ignored(const struct compare_args *args, struct ignored *ig)
+{
+	ig->nr = args->nr_ignore;
+	memcpy(ig->keys, args->ignore, ig->nr * sizeof(*ig->keys));
+	qsort(ig->keys, ig->nr, sizeof(*ig->keys), cmp_str);
+}
+
+static int load(struct compare *c)
+{
+	struct ignored ig;
+	int ret;
+
+	sort_ignored(c->args, &ig);
+	ret = load_side(c, SIDE_A, &ig);
+	if (!ret)
+		ret = load_side(c, SIDE_B, &ig);
+	if (!ret)
+		ret = index_side(&c->side[SIDE_A]);
+	if (!ret)
+		ret = index_side(&c->side[SIDE_B]);
 	return ret;
 }
 
-int bench_compare(const char *file_a, const char *file_b,
-		  double fail_on_regression_pct)
+int bench_compare_to(FILE *out, const struct compare_args *args)
 {
-	return bench_compare_to(stdout, file_a, file_b,
-				fail_on_regression_pct);
+	struct compare *c;
+	FILE *json = NULL;
+	int ret;
+
+	ret = check_args(args);
+	if (ret)
+		return ret;
+	/* two sides of COMPARE_MAX_FILES files: off the stack */
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	c->args = args;
+	ret = load(c);
+	if (!ret)
+		ret = match_sides(c);
+	if (!ret)
+		ret = find_context_diffs(c);
+	if (!ret && args->json)
+		ret = open_json(out, args->json, &json);
+	if (ret)
+		goto cleanup;
+	if (json != out)
+		print_compare(out, c);
+	if (json)
+		ret = write_json(out, json, c);
+	if (!ret && c->nr_regressions)
+		ret = 1;
+cleanup:
+	free_side(&c->side[SIDE_A]);
+	free_side(&c->side[SIDE_B]);
+	free(c->entries);
+	free(c->diffs);
+	free(c);
+	return ret;
+}
+
+int bench_compare(const struct compare_args *args)
+{
+	return bench_compare_to(stdout, args);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A/B comparison of two results files: per row, both means with their
- * spread, the delta and a Welch's t-test verdict. The schema is written
- * down at the top of bench_compare.c.
+ * A/B comparison of results files: per row, the units of every file of a
+ * side pooled, both sides' means with their 95% intervals, the difference
+ * with its interval and a Welch's t-test verdict. The schemas read and
+ * written are at the top of bench_compare.c.
  */
 #ifndef __BENCH_COMPARE_H
 #define __BENCH_COMPARE_H
@@ -11,6 +12,8 @@
 
 /* the "schema" value of every results file, writers and readers alike */
 #define BENCH_SCHEMA		"bpf-bench/1"
+/* the "schema" of what --compare --json writes */
+#define COMPARE_SCHEMA		"bpf-bench-compare/1"
 /* confidence of compare verdicts: 1 - alpha */
 #define COMPARE_ALPHA		0.05
 
@@ -19,25 +22,51 @@
  * must not take the machine down. Bigger files are refused in one line.
  */
 #define JSON_MAX_FILE_SIZE	(16 << 20)
+/* all the files of one compare together */
+#define COMPARE_MAX_TOTAL_SIZE	(128 << 20)
 #define COMPARE_MAX_ROWS	100000
 /* members of one row's "params" */
 #define COMPARE_MAX_PARAMS	64
 /* the parse may allocate this many times the bytes read, plus the slack */
 #define COMPARE_MEM_FACTOR	32
 #define COMPARE_MEM_SLACK	(1 << 20)
+/* files of one side */
+#define COMPARE_MAX_FILES	64
+
+enum compare_side { SIDE_A, SIDE_B };
+
+/* what the command line asks of a compare */
+struct compare_args {
+	const char *files[2][COMPARE_MAX_FILES];	/* [SIDE_A], [SIDE_B] */
+	int nr_files[2];
+	/* params left out of a row's identity (--ignore-param) */
+	const char *ignore[COMPARE_MAX_PARAMS];
+	int nr_ignore;
+	double fail_on_regression;	/* percent; < 0: off */
+	const char *json;		/* the verdicts as JSON: a path, "-" */
+};
 
 /*
- * Prints the comparison of @file_a (before) with @file_b (after) to
- * stdout. Returns 0, or 1 when @fail_on_regression_pct >= 0 and a row is
- * significantly slower by more than that percent; -errno with one pr_err()
- * line when a file cannot be read, is not JSON, not a BENCH_SCHEMA file or
- * beyond the limits above (-EFBIG). Samples beyond MAX_REPEAT in a row
- * are an error too.
+ * The files of --compare: @first (its value), then the words of @argv
+ * from *@next on that are no option: "A B", or "A1 A2 ... -- B1 B2 ...".
+ * Moves *@next past them. -1 with one pr_err() line when they are not
+ * of that form.
  */
-int bench_compare(const char *file_a, const char *file_b,
-		  double fail_on_regression_pct);
+int compare_parse_files(struct compare_args *c, const char *first, int argc,
+			char **argv, int *next);
+/* --ignore-param KEY[,KEY...]; -1 with one pr_err() line */
+int compare_parse_ignore(struct compare_args *c, const char *list);
+
+/*
+ * Prints the comparison of side A (before) with side B (after) to stdout,
+ * and with @c->json writes it as JSON there ("-": to stdout, instead of
+ * the table). Returns 0, or 1 when @c->fail_on_regression >= 0 and a row
+ * is significantly slower by more than that percent; -errno with one
+ * pr_err() line when a file cannot be read or written, is not JSON, not a
+ * BENCH_SCHEMA file or beyond the limits above (-EFBIG).
+ */
+int bench_compare(const struct compare_args *c);
 /* the same, printing to @out */
-int bench_compare_to(FILE *out, const char *file_a, const char *file_b,
-		     double fail_on_regression_pct);
+int bench_compare_to(FILE *out, const struct compare_args *c);
 
 #endif /* __BENCH_COMPARE_H */

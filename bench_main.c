@@ -45,6 +45,7 @@ enum {
 	OPT_PROG_STATS,
 	OPT_COMPARE,
 	OPT_FAIL_ON_REGRESSION,
+	OPT_IGNORE_PARAM,
 	OPT_LIST,
 	OPT_PRECISION,
 	OPT_MAX_UNITS,
@@ -84,11 +85,17 @@ static const struct bench_option common_options[] = {
 	  "print the rows the other options select and what\n"
 	  "each needs of the kernel (with --json, as JSON);\n"
 	  "runs nothing, needs no privileges", USE_ANY },
-	{ "compare", OPT_COMPARE, "A B", "compare two --json files: nothing is run",
-	  USE_ANY },
+	{ "compare", OPT_COMPARE, "A B",
+	  "compare --json files, A B or A1 A2 ... -- B1 B2 ...\n"
+	  "(each side's runs pooled): nothing is run; with\n"
+	  "--json FILE, the verdicts as JSON", USE_ANY },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT",
 	  "with --compare: exit 1 when a row is\n"
 	  "significantly slower by more than PCT percent", USE_ANY },
+	{ "ignore-param", OPT_IGNORE_PARAM, "KEY[,KEY]",
+	  "with --compare: match rows ignoring these params\n"
+	  "(--ignore-param progs: a --progs 1 run against\n"
+	  "a --progs 2 one)", USE_ANY },
 	{ "lock-wait", OPT_LOCK_WAIT, "S",
 	  "wait up to S seconds for another run of these\n"
 	  "tools to finish (default 600; 0: do not wait)", USE_RUN },
@@ -143,8 +150,11 @@ static void usage(const struct bench_family *fam, FILE *f)
 
 	fprintf(f, "Usage: %s [options] %s\n"
 		"       %s --compare A.json B.json [--fail-on-regression PCT]\n"
+		"         [--ignore-param KEY[,KEY...]] [--json FILE]\n"
+		"       %s --compare A1.json A2.json ... -- B1.json B2.json ...\n"
 		"       %s --list [--json FILE]\n%s\n",
-		fam->name, fam->args, fam->name, fam->name, fam->about);
+		fam->name, fam->args, fam->name, fam->name, fam->name,
+		fam->about);
 	for (o = fam->options; o && o->name; o++)
 		print_option(f, o);
 	for (o = common_options; o->name; o++)
@@ -222,6 +232,8 @@ static const char *option_name(const struct bench_family *fam, int key)
 
 static const char *cpus_arg;
 static bool count_given;
+/* --compare, --fail-on-regression, --ignore-param */
+static struct compare_args compare_args = { .fail_on_regression = -1 };
 
 int bench_cpus_arg(const char *s, const char *what)
 {
@@ -309,17 +321,15 @@ static int parse_common(const struct bench_family *fam, int c,
 		err = parse_double(arg, 0, 86400, &rs->lock_wait);
 		break;
 	case OPT_COMPARE:
-		/* the second file is the next word */
-		if (optind >= argc) {
-			pr_err("--compare needs two files: --compare A.json B.json");
-			return -1;
-		}
-		rs->compare[0] = arg;
-		rs->compare[1] = argv[optind++];
-		return 0;
+		/* the files are the words after it that are no option */
+		return compare_parse_files(&compare_args, arg, argc, argv,
+					   &optind);
 	case OPT_FAIL_ON_REGRESSION:
-		err = parse_double(arg, 0, 1e6, &rs->fail_on_regression);
+		err = parse_double(arg, 0, 1e6,
+				   &compare_args.fail_on_regression);
 		return err ? -2 : 0;
+	case OPT_IGNORE_PARAM:
+		return compare_parse_ignore(&compare_args, arg);
 	case 'q':
 		verbosity = 0;
 		return 0;
@@ -345,7 +355,6 @@ static int parse_options(const struct bench_family *fam, int argc,
 	rs->max_units = DEFAULT_MAX_UNITS;
 	rs->precision = DEFAULT_PRECISION;
 	rs->row_budget_ns = DEFAULT_ROW_BUDGET * 1e9;
-	rs->fail_on_regression = -1;
 	rs->lock_wait = DEFAULT_LOCK_WAIT;
 	if (getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
 		return -1;
@@ -387,18 +396,22 @@ static int check_options(const struct bench_family *fam, int argc,
 			 char **argv)
 {
 	struct run_settings *rs = &bench_rs;
+	struct compare_args *cmp = &compare_args;
 
-	if (rs->fail_on_regression >= 0 && !rs->compare[0]) {
-		pr_err("--fail-on-regression goes with --compare");
+	if (!cmp->nr_files[SIDE_A] &&
+	    (cmp->fail_on_regression >= 0 || cmp->nr_ignore)) {
+		pr_err("%s goes with --compare", cmp->nr_ignore ?
+		       "--ignore-param" : "--fail-on-regression");
 		return -1;
 	}
-	if (rs->compare[0]) {
-		if (select_option || rs->json || rs->list || optind < argc) {
-			pr_err("--compare takes two files and no run options (%s)",
-			       select_option ?: rs->json ? "--json" :
-			       rs->list ? "--list" : printable(argv[optind]));
+	if (cmp->nr_files[SIDE_A]) {
+		if (select_option || rs->list || optind < argc) {
+			pr_err("--compare takes files, --json and no run options (%s)",
+			       select_option ?: rs->list ? "--list" :
+			       printable(argv[optind]));
 			return -1;
 		}
+		cmp->json = rs->json;
 		return 0;
 	}
 	if (rs->list && run_option) {
@@ -656,9 +669,8 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	bench_init(fam->name);
 	if (parse_options(fam, argc, argv) || check_options(fam, argc, argv))
 		return EXIT_USAGE;
-	if (bench_rs.compare[0]) {
-		err = bench_compare(bench_rs.compare[0], bench_rs.compare[1],
-				    bench_rs.fail_on_regression);
+	if (compare_args.nr_files[SIDE_A]) {
+		err = bench_compare(&compare_args);
 		return err < 0 ? EXIT_USAGE : err;
 	}
 	if (bench_rs.list)

@@ -61,11 +61,16 @@ sys-map-value|sys_map_check|if (value != sys_value(k)) {|if (0) {|test_map_perf.
 sys-lookup-value|lookup_one|\&\& v == sys_value(k);|;|test_map_perf.sh|wrong-value: sys_hash_lookup failed
 sys-dump-value|dump|if (k >= w->ctx.entries \|\| w->values[i] != sys_value(k))|if (k >= w->ctx.entries)|test_map_perf.sh|wrong-value: batch_hash_lookup failed
 usdt-site|usdt_ok|return free_of_breakpoints(usdt_site_check,|return true; free_of_breakpoints(usdt_site_check,|test_modes.sh|USDT site not a nop: usdt failed
-compare-fault|load_file|ret = refuse_fault(f);|ret = 0;|test_faults.sh|--compare uncounted shipped
-compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|small delta, huge spread: no significant change, noisy
-compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|clearly lower rate: slower
-compare-threshold|compare_row|-delta > fail_pct|-delta >= 0|test_stats.sh|--fail-on-regression 10: 8.3% slower passes
-compare-insignificant|compare_row|v == V_SLOWER \&\& -delta|-delta|test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
+compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh|--compare uncounted shipped
+compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|0.5 ns shift in units spread 7.9 ns: no significant change
+compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|units 5 ns higher: slower
+compare-delta-alone|judge|e->v = stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w);|stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w); e->v = e->st_b.mean > e->st_a.mean ? V_SLOWER : e->st_b.mean < e->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|0.5 ns shift in units spread 7.9 ns: no significant change
+compare-threshold|judge|!(e->delta_pct <= fail_pct)|!(e->delta_pct <= 0)|test_stats.sh|--fail-on-regression 25: 22.7% slower passes
+compare-insignificant|judge|e->v == V_SLOWER \&\&||test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
+compare-pool-first|pool_group|pool_add(\&g->pool, \&r->units);|if (!g->nr_pooled) pool_add(\&g->pool, \&r->units);|test_stats.sh|A's units pooled from the two files that have it ok
+compare-quantity|judge_entry|if (!e->why \&\& strcmp(e->a->quantity, e->b->quantity))|if (0)|test_stats.sh|overhead_ns in A, ns_per_event in B: not compared, both named
+compare-ignore-param|row_params|if (!is_ignored(ig, key))|if (1)|test_stats.sh|--ignore-param progs: --progs 1 against --progs 2 are one row, slower
+compare-total-size|budget_read|if (b->before + b->read > COMPARE_MAX_TOTAL_SIZE) {|if (0) {|test_stats.sh|nine 15 MiB files: exit 2, one line, more than 128 MiB in all
 EOF
 )
 

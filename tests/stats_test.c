@@ -1096,8 +1096,10 @@ struct row_spec {
 	const char *variant;
 	enum status status;
 	const char *reason;
-	const double *samples;
+	/* the units' figures: overheads when paired, else ns per event */
+	const double *units;
 	int n;
+	bool paired;
 	const char *param;	/* one param, e.g. "progs", or NULL */
 	long long param_value;
 };
@@ -1147,9 +1149,17 @@ static const struct bench_family fake_family = {
 	.json_context = fake_context,
 };
 
-/* a row as the runner leaves it after its samples */
+/* a paired unit's base: ns per event */
+#define SPEC_BASE_NS	60.0
+
+/*
+ * A row as the runner leaves it after its units: each unit one sample of
+ * the row, between base samples of SPEC_BASE_NS when paired
+ */
 static void spec_row(const struct row_spec *r, struct bench_row *row)
 {
+	int i;
+
 	memset(row, 0, sizeof(*row));
 	row->name = r->name;
 	row->variant = r->variant;
@@ -1161,9 +1171,17 @@ static void spec_row(const struct row_spec *r, struct bench_row *row)
 		 r->reason ?: "");
 	if (r->status != ST_OK)
 		return;
-	row->nr = r->n;
-	memcpy(row->rate, r->samples, r->n * sizeof(*r->samples));
-	stats_ns_per_event(r->samples, r->n, row->ns);
+	row->nr = row->nr_units = r->n;
+	row->paired = r->paired;
+	row->stop = STOP_REPEAT;
+	for (i = 0; i < r->n; i++) {
+		row->unit[i] = r->units[i];
+		row->unit_ns[i] = r->units[i] + (r->paired ? SPEC_BASE_NS : 0);
+		row->unit_base_ns[i] = r->paired ? SPEC_BASE_NS : NAN;
+		row->unit_round[i] = i;
+		row->ns[i] = row->unit_ns[i];
+		row->rate[i] = 1e9 / row->unit_ns[i];
+	}
 	row->events = 100000ULL * r->n;
 }
 
@@ -1193,12 +1211,18 @@ out:
 }
 
 static char tmpdir[] = "/tmp/stats_test.XXXXXX";
-static char path_a[64], path_b[64];
+static char path_a[64], path_b[64], path_a2[64], path_a3[64], path_b2[64];
+static char path_json[64];
 static char *cmp_out;
 static char cmp_err[512];
+/* what the last compare wrote with --json; NULL when it wrote nothing */
+static json_t *cmp_json;
 
-/* runs the compare with stdout and stderr kept in cmp_out and cmp_err */
-static int run_compare(const char *a, const char *b, double pct)
+/*
+ * Runs the compare with --json into path_json, read back into cmp_json,
+ * and its stdout and stderr kept in cmp_out and cmp_err
+ */
+static int run_compare_args(struct compare_args *args)
 {
 	size_t len = 0;
 	FILE *out, *err;
@@ -1208,6 +1232,10 @@ static int run_compare(const char *a, const char *b, double pct)
 	free(cmp_out);
 	cmp_out = NULL;
 	cmp_err[0] = '\0';
+	json_decref(cmp_json);
+	cmp_json = NULL;
+	unlink(path_json);
+	args->json = path_json;
 	out = open_memstream(&cmp_out, &len);
 	err = tmpfile();
 	if (!out || !err)
@@ -1215,7 +1243,7 @@ static int run_compare(const char *a, const char *b, double pct)
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);
 	dup2(fileno(err), STDERR_FILENO);
-	ret = bench_compare_to(out, a, b, pct);
+	ret = bench_compare_to(out, args);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -1224,31 +1252,92 @@ static int run_compare(const char *a, const char *b, double pct)
 	n = fread(cmp_err, 1, sizeof(cmp_err) - 1, err);
 	cmp_err[n > 0 ? n : 0] = '\0';
 	fclose(err);
+	cmp_json = json_load_file(path_json, JSON_REJECT_DUPLICATES, NULL);
 	return ret;
 }
 
-/* the table row of @name @variant in cmp_out ends with @verdict */
-static bool row_says(const char *name, const char *variant,
-		     const char *verdict)
+/* the compare of one file a side */
+static int run_compare(const char *a, const char *b, double pct)
 {
-	char head[64];
-	const char *line, *eol;
+	struct compare_args args = {
+		.files = { { a }, { b } },
+		.nr_files = { 1, 1 },
+		.fail_on_regression = pct,
+	};
 
-	snprintf(head, sizeof(head), "  %-11s %-13s ", name, variant);
-	line = cmp_out ? strstr(cmp_out, head) : NULL;
-	if (!line)
-		return false;
-	eol = strchr(line, '\n');
-	line = strstr(line, verdict);
-	return line && (!eol || line < eol);
+	return run_compare_args(&args);
 }
 
-static const double base_s[] = { 3.60e6, 3.62e6, 3.58e6, 3.61e6, 3.59e6 };
-/* 8.3% below base_s, stddev 0.016e6: t about -30 */
-static const double slow_s[] = { 3.30e6, 3.32e6, 3.28e6, 3.31e6, 3.29e6 };
-/* stddev 0.79e6 for a delta of 0.05e6 */
-static const double wide_a[] = { 3.6e6, 2.6e6, 4.6e6, 3.1e6, 4.1e6 };
-static const double wide_b[] = { 3.65e6, 2.65e6, 4.65e6, 3.15e6, 4.15e6 };
+static bool out_has(const char *s)
+{
+	return cmp_out && strstr(cmp_out, s);
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key)) ?: "";
+}
+
+/* a number of @o's, NAN when it is none (null, or missing) */
+static double jnum(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* the member of the compare's @list that names this row */
+static const json_t *jfind(const char *list, const char *name,
+			   const char *variant, const char *params)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(cmp_json, list), i, o)
+		if (!strcmp(jstr(o, "name"), name) &&
+		    !strcmp(jstr(o, "variant"), variant) &&
+		    !strcmp(jstr(o, "params"), params))
+			return o;
+	return NULL;
+}
+
+/* the verdict on a row without params; "" when it has none */
+static const char *verdict_of(const char *name, const char *variant)
+{
+	return jstr(jfind("rows", name, variant, ""), "verdict");
+}
+
+/* why a row got no verdict: its "kind"; "" when it was compared */
+static const char *kind_of(const char *name, const char *variant,
+			   const char *params)
+{
+	return jstr(jfind("not_compared", name, variant, params), "kind");
+}
+
+static int jsummary(const char *key)
+{
+	return jnum(json_object_get(cmp_json, "summary"), key);
+}
+
+static void show_compare(void)
+{
+	if (nr_failed && cmp_out)
+		printf("# %s# %s", cmp_out, cmp_err);
+}
+
+/* overhead units, ns: mean 22, variance 0.1 */
+static const double ov[] = { 22.0, 22.4, 21.6, 22.2, 21.8 };
+/* the same, 5 ns higher, and 3 ns lower */
+static const double ov_up5[] = { 27.0, 27.4, 26.6, 27.2, 26.8 };
+static const double ov_down3[] = { 19.0, 19.4, 18.6, 19.2, 18.8 };
+/* mean 22, stddev 7.9; and the same 0.5 ns higher */
+static const double wide[] = { 22, 12, 32, 17, 27 };
+static const double wide_up[] = { 22.5, 12.5, 32.5, 17.5, 27.5 };
+/* a base row's units: its ns per event */
+static const double base_units[] = { 60.0, 60.3, 59.7, 60.1, 59.9 };
+/* Student's t for 95% at 4 and 8 degrees of freedom */
+#define T95_4	2.7764451052
+#define T95_8	2.3060041350
 
 static int pair(const struct row_spec *a, int nr_a, const struct row_spec *b,
 		int nr_b, const struct ctx_spec *ctx_b)
@@ -1261,184 +1350,245 @@ static int pair(const struct row_spec *a, int nr_a, const struct row_spec *b,
 	return ret;
 }
 
-#define ROW(n, v, s)	{ n, v, ST_OK, NULL, s, ARRAY_SIZE(s), NULL, 0 }
+#define OVH(n, v, u)	{ n, v, ST_OK, NULL, u, ARRAY_SIZE(u), true, NULL, 0 }
+#define NSE(n, v, u)	{ n, v, ST_OK, NULL, u, ARRAY_SIZE(u), false, NULL, 0 }
 
 static void test_compare_verdicts(void)
 {
 	struct row_spec a[] = {
-		ROW("base", "task_rename", base_s),
-		ROW("kprobe", "task_rename", base_s),
-		ROW("raw_tp", "task_rename", slow_s),
-		ROW("fentry", "task_rename", wide_a),
+		NSE("base", "getpgid", base_units),
+		OVH("kprobe", "getpgid", ov),
+		OVH("raw_tp", "getpgid", ov),
+		OVH("fentry", "getpgid", wide),
 	};
 	struct row_spec b[] = {
-		ROW("base", "task_rename", base_s),	/* identical */
-		ROW("kprobe", "task_rename", slow_s),	/* slower */
-		ROW("raw_tp", "task_rename", base_s),	/* faster */
-		ROW("fentry", "task_rename", wide_b),	/* +1.3%, spread 22% */
+		NSE("base", "getpgid", base_units),	/* identical */
+		OVH("kprobe", "getpgid", ov_up5),	/* slower */
+		OVH("raw_tp", "getpgid", ov_down3),	/* faster */
+		OVH("fentry", "getpgid", wide_up),	/* +0.5 ns, spread 7.9 */
 	};
+	const json_t *kp;
 	int ret;
 
 	check(!pair(a, 4, b, 4, &ctx_host), "result files written");
 	ret = run_compare(path_a, path_b, -1);
-	check(ret == 0, "compare exits 0 (%d)", ret);
-	check(row_says("base", "task_rename", "no significant change"),
-	      "identical samples: no significant change");
-	check(row_says("kprobe", "task_rename", "slower"),
-	      "clearly lower rate: slower");
-	check(row_says("raw_tp", "task_rename", "faster"),
-	      "clearly higher rate: faster");
-	check(row_says("fentry", "task_rename", "no significant change") &&
-	      row_says("fentry", "task_rename", "noisy"),
-	      "small delta, huge spread: no significant change, noisy");
-	check(row_says("kprobe", "task_rename", "-8.33%"), "delta in %%");
-	check(cmp_out && !strstr(cmp_out, "context differs") &&
-	      !strstr(cmp_out, "only in"), "same context, same rows: nothing named");
-	if (nr_failed && cmp_out)
-		printf("# %s", cmp_out);
+	check(ret == 0 && cmp_json, "compare exits 0 and writes its JSON (%d)",
+	      ret);
+	check(!strcmp(jstr(cmp_json, "schema"), COMPARE_SCHEMA) &&
+	      jnum(cmp_json, "alpha") == COMPARE_ALPHA,
+	      "the JSON's schema is " COMPARE_SCHEMA ", alpha 0.05");
+	check(!strcmp(verdict_of("base", "getpgid"), "no significant change"),
+	      "identical units: no significant change");
+	check(!strcmp(verdict_of("kprobe", "getpgid"), "slower"),
+	      "units 5 ns higher: slower");
+	check(!strcmp(verdict_of("raw_tp", "getpgid"), "faster"),
+	      "units 3 ns lower: faster");
+	check(!strcmp(verdict_of("fentry", "getpgid"), "no significant change"),
+	      "0.5 ns shift in units spread 7.9 ns: no significant change");
+	kp = jfind("rows", "kprobe", "getpgid", "");
+	check_near(jnum(kp, "delta"), 5, 1e-9, "slower row's delta, ns");
+	/* se = sqrt(0.1 / 5 + 0.1 / 5) = 0.2, at 8 degrees of freedom */
+	check_near(jnum(kp, "delta_ci95"), T95_8 * 0.2, 1e-6,
+		   "its 95% interval: Welch's t at 8 df times 0.2");
+	check_near(jnum(kp, "delta_pct"), 500.0 / 22, 1e-9,
+		   "its change in % of A's 22 ns");
+	check(jnum(kp, "p") < 1e-4 && !strcmp(jstr(kp, "quantity"), "overhead_ns"),
+	      "its p < 0.0001, of overhead_ns");
+	check(jnum(json_object_get(kp, "a"), "n") == 5 &&
+	      jnum(json_object_get(kp, "b"), "n") == 5 &&
+	      near(jnum(json_object_get(kp, "a"), "mean"), 22, 1e-12) &&
+	      near(jnum(json_object_get(kp, "a"), "ci95"),
+		   T95_4 * sqrt(0.1 / 5), 1e-6),
+	      "each side's n, mean and 95%% interval");
+	check(!strcmp(jstr(jfind("rows", "base", "getpgid", ""), "quantity"),
+		      "ns_per_event") &&
+	      jnum(jfind("rows", "base", "getpgid", ""), "p") == 1,
+	      "a row without a base: ns_per_event, p 1 for identical units");
+	check(jsummary("compared") == 4 && jsummary("slower") == 1 &&
+	      jsummary("faster") == 1 && jsummary("no_change") == 2 &&
+	      jsummary("not_compared") == 0,
+	      "summary: 4 compared, 1 slower, 1 faster, 2 no change");
+	check(!json_array_size(json_object_get(cmp_json, "context_differences")) &&
+	      !json_array_size(json_object_get(cmp_json, "not_compared")),
+	      "same context, same rows: no difference, nothing left out");
+	show_compare();
 
-	ret = run_compare(path_a, path_b, 5);
-	check(ret == 1 && strstr(cmp_out, "regression: 1 row"),
-	      "--fail-on-regression 5: 8.3%% slower fails (%d)", ret);
-	ret = run_compare(path_a, path_b, 10);
-	check(ret == 0, "--fail-on-regression 10: 8.3%% slower passes (%d)", ret);
+	ret = run_compare(path_a, path_b, 20);
+	check(ret == 1 && jsummary("regressions") == 1 &&
+	      json_is_true(json_object_get(jfind("rows", "kprobe", "getpgid", ""),
+					   "regression")),
+	      "--fail-on-regression 20: 22.7%% slower fails (%d)", ret);
+	ret = run_compare(path_a, path_b, 25);
+	check(ret == 0 && jsummary("regressions") == 0,
+	      "--fail-on-regression 25: 22.7%% slower passes (%d)", ret);
 }
 
 static void test_compare_wide_regression(void)
 {
-	struct row_spec a[] = { ROW("kprobe", "task_rename", wide_b) };
-	struct row_spec b[] = { ROW("kprobe", "task_rename", wide_a) };
+	struct row_spec a[] = { OVH("kprobe", "getpgid", wide) };
+	struct row_spec b[] = { OVH("kprobe", "getpgid", wide_up) };
 	int ret;
 
-	/* 1.3% slower on the means but not significant: never a regression */
+	/* 2.3% slower on the means but not significant: never a regression */
 	pair(a, 1, b, 1, &ctx_host);
 	ret = run_compare(path_a, path_b, 0);
-	check(ret == 0 && row_says("kprobe", "task_rename", "no significant"),
+	check(ret == 0 && !strcmp(verdict_of("kprobe", "getpgid"),
+				  "no significant change"),
 	      "--fail-on-regression 0: insignificant slowdown passes (%d)", ret);
 
-	a[0].samples = slow_s;
-	b[0].samples = base_s;
+	a[0].units = ov_up5;
+	b[0].units = ov;
 	pair(a, 1, b, 1, &ctx_host);
 	ret = run_compare(path_a, path_b, 0);
-	check(ret == 0 && row_says("kprobe", "task_rename", "faster"),
+	check(ret == 0 && !strcmp(verdict_of("kprobe", "getpgid"), "faster"),
 	      "--fail-on-regression 0: a speed-up passes (%d)", ret);
+
+	/* an overhead of 0 or less has no percent: any rise is beyond it */
+	a[0].units = (const double[]){ -0.2, 0.2, 0.1, -0.1, 0 };
+	b[0].units = ov;
+	pair(a, 1, b, 1, &ctx_host);
+	ret = run_compare(path_a, path_b, 1000);
+	check(ret == 1 && isnan(jnum(jfind("rows", "kprobe", "getpgid", ""),
+				     "delta_pct")),
+	      "--fail-on-regression 1000: slower from an overhead of 0 fails, no %% (%d)",
+	      ret);
+}
+
+/* A from three files (the third's row disturbed), B from two */
+static void test_compare_pooling(void)
+{
+	struct row_spec a1[] = { OVH("kprobe", "getpgid", ov) };
+	struct row_spec a2[] = { OVH("kprobe", "getpgid", ov) };
+	struct row_spec a3[] = { { .name = "kprobe", .variant = "getpgid",
+				   .status = ST_DISTURBED,
+				   .reason = "CPU 1 was busy" } };
+	struct row_spec b[] = { OVH("kprobe", "getpgid", ov_up5) };
+	struct ctx_spec four = { "6.1.0-18-amd64", 4 };
+	struct compare_args args = {
+		.files = { { path_a, path_a2, path_a3 }, { path_b } },
+		.nr_files = { 3, 1 },
+		.fail_on_regression = -1,
+	};
+	const json_t *kp, *lo, *d;
+	int ret;
+
+	/* ov split: its first 3 units in one file, its last 2 in another */
+	a1[0].n = 3;
+	a2[0].units = ov + 3;
+	a2[0].n = 2;
+	write_doc(path_a, &ctx_host, a1, 1);
+	write_doc(path_a2, &four, a2, 1);
+	write_doc(path_a3, &ctx_host, a3, 1);
+	write_doc(path_b, &ctx_host, b, 1);
+	ret = run_compare_args(&args);
+	kp = jfind("rows", "kprobe", "getpgid", "");
+	check(ret == 0 && jnum(json_object_get(kp, "a"), "n") == 5 &&
+	      jnum(json_object_get(kp, "a"), "files") == 2,
+	      "A's units pooled from the two files that have it ok (%d)", ret);
+	/* 3 + 2 units pooled are ov: as one file of them */
+	check(near(jnum(json_object_get(kp, "a"), "mean"), 22, 1e-12) &&
+	      near(jnum(json_object_get(kp, "a"), "ci95"),
+		   T95_4 * sqrt(0.1 / 5), 1e-6) &&
+	      near(jnum(kp, "delta_ci95"), T95_8 * 0.2, 1e-6) &&
+	      !strcmp(jstr(kp, "verdict"), "slower"),
+	      "pooled units give the mean, interval and verdict of one file of them");
+	lo = json_array_get(json_object_get(cmp_json, "left_out"), 0);
+	check(json_array_size(json_object_get(cmp_json, "left_out")) == 1 &&
+	      !strcmp(jstr(lo, "side"), "A") &&
+	      !strcmp(jstr(lo, "file"), path_a3) &&
+	      strstr(jstr(lo, "reason"), "disturbed (CPU 1 was busy)"),
+	      "the disturbed row of A's third file is left out, named");
+	d = json_array_get(json_object_get(cmp_json, "context_differences"), 0);
+	check(json_array_size(json_object_get(cmp_json, "context_differences")) == 1 &&
+	      !strcmp(jstr(d, "key"), "online_cpus") &&
+	      !strcmp(jstr(d, "within"), "A") &&
+	      jnum(json_array_get(json_object_get(d, "values"), 1), "value") == 4,
+	      "files of A from machines of 2 and 4 CPUs: the difference within A listed");
+	check(out_has("context differs within A: online_cpus: "),
+	      "... and in the table");
+	show_compare();
+
+	/* B twice as big: the same units in another file */
+	write_doc(path_b2, &ctx_host, b, 1);
+	args.files[SIDE_B][1] = path_b2;
+	args.nr_files[SIDE_B] = 2;
+	ret = run_compare_args(&args);
+	kp = jfind("rows", "kprobe", "getpgid", "");
+	check(ret == 0 && jnum(json_object_get(kp, "b"), "n") == 10 &&
+	      jnum(json_object_get(kp, "b"), "files") == 2 &&
+	      near(jnum(kp, "delta"), 5, 1e-9),
+	      "two files of B: 10 units, the same delta (%d)", ret);
+
+	/* one file twice on a side would count its units twice */
+	args.files[SIDE_B][1] = path_b;
+	ret = run_compare_args(&args);
+	check(ret == -EINVAL && strstr(cmp_err, "given twice for B") &&
+	      !cmp_json, "a file given twice for B is refused (%d)", ret);
 }
 
 static void test_compare_rows_context(void)
 {
-	static const double one[] = { 3.6e6 };
+	static const double one[] = { 22 };
 	struct row_spec a[] = {
-		ROW("base", "task_rename", base_s),
-		ROW("kprobe", "task_rename", base_s),
-		ROW("fexit", "task_rename", base_s),
-		ROW("raw_tp", "task_rename", one),
+		NSE("base", "getpgid", base_units),
+		OVH("kprobe", "getpgid", ov),
+		OVH("fexit", "getpgid", ov),
+		OVH("raw_tp", "getpgid", one),
 	};
 	struct row_spec b[] = {
-		ROW("base", "task_rename", base_s),
-		ROW("fentry", "task_rename", base_s),
-		{ "fexit", "task_rename", ST_SKIPPED, "no BTF for \"x\"", NULL, 0, NULL, 0 },
-		ROW("raw_tp", "task_rename", one),
+		NSE("base", "getpgid", base_units),
+		OVH("fentry", "getpgid", ov),
+		{ .name = "fexit", .variant = "getpgid", .status = ST_SKIPPED,
+		  .reason = "no BTF for \"x\"" },
+		OVH("raw_tp", "getpgid", ov),
 	};
 	struct ctx_spec other = { "6.1.0-20-amd64", 4 };
-	int ret;
+	const json_t *d, *raw;
+	size_t i;
+	int ret, found = 0;
 
 	pair(a, 4, b, 4, &other);
 	ret = run_compare(path_a, path_b, 0);
 	check(ret == 0, "compare with missing rows exits 0 (%d)", ret);
-	check(cmp_out && strstr(cmp_out, "only in A (") &&
-	      strstr(cmp_out, "): kprobe task_rename\n"), "row only in A named");
-	check(cmp_out && strstr(cmp_out, "only in B (") &&
-	      strstr(cmp_out, "): fentry task_rename\n"), "row only in B named");
-	check(cmp_out && strstr(cmp_out, "not compared: fexit task_rename: A ok"
-				" in events/s, B skipped (no BTF for \"x\")"),
-	      "row skipped in B named with its reason");
-	check(row_says("raw_tp", "task_rename", "cannot tell"),
-	      "one sample each: cannot tell");
-	check(cmp_out && strstr(cmp_out, "context differs: online_cpus: A 2, B 4"),
-	      "online CPU mismatch named");
-	check(cmp_out && strstr(cmp_out, "kernel differs (expected when comparing"
-				" kernels): kernel_release: A 6.1.0-18-amd64, B"
-				" 6.1.0-20-amd64"), "kernel difference named");
-	if (nr_failed && cmp_out)
-		printf("# %s", cmp_out);
+	check(!strcmp(kind_of("kprobe", "getpgid", ""), "only_in_a"),
+	      "row only in A listed");
+	check(!strcmp(kind_of("fentry", "getpgid", ""), "only_in_b"),
+	      "row only in B listed");
+	check(!strcmp(kind_of("fexit", "getpgid", ""), "not_ok") &&
+	      strstr(jstr(jfind("not_compared", "fexit", "getpgid", ""), "reason"),
+		     "B skipped (no BTF for \"x\")"),
+	      "row skipped in B listed with its reason");
+	raw = jfind("rows", "raw_tp", "getpgid", "");
+	check(!strcmp(jstr(raw, "verdict"), "cannot tell") &&
+	      json_is_null(json_object_get(raw, "p")) &&
+	      isnan(jnum(raw, "delta_ci95")),
+	      "one unit in A: cannot tell, no p, no interval");
+	json_array_foreach(json_object_get(cmp_json, "context_differences"), i, d) {
+		if (!strcmp(jstr(d, "key"), "online_cpus") &&
+		    json_is_null(json_object_get(d, "within")) &&
+		    json_is_false(json_object_get(d, "expected")))
+			found |= 1;
+		if (!strcmp(jstr(d, "key"), "kernel_release") &&
+		    json_is_true(json_object_get(d, "expected")))
+			found |= 2;
+	}
+	check(found == 3, "CPU count difference listed, kernel difference as expected");
+	check(out_has("kernel differs (expected when comparing kernels): kernel_release: A 6.1.0-18-amd64, B 6.1.0-20-amd64"),
+	      "... and both in the table");
+	show_compare();
 }
 
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
+/* ---- compare: rows as JSON text ---- */
 
-	if (!f)
-		return -errno;
-	fputs(text, f);
-	return fclose(f) ? -EIO : 0;
-}
-
-static void expect_compare_error(const char *text, int want, const char *msg)
-{
-	int ret;
-
-	write_text(path_b, text);
-	ret = run_compare(path_a, path_b, 5);
-	check(ret == want && strstr(cmp_err, msg) &&
-	      strchr(cmp_err, '\n') == cmp_err + strlen(cmp_err) - 1,
-	      "compare error %d, one line \"%s\"", ret, msg);
-}
-
-static void test_compare_errors(void)
-{
-	struct row_spec a[] = { ROW("base", "task_rename", base_s) };
-	char missing[80];
-	int ret;
-
-	write_doc(path_a, &ctx_host, a, 1);
-	expect_compare_error("{ \"schema\": \"bpf-bench/1\",\n  \"results\": [ }",
-			     -EINVAL, "line 2, column 16: unexpected token near '}'");
-	expect_compare_error("{ \"schema\": \"bpf-bench/2\", \"context\": {},"
-			     " \"results\": [] }", -EINVAL,
-			     "\"schema\" is \"bpf-bench/2\", expected \"bpf-bench/1\"");
-	expect_compare_error("[]", -EINVAL, "\"schema\" is missing");
-	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {} }",
-			     -EINVAL, "a \"results\" array");
-	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
-			     " \"results\": [ { \"name\": \"a\", \"variant\": "
-			     "\"b\", \"status\": \"ok\", \"unit\": \"events/s\","
-			     " \"samples\": [ 1, null ] } ] }", -EINVAL,
-			     "results[0] (a b): an ok row needs a non-empty");
-	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
-			     " \"results\": [ { \"name\": \"a\", \"variant\": "
-			     "\"b\", \"status\": \"lost\" } ] }", -EINVAL,
-			     "results[0] (a b): status is none of ok, skipped, failed, disturbed");
-	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
-			     " \"context\": {}, \"results\": [] }", -EINVAL,
-			     "line 1, column 51: duplicate object key near '\"context\"'");
-	/* a run made with a test fault: its ok rows may be unverified */
-	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": "
-			     "{ \"fault\": \"uncounted\" }, \"results\": [] }",
-			     -EINVAL, "made with the test fault 'uncounted' (context.fault)");
-	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": "
-			     "{ \"fault\": 1 }, \"results\": [] }",
-			     -EINVAL, "context.fault is set");
-	snprintf(missing, sizeof(missing), "%s/missing.json", tmpdir);
-	ret = run_compare(path_a, missing, -1);
-	check(ret == -ENOENT && strstr(cmp_err, "No such file"),
-	      "missing file: -ENOENT (%d)", ret);
-	/* a valid empty file compares, with nothing to say */
-	write_text(path_b, "{ \"schema\": \"bpf-bench/1\", \"context\": {},"
-		   " \"results\": [] }");
-	ret = run_compare(path_a, path_b, 0);
-	check(ret == 0 && !cmp_err[0] && strstr(cmp_out, "only in A"),
-	      "empty results compare: exit 0, row only in A (%d)", ret);
-}
-
-/* ---- compare: identities, limits and hostile files ---- */
-
-#define SAMPLES_BASE	"[ 3.60e6, 3.62e6, 3.58e6, 3.61e6, 3.59e6 ]"
-#define SAMPLES_SLOW	"[ 3.30e6, 3.32e6, 3.28e6, 3.31e6, 3.29e6 ]"
+#define VALUES_OV	"[ 22.0, 22.4, 21.6, 22.2, 21.8 ]"
+#define VALUES_UP5	"[ 27.0, 27.4, 26.6, 27.2, 26.8 ]"
+#define UNITS(q, values) "{ \"quantity\": \"" q "\", \"values\": " values " }"
+#define UNITS_OV	UNITS("overhead_ns", VALUES_OV)
+#define UNITS_UP5	UNITS("overhead_ns", VALUES_UP5)
 /* results[] members as JSON text; @extra goes in as it is */
-#define JROW(name, variant, extra, samples)				\
+#define JROW(name, variant, extra, units)				\
 	"{ \"name\": \"" name "\", \"variant\": \"" variant "\"" extra	\
-	", \"status\": \"ok\", \"unit\": \"events/s\", \"samples\": "	\
-	samples " }"
+	", \"status\": \"ok\", \"units\": " units " }"
 #define JSTATUS(name, variant, status, reason)				\
 	"{ \"name\": \"" name "\", \"variant\": \"" variant "\", "	\
 	"\"status\": \"" status "\", \"reason\": \"" reason "\" }"
@@ -1462,43 +1612,306 @@ static int compare_rows_text(const char *rows_a, const char *rows_b)
 	return run_compare(path_a, path_b, -1);
 }
 
-static bool out_has(const char *s)
+static void test_compare_quantities(void)
 {
-	return cmp_out && strstr(cmp_out, s);
+	struct compare_args args = {
+		.files = { { path_a, path_a2 }, { path_b } },
+		.nr_files = { 2, 1 },
+		.fail_on_regression = -1,
+	};
+	int ret;
+
+	ret = compare_rows_text(
+		JROW("q", "v", "", UNITS_OV) ","
+		"{ \"name\": \"old\", \"variant\": \"v\", \"status\": \"ok\","
+		" \"unit\": \"events/s\", \"samples\": [ 1e6, 1.1e6 ] }" ","
+		JROW("odd", "v", "", UNITS("events_per_s", VALUES_OV)) ","
+		JROW("few", "v", "", UNITS("overhead_ns", "[ 22 ]")) ","
+		JROW("none", "v", "", UNITS("overhead_ns", "[]")),
+		JROW("q", "v", "", UNITS("ns_per_event", VALUES_UP5)) ","
+		"{ \"name\": \"old\", \"variant\": \"v\", \"status\": \"ok\","
+		" \"unit\": \"events/s\", \"samples\": [ 1e6, 1.1e6 ] }" ","
+		JROW("odd", "v", "", UNITS("events_per_s", VALUES_UP5)) ","
+		JROW("few", "v", "", UNITS_UP5) ","
+		JROW("none", "v", "", UNITS_UP5));
+	check(ret == 0 && !cmp_err[0], "rows of other quantities compare (%d): %s",
+	      ret, cmp_err);
+	check(!strcmp(kind_of("q", "v", ""), "quantity_differs") &&
+	      strstr(jstr(jfind("not_compared", "q", "v", ""), "reason"),
+		     "A ok, 5 units of overhead_ns from 1 file; B ok, 5 units of ns_per_event"),
+	      "overhead_ns in A, ns_per_event in B: not compared, both named");
+	check(!strcmp(kind_of("old", "v", ""), "no_units"),
+	      "an ok row without units (a file from before them): not compared");
+	check(!strcmp(kind_of("odd", "v", ""), "unknown_quantity"),
+	      "units of a quantity no cost known: not compared");
+	check(!strcmp(verdict_of("few", "v"), "cannot tell") &&
+	      !strcmp(verdict_of("none", "v"), "cannot tell"),
+	      "one unit, or none, on a side: cannot tell");
+	check(out_has("  few ") && out_has("cannot tell (fewer than 2 units in A)\n"),
+	      "... and the table says why");
+	show_compare();
+
+	/* A's two files disagree on the quantity of a row */
+	write_rows(path_a, JROW("m", "v", "", UNITS_OV));
+	write_rows(path_a2, JROW("m", "v", "", UNITS("ns_per_event", VALUES_OV)));
+	write_rows(path_b, JROW("m", "v", "", UNITS_OV));
+	ret = run_compare_args(&args);
+	check(ret == 0 && !strcmp(kind_of("m", "v", ""), "quantity_mixed"),
+	      "A's files of two quantities for a row: not compared (%d)", ret);
+	show_compare();
 }
+
+static void test_compare_ignore_param(void)
+{
+	struct compare_args args = {
+		.files = { { path_a }, { path_b } },
+		.nr_files = { 1, 1 },
+		.fail_on_regression = -1,
+	};
+	const json_t *dup;
+	int ret;
+
+	write_rows(path_a,
+		   JROW("hash", "kprobe", ", \"params\": { \"progs\": 1, \"entries\": 1024 }", UNITS_OV) ","
+		   JROW("lru", "kprobe", ", \"params\": { \"progs\": 1 }", UNITS_OV) ","
+		   JROW("lru", "kprobe", ", \"params\": { \"progs\": 2 }", UNITS_UP5));
+	write_rows(path_b,
+		   JROW("hash", "kprobe", ", \"params\": { \"progs\": 2, \"entries\": 1024 }", UNITS_UP5) ","
+		   JROW("lru", "kprobe", ", \"params\": { \"progs\": 3 }", UNITS_OV));
+	ret = run_compare_args(&args);
+	check(ret == 0 && !strcmp(kind_of("hash", "kprobe", "entries=1024,progs=1"), "only_in_a") &&
+	      !strcmp(kind_of("hash", "kprobe", "entries=1024,progs=2"), "only_in_b"),
+	      "--progs 1 against --progs 2: other rows (%d)", ret);
+
+	check(!compare_parse_ignore(&args, "progs"), "--ignore-param progs parsed");
+	ret = run_compare_args(&args);
+	check(ret == 0 && !strcmp(jstr(jfind("rows", "hash", "kprobe", "entries=1024"),
+				       "verdict"), "slower") &&
+	      !strcmp(json_string_value(json_array_get(json_object_get(cmp_json,
+			"ignored_params"), 0)) ?: "", "progs"),
+	      "--ignore-param progs: --progs 1 against --progs 2 are one row, slower (%d)",
+	      ret);
+	dup = json_array_get(json_object_get(cmp_json, "duplicates"), 0);
+	check(!strcmp(verdict_of("lru", "kprobe"), "no significant change") &&
+	      !strcmp(jstr(dup, "side"), "A") && !strcmp(jstr(dup, "name"), "lru") &&
+	      jnum(dup, "kept") == 1 && jnum(dup, "ignored") == 1,
+	      "--ignore-param progs: two rows of A then collide, the first counts, the other a duplicate");
+	check(out_has("Rows matched ignoring the params progs\n"),
+	      "the table says which params were ignored");
+	show_compare();
+	free((char *)args.ignore[0]);
+}
+
+/* the words of --compare, through compare_parse_files() */
+struct files_call {
+	struct compare_args *c;
+	int argc;
+	const char **argv;
+	int *next;
+};
+
+static int call_parse_files(void *arg)
+{
+	struct files_call *f = arg;
+
+	return compare_parse_files(f->c, f->argv[0], f->argc,
+				   (char **)f->argv, f->next);
+}
+
+static int parse_files(struct compare_args *c, int argc, const char **argv,
+		       int *next)
+{
+	struct files_call f = { c, argc, argv, next };
+
+	memset(c, 0, sizeof(*c));
+	*next = 1;
+	return with_stderr(call_parse_files, &f, cmp_err, sizeof(cmp_err));
+}
+
+struct ignore_call {
+	struct compare_args *c;
+	const char *list;
+};
+
+static int call_parse_ignore(void *arg)
+{
+	struct ignore_call *i = arg;
+
+	return compare_parse_ignore(i->c, i->list);
+}
+
+/* --ignore-param @list; its error, if any, in cmp_err */
+static int parse_ignore(struct compare_args *c, const char *list)
+{
+	struct ignore_call i = { c, list };
+
+	return with_stderr(call_parse_ignore, &i, cmp_err, sizeof(cmp_err));
+}
+
+/* @argv is refused with one line that says @msg */
+static void files_refused(int argc, const char **argv, const char *msg)
+{
+	struct compare_args c;
+	int next;
+
+	check(parse_files(&c, argc, argv, &next) == -1 && strstr(cmp_err, msg) &&
+	      strchr(cmp_err, '\n') == cmp_err + strlen(cmp_err) - 1,
+	      "--compare %s ...: one line, \"%s\"", argv[0], msg);
+}
+
+static void test_compare_args(void)
+{
+	const char *two[] = { "a.json", "b.json", "-q" };
+	const char *pooled[] = { "a1", "a2", "--", "b1", "b2", "b3" };
+	const char *many[COMPARE_MAX_FILES + 3];
+	struct compare_args c;
+	int next, i;
+
+	check(!parse_files(&c, 3, two, &next) && c.nr_files[SIDE_A] == 1 &&
+	      c.nr_files[SIDE_B] == 1 && !strcmp(c.files[SIDE_B][0], "b.json") &&
+	      next == 2, "--compare A B -q: one file a side, -q left to getopt");
+	check(!parse_files(&c, 6, pooled, &next) && c.nr_files[SIDE_A] == 2 &&
+	      c.nr_files[SIDE_B] == 3 && !strcmp(c.files[SIDE_A][1], "a2") &&
+	      !strcmp(c.files[SIDE_B][0], "b1") && next == 6,
+	      "--compare A1 A2 -- B1 B2 B3: two files for A, three for B");
+	files_refused(1, (const char *[]){ "a" }, "--compare needs two files");
+	files_refused(3, (const char *[]){ "a", "b", "c" },
+		      "more than two files needs -- between A's and B's");
+	files_refused(2, (const char *[]){ "a", "--" },
+		      "needs a file on each side of --");
+	files_refused(2, (const char *[]){ "--", "b" },
+		      "needs a file on each side of --");
+	files_refused(5, (const char *[]){ "a", "--", "b", "--", "c" },
+		      "takes one -- between A's files and B's");
+	files_refused(1, (const char *[]){ "-x" }, "needs files, not '-x'");
+	for (i = 0; i <= COMPARE_MAX_FILES; i++)
+		many[i] = "a";
+	many[i++] = "--";
+	many[i++] = "b";
+	files_refused(i, many, "at most 64 files a side");
+
+	memset(&c, 0, sizeof(c));
+	check(!parse_ignore(&c, "progs,cpus") && c.nr_ignore == 2 &&
+	      !strcmp(c.ignore[1], "cpus"), "--ignore-param progs,cpus: two keys");
+	check(parse_ignore(&c, "a,,b") == -1 &&
+	      strstr(cmp_err, "bad --ignore-param 'a,,b': KEY[,KEY...], no key empty") &&
+	      parse_ignore(&c, "") == -1, "--ignore-param: an empty key refused");
+	for (i = 0; i < c.nr_ignore; i++)
+		free((char *)c.ignore[i]);
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) ? -EIO : 0;
+}
+
+static void expect_compare_error(const char *text, int want, const char *msg)
+{
+	int ret;
+
+	write_text(path_b, text);
+	ret = run_compare(path_a, path_b, 5);
+	check(ret == want && strstr(cmp_err, msg) &&
+	      strchr(cmp_err, '\n') == cmp_err + strlen(cmp_err) - 1 &&
+	      !cmp_json && !cmp_out[0],
+	      "compare error %d, one line \"%s\", no output", ret, msg);
+}
+
+static void test_compare_errors(void)
+{
+	struct row_spec a[] = { NSE("base", "getpgid", base_units) };
+	char missing[80];
+	int ret;
+
+	write_doc(path_a, &ctx_host, a, 1);
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\",\n  \"results\": [ }",
+			     -EINVAL, "line 2, column 16: unexpected token near '}'");
+	expect_compare_error("{ \"schema\": \"bpf-bench/2\", \"context\": {},"
+			     " \"results\": [] }", -EINVAL,
+			     "\"schema\" is \"bpf-bench/2\", expected \"bpf-bench/1\"");
+	expect_compare_error("[]", -EINVAL, "\"schema\" is missing");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {} }",
+			     -EINVAL, "a \"results\" array");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
+			     " \"results\": [ " JROW("a", "b", "",
+			     UNITS("overhead_ns", "[ 1, null ]")) " ] }", -EINVAL,
+			     "results[0] (a b): an ok row's \"units\" needs a \"quantity\" string and a \"values\" array of numbers");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
+			     " \"results\": [ " JROW("a", "b", "",
+			     "{ \"values\": [ 1 ] }") " ] }", -EINVAL,
+			     "results[0] (a b): an ok row's \"units\" needs a \"quantity\"");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
+			     " \"results\": [ " JROW("a", "b", "", "[ 1 ]") " ] }",
+			     -EINVAL, "results[0] (a b): \"units\" must be an object");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
+			     " \"results\": [ { \"name\": \"a\", \"variant\": "
+			     "\"b\", \"status\": \"lost\" } ] }", -EINVAL,
+			     "results[0] (a b): status is none of ok, skipped, failed, disturbed");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": {},"
+			     " \"context\": {}, \"results\": [] }", -EINVAL,
+			     "line 1, column 51: duplicate object key near '\"context\"'");
+	/* a run made with a test fault: its ok rows may be unverified */
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": "
+			     "{ \"fault\": \"uncounted\" }, \"results\": [] }",
+			     -EINVAL, "made with the test fault 'uncounted' (context.fault)");
+	expect_compare_error("{ \"schema\": \"bpf-bench/1\", \"context\": "
+			     "{ \"fault\": 1 }, \"results\": [] }",
+			     -EINVAL, "context.fault is set");
+	snprintf(missing, sizeof(missing), "%s/missing.json", tmpdir);
+	ret = run_compare(path_a, missing, -1);
+	check(ret == -ENOENT && strstr(cmp_err, "No such file"),
+	      "missing file: -ENOENT (%d)", ret);
+	/* a valid empty file compares, with nothing to say */
+	write_text(path_b, "{ \"schema\": \"bpf-bench/1\", \"context\": {},"
+		   " \"results\": [] }");
+	ret = run_compare(path_a, path_b, 0);
+	check(ret == 0 && !cmp_err[0] &&
+	      !strcmp(kind_of("base", "getpgid", ""), "only_in_a"),
+	      "empty results compare: exit 0, row only in A (%d)", ret);
+}
+
+/* ---- compare: identities, limits and hostile files ---- */
 
 static void test_compare_params(void)
 {
 	int ret;
 
 	ret = compare_rows_text(
-		JROW("hash", "kprobe", ", \"params\": { \"entries\": 1024, \"key_size\": 16 }", SAMPLES_BASE) ","
-		JROW("hash", "kprobe", ", \"params\": { \"entries\": 4096 }", SAMPLES_BASE) ","
-		JROW("hash", "kprobe", "", SAMPLES_BASE) ","
-		JROW("lru", "kprobe", ", \"params\": { \"cpus\": \"0-1\" }", SAMPLES_BASE),
-		JROW("hash", "kprobe", ", \"params\": { \"key_size\": 16, \"entries\": 1024 }", SAMPLES_SLOW) ","
-		JROW("hash", "kprobe", ", \"params\": { \"entries\": 4096.0 }", SAMPLES_BASE) ","
-		JROW("lru", "kprobe", ", \"params\": { \"cpus\": \"0,1\" }", SAMPLES_BASE) ","
-		JROW("lru", "kprobe", ", \"params\": null", SAMPLES_BASE));
+		JROW("hash", "kprobe", ", \"params\": { \"entries\": 1024, \"key_size\": 16 }", UNITS_OV) ","
+		JROW("hash", "kprobe", ", \"params\": { \"entries\": 4096 }", UNITS_OV) ","
+		JROW("hash", "kprobe", "", UNITS_OV) ","
+		JROW("lru", "kprobe", ", \"params\": { \"cpus\": \"0-1\" }", UNITS_OV),
+		JROW("hash", "kprobe", ", \"params\": { \"key_size\": 16, \"entries\": 1024 }", UNITS_UP5) ","
+		JROW("hash", "kprobe", ", \"params\": { \"entries\": 4096.0 }", UNITS_OV) ","
+		JROW("lru", "kprobe", ", \"params\": { \"cpus\": \"0,1\" }", UNITS_OV) ","
+		JROW("lru", "kprobe", ", \"params\": null", UNITS_OV));
 	check(ret == 0, "compare with params exits 0 (%d): %s", ret, cmp_err);
-	check(row_says("hash", "kprobe [entries=1024,key_size=16]", "slower"),
-	      "params in any order are one row, shown sorted");
-	check(row_says("hash", "kprobe [entries=4096]", "no significant change"),
+	check(!strcmp(jstr(jfind("rows", "hash", "kprobe", "entries=1024,key_size=16"),
+			   "verdict"), "slower"),
+	      "params in any order are one row, sorted");
+	check(!strcmp(jstr(jfind("rows", "hash", "kprobe", "entries=4096"),
+			   "verdict"), "no significant change"),
 	      "4096 and 4096.0 are the same param");
-	check(out_has("only in A (") && out_has("): hash kprobe\n"),
+	check(!strcmp(kind_of("hash", "kprobe", ""), "only_in_a"),
 	      "the row without params is another row");
-	check(out_has("): lru kprobe [cpus=0-1]\n") &&
-	      out_has("): lru kprobe [cpus=0\\,1]\n") &&
-	      out_has("only in B (") && out_has("): lru kprobe\n"),
+	check(!strcmp(kind_of("lru", "kprobe", "cpus=0-1"), "only_in_a") &&
+	      !strcmp(kind_of("lru", "kprobe", "cpus=0\\,1"), "only_in_b") &&
+	      !strcmp(kind_of("lru", "kprobe", ""), "only_in_b"),
 	      "different params: different rows; ',' in a value escaped; null params are none");
-	if (nr_failed && cmp_out)
-		printf("# %s", cmp_out);
+	check(out_has("only in A: lru kprobe [cpus=0-1]\n"),
+	      "the table names a row with its params");
+	show_compare();
 
-	write_rows(path_b, JROW("hash", "kprobe", ", \"params\": { \"a\": true }", SAMPLES_BASE));
+	write_rows(path_b, JROW("hash", "kprobe", ", \"params\": { \"a\": true }", UNITS_OV));
 	ret = run_compare(path_a, path_b, -1);
 	check(ret == -EINVAL && strstr(cmp_err, "results[0] (hash kprobe): \"params\" members must be numbers or strings"),
 	      "a boolean param is refused (%d)", ret);
-	write_rows(path_b, JROW("hash", "kprobe", ", \"params\": [ 1 ]", SAMPLES_BASE));
+	write_rows(path_b, JROW("hash", "kprobe", ", \"params\": [ 1 ]", UNITS_OV));
 	ret = run_compare(path_a, path_b, -1);
 	check(ret == -EINVAL && strstr(cmp_err, "\"params\" must be an object"),
 	      "params that are not an object are refused (%d)", ret);
@@ -1506,32 +1919,42 @@ static void test_compare_params(void)
 
 static void test_compare_dups_disturbed(void)
 {
-	int ret;
+	const json_t *d;
+	size_t i;
+	int ret, found = 0;
 
 	/* the first of a duplicated identity counts: slow, then base */
 	ret = compare_rows_text(
-		JROW("base", "getpgid", "", SAMPLES_SLOW) ","
-		JROW("base", "getpgid", "", SAMPLES_BASE) ","
-		JROW("base", "getpgid", "", SAMPLES_BASE) ","
-		JROW("kprobe", "getpgid", "", SAMPLES_BASE),
-		JROW("base", "getpgid", "", SAMPLES_SLOW) ","
+		JROW("base", "getpgid", "", UNITS_UP5) ","
+		JROW("base", "getpgid", "", UNITS_OV) ","
+		JROW("base", "getpgid", "", UNITS_OV) ","
+		JROW("kprobe", "getpgid", "", UNITS_OV),
+		JROW("base", "getpgid", "", UNITS_UP5) ","
 		JSTATUS("kprobe", "getpgid", "disturbed", "a CPU was busy") ","
 		JSTATUS("kprobe", "getpgid", "failed", "later"));
 	check(ret == 0 && !cmp_err[0], "duplicates are no error (%d): %s", ret,
 	      cmp_err);
-	check(row_says("base", "getpgid", "no significant change"),
+	check(!strcmp(verdict_of("base", "getpgid"), "no significant change"),
 	      "a duplicate identity: the first row counts");
-	check(out_has("duplicate in A (") &&
-	      out_has("): base getpgid: results[0] kept, 2 later rows ignored\n"),
-	      "duplicates in A noted once");
-	check(out_has("duplicate in B (") &&
-	      out_has("): kprobe getpgid: results[1] kept, 1 later row ignored\n"),
-	      "duplicates in B noted once");
-	check(out_has("not compared: kprobe getpgid: A ok in events/s, B disturbed (a CPU was busy)\n"),
+	json_array_foreach(json_object_get(cmp_json, "duplicates"), i, d) {
+		if (!strcmp(jstr(d, "side"), "A") && jnum(d, "kept") == 0 &&
+		    jnum(d, "ignored") == 2)
+			found |= 1;
+		if (!strcmp(jstr(d, "side"), "B") && jnum(d, "kept") == 1 &&
+		    jnum(d, "ignored") == 1)
+			found |= 2;
+	}
+	check(found == 3 &&
+	      json_array_size(json_object_get(cmp_json, "duplicates")) == 2,
+	      "duplicates in A and in B listed once each");
+	check(out_has(": base getpgid: results[0] kept, 2 later rows ignored\n"),
+	      "... and in the table");
+	check(!strcmp(kind_of("kprobe", "getpgid", ""), "not_ok") &&
+	      strstr(jstr(jfind("not_compared", "kprobe", "getpgid", ""), "reason"),
+		     "B disturbed (a CPU was busy)"),
 	      "a disturbed row is listed, not judged");
-	check(!strstr(cmp_out, "only in"), "duplicates are not \"only in\"");
-	if (nr_failed && cmp_out)
-		printf("# %s", cmp_out);
+	check(jsummary("not_compared") == 1, "duplicates are not \"only in\"");
+	show_compare();
 }
 
 static void test_compare_escapes(void)
@@ -1542,21 +1965,27 @@ static void test_compare_escapes(void)
 	int ret;
 
 	ret = compare_rows_text(
-		JROW("evil\\n\\u001b[2J", "x\\u009by\\u202ez", "", SAMPLES_BASE) ","
-		JSTATUS("r", "v", "failed", "line\\rover\\u007f"),
+		JROW("evil\\n\\u001b[2J", "x\\u009by\\u202ez", "", UNITS_OV) ","
+		JSTATUS("r", "v", "failed", "line\\rover\\u007f") ","
+		JROW("q", "v", "", UNITS("\\u001b[2J", VALUES_OV)),
 		JSTATUS("r", "v", "skipped", "tab\\there") ","
-		JSTATUS("\\u00b5s \\u2713", "v", "failed", "x"));
+		JSTATUS("\\u00b5s \\u2713", "v", "failed", "x") ","
+		JROW("q", "v", "", UNITS("\\u001b[2J", VALUES_OV)));
 	check(ret == 0, "hostile names compare (%d): %s", ret, cmp_err);
 	for (c = cmp_out; c && *c; c++)
 		clean &= (unsigned char)*c >= 0x20 && *c != 0x7f ? true : *c == '\n';
 	check(clean, "no control byte but newlines in the output");
-	check(out_has("): evil\\x0a\\x1b[2J x\\xc2\\x9by\\xe2\\x80\\xaez\n"),
+	check(out_has("only in A: evil\\x0a\\x1b[2J x\\xc2\\x9by\\xe2\\x80\\xaez\n"),
 	      "newline, escape, C1 CSI and bidi override shown as \\xNN");
-	check(out_has("A failed (line\\x0dover\\x7f), B skipped (tab\\x09here)"),
+	check(out_has("A failed (line\\x0dover\\x7f); B skipped (tab\\x09here)"),
 	      "reasons escaped too");
-	check(out_has("): \xc2\xb5s \xe2\x9c\x93 v\n"), "printable UTF-8 kept as it is");
-	if (nr_failed && cmp_out)
-		printf("# %s", cmp_out);
+	check(out_has("units of '\\x1b[2J', no cost this compare knows"),
+	      "a quantity escaped too");
+	check(out_has("only in B: \xc2\xb5s \xe2\x9c\x93 v\n"), "printable UTF-8 kept as it is");
+	check(cmp_json && !strcmp(jstr(json_array_get(json_object_get(cmp_json,
+			"not_compared"), 0), "name"), "evil\n\x1b[2J"),
+	      "the JSON has the name as the file has it, escaped as JSON");
+	show_compare();
 
 	memset(want, 'n', 60);
 	strcpy(want + 60, "...");
@@ -1602,28 +2031,53 @@ static int repeat_rows(const char *path, const char *row, int n)
 	return fclose(f) ? -EIO : 0;
 }
 
+/* a row of @n numbers in the array @key ("samples", or "units") */
+static void long_row(char *row, size_t len, const char *key, int n)
+{
+	size_t o;
+	int i;
+
+	o = snprintf(row, len, "{ \"name\": \"a\", \"variant\": \"b\", "
+		     "\"status\": \"ok\", %s[ 1", !strcmp(key, "units") ?
+		     "\"units\": { \"quantity\": \"overhead_ns\", \"values\": " :
+		     "\"samples\": ");
+	for (i = 1; i < n; i++)
+		o += snprintf(row + o, len - o, ", %d", i + 1);
+	snprintf(row + o, len - o, " ]%s }", !strcmp(key, "units") ? " }" : "");
+}
+
 static void test_compare_limits(void)
 {
-	char row[2048];
-	int ret, i, n;
+	char row[8192], want[80];
+	int ret;
 
-	write_rows(path_a, JROW("a", "b", "", SAMPLES_BASE));
+	write_rows(path_a, JROW("a", "b", "", UNITS_OV));
 	sparse_file(path_b, JSON_MAX_FILE_SIZE + 1);
 	ret = run_compare(path_a, path_b, -1);
 	check(ret == -EFBIG && strstr(cmp_err, "b.json: 16777217 bytes, larger than 16 MiB: refused\n") &&
 	      strchr(cmp_err, '\n') == cmp_err + strlen(cmp_err) - 1,
 	      "a file over 16 MiB is refused in one line (%d)", ret);
 
-	/* 101 samples: MAX_REPEAT is 100 */
-	n = snprintf(row, sizeof(row), "{ \"name\": \"a\", \"variant\": \"b\", "
-		     "\"status\": \"ok\", \"unit\": \"events/s\", \"samples\": [ 1");
-	for (i = 1; i <= 100; i++)
-		n += snprintf(row + n, sizeof(row) - n, ", %d", i + 1);
-	snprintf(row + n, sizeof(row) - n, " ] }");
+	long_row(row, sizeof(row), "samples", MAX_SAMPLES + 1);
 	write_rows(path_b, row);
 	ret = run_compare(path_a, path_b, -1);
-	check(ret == -EINVAL && strstr(cmp_err, "results[0] (a b): 101 samples, at most 100\n"),
-	      "101 samples are refused, naming the row (%d)", ret);
+	snprintf(want, sizeof(want), "results[0] (a b): %d samples, at most %d\n",
+		 MAX_SAMPLES + 1, MAX_SAMPLES);
+	check(ret == -EINVAL && strstr(cmp_err, want),
+	      "%d samples are refused, naming the row (%d)", MAX_SAMPLES + 1, ret);
+	long_row(row, sizeof(row), "units", MAX_UNITS + 1);
+	write_rows(path_b, row);
+	ret = run_compare(path_a, path_b, -1);
+	snprintf(want, sizeof(want), "results[0] (a b): %d units, at most %d\n",
+		 MAX_UNITS + 1, MAX_UNITS);
+	check(ret == -EINVAL && strstr(cmp_err, want),
+	      "%d units are refused, naming the row (%d)", MAX_UNITS + 1, ret);
+	long_row(row, sizeof(row), "units", MAX_UNITS);
+	write_rows(path_b, row);
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == 0 && jnum(json_object_get(jfind("rows", "a", "b", ""), "b"),
+			       "n") == MAX_UNITS,
+	      "%d units are read (%d)", MAX_UNITS, ret);
 
 	repeat_rows(path_b, "{\"name\":\"a\",\"variant\":\"b\",\"status\":\"skipped\"}",
 		    COMPARE_MAX_ROWS + 1);
@@ -1637,9 +2091,10 @@ static void test_compare_limits(void)
 	check(ret == -EFBIG && strstr(cmp_err, "needs more than 32 times its size in memory to read: refused\n"),
 	      "a file that would take 75 times its size in memory is refused (%d)", ret);
 	/* while plain rows, as small as they come, are read */
-	repeat_rows(path_b, JROW("a", "b", "", "[1]"), 60000);
+	repeat_rows(path_b, JROW("a", "b", "", UNITS("overhead_ns", "[1]")), 60000);
 	ret = run_compare(path_a, path_b, -1);
-	check(ret == 0 && out_has("results[0] kept, 59999 later rows ignored"),
+	check(ret == 0 && jnum(json_array_get(json_object_get(cmp_json,
+			"duplicates"), 0), "ignored") == 59999,
 	      "60000 small rows are read within the memory bound (%d)", ret);
 }
 
@@ -1649,18 +2104,20 @@ static void test_compare_limits(void)
 static const char tricky[] =
 	"q\"b\\s/ \b\f\n\r\t \x01\x1f\x7f \xc2\xb5s \xe2\x9c\x93 \xf0\x9f\x98\x80";
 /* doubles that only read back the same with 17 significant digits */
-static const double odd_s[] = { 0.1, 1.0 / 3, 3.6e6, 2.5e-7, 123.456 };
+static const double odd_units[] = { 0.1, 1.0 / 3, 3.6e6, 2.5e-7, 123.456 };
 
 static const struct row_spec report_rows[] = {
-	ROW("base", "task_rename", base_s),
-	{ "kprobe", "task_rename", ST_OK, NULL, base_s, ARRAY_SIZE(base_s),
+	NSE("base", "task_rename", base_units),
+	{ "kprobe", "task_rename", ST_OK, NULL, ov, ARRAY_SIZE(ov), true,
 	  "progs", 4 },
-	ROW("raw_tp", "task_rename", odd_s),
-	{ "fentry", "task_rename", ST_SKIPPED, "no BTF: \"x\"\n", NULL, 0, NULL, 0 },
-	{ "kprobe", "urandom_read", ST_FAILED, tricky, NULL, 0, NULL, 0 },
+	OVH("raw_tp", "task_rename", odd_units),
+	{ .name = "fentry", .variant = "task_rename", .status = ST_SKIPPED,
+	  .reason = "no BTF: \"x\"\n" },
+	{ .name = "kprobe", .variant = "urandom_read", .status = ST_FAILED,
+	  .reason = tricky },
 };
 
-static bool samples_equal(const json_t *a, const double *x, int n)
+static bool numbers_equal(const json_t *a, const double *x, int n)
 {
 	bool same = json_array_size(a) == (size_t)n;
 	int i;
@@ -1681,9 +2138,11 @@ static void test_report_round_trip(void)
 {
 	struct row_spec b[ARRAY_SIZE(report_rows)];
 	json_error_t jerr = { .text = "" };
-	json_t *root, *res, *row;
-	struct sample_stats s;
+	json_t *root, *res, *units;
+	const json_t *kp;
+	size_t i;
 	int ret, nr = ARRAY_SIZE(report_rows);
+	bool none = true;
 
 	ret = write_doc(path_a, &ctx_host, report_rows, nr);
 	check(!ret, "a results document written as bench_report.c does (%d)",
@@ -1696,16 +2155,18 @@ static void test_report_round_trip(void)
 	check(!strcmp(json_string_value(json_object_get(root, "schema")) ?: "",
 		      BENCH_SCHEMA) && json_array_size(res) == (size_t)nr,
 	      "schema \"%s\" and %d rows", BENCH_SCHEMA, nr);
-	check(samples_equal(json_object_get(json_array_get(res, 2), "samples"),
-			    odd_s, ARRAY_SIZE(odd_s)),
-	      "samples read back bit-exact (0.1, 1/3, 2.5e-7)");
-	stats_compute(base_s, ARRAY_SIZE(base_s), &s);
-	row = json_array_get(res, 0);
-	check(json_real_value(json_object_get(row, "mean")) == s.mean &&
-	      json_real_value(json_object_get(row, "stddev")) == s.stddev &&
-	      json_is_null(json_object_get(row, "overhead_ns")) &&
-	      json_is_null(json_object_get(row, "reason")),
-	      "mean, stddev bit-exact; no overhead and no reason are null");
+	units = json_object_get(json_array_get(res, 2), "units");
+	check(numbers_equal(json_object_get(units, "values"), odd_units,
+			    ARRAY_SIZE(odd_units)) &&
+	      !strcmp(json_string_value(json_object_get(units, "quantity")) ?: "",
+		      "overhead_ns"),
+	      "units read back bit-exact (0.1, 1/3, 2.5e-7), of overhead_ns");
+	units = json_object_get(json_array_get(res, 0), "units");
+	check(!strcmp(json_string_value(json_object_get(units, "quantity")) ?: "",
+		      "ns_per_event") &&
+	      json_is_null(json_object_get(json_array_get(res, 0), "overhead_ns")) &&
+	      json_is_null(json_object_get(json_array_get(res, 0), "reason")),
+	      "a row without a base: units of ns_per_event; no overhead and no reason are null");
 	check(json_integer_value(json_object_get(json_object_get(
 		json_array_get(res, 1), "params"), "progs")) == 4,
 	      "params read back");
@@ -1717,34 +2178,35 @@ static void test_report_round_trip(void)
 	      "a null in the context reads back null");
 	json_decref(root);
 
-	/* the compare reads what was written: against itself, no change */
+	/* the compare reads what was written: A/A, no verdict */
 	ret = run_compare(path_a, path_a, 0);
 	check(ret == 0 && !cmp_err[0], "the document compares with itself (%d): %s",
 	      ret, cmp_err);
-	check(row_says("base", "task_rename", "no significant change") &&
-	      row_says("kprobe", "task_rename [progs=4]", "no significant change") &&
-	      row_says("raw_tp", "task_rename", "no significant change"),
-	      "every ok row, params shown: no significant change");
-	check(out_has("not compared: fentry task_rename: A skipped "
-		      "(no BTF: \"x\"\\x0a)") &&
-	      out_has("not compared: kprobe urandom_read: A failed (q\"b\\s/ "
-		      "\\x08\\x0c\\x0a\\x0d\\x09 \\x01\\x1f\\x7f "
-		      "\xc2\xb5s \xe2\x9c\x93 \xf0\x9f\x98\x80)"),
+	json_array_foreach(json_object_get(cmp_json, "rows"), i, kp)
+		none &= !strcmp(jstr(kp, "verdict"), "no significant change") &&
+			jnum(kp, "delta") == 0;
+	check(none && jsummary("compared") == 3,
+	      "A/A, one file against itself: every ok row, no significant change, delta 0");
+	check(!strcmp(kind_of("fentry", "task_rename", ""), "not_ok") &&
+	      strstr(jstr(jfind("not_compared", "kprobe", "urandom_read", ""), "reason"),
+		     "A failed (q\"b\\s/ \\x08\\x0c\\x0a\\x0d\\x09 \\x01\\x1f\\x7f "
+		     "\xc2\xb5s \xe2\x9c\x93 \xf0\x9f\x98\x80)"),
 	      "skipped and failed rows listed, reasons escaped");
-	check(!out_has("only in") && !out_has("context differs") &&
-	      !out_has("duplicate"), "nothing only in one, no context difference");
-	if (nr_failed && cmp_out)
-		printf("# %s", cmp_out);
+	check(!json_array_size(json_object_get(cmp_json, "context_differences")) &&
+	      !json_array_size(json_object_get(cmp_json, "duplicates")),
+	      "no context difference, no duplicate");
+	show_compare();
 
-	/* ... and a slower copy of one row is found */
+	/* ... and a copy with one row's units 5 ns higher is slower by 5 */
 	memcpy(b, report_rows, sizeof(b));
-	b[1].samples = slow_s;
+	b[1].units = ov_up5;
 	write_doc(path_b, &ctx_host, b, nr);
 	ret = run_compare(path_a, path_b, 5);
-	check(ret == 1 && row_says("kprobe", "task_rename [progs=4]", "slower") &&
-	      row_says("kprobe", "task_rename [progs=4]", "-8.33%") &&
-	      row_says("base", "task_rename", "no significant change"),
-	      "the row made 8.3%% slower is slower, and fails at 5%% (%d)", ret);
+	kp = jfind("rows", "kprobe", "task_rename", "progs=4");
+	check(ret == 1 && !strcmp(jstr(kp, "verdict"), "slower") &&
+	      near(jnum(kp, "delta"), 5, 1e-9) &&
+	      !strcmp(verdict_of("base", "task_rename"), "no significant change"),
+	      "the row made 5 ns slower is slower by 5 ns, and fails at 5%% (%d)", ret);
 }
 
 static void test_compare(void)
@@ -1754,10 +2216,18 @@ static void test_compare(void)
 		return;
 	}
 	snprintf(path_a, sizeof(path_a), "%s/a.json", tmpdir);
+	snprintf(path_a2, sizeof(path_a2), "%s/a2.json", tmpdir);
+	snprintf(path_a3, sizeof(path_a3), "%s/a3.json", tmpdir);
 	snprintf(path_b, sizeof(path_b), "%s/b.json", tmpdir);
+	snprintf(path_b2, sizeof(path_b2), "%s/b2.json", tmpdir);
+	snprintf(path_json, sizeof(path_json), "%s/compare.json", tmpdir);
+	test_compare_args();
 	test_compare_verdicts();
 	test_compare_wide_regression();
+	test_compare_pooling();
 	test_compare_rows_context();
+	test_compare_quantities();
+	test_compare_ignore_param();
 	test_compare_errors();
 	test_compare_params();
 	test_compare_dups_disturbed();
@@ -1765,9 +2235,14 @@ static void test_compare(void)
 	test_compare_limits();
 	test_report_round_trip();
 	unlink(path_a);
+	unlink(path_a2);
+	unlink(path_a3);
 	unlink(path_b);
+	unlink(path_b2);
+	unlink(path_json);
 	rmdir(tmpdir);
 	free(cmp_out);
+	json_decref(cmp_json);
 }
 
 int main(int argc, char **argv)
@@ -1782,11 +2257,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, "stats_test: %s: %s\n", argv[2],
 				strerror(-ret));
 		return ret ? 1 : 0;
-	}
-	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--compare")) {
-		ret = bench_compare(argv[2], argv[3],
-				    argc == 5 ? atof(argv[4]) : -1);
-		return ret < 0 ? 2 : ret;
 	}
 
 	test_summary();

@@ -142,7 +142,7 @@ bad_arg "a mode that does not apply to the event" -m uprobe -e task_rename
 bad_arg "--body unknown" --body all
 bad_arg "-n 5 -d 1" -n 5 -d 1
 bad_arg "--compare a b -n 5" --compare a b -n 5
-bad_arg "--compare a b --json x" --compare a b --json x
+bad_arg "--compare a b --list" --compare a b --list
 bad_arg "--compare a b -m raw_tp" --compare a b -m raw_tp
 bad_arg "--compare a b and a positional" --compare a b 1
 bad_arg "--list with a run option" --list -n 5

@@ -45,39 +45,63 @@ run_end jout
 jexpect "--json -: stdout is the JSON alone, every row in it" "$T_TMP/jout.out" \
 	'len(R) == 2 and d["tool"] == "test_overhead"'
 
-# --- --compare, end to end: two real runs, then a halved copy
+# --- --compare, end to end: two real runs, pooled, A/A, then a slower copy
 run_json ca -n 5000 -r 3 -m base,raw_tp -e getpgid
 run_json cb -n 5000 -r 3 -m base,raw_tp -e getpgid
-run_capture cmp $BIN --compare "$T_TMP/ca.json" "$T_TMP/cb.json"
+run_capture cmp $BIN --compare "$T_TMP/ca.json" "$T_TMP/cb.json" --json "$T_TMP/cmp.json"
 expect "--compare of two real runs: exit 0 (rc=$RC)" test "$RC" -eq 0
-expect "--compare of two real runs: a line per row it could compare" \
-	test -n "$(grep -E 'getpgid' "$T_TMP/cmp.out")"
-# B: every sample of A halved, made steady first (a busy machine can make
-# a real row noisy enough that half its rate is within the noise, and
-# this tests --compare, not the machine): A's rows that ran, disturbed
-# ones too, with samples made here
+# its_units SIDE FILE: each compared row's SIDE is the units of FILE's row
+its_units() {
+	J "$T_TMP/cmp.json" 'all(s["n"] == len(u) and abs(s["mean"] - sum(u) / len(u)) < 1e-9 * abs(s["mean"]) for r in R for s in [r["'"$1"'"]] for u in [[x for f in json.load(open("'"$2"'"))["results"] if (f["name"], f["variant"]) == (r["name"], r["variant"]) for x in f["units"]["values"]]])'
+}
+jexpect "--compare of two real runs: a row for each that ran ok in both" "$T_TMP/cmp.json" \
+	'sorted((r["name"], r["variant"]) for r in R) == sorted((f["name"], f["variant"]) for f in json.load(open("'"$T_TMP/ca.json"'"))["results"] if f["status"] == "ok" and f["name"] + f["variant"] in [g["name"] + g["variant"] for g in json.load(open("'"$T_TMP/cb.json"'"))["results"] if g["status"] == "ok"])'
+expect "... A's n and mean: run A's units" its_units a "$T_TMP/ca.json"
+expect "... B's n and mean: run B's units" its_units b "$T_TMP/cb.json"
+jexpect "... the quantities the runs wrote: overhead_ns for raw_tp, ns_per_event for base" "$T_TMP/cmp.json" \
+	'all(r["quantity"] == ("ns_per_event" if r["name"] == "base" else "overhead_ns") for r in R)'
+
+# both runs pooled against one of them
+run_capture pool $BIN --compare "$T_TMP/ca.json" "$T_TMP/cb.json" -- "$T_TMP/ca.json" \
+	--json "$T_TMP/pool.json"
+expect "--compare A B -- A: exit 0 (rc=$RC)" test "$RC" -eq 0
+jexpect "... A pools both runs' units" "$T_TMP/pool.json" \
+	'all(r["a"]["files"] == 2 and r["a"]["n"] == r["b"]["n"] + [x for x in json.load(open("'"$T_TMP/cmp.json"'"))["rows"] if x["name"] == r["name"]][0]["b"]["n"] for r in R)'
+
+# A/A: a run against a copy of itself draws no verdict
+cp "$T_TMP/ca.json" "$T_TMP/ca_copy.json"
+run_capture aa $BIN --compare "$T_TMP/ca.json" "$T_TMP/ca_copy.json" --json "$T_TMP/aa.json"
+jexpect "--compare of a real run against its copy: no verdict, delta 0 (rc=$RC)" "$T_TMP/aa.json" \
+	'all(r["verdict"] in ("no significant change", "cannot tell") and r["delta"] == 0 for r in R) and d["summary"]["slower"] + d["summary"]["faster"] == 0'
+
+# B: every unit of A 10% higher, made steady first (a busy machine can
+# make a real row's units spread enough that 10% is within them, and this
+# tests --compare, not the machine): A's rows that ran, disturbed ones
+# too, with units made here around their own mean
 python3 - "$T_TMP/ca.json" "$T_TMP/steady.json" "$T_TMP/slow.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = [r for r in d["results"] if r["status"] in ("ok", "disturbed")]
 for r in ok:
+	u = r.get("units") or {"quantity": "ns_per_event", "values": [50.0]}
+	m = abs(sum(u["values"]) / len(u["values"])) or 50.0
 	r["status"], r["reason"] = "ok", None
-	r["samples"] = [1.00e6, 1.01e6, 0.99e6]
-	r["ns_per_event"] = {"samples": [1000.0, 990.0, 1010.0]}
+	r["units"] = {"quantity": u["quantity"], "values": [m * 0.99, m, m * 1.01]}
 json.dump(d, open(sys.argv[2], "w"))
 for r in ok:
-	r["samples"] = [x / 2 for x in r["samples"]]
-	r["ns_per_event"]["samples"] = [x * 2 for x in r["ns_per_event"]["samples"]]
+	r["units"]["values"] = [x * 1.1 for x in r["units"]["values"]]
 json.dump(d, open(sys.argv[3], "w"))
 PY
 if J "$T_TMP/ca.json" 'any(ran(r) for r in R)'; then
-	run_capture slow $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json" --fail-on-regression 5
-	expect "--compare with a halved copy, --fail-on-regression 5: exit 1 (rc=$RC)" test "$RC" -eq 1
-	expect "--compare with a halved copy: slower" grep -q 'slower' "$T_TMP/slow.out"
+	run_capture slow $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json" \
+		--fail-on-regression 5 --json "$T_TMP/slow.cmp.json"
+	expect "--compare with a copy 10% slower, --fail-on-regression 5: exit 1 (rc=$RC)" test "$RC" -eq 1
+	jexpect "--compare with a copy 10% slower: every row slower by 10%" "$T_TMP/slow.cmp.json" \
+		'R and all(r["verdict"] == "slower" and abs(r["delta_pct"] - 10) < 1e-6 and r["regression"] for r in R)'
 	run_capture slow0 $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json"
 	expect "--compare without --fail-on-regression: exit 0 (rc=$RC)" test "$RC" -eq 0
 else
-	fail "--compare with a halved copy: no row of run A ran"
+	fail "--compare with a slower copy: no row of run A ran"
 fi
 run_capture cmpmissing $BIN --compare "$T_TMP/ca.json" /nonexistent.json
 expect "--compare with a missing file: exit 2, one line (rc=$RC)" \
@@ -94,6 +118,9 @@ bad_arg "--max-samples 2" --max-samples 2
 bad_arg "-r 3 --max-samples 5" -r 3 --max-samples 5
 bad_arg "--lock-wait -1" --lock-wait -1
 bad_arg "--compare with one file" --compare "$T_TMP/ca.json"
+bad_arg "--compare with three files and no --" --compare "$T_TMP/ca.json" "$T_TMP/ca.json" "$T_TMP/cb.json"
+bad_arg "--compare A --" --compare "$T_TMP/ca.json" --
+bad_arg "--ignore-param without --compare" --ignore-param progs
 bad_arg "--fail-on-regression without --compare" --fail-on-regression 5
 bad_arg "--fail-on-regression x" --compare "$T_TMP/ca.json" "$T_TMP/ca.json" --fail-on-regression x
 

@@ -3,19 +3,23 @@
 # Statistics, command-line parsing and compare: the unit checks of
 # build/dynamic/stats_test (built by make all), then a results file written
 # as bench_report.c writes one, read by python3's json and by the compare,
-# and python3-written files read by the compare: params, duplicates, disturbed
-# rows, a 60,000-row pair, and files built to hurt (too big, too many
-# samples, escape sequences in names). Builds nothing itself; needs no root
-# and no BPF.
+# and python3-written files read by test_overhead --compare (which needs no
+# root): copies with known changes, A/A copies, files pooled per side,
+# --ignore-param, params, duplicates, disturbed rows, a 60,000-row pair,
+# usage errors, and files built to hurt (too big, too many samples or
+# units, too much in all, escape sequences in names). Every verdict is read
+# from --compare --json. Builds nothing itself; needs no root and no BPF.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BIN=./build/dynamic/stats_test
+PROG=./test_overhead
 
-if [ ! -x "$BIN" ]; then
-	fail "$BIN is missing: run make first"
+for b in "$BIN" "$PROG"; do
+	[ -x "$b" ] && continue
+	fail "$b is missing: run make first"
 	finish
 	exit
-fi
+done
 
 # the unit checks print their own ok/not ok lines; count them as ours
 # (as run.sh does: an "ok - # SKIP" line is not a pass)
@@ -48,11 +52,13 @@ assert list(d)[:5] == ["schema", "tool", "version", "context", "results"], list(
 want = "q\"b\\s/ \b\f\n\r\t \x01\x1f\x7f \u00b5s \u2713 \U0001f600"
 st = {(r["name"], r["variant"], r["status"]): r for r in d["results"]}
 base = st[("base", "task_rename", "ok")]
-assert base["samples"] == [3.60e6, 3.62e6, 3.58e6, 3.61e6, 3.59e6], base["samples"]
-assert base["mean"] == 3.6e6 and base["reason"] is None
+u = base["units"]
+assert u["quantity"] == "ns_per_event" and u["values"] == [60.0, 60.3, 59.7, 60.1, 59.9], u
+assert u["base_ns"] is None and u["n"] == 5 and base["reason"] is None
 assert base["overhead_ns"] is None and base["outliers"] == [False] * 5
-odd = st[("raw_tp", "task_rename", "ok")]["samples"]
-assert odd == [0.1, 1 / 3, 3.6e6, 2.5e-7, 123.456], odd
+odd = st[("raw_tp", "task_rename", "ok")]["units"]
+assert odd["quantity"] == "overhead_ns", odd
+assert odd["values"] == [0.1, 1 / 3, 3.6e6, 2.5e-7, 123.456], odd["values"]
 assert st[("kprobe", "task_rename", "ok")]["params"] == {"progs": 4}
 assert st[("fentry", "task_rename", "skipped")]["reason"] == 'no BTF: "x"\n'
 assert st[("kprobe", "urandom_read", "failed")]["reason"] == want
@@ -62,52 +68,66 @@ EOF
 }
 expect "python3 reads back every escape, number, null, param and status" check_report
 
-# B: the file as written, but base 10% slower and kprobe [progs=4] 25%
-# faster. What --compare must say of each row is worked out here from
-# the samples, not taken from the compare.
+# --- A/A: a copy of one file against it draws no verdict
+cp "$T_TMP/report.json" "$T_TMP/copy.json"
+run_capture aa "$PROG" --compare "$T_TMP/report.json" "$T_TMP/copy.json" \
+	--fail-on-regression 0 --json "$T_TMP/aa.json"
+expect "A/A, a file against its copy, --fail-on-regression 0: exit 0 (rc=$RC)" \
+	test "$RC" -eq 0 -a ! -s "$T_TMP/aa.err"
+jexpect "A/A: every ok row compared, no significant change, delta 0" "$T_TMP/aa.json" \
+	'd["schema"] == "bpf-bench-compare/1" and len(R) == 3 and all(r["verdict"] == "no significant change" and r["delta"] == 0 and r["p"] == 1 for r in R) and d["summary"]["slower"] == d["summary"]["faster"] == 0'
+
+# B: the file as written, but kprobe [progs=4]'s units 5 ns higher, base's
+# 2 ns lower, and raw_tp's (spread over 7 decades) 1 ns higher. What
+# --compare must say of each row is worked out here from the units, not
+# taken from the compare.
 changed() {
 	python3 - "$T_TMP/report.json" "$T_TMP/changed.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1], "rb"))
+shift = {"base": -2, "kprobe": 5, "raw_tp": 1}
 for r in d["results"]:
-	if r["status"] == "ok" and r["name"] in ("base", "kprobe"):
-		r["samples"] = [x * (0.9 if r["name"] == "base" else 1.25)
-				for x in r["samples"]]
+	if r["status"] == "ok":
+		u = r["units"]
+		u["values"] = [x + shift[r["name"]] for x in u["values"]]
 json.dump(d, open(sys.argv[2], "w"))
 EOF
 }
-# compared A B OUT: one check per ok row of A: OUT's line of it has the
-# change of the mean of B's samples against A's, and the verdict that
-# change makes (rows of steady samples; raw_tp's are far too noisy for
-# any verdict but none)
+# compared A B OUT: one check per ok row of A: OUT's row of it has the
+# difference of the means of B's units and A's, and the verdict that
+# shift makes (steady units; raw_tp's are far too spread for any verdict)
 compared() {
 	python3 - "$@" <<'EOF'
-import json, re, sys
+import json, sys
 a, b = (json.load(open(f, "rb"))["results"] for f in sys.argv[1:3])
-out = open(sys.argv[3]).read()
+out = json.load(open(sys.argv[3]))
+mean = lambda r: sum(r["units"]["values"]) / len(r["units"]["values"])
 for ra, rb in zip(a, b):
 	if ra["status"] != "ok":
 		continue
-	p = ra.get("params")
-	label = "%s %s%s" % (ra["name"], ra["variant"], " [progs=%d]" % p["progs"] if p else "")
-	delta = (sum(rb["samples"]) / sum(ra["samples"]) - 1) * 100
-	noisy = max(ra["samples"]) > 2 * min(ra["samples"])
-	verdict = "no significant change" if noisy or abs(delta) < 0.005 else \
-		"slower" if delta < 0 else "faster"
-	line = r"^  %s +%s%s .* %s +\S+ +%s( \(|$)" % (
-		ra["name"], ra["variant"], re.escape(" [progs=%d]" % p["progs"]) if p else "",
-		re.escape("%+.2f%%" % delta), verdict)
-	ok = re.search(line, out, re.M)
-	print("%s - compare of a changed copy: %s %+.2f%% %s, as worked out from the samples" %
-	      ("ok" if ok else "not ok", label, delta, verdict))
+	p = ",".join("%s=%s" % kv for kv in sorted((ra.get("params") or {}).items()))
+	delta = mean(rb) - mean(ra)
+	spread = max(ra["units"]["values"]) > 2 * min(ra["units"]["values"])
+	verdict = "no significant change" if spread or abs(delta) < 1e-9 else \
+		"slower" if delta > 0 else "faster"
+	got = [r for r in out["rows"] if (r["name"], r["variant"], r["params"]) ==
+	       (ra["name"], ra["variant"], p)]
+	ok = len(got) == 1 and abs(got[0]["delta"] - delta) < 1e-6 * max(1, abs(delta)) \
+		and got[0]["verdict"] == verdict
+	print("%s - compare of a changed copy: %s %s [%s] %+.3f ns %s, as worked out from the units%s" %
+	      ("ok" if ok else "not ok", ra["name"], ra["variant"], p, delta, verdict,
+	       "" if ok else ": got %s" % got))
 EOF
 }
-set_up "python3 writes the results file with two rows changed" changed
-run_capture changed "$BIN" --compare "$T_TMP/report.json" "$T_TMP/changed.json" 5
-expect "against a copy with a row 10% slower, --fail-on-regression 5: exit 1 (rc=$RC)" \
+set_up "python3 writes the results file with three rows' units shifted" changed
+run_capture changed "$PROG" --compare "$T_TMP/report.json" "$T_TMP/changed.json" \
+	--fail-on-regression 5 --json "$T_TMP/changed.cmp.json"
+expect "against a copy with a row 5 ns (23%) slower, --fail-on-regression 5: exit 1 (rc=$RC)" \
 	test "$RC" -eq 1 -a ! -s "$T_TMP/changed.err"
-checks_from compared "$T_TMP/report.json" "$T_TMP/changed.json" "$T_TMP/changed.out"
-expect "... the failed row's reason printed escaped, on one line" \
+checks_from compared "$T_TMP/report.json" "$T_TMP/changed.json" "$T_TMP/changed.cmp.json"
+jexpect "... the failed row listed, its reason escaped" "$T_TMP/changed.cmp.json" \
+	'[n["reason"] for n in d["not_compared"] if n["name"] == "kprobe" and n["variant"] == "urandom_read"] == ["A failed (q\"b\\s/ \\x08\\x0c\\x0a\\x0d\\x09 \\x01\\x1f\\x7f \u00b5s \u2713 \U0001f600); B failed (q\"b\\s/ \\x08\\x0c\\x0a\\x0d\\x09 \\x01\\x1f\\x7f \u00b5s \u2713 \U0001f600)"]'
+expect "... and the table says so on one line" \
 	grep -q '^not compared: kprobe urandom_read: A failed (q"b\\s/ \\x08\\x0c\\x0a\\x0d\\x09 ' "$T_TMP/changed.out"
 
 # --- python3-written files through the compare
@@ -121,84 +141,160 @@ def doc(rows, cpus=2):
 			    "cpus_used": "0-1", "attach_method": None,
 			    "count": 1000, "timestamp": "2026-11-30T05:10:00Z"},
 		"results": [{"name": n, "variant": "task_rename",
-			     "status": "ok", "reason": None, "unit": "events/s",
-			     "samples": s} for n, s in rows]}
-base = [3.60e6, 3.62e6, 3.58e6, 3.61e6, 3.59e6]
-slow = [x * 0.9 for x in base]
-json.dump(doc([("base", base), ("kprobe", base)]), open(d + "/a.json", "w"))
-json.dump(doc([("base", base), ("kprobe", slow)], 4),
+			     "status": "ok", "reason": None,
+			     "units": {"quantity": q, "values": v}}
+			    for n, q, v in rows]}
+base = [60.0, 60.3, 59.7, 60.1, 59.9]
+ov = [22.0, 22.4, 21.6, 22.2, 21.8]
+json.dump(doc([("base", "ns_per_event", base), ("kprobe", "overhead_ns", ov)]),
+	  open(d + "/a.json", "w"))
+json.dump(doc([("base", "ns_per_event", base),
+	       ("kprobe", "overhead_ns", [x * 1.1 for x in ov])], 4),
 	  open(d + "/b.json", "w"), indent=1, ensure_ascii=True)
+# a.json's units split over two files, and b.json's over three
+for name, parts in (("a", [(0, 3), (3, 5)]), ("b", [(0, 2), (2, 4), (4, 5)])):
+	for i, (lo, hi) in enumerate(parts):
+		part = json.load(open("%s/%s.json" % (d, name)))
+		for r in part["results"]:
+			r["units"]["values"] = r["units"]["values"][lo:hi]
+		json.dump(part, open("%s/%s%d.json" % (d, name, i + 1), "w"))
 EOF
 }
-set_up "python3 writes a pair of results files" gen_pair
+set_up "python3 writes a pair of results files, and each split in parts" gen_pair
 
-run_capture cmp "$BIN" --compare "$T_TMP/a.json" "$T_TMP/b.json"
+run_capture cmp "$PROG" --compare "$T_TMP/a.json" "$T_TMP/b.json" --json "$T_TMP/cmp.json"
 expect "compare exits 0 (rc=$RC)" test "$RC" -eq 0
-expect "identical rows: no significant change" \
-	grep -qE '^  base +task_rename .* no significant change$' "$T_TMP/cmp.out"
-expect "10% fewer events/s: slower" \
-	grep -qE '^  kprobe +task_rename .*-10\.00%.* slower$' "$T_TMP/cmp.out"
-expect "CPU count mismatch named" \
-	grep -q '^context differs: online_cpus: A 2, B 4$' "$T_TMP/cmp.out"
+jexpect "identical units: no significant change" "$T_TMP/cmp.json" \
+	'row("base", "task_rename")["verdict"] == "no significant change"'
+jexpect "units 10% higher: slower, +10.00%" "$T_TMP/cmp.json" \
+	'row("kprobe", "task_rename")["verdict"] == "slower" and abs(row("kprobe", "task_rename")["delta_pct"] - 10) < 1e-9'
+jexpect "CPU count mismatch listed" "$T_TMP/cmp.json" \
+	'[(x["key"], x["within"], [v["value"] for v in x["values"]]) for x in d["context_differences"]] == [("online_cpus", None, [2, 4])]'
 
-run_capture cmpfail "$BIN" --compare "$T_TMP/a.json" "$T_TMP/b.json" 5
+run_capture cmpfail "$PROG" --compare "$T_TMP/a.json" "$T_TMP/b.json" --fail-on-regression 5
 expect "--fail-on-regression 5 exits 1 (rc=$RC)" test "$RC" -eq 1
-run_capture cmpok "$BIN" --compare "$T_TMP/a.json" "$T_TMP/b.json" 15
+run_capture cmpok "$PROG" --compare "$T_TMP/a.json" "$T_TMP/b.json" --fail-on-regression 15
 expect "--fail-on-regression 15 exits 0 (rc=$RC)" test "$RC" -eq 0
 
+# --- several runs a side, pooled: A1 A2 -- B1 B2 B3
+run_capture pool "$PROG" --compare "$T_TMP/a1.json" "$T_TMP/a2.json" -- \
+	"$T_TMP/b1.json" "$T_TMP/b2.json" "$T_TMP/b3.json" --json "$T_TMP/pool.json"
+expect "--compare A1 A2 -- B1 B2 B3: exit 0 (rc=$RC)" test "$RC" -eq 0 -a ! -s "$T_TMP/pool.err"
+jexpect "... every file of a side named, in order" "$T_TMP/pool.json" \
+	'[f.rsplit("/", 1)[1] for f in d["files"]["A"] + d["files"]["B"]] == ["a1.json", "a2.json", "b1.json", "b2.json", "b3.json"]'
+jexpect "... the parts pooled give what the whole files give" "$T_TMP/pool.json" \
+	'all(abs(r[k] - w[k]) < 1e-9 and r["verdict"] == w["verdict"] and r["a"]["n"] == w["a"]["n"] == 5 and r["a"]["files"] == 2 and r["b"]["files"] == 3 for w in json.load(open("'"$T_TMP/cmp.json"'"))["rows"] for r in R if r["name"] == w["name"] for k in ("delta", "delta_ci95", "p"))'
+jexpect "... no difference between the sides' files but the CPU count" "$T_TMP/pool.json" \
+	'sorted(set((x["key"], x["within"]) for x in d["context_differences"])) == [("online_cpus", None)]'
+run_capture poolstdout "$PROG" --compare "$T_TMP/a1.json" "$T_TMP/a2.json" -- \
+	"$T_TMP/b.json" --json -
+jexpect "--json -: stdout is the JSON alone" "$T_TMP/poolstdout.out" \
+	'row("kprobe", "task_rename")["verdict"] == "slower" and row("kprobe", "task_rename")["a"]["files"] == 2'
+
+# --- --ignore-param: a --progs 1 run against a --progs 2 run
+gen_progs() {
+	python3 - "$T_TMP" <<'EOF'
+import json, sys
+d = sys.argv[1]
+ov = [22.0, 22.4, 21.6, 22.2, 21.8]
+def doc(progs, k):
+	return {"schema": "bpf-bench/1", "tool": "test_overhead", "context": {},
+		"results": [{"name": "kprobe", "variant": "getpgid",
+			     "params": {"progs": progs}, "status": "ok",
+			     "units": {"quantity": "overhead_ns",
+				       "values": [x * k for x in ov]}}]}
+json.dump(doc(1, 1), open(d + "/p1.json", "w"))
+json.dump(doc(2, 2), open(d + "/p2.json", "w"))
+EOF
+}
+set_up "python3 writes runs of one and of two programs" gen_progs
+run_capture progs "$PROG" --compare "$T_TMP/p1.json" "$T_TMP/p2.json" --json "$T_TMP/progs.json"
+jexpect "without --ignore-param: --progs 1 and --progs 2 are other rows" "$T_TMP/progs.json" \
+	'not R and sorted(n["kind"] for n in d["not_compared"]) == ["only_in_a", "only_in_b"]'
+run_capture ign "$PROG" --compare "$T_TMP/p1.json" "$T_TMP/p2.json" --ignore-param progs \
+	--json "$T_TMP/ign.json"
+jexpect "--ignore-param progs: one row, twice the overhead: slower by 100%" "$T_TMP/ign.json" \
+	'len(R) == 1 and R[0]["params"] == "" and R[0]["verdict"] == "slower" and abs(R[0]["delta_pct"] - 100) < 1e-9 and d["ignored_params"] == ["progs"]'
+
+# --- what --compare refuses: one line, exit 2, nothing on stdout
+bad_cmp() {
+	local name=$1
+	shift
+	BIN=$PROG bad_arg "$name" "$@"
+}
+A=$T_TMP/a.json
+B=$T_TMP/b.json
+bad_cmp "--compare with one file" --compare "$A"
+bad_cmp "--compare with three files and no --" --compare "$A" "$A" "$B"
+bad_cmp "--compare A --" --compare "$A" --
+bad_cmp "--compare -- B" --compare -- "$B"
+bad_cmp "--compare A -- B -- B" --compare "$A" -- "$B" -- "$B"
+bad_cmp "--compare with 65 files for A" --compare $(for i in $(seq 65); do echo "$A"; done) -- "$B"
+bad_cmp "--compare twice" --compare "$A" "$B" --compare "$A" "$B"
+bad_cmp "--compare with one file given twice for A" --compare "$A" "$A" -- "$B"
+bad_cmp "--ignore-param without --compare" --ignore-param progs
+bad_cmp "--ignore-param with an empty key" --compare "$A" "$B" --ignore-param progs,
+bad_cmp "--compare --json to a directory" --compare "$A" "$B" --json "$T_TMP"
+
 printf '{"schema": "bpf-bench/1",\n "results": [1,]}\n' >"$T_TMP/bad.json"
-run_capture cmpbad "$BIN" --compare "$T_TMP/a.json" "$T_TMP/bad.json"
-expect "malformed file: an error, not a comparison (rc=$RC)" test "$RC" -ne 0 -a "$RC" -ne 1
+run_capture cmpbad "$PROG" --compare "$T_TMP/a.json" "$T_TMP/bad.json"
+expect "malformed file: an error, not a comparison (rc=$RC)" test "$RC" -eq 2
 expect "malformed file: one line with line and column" \
 	test "$(grep -c 'bad.json: line 2, column 16' "$T_TMP/cmpbad.err")" -eq 1 \
 	-a "$(wc -l <"$T_TMP/cmpbad.err")" -eq 1
 
-
-# --- params, duplicates and disturbed rows
+# --- params, duplicates, disturbed rows and files from before units
 gen_rows() {
 	python3 - "$T_TMP" <<'EOF'
 import json, sys
 d = sys.argv[1]
-base = [3.60e6, 3.62e6, 3.58e6, 3.61e6, 3.59e6]
-slow = [x * 0.9 for x in base]
-def row(name, samples, params=None, status="ok", reason=None):
+ov = [22.0, 22.4, 21.6, 22.2, 21.8]
+up = [x * 1.1 for x in ov]
+def row(name, values, params=None, status="ok", reason=None, q="overhead_ns"):
 	r = {"name": name, "variant": "kprobe", "status": status,
-	     "reason": reason, "unit": "events/s", "samples": samples}
+	     "reason": reason, "units": {"quantity": q, "values": values}}
 	if params is not None:
 		r["params"] = params
 	return r
+old = {"name": "old", "variant": "kprobe", "status": "ok", "unit": "events/s",
+       "samples": [3.6e6, 3.61e6]}
 def doc(rows):
 	return {"schema": "bpf-bench/1", "tool": "map_perf_test",
 		"context": {"online_cpus": 2}, "results": rows}
-a = [row("hash", base, {"entries": 1024, "key_size": 16, "cpus": 2}),
-     row("hash", base, {"entries": 4096, "key_size": 16, "cpus": 2}),
-     row("array", base, {"progs": 4}),
-     row("array", base, {"progs": 4}),
-     row("lru", base)]
-b = [row("hash", slow, {"cpus": 2, "key_size": 16, "entries": 1024}),
-     row("hash", base, {"entries": 4096, "key_size": 32, "cpus": 2}),
-     row("array", base, {"progs": 4}),
-     row("lru", [], status="disturbed", reason="another task ran on CPU 1")]
+a = [row("hash", ov, {"entries": 1024, "key_size": 16, "cpus": 2}),
+     row("hash", ov, {"entries": 4096, "key_size": 16, "cpus": 2}),
+     row("array", ov, {"progs": 4}),
+     row("array", ov, {"progs": 4}),
+     row("lru", ov), old, row("q", ov), row("few", [22.0])]
+b = [row("hash", up, {"cpus": 2, "key_size": 16, "entries": 1024}),
+     row("hash", ov, {"entries": 4096, "key_size": 32, "cpus": 2}),
+     row("array", ov, {"progs": 4}),
+     row("lru", [], status="disturbed", reason="another task ran on CPU 1"),
+     old, row("q", ov, q="ns_per_event"), row("few", ov)]
 json.dump(doc(a), open(d + "/pa.json", "w"))
 json.dump(doc(b), open(d + "/pb.json", "w"), indent=2)
 EOF
 }
-set_up "python3 writes rows with params, duplicates and a disturbed row" gen_rows
+set_up "python3 writes rows with params, duplicates, a disturbed row and one without units" gen_rows
 
-run_capture params "$BIN" --compare "$T_TMP/pa.json" "$T_TMP/pb.json"
+run_capture params "$PROG" --compare "$T_TMP/pa.json" "$T_TMP/pb.json" --json "$T_TMP/params.json"
 expect "params compare exits 0 (rc=$RC)" test "$RC" -eq 0
-expect "params in another order: the same row, slower" \
-	grep -qE '^  hash +kprobe \[cpus=2,entries=1024,key_size=16\] .*-10\.00%.* slower$' "$T_TMP/params.out"
-expect "same name and variant, other params: only in A and only in B" \
-	grep -q 'only in A .*: hash kprobe \[cpus=2,entries=4096,key_size=16\]$' "$T_TMP/params.out"
-expect "... and the other one only in B" \
-	grep -q 'only in B .*: hash kprobe \[cpus=2,entries=4096,key_size=32\]$' "$T_TMP/params.out"
-expect "a duplicate row is noted once" \
-	test "$(grep -c '^duplicate in A .*: array kprobe \[progs=4\]: results\[2\] kept, 1 later row ignored$' "$T_TMP/params.out")" -eq 1
-expect "the duplicated row is still compared once" \
-	test "$(grep -cE '^  array +kprobe \[progs=4\] ' "$T_TMP/params.out")" -eq 1
-expect "a disturbed row is listed, without a verdict" \
-	grep -q '^not compared: lru kprobe: A ok in events/s, B disturbed (another task ran on CPU 1)$' "$T_TMP/params.out"
+jexpect "params in another order: the same row, slower" "$T_TMP/params.json" \
+	'[r["verdict"] for r in R if r["params"] == "cpus=2,entries=1024,key_size=16"] == ["slower"]'
+jexpect "same name and variant, other params: only in A and only in B" "$T_TMP/params.json" \
+	'sorted((n["params"], n["kind"]) for n in d["not_compared"] if n["name"] == "hash") == [("cpus=2,entries=4096,key_size=16", "only_in_a"), ("cpus=2,entries=4096,key_size=32", "only_in_b")]'
+jexpect "a duplicate row is listed once, the first kept" "$T_TMP/params.json" \
+	'[(x["side"], x["name"], x["params"], x["kept"], x["ignored"]) for x in d["duplicates"]] == [("A", "array", "progs=4", 2, 1)]'
+jexpect "the duplicated row is still compared once" "$T_TMP/params.json" \
+	'len(rows("array", "kprobe")) == 1'
+jexpect "a disturbed row is listed, without a verdict" "$T_TMP/params.json" \
+	'[(n["kind"], n["reason"]) for n in d["not_compared"] if n["name"] == "lru"] == [("not_ok", "A ok, 5 units of overhead_ns from 1 file; B disturbed (another task ran on CPU 1)")]'
+jexpect "a row of a file from before units: not compared, no units" "$T_TMP/params.json" \
+	'[n["kind"] for n in d["not_compared"] if n["name"] == "old"] == ["no_units"]'
+jexpect "overhead_ns in A, ns_per_event in B: not compared" "$T_TMP/params.json" \
+	'[n["kind"] for n in d["not_compared"] if n["name"] == "q"] == ["quantity_differs"]'
+jexpect "one unit in A: cannot tell" "$T_TMP/params.json" \
+	'row("few", "kprobe")["verdict"] == "cannot tell" and row("few", "kprobe")["p"] is None and d["summary"]["cannot_tell"] == 1'
 
 # --- 60,000 rows a side: sorted and merged, not searched row by row
 gen_big() {
@@ -208,8 +304,8 @@ d = sys.argv[1]
 def doc(k):
 	rows = [{"name": "hash%d" % (i % 600), "variant": "kprobe",
 		 "params": {"entries": 1 << (i // 600 % 20), "cpus": i // 12000},
-		 "status": "ok", "unit": "events/s",
-		 "samples": [3.6e6 + k * i, 3.61e6 + k, 3.59e6 - k]}
+		 "status": "ok", "units": {"quantity": "overhead_ns",
+		 "values": [22.0 + k * i, 22.1 + k, 21.9 - k]}}
 		for i in range(60000)]
 	return {"schema": "bpf-bench/1", "context": {}, "results": rows}
 json.dump(doc(0), open(d + "/big_a.json", "w"))
@@ -220,12 +316,12 @@ EOF
 }
 set_up "python3 writes two 60,000-row files" gen_big
 start=$(date +%s%N)
-run_capture big timeout 10 "$BIN" --compare "$T_TMP/big_a.json" "$T_TMP/big_b.json"
+run_capture big timeout 10 "$PROG" --compare "$T_TMP/big_a.json" "$T_TMP/big_b.json" \
+	--json "$T_TMP/big.json"
 ms=$((($(date +%s%N) - start) / 1000000))
 expect "60,000-row pair compares in under 10 s (rc=$RC, ${ms} ms)" test "$RC" -eq 0
-expect "60,000-row pair: every row matched, none only in one" \
-	test "$(grep -c '^  hash' "$T_TMP/big.out")" -eq 60000 -a \
-	"$(grep -c '^only in' "$T_TMP/big.out")" -eq 0
+jexpect "60,000-row pair: every row matched, none only in one" "$T_TMP/big.json" \
+	'len(R) == 60000 and not d["not_compared"] and not d["duplicates"]'
 
 # --- hostile files: each is refused in one line, or printed escaped
 gen_hostile() {
@@ -234,14 +330,19 @@ import json, sys
 d = sys.argv[1]
 def doc(rows, schema="bpf-bench/1"):
 	return {"schema": schema, "context": {}, "results": rows}
-def row(name, n=5):
+def row(name, n=5, units=5):
 	return {"name": name, "variant": "v", "status": "ok",
-		"unit": "events/s", "samples": [3.6e6] * n}
-json.dump(doc([row("evil\n\x1b[2J\x1b]0;owned\x07", 101)]),
+		"samples": [3.6e6] * n,
+		"units": {"quantity": "overhead_ns", "values": [22.0] * units}}
+json.dump(doc([row("evil\n\x1b[2J\x1b]0;owned\x07", 513)]),
 	  open(d + "/samples.json", "w"))
+json.dump(doc([row("evil\n\x1b[2J", units=201)]), open(d + "/units.json", "w"))
 json.dump(doc([row("evil\nfake line\x1b[2J"), row("ok")]),
 	  open(d + "/esc.json", "w"))
 json.dump(doc([row("ok")], "bpf-bench/2\x1b[2J"), open(d + "/schema.json", "w"))
+# 15 MiB of valid results file: nine of them are more than 128 MiB
+json.dump({"schema": "bpf-bench/1", "context": {"pad": "x" * (15 << 20)},
+	   "results": []}, open(d + "/15m.json", "w"))
 EOF
 }
 set_up "python3 writes hostile files" gen_hostile
@@ -254,43 +355,55 @@ one_error() {
 }
 
 truncate -s 17M "$T_TMP/huge.json"
-run_capture huge "$BIN" --compare "$T_TMP/a.json" "$T_TMP/huge.json"
+run_capture huge "$PROG" --compare "$T_TMP/a.json" "$T_TMP/huge.json"
 expect "a 17 MiB file: exit 2, one line naming it and the limit (rc=$RC)" \
 	one_error huge 'huge.json: 17825792 bytes, larger than 16 MiB: refused$'
 
-run_capture samples "$BIN" --compare "$T_TMP/a.json" "$T_TMP/samples.json"
-expect "101 samples: exit 2, one line naming the row, escaped (rc=$RC)" \
-	one_error samples 'samples.json: results\[0\] (evil\\x0a\\x1b\[2J\\x1b\]0;owned\\x07 v): 101 samples, at most 100$'
+run_capture samples "$PROG" --compare "$T_TMP/a.json" "$T_TMP/samples.json"
+expect "513 samples: exit 2, one line naming the row, escaped (rc=$RC)" \
+	one_error samples 'samples.json: results\[0\] (evil\\x0a\\x1b\[2J\\x1b\]0;owned\\x07 v): 513 samples, at most 512$'
+run_capture units "$PROG" --compare "$T_TMP/a.json" "$T_TMP/units.json"
+expect "201 units: exit 2, one line naming the row, escaped (rc=$RC)" \
+	one_error units 'units.json: results\[0\] (evil\\x0a\\x1b\[2J v): 201 units, at most 200$'
 
-run_capture esc "$BIN" --compare "$T_TMP/esc.json" "$T_TMP/a.json"
+# nine pipes of 15 MiB: no stat tells their size, the reading does
+run_capture total "$PROG" --compare <(cat "$T_TMP/15m.json") <(cat "$T_TMP/15m.json") \
+	<(cat "$T_TMP/15m.json") <(cat "$T_TMP/15m.json") -- <(cat "$T_TMP/15m.json") \
+	<(cat "$T_TMP/15m.json") <(cat "$T_TMP/15m.json") <(cat "$T_TMP/15m.json") \
+	<(cat "$T_TMP/15m.json")
+expect "nine 15 MiB files: exit 2, one line, more than 128 MiB in all (rc=$RC)" \
+	one_error total 'the files of the compare are larger than 128 MiB together: refused$'
+run_capture total8 "$PROG" --compare <(cat "$T_TMP/15m.json") <(cat "$T_TMP/15m.json") \
+	<(cat "$T_TMP/15m.json") <(cat "$T_TMP/15m.json") -- <(cat "$T_TMP/15m.json") \
+	<(cat "$T_TMP/15m.json") <(cat "$T_TMP/15m.json") <(cat "$T_TMP/15m.json")
+expect "... while eight of them, 120 MiB, are read (rc=$RC)" test "$RC" -eq 0
+
+run_capture esc "$PROG" --compare "$T_TMP/esc.json" "$T_TMP/a.json"
 expect "a row named with a newline and ESC[2J compares (rc=$RC)" test "$RC" -eq 0
 expect "... and is printed escaped on its own line" \
-	grep -q '^only in A .*: evil\\x0afake line\\x1b\[2J v$' "$T_TMP/esc.out"
+	grep -q '^only in A: evil\\x0afake line\\x1b\[2J v$' "$T_TMP/esc.out"
 expect "... with no raw control byte in the output" \
 	test "$(tr -d '\n' <"$T_TMP/esc.out" | LC_ALL=C tr -d '\040-\176\200-\377' | wc -c)" -eq 0
 expect "... and no line of its own" \
 	test "$(grep -c '^fake line' "$T_TMP/esc.out")" -eq 0
 
-run_capture schema "$BIN" --compare "$T_TMP/a.json" "$T_TMP/schema.json"
+run_capture schema "$PROG" --compare "$T_TMP/a.json" "$T_TMP/schema.json"
 expect "wrong schema: exit 2, one line, escaped (rc=$RC)" \
 	one_error schema '"schema" is "bpf-bench/2\\x1b\[2J", expected "bpf-bench/1"$'
 
 printf '{"schema": "bpf-bench/1", "context": {},\n "results": [{"name": "a" "v"}]}\n' >"$T_TMP/invalid.json"
-run_capture invalid "$BIN" --compare "$T_TMP/invalid.json" "$T_TMP/a.json"
+run_capture invalid "$PROG" --compare "$T_TMP/invalid.json" "$T_TMP/a.json"
 expect "invalid JSON: exit 2, one line with line and column (rc=$RC)" \
 	one_error invalid 'invalid.json: line 2, column 29: .} expected near
 
-# the programs' own --compare takes the same path to exit 2
-PROG=./test_overhead
-if [ -x "$PROG" ]; then
-	run_capture prog_huge "$PROG" --compare "$T_TMP/a.json" "$T_TMP/huge.json"
-	expect "test_overhead --compare of a 17 MiB file: exit 2, one line (rc=$RC)" \
-		one_error prog_huge 'larger than 16 MiB: refused$'
-	run_capture prog_params "$PROG" --compare "$T_TMP/pa.json" "$T_TMP/pb.json"
-	expect "test_overhead --compare with params: the same table (rc=$RC)" \
-		cmp -s "$T_TMP/prog_params.out" "$T_TMP/params.out"
+# map_perf_test's --compare is the same code: the same verdicts
+if [ -x ./map_perf_test ]; then
+	run_capture mapcmp ./map_perf_test --compare "$T_TMP/pa.json" "$T_TMP/pb.json" \
+		--json "$T_TMP/mapcmp.json"
+	expect "map_perf_test --compare: the same JSON as test_overhead's (rc=$RC)" \
+		cmp -s "$T_TMP/mapcmp.json" "$T_TMP/params.json"
 else
-	skip "test_overhead is not built: program-level compare not tested"
+	skip "map_perf_test is not built: its compare not tested"
 fi
 
 finish
