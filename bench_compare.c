@@ -38,12 +38,16 @@
  * row without a base, one sample's ns per event. Units are independent,
  * the samples of a row are not (a row's and its base's move together), so
  * verdicts are drawn from units: for each row identity, the units of the
- * row in every file of a side are pooled, and Welch's t-test of B's pool
- * against A's decides, at 1 - COMPARE_ALPHA. Both quantities are costs:
- * B higher is slower. The verdict is p < COMPARE_ALPHA, which is the
- * difference's 95% interval (Student's t at Welch's degrees of freedom)
- * excluding zero; never the delta alone. Fewer than two units on a side
- * cannot tell.
+ * row in every file of a side are pooled, those of one round of one file
+ * as one (their mean: they ran close in time and share what the machine
+ * did then), and Welch's t-test of B's pool against A's decides, at 1 -
+ * COMPARE_ALPHA. Both quantities are costs: B higher is slower. The
+ * verdict is p < COMPARE_ALPHA, which is the difference's 95% interval
+ * (Student's t at Welch's degrees of freedom) excluding zero, and a
+ * difference beyond --threshold (COMPARE_FLOOR_NS, or a share of A's
+ * figure): never the delta alone, nor a difference within what runs of
+ * one build differ by. Fewer than two observations on a side cannot
+ * tell.
  *
  * A row is identified by (name, variant, params), less the params named
  * by --ignore-param: the same test with another map size or program count
@@ -207,6 +211,8 @@ struct entry {
 	double ci95_a, ci95_b;
 	double delta, delta_ci95;	/* B - A, ns */
 	double delta_pct;		/* of A's mean; NAN when it is <= 0 */
+	/* significant, but no further than the threshold: no change */
+	bool within_threshold;
 	bool regression;
 };
 
@@ -556,20 +562,35 @@ static int check_bound(const struct bench_file *f, const struct row *r,
 }
 
 /* the count, mean and spread of @n values, in two passes */
-static void pool_values(const json_t *values, struct pool *p)
+static void pool_values(const json_t *values, const json_t *rounds,
+			struct pool *p)
 {
 	size_t i, n = json_array_size(values);
-	double sum = 0, d;
+	double x[MAX_UNITS], mean[MAX_UNITS], sum = 0, d;
+	int round[MAX_UNITS], nr;
 
 	memset(p, 0, sizeof(*p));
 	if (!n)
 		return;
-	for (i = 0; i < n; i++)
-		sum += json_number_value(json_array_get(values, i));
-	p->n = n;
-	p->mean = sum / n;
+	/*
+	 * A round's units ran close in time and share what the machine did
+	 * then: their mean is one observation. Without rounds (or with a
+	 * round that is no integer), each unit is one.
+	 */
 	for (i = 0; i < n; i++) {
-		d = json_number_value(json_array_get(values, i)) - p->mean;
+		const json_t *r = json_array_get(rounds, i);
+
+		x[i] = json_number_value(json_array_get(values, i));
+		round[i] = json_array_size(rounds) == n && json_is_number(r) ?
+			   (int)json_number_value(r) : -1 - (int)i;
+	}
+	nr = stats_cluster_means(x, round, n, mean);
+	for (i = 0; i < (size_t)nr; i++)
+		sum += mean[i];
+	p->n = nr;
+	p->mean = sum / nr;
+	for (i = 0; i < (size_t)nr; i++) {
+		d = mean[i] - p->mean;
 		p->m2 += d * d;
 	}
 }
@@ -599,7 +620,7 @@ static int row_units(const struct bench_file *f, struct row *r,
 		     const json_t *units)
 {
 	static const char bad[] = "an ok row's \"units\" needs a \"quantity\" string and a \"values\" array of numbers";
-	const json_t *values;
+	const json_t *values, *rounds;
 	size_t i;
 	int err;
 
@@ -618,7 +639,13 @@ static int row_units(const struct bench_file *f, struct row *r,
 	for (i = 0; i < json_array_size(values); i++)
 		if (!json_is_number(json_array_get(values, i)))
 			return row_error(f, r, bad);
-	pool_values(values, &r->units);
+	rounds = json_object_get(units, "rounds");
+	if (rounds && !json_is_null(rounds)) {
+		err = check_bound(f, r, rounds, MAX_UNITS, "units' rounds");
+		if (err)
+			return err;
+	}
+	pool_values(values, rounds, &r->units);
 	return 0;
 }
 
@@ -1173,7 +1200,7 @@ static double delta_ci(const struct entry *e, double alpha)
 	return se > 0 ? student_t_quantile(alpha, e->w.df) * se : 0;
 }
 
-static void judge(struct entry *e, double fail_pct)
+static void judge(struct entry *e, double fail_pct, double threshold_pct)
 {
 	pool_stats(&e->a->pool, &e->st_a);
 	pool_stats(&e->b->pool, &e->st_b);
@@ -1184,6 +1211,17 @@ static void judge(struct entry *e, double fail_pct)
 	e->delta = e->st_b.mean - e->st_a.mean;
 	e->delta_ci95 = delta_ci(e, COMPARE_ALPHA);
 	e->delta_pct = e->st_a.mean > 0 ? 100 * e->delta / e->st_a.mean : NAN;
+	/*
+	 * Runs of one build differ by more than each one's units can see
+	 * (each run's own offset: the machine's state at the time, where
+	 * its programs landed): a change within the threshold is none
+	 */
+	if (e->v != V_NO_CHANGE &&
+	    fabs(e->delta) <= fmax(COMPARE_FLOOR_NS,
+				   threshold_pct / 100 * fabs(e->st_a.mean))) {
+		e->v = V_NO_CHANGE;
+		e->within_threshold = true;
+	}
 	/* from a cost of zero or less, any significant rise is beyond PCT */
 	e->regression = fail_pct >= 0 && e->v == V_SLOWER &&
 			!(e->delta_pct <= fail_pct);
@@ -1202,7 +1240,7 @@ static void judge_entry(struct compare *c, struct entry *e)
 		e->why = WHY_QUANTITY_DIFFERS;
 	if (e->why)
 		return;
-	judge(e, c->args->fail_on_regression);
+	judge(e, c->args->fail_on_regression, c->args->threshold_pct);
 	c->nr_compared++;
 	if (e->w.decidable)
 		c->nr_verdicts[e->v]++;
@@ -1466,9 +1504,11 @@ static void print_headers(FILE *out, const struct compare *c)
 					   sizeof(kernel)),
 				field_text(f->context, "timestamp", when,
 					   sizeof(when)));
-	fprintf(out, "Welch's t-test of B's units against A's, each side's files pooled, at %.0f%% confidence.\n"
+	fprintf(out, "Welch's t-test of B's units against A's, each side's files pooled (a round's\n"
+		"units as one), at %.0f%% confidence; a change within %g%% of A or %g ns is none.\n"
 		"Figures are costs in ns (the overhead over the base, or ns per event without\n"
-		"a base): higher is slower.\n", (1 - COMPARE_ALPHA) * 100);
+		"a base): higher is slower.\n", (1 - COMPARE_ALPHA) * 100,
+		c->args->threshold_pct, COMPARE_FLOOR_NS);
 	if (!c->args->nr_ignore)
 		return;
 	fprintf(out, "Rows matched ignoring the params");
@@ -1718,7 +1758,7 @@ static json_t *entry_json(const struct entry *e)
 	json_t *o = identity_json(e->a->rows[0]);
 
 	json_object_update_new(o, json_pack(
-		"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:b}",
+		"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:b, s:b}",
 		"quantity", e->a->quantity,
 		"a", side_json(e->a, &e->st_a, e->ci95_a),
 		"b", side_json(e->b, &e->st_b, e->ci95_b),
@@ -1727,6 +1767,7 @@ static json_t *entry_json(const struct entry *e)
 		"delta_pct", json_num(e->delta_pct),
 		"p", e->w.decidable ? json_num(e->w.p) : json_null(),
 		"verdict", e->w.decidable ? verdict_name(e->v) : "cannot tell",
+		"within_threshold", e->within_threshold,
 		"regression", e->regression));
 	return o;
 }
@@ -1834,10 +1875,12 @@ static json_t *compare_json(const struct compare *c)
 
 	for (i = 0; i < args->nr_ignore; i++)
 		json_array_append_new(ignored, json_text(args->ignore[i]));
-	root = json_pack("{s:s, s:f, s:{s:o, s:o}, s:o, s:o,"
+	root = json_pack("{s:s, s:f, s:f, s:f, s:{s:o, s:o}, s:o, s:o,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:o}",
 		"schema", COMPARE_SCHEMA,
 		"alpha", COMPARE_ALPHA,
+		"threshold_pct", args->threshold_pct,
+		"threshold_ns", COMPARE_FLOOR_NS,
 		"files", "A", files_json(&c->side[SIDE_A]),
 			 "B", files_json(&c->side[SIDE_B]),
 		"ignored_params", ignored,

@@ -14,6 +14,14 @@
 #define BENCH_SCHEMA		"bpf-bench/1"
 /* the "schema" of what --compare --json writes */
 #define COMPARE_SCHEMA		"bpf-bench-compare/1"
+/*
+ * Runs of one build on a shared machine differ by more than each run's
+ * interval says (make repro): a change within this many ns, or within
+ * --threshold percent of A's figure (COMPARE_THRESHOLD_PCT), is called no
+ * change, however significant
+ */
+#define COMPARE_FLOOR_NS	1.0
+#define COMPARE_THRESHOLD_PCT	2.0
 /* confidence of compare verdicts: 1 - alpha */
 #define COMPARE_ALPHA		0.05
 
@@ -43,6 +51,8 @@ struct compare_args {
 	const char *ignore[COMPARE_MAX_PARAMS];
 	int nr_ignore;
 	double fail_on_regression;	/* percent; < 0: off */
+	/* a change within max(COMPARE_FLOOR_NS, this % of A) is none */
+	double threshold_pct;
 	const char *json;		/* the verdicts as JSON: a path, "-" */
 };
 

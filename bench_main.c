@@ -46,6 +46,7 @@ enum {
 	OPT_COMPARE,
 	OPT_FAIL_ON_REGRESSION,
 	OPT_IGNORE_PARAM,
+	OPT_THRESHOLD,
 	OPT_LIST,
 	OPT_PRECISION,
 	OPT_MAX_UNITS,
@@ -92,6 +93,11 @@ static const struct bench_option common_options[] = {
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT",
 	  "with --compare: exit 1 when a row is\n"
 	  "significantly slower by more than PCT percent", USE_ANY },
+	{ "threshold", OPT_THRESHOLD, "PCT",
+	  "with --compare: a change within PCT% of A's\n"
+	  "figure, or 1 ns, is no change, however\n"
+	  "significant (default 2: runs of one build differ\n"
+	  "by that on a shared machine)", USE_ANY },
 	{ "ignore-param", OPT_IGNORE_PARAM, "KEY[,KEY]",
 	  "with --compare: match rows ignoring these params\n"
 	  "(--ignore-param progs: a --progs 1 run against\n"
@@ -233,7 +239,11 @@ static const char *option_name(const struct bench_family *fam, int key)
 static const char *cpus_arg;
 static bool count_given;
 /* --compare, --fail-on-regression, --ignore-param */
-static struct compare_args compare_args = { .fail_on_regression = -1 };
+static struct compare_args compare_args = {
+	.fail_on_regression = -1,
+	.threshold_pct = COMPARE_THRESHOLD_PCT,
+};
+static bool threshold_given;
 
 int bench_cpus_arg(const char *s, const char *what)
 {
@@ -330,6 +340,10 @@ static int parse_common(const struct bench_family *fam, int c,
 		return err ? -2 : 0;
 	case OPT_IGNORE_PARAM:
 		return compare_parse_ignore(&compare_args, arg);
+	case OPT_THRESHOLD:
+		threshold_given = true;
+		err = parse_double(arg, 0, 1000, &compare_args.threshold_pct);
+		return err ? -2 : 0;
 	case 'q':
 		verbosity = 0;
 		return 0;
@@ -399,9 +413,11 @@ static int check_options(const struct bench_family *fam, int argc,
 	struct compare_args *cmp = &compare_args;
 
 	if (!cmp->nr_files[SIDE_A] &&
-	    (cmp->fail_on_regression >= 0 || cmp->nr_ignore)) {
+	    (cmp->fail_on_regression >= 0 || cmp->nr_ignore ||
+	     threshold_given)) {
 		pr_err("%s goes with --compare", cmp->nr_ignore ?
-		       "--ignore-param" : "--fail-on-regression");
+		       "--ignore-param" : threshold_given ? "--threshold" :
+		       "--fail-on-regression");
 		return -1;
 	}
 	if (cmp->nr_files[SIDE_A]) {

@@ -157,12 +157,17 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 {
 	struct sample_stats base_ns, ns;
 	bool flags[MAX_SAMPLES];
+	double mean[MAX_UNITS];
+	int nr;
 
 	memset(s, 0, sizeof(*s));
 	s->ratio = NAN;
 	stats_compute(row->rate, row->nr, &s->rate);
 	stats_compute(row->ns, row->nr, &s->ns);
-	stats_compute(row->unit, row->nr_units, &s->units);
+	/* a round's units are one observation: their mean (see sampler) */
+	nr = stats_cluster_means(row->unit, row->unit_round, row->nr_units,
+				 mean);
+	stats_compute(mean, nr, &s->units);
 	s->ci95 = stats_ci_half(&s->units, 0.05);
 	s->outliers = row->nr >= MIN_OUTLIER_SAMPLES ?
 		      stats_outliers(row->rate, row->nr, flags) : 0;
@@ -173,7 +178,7 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 		return;
 	stats_compute(row->unit_base_ns, row->nr_units, &base_ns);
 	stats_compute(row->unit_ns, row->nr_units, &ns);
-	stats_overhead(row->unit, row->nr_units, base_ns.mean, &s->overhead);
+	stats_overhead(mean, nr, base_ns.mean, &s->overhead);
 	s->has_overhead = true;
 	s->ratio = ns.mean / base_ns.mean;
 	s->below_base = s->overhead.value + s->overhead.ci95 < 0;

@@ -82,18 +82,21 @@ bool sample_judge_moved(struct sample *s);
 /* s->out disturbed when a worker did not have its CPU to itself */
 void sample_judge_disturbed(struct sample *s);
 /*
- * Whether the 95% interval of the mean of @n units is within
- * --precision of it, and, for an @overhead, at least MIN_PRECISION_NS
+ * Whether the 95% interval of the mean of @n units, each unit[i] of
+ * round round[i] (the units of one round taken as one: their mean), is
+ * within --precision of it, and, for an @overhead, at least
+ * MIN_PRECISION_NS
  */
-bool units_precise(const double *unit, int n, bool overhead,
-		   const struct run_settings *rs);
+bool units_precise(const double *unit, const int *round, int n,
+		   bool overhead, const struct run_settings *rs);
 /*
  * Why a row with @n units that took @spent_ns stops: -r N reached,
  * precise after --min-units, --max-units, or its --budget spent (twice
  * over while it has fewer than --min-units); STOP_NOT while it goes on
  */
-enum row_stop units_enough(const double *unit, int n, bool overhead,
-			   __u64 spent_ns, const struct run_settings *rs);
+enum row_stop units_enough(const double *unit, const int *round, int n,
+			   bool overhead, __u64 spent_ns,
+			   const struct run_settings *rs);
 
 /* ---- the sampler: bench_sampler.c ---- */
 

@@ -657,7 +657,8 @@ static void unit_record(struct session *sess, const struct unit *u,
 
 static enum row_stop row_stop_reason(const struct bench_row *row)
 {
-	return units_enough(row->unit, row->nr_units, row->paired,
+	return units_enough(row->unit, row->unit_round, row->nr_units,
+			    row->paired,
 			    row->spent_ns, &bench_rs);
 }
 
@@ -904,7 +905,8 @@ static void stop_fed_bases(struct bench_rows *rows)
 
 		if (row->out.status == ST_OK && row->stop == STOP_NOT &&
 		    !row->runs_prog && base_is_fed(rows, row))
-			row->stop = units_precise(row->unit, row->nr_units,
+			row->stop = units_precise(row->unit, row->unit_round,
+						  row->nr_units,
 						  row->paired, &bench_rs) ?
 				    STOP_PRECISE : STOP_FED;
 	}

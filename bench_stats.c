@@ -130,6 +130,30 @@ void stats_overhead(const double *unit, int n, double base_ns,
 	o->pct = base_ns != 0 ? 100 * o->value / base_ns : NAN;
 }
 
+int stats_cluster_means(const double *x, const int *cluster, int n,
+			double *mean)
+{
+	int i, j, k, nr = 0, first;
+	double sum;
+
+	for (i = 0; i < n; i++) {
+		/* a cluster is taken where it first comes */
+		for (first = 0; first < i && cluster[first] != cluster[i];
+		     first++)
+			;
+		if (first < i)
+			continue;
+		sum = 0;
+		for (j = i, k = 0; j < n; j++)
+			if (cluster[j] == cluster[i]) {
+				sum += x[j];
+				k++;
+			}
+		mean[nr++] = sum / k;
+	}
+	return nr;
+}
+
 int stats_line_fit(const double *x, const double *y, const double *sd, int n,
 		   struct line_fit *fit)
 {

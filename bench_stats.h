@@ -62,6 +62,15 @@ struct overhead {
 void stats_overhead(const double *unit, int n, double base_ns,
 		    struct overhead *o);
 
+/*
+ * The mean of each cluster of @x (x[i] is in cluster[i]), in the order
+ * each cluster first comes, into @mean (room for @n): how many. Units
+ * that ran close in time share the machine's state there, so the
+ * independent observations are their clusters' means.
+ */
+int stats_cluster_means(const double *x, const int *cluster, int n,
+			double *mean);
+
 /* y = intercept + slope * x */
 struct line_fit {
 	int n;			/* points */

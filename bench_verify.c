@@ -193,23 +193,28 @@ void sample_judge_disturbed(struct sample *s)
 	}
 }
 
-bool units_precise(const double *unit, int n, bool overhead,
-		   const struct run_settings *rs)
+bool units_precise(const double *unit, const int *round, int n,
+		   bool overhead, const struct run_settings *rs)
 {
+	double mean[MAX_UNITS];
 	struct sample_stats st;
 	double want;
+	int nr;
 
-	if (n < 2)
+	nr = stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,
+				 mean);
+	if (nr < 2)
 		return false;
-	stats_compute(unit, n, &st);
+	stats_compute(mean, nr, &st);
 	want = rs->precision * fabs(st.mean);
 	if (overhead && want < MIN_PRECISION_NS)
 		want = MIN_PRECISION_NS;
 	return stats_ci_half(&st, 0.05) <= want;
 }
 
-enum row_stop units_enough(const double *unit, int n, bool overhead,
-			   __u64 spent_ns, const struct run_settings *rs)
+enum row_stop units_enough(const double *unit, const int *round, int n,
+			   bool overhead, __u64 spent_ns,
+			   const struct run_settings *rs)
 {
 	if (rs->repeat)
 		return n >= rs->repeat ? STOP_REPEAT : STOP_NOT;
@@ -219,7 +224,7 @@ enum row_stop units_enough(const double *unit, int n, bool overhead,
 	if (n < rs->min_units)
 		return spent_ns >= 2 * rs->row_budget_ns ? STOP_BUDGET :
 		       STOP_NOT;
-	if (units_precise(unit, n, overhead, rs))
+	if (units_precise(unit, round, n, overhead, rs))
 		return STOP_PRECISE;
 	return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;
 }

@@ -968,28 +968,44 @@ static void test_units_enough(void)
 	const double wide[10] = { 19, 21, 20, 20, 19, 21, 20, 20, 19, 21 };
 	/* +-0.62 on 200 ns per event without a base: within 3% */
 	const double alone[4] = { 199.5, 200.5, 200, 200 };
+	/* every unit a round of its own */
+	const int rounds[10] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	/*
+	 * 10 units in 2 rounds: round means 19.5 and 20.5, so +-6.4 over
+	 * two observations, not +-0.4 over ten
+	 */
+	const double pairs[10] = { 19.4, 19.6, 19.5, 19.4, 19.6,
+				   20.4, 20.6, 20.5, 20.4, 20.6 };
+	const int two[10] = { 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 };
+	double mean[10];
 
-	check(units_enough(flat, 3, true, 0, &rs) == STOP_NOT,
+	check(units_enough(flat, rounds, 3, true, 0, &rs) == STOP_NOT,
 	      "enough: never under --min-units");
-	check(units_enough(flat, 4, true, 0, &rs) == STOP_PRECISE,
+	check(units_enough(flat, rounds, 4, true, 0, &rs) == STOP_PRECISE,
 	      "enough: 4 identical units");
-	check(units_enough(small, 4, true, 0, &rs) == STOP_PRECISE,
+	check(units_enough(small, rounds, 4, true, 0, &rs) == STOP_PRECISE,
 	      "enough: an overhead known to 1 ns, though not to 3%%");
-	check(units_enough(wide, 4, true, 0, &rs) == STOP_NOT,
+	check(units_enough(wide, rounds, 4, true, 0, &rs) == STOP_NOT,
 	      "enough: not while it is wide");
-	check(units_enough(wide, 4, true, rs.row_budget_ns, &rs) ==
+	check(units_enough(wide, rounds, 4, true, rs.row_budget_ns, &rs) ==
 	      STOP_BUDGET, "enough: stops short when its budget is spent");
-	check(units_enough(wide, 3, true, rs.row_budget_ns, &rs) == STOP_NOT,
+	check(units_enough(wide, rounds, 3, true, rs.row_budget_ns, &rs) == STOP_NOT,
 	      "enough: under --min-units the budget counts twice");
-	check(units_enough(wide, 10, true, 0, &rs) == STOP_MAX,
+	check(units_enough(wide, rounds, 10, true, 0, &rs) == STOP_MAX,
 	      "enough: at --max-units");
-	check(units_enough(alone, 4, false, 0, &rs) == STOP_PRECISE,
+	check(units_enough(alone, rounds, 4, false, 0, &rs) == STOP_PRECISE,
 	      "enough: a row without a base, to 3%% of its ns per event");
-	check(!units_precise(flat, 1, true, &rs),
+	check(!units_precise(flat, rounds, 1, true, &rs),
 	      "precise: one unit has no interval");
+	check(!units_precise(pairs, two, 10, true, &rs) &&
+	      units_precise(pairs, rounds, 10, true, &rs),
+	      "precise: a round's units are one observation");
+	check(stats_cluster_means(pairs, two, 10, mean) == 2 &&
+	      fabs(mean[0] - 19.5) < 1e-9 && fabs(mean[1] - 20.5) < 1e-9,
+	      "cluster means: one per round, in order");
 	rs.repeat = 4;
-	check(units_enough(flat, 3, true, 0, &rs) == STOP_NOT &&
-	      units_enough(wide, 4, true, 0, &rs) == STOP_REPEAT,
+	check(units_enough(flat, rounds, 3, true, 0, &rs) == STOP_NOT &&
+	      units_enough(wide, rounds, 4, true, 0, &rs) == STOP_REPEAT,
 	      "enough: -r 4 is exactly 4, precise or not");
 }
 
