@@ -258,6 +258,7 @@ struct bench_row {
 	 */
 	int nr_units;
 	bool paired;			/* its units hold its base's samples */
+	bool fed;			/* a base: its rows' units are its own */
 	double unit[MAX_UNITS];
 	double unit_ns[MAX_UNITS];	/* the row's ns per event in it */
 	double unit_base_ns[MAX_UNITS];	/* its base samples' mean; NAN */
@@ -266,6 +267,8 @@ struct bench_row {
 	bool unit_retry[MAX_UNITS];	/* run again for a disturbed one */
 	int sessions;			/* rounds it had a session in */
 	int attempts;			/* units run, retries included */
+	/* its samples run: pacing, -w, retries, --prog-stats' too */
+	int samples_run;
 	int disturbed_units;		/* of them, disturbed */
 	__u64 spent_ns;			/* in its sessions */
 	double session_ns;		/* a session's cost besides its units */
@@ -357,7 +360,7 @@ const struct row_param *row_param(const struct bench_row *row,
  * check bites: a program that misses events must give FAILED. The names
  * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
  * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value and
- * extra-push and slow-base, one per kind below.
+ * extra-push, slow-base and base-hooked, one per kind below.
  * They exist in the test build only (make testing: -DBENCH_TESTING, in
  * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
  * builds reads no environment for them: there run_fault() is a constant
@@ -377,6 +380,7 @@ enum test_fault_kind {
 	BENCH_FAULT_WRONG_VALUE,	/* user space's bpf() writes another value */
 	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
 	BENCH_FAULT_SLOW_BASE,	/* base samples run their loop twice */
+	BENCH_FAULT_BASE_HOOKED,	/* base calls the first row's copy */
 };
 
 struct test_fault {

@@ -639,6 +639,7 @@ static const struct {
 	{ "wrong-value", BENCH_FAULT_WRONG_VALUE },
 	{ "extra-push", BENCH_FAULT_EXTRA_PUSH },
 	{ "slow-base", BENCH_FAULT_SLOW_BASE },
+	{ "base-hooked", BENCH_FAULT_BASE_HOOKED },
 };
 
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
@@ -660,7 +661,7 @@ static int read_fault(void)
 		fault->cpu = cpu;
 	}
 	if (fault->kind == BENCH_FAULT_NONE) {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push or slow-base",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push, slow-base or base-hooked",
 		       printable(s));
 		return -1;
 	}

@@ -735,8 +735,11 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_update_new(o, json_pack(
-		"{s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:o, s:s?}",
+		"{s:s, s:b, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:o, s:s?}",
 		"stop", row_stop_name(row->stop),
+		/* a base row whose samples came from its rows' units */
+		"fed", row->fed,
+		"samples_run", row->samples_run,
 		"sessions", row->sessions,
 		"attempts", row->attempts,
 		"disturbed_units", row->disturbed_units,

@@ -92,7 +92,8 @@ bool units_precise(const double *unit, const int *round, int n,
 /*
  * Why a row with @n units that took @spent_ns stops: -r N reached,
  * precise after --min-units, --max-units, or its --budget spent (twice
- * over while it has fewer than --min-units); STOP_NOT while it goes on
+ * over while it has fewer than --min-units, and never below two units);
+ * STOP_NOT while it goes on
  */
 enum row_stop units_enough(const double *unit, const int *round, int n,
 			   bool overhead, __u64 spent_ns,

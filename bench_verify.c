@@ -220,10 +220,13 @@ enum row_stop units_enough(const double *unit, const int *round, int n,
 		return n >= rs->repeat ? STOP_REPEAT : STOP_NOT;
 	if (n >= rs->max_units)
 		return STOP_MAX;
-	/* too few units for an interval: the budget twice over first */
+	/*
+	 * too few units for a useful interval: the budget twice over
+	 * first, and never fewer than two, which an interval needs
+	 */
 	if (n < rs->min_units)
-		return spent_ns >= 2 * rs->row_budget_ns ? STOP_BUDGET :
-		       STOP_NOT;
+		return n >= 2 && spent_ns >= 2 * rs->row_budget_ns ?
+		       STOP_BUDGET : STOP_NOT;
 	if (units_precise(unit, round, n, overhead, rs))
 		return STOP_PRECISE;
 	return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;

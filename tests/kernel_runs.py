@@ -68,9 +68,12 @@ def filtered(tool, r):
 
 
 def samples_bound(d, r):
-	"""the samples a row may have run at most, for SLACK"""
+	"""the samples a row may have run at most, for SLACK: what it says it
+	ran, or, from a file that does not say, what its settings allow"""
+	if r.get("samples_run") is not None:
+		return r["samples_run"] + 1
 	c = d.get("context", {})
-	counted = c.get("repeat") or c.get("max_samples") or 5
+	counted = c.get("repeat") or c.get("max_units") or 16
 	return (counted + (c.get("warmup") or 0)) * 3 + 1
 
 

@@ -13,8 +13,8 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     and is verified: hits >= events * hits_per_event; and, with --ids
     (the watcher's record of the run, tests/watch.py), against the
     kernel's own run count of the row's first program, over every sample
-    the row ran (warm-up, counted and run again, from the command line's
-    -n, the row's workers and its disturbed_retries): the kernel ran it
+    the row ran (warm-up, counted and run again: its samples_run, of the
+    command line's -n and the row's workers): the kernel ran it
     for each of those events hits_per_event times, "hits" is no more
     than it ran, and for test_overhead "foreign_hits" no more than it
     ran beyond those events; both exactly that when the counted samples
@@ -24,8 +24,9 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     options a row needs, what the build's libbpf lacks, which rows are
     BPF trampolines and what a kernel may lack whatever its config) and
     this kernel's /proc/config.gz;
-  - an ok row has its samples (exactly --repeat of them when given) and
-    a disturbed one none;
+  - an ok row has its samples and a disturbed one none: with --repeat R,
+    R units of one row sample each, and a base row its rows ran against
+    two base samples of each of their units (a multiple of R);
   - counts are per row: its "workers" (a buffer's consumer takes a CPU
     of the run's, --scale's points take fewer);
   - map_perf_test: each test row has exactly one base row, of its
@@ -111,6 +112,10 @@ def expectation(l, config):
 	return None
 
 
+# row samples a unit may hold (bench_sampler.c's MAX_UNIT_ROW_SAMPLES)
+MAX_UNIT_SAMPLES = 4
+
+
 def check_ran(ck, tool, r, a, nw, what, base):
 	k = r.get("hits_per_event") or 1
 	ev, hits = r["events"], r.get("hits")
@@ -124,21 +129,30 @@ def check_ran(ck, tool, r, a, nw, what, base):
 			 "%s verified: %s hits >= %d events x %d" % (what, hits, ev, k))
 	if kernel_runs.checkable(r) and a.count and a.runs is not None:
 		check_kernel(ck, tool, r, a, nw, what)
+	# a base row its rows ran against holds two samples of each of
+	# their units; any other row, its own units' samples
+	fed = bool(r.get("fed"))
+	units = (r.get("units") or {}).get("n") or 0
+	per_unit = 2 if fed else 1
 	if a.count:
 		unit = a.count * nw
-		ck.check(ev % unit == 0 and 0 < ev <= (a.repeat or 10) * unit,
+		most = (units or a.repeat or 16) * per_unit * MAX_UNIT_SAMPLES
+		ck.check(ev % unit == 0 and 0 < ev <= most * unit,
 			 "%s: events %d are samples of %d x %d workers" %
 			 (what, ev, a.count, nw))
 	if r["status"] == "ok":
 		n = len(r.get("samples") or [])
-		ck.check(r.get("mean") is not None and
-			 (n == a.repeat if a.repeat else n >= 1),
+		want = units * per_unit
+		ck.check(r.get("mean") is not None and n >= 1 and
+			 (not a.repeat or (n == want and units % a.repeat == 0 and
+					   (fed or units == a.repeat))),
 			 "%s: ok with %d sample(s)%s" %
-			 (what, n, " of %d" % a.repeat if a.repeat else ""))
+			 (what, n, " of %d unit(s) of -r %d" % (units, a.repeat)
+			  if a.repeat else ""))
 		if a.repeat and a.count:
-			ck.check(ev == a.repeat * a.count * nw,
-				 "%s: events %d over the %d counted samples" %
-				 (what, ev, a.repeat))
+			ck.check(ev == n * a.count * nw,
+				 "%s: events %d over its %d counted samples" %
+				 (what, ev, n))
 	else:
 		ck.check(not r.get("samples") and r.get("mean") is None,
 			 "%s: disturbed, so no figure" % what)
@@ -160,7 +174,10 @@ def check_kernel(ck, tool, r, a, nw, what):
 	k = r.get("hits_per_event") or 1
 	unit = a.count * nw
 	counted = r["events"] // unit
-	run = a.warmup + counted + r["disturbed_retries"]
+	# every sample it ran: -w's and retries' too, as it says
+	run = r.get("samples_run")
+	if run is None:
+		run = a.warmup + counted + r["disturbed_retries"]
 	all_events = run * unit
 	slack = kernel_runs.slack(a.doc, r)
 	ck.check(kr + misses >= k * all_events,

@@ -989,8 +989,12 @@ static void test_units_enough(void)
 	      "enough: not while it is wide");
 	check(units_enough(wide, rounds, 4, true, rs.row_budget_ns, &rs) ==
 	      STOP_BUDGET, "enough: stops short when its budget is spent");
-	check(units_enough(wide, rounds, 3, true, rs.row_budget_ns, &rs) == STOP_NOT,
+	check(units_enough(wide, rounds, 3, true, rs.row_budget_ns, &rs) == STOP_NOT &&
+	      units_enough(wide, rounds, 3, true, 2 * rs.row_budget_ns, &rs) ==
+	      STOP_BUDGET,
 	      "enough: under --min-units the budget counts twice");
+	check(units_enough(wide, rounds, 1, true, 10 * rs.row_budget_ns, &rs) ==
+	      STOP_NOT, "enough: never under two units, whatever the budget");
 	check(units_enough(wide, rounds, 10, true, 0, &rs) == STOP_MAX,
 	      "enough: at --max-units");
 	check(units_enough(alone, rounds, 4, false, 0, &rs) == STOP_PRECISE,

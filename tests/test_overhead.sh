@@ -43,33 +43,36 @@ rows_checked r3 "$L" 'l["name"] in ("base", "raw_tp", "tracepoint") and l["varia
 checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "$L" "-r 3 -v" --all
 expect "-r 3: exit status fits the rows (rc=$RC)" exit_matches r3
 
-# --- pacing: without -n, a row starts with an uncounted run of a
-# sixteenth of its own count (--list's); then each sample runs what takes
-# about 0.02 s here, never more than the row's own count, never less than
-# a sixteenth (run again: a quarter of that); -n is never paced
-# (rows_checked --count above: events are exactly -r x -n x workers)
+# --- pacing: without -n, a row's first session starts with an uncounted
+# unit of a sixteenth of its own count (--list's); then each sample runs
+# what takes about 0.01 s here, never more than the row's own count,
+# never less than a sixteenth; -n is never paced (rows_checked --count
+# above: events are exactly -r x -n x workers)
 jexpect "--list --json: test_overhead paces, each row has its own count" "$L" \
 	'd["paced"] is True and all(r["count"] > 0 for r in R)'
 own=$(jget "$L" '[r["count"] for r in R if r["name"] == "raw_tp" and r["variant"] == "getpgid"][0]')
 run_json paced -r 3 -m raw_tp -e getpgid
-jexpect "paced: raw_tp getpgid's 3 samples ran from a 64th to all of its own $own events a worker" "$T_TMP/paced.json" \
-	'all(3 * ('"$own"' // 64) * r["workers"] <= r["events"] <= 3 * '"$own"' * r["workers"] for r in rows(name="raw_tp") if ran(r))'
-jexpect "paced: raw_tp getpgid's programs also counted an uncounted pacing run of $own/16 events a worker, when ok" "$T_TMP/paced.json" \
-	'all(r["runs_counted"] >= r["hits"] + ('"$own"' // 64) * r["workers"] for r in rows(name="raw_tp", status="ok"))'
+jexpect "paced: raw_tp getpgid's 3 units ran from a 16th to all of its own $own events a worker" "$T_TMP/paced.json" \
+	'all(3 * ('"$own"' // 16) * r["workers"] <= r["events"] <= 3 * '"$own"' * r["workers"] and all('"$own"' // 16 <= n <= '"$own"' for n in (r.get("units") or {}).get("counts", [])) for r in rows(name="raw_tp") if ran(r))'
+jexpect "paced: raw_tp getpgid's programs also counted an uncounted pacing unit of $own/16 events a worker, when ok" "$T_TMP/paced.json" \
+	'all(r["runs_counted"] >= r["hits"] + ('"$own"' // 16) * r["workers"] and r["samples_run"] >= 4 for r in rows(name="raw_tp", status="ok"))'
 
-# --- a base row's samples: half before the rows measured against it, the
-# rest after them (the progress lines on a terminal give the order)
+# --- rounds: each round gives every row one session, so that a row's
+# units are spread over the run (the progress lines on a terminal give
+# the order); the base rows run in their rows' units, never alone
 BIN=python3 run_bg order "$TESTS/ptyrun.py" "$T_TMP/order.tty" \
 	./test_overhead -r 2 -n $N -m base,raw_tp -e getpgid,task_rename --json "$T_TMP/order.json"
 run_end order
 cleanup_checked order
-expect "order: base getpgid sampled before and after raw_tp getpgid, then task_rename's alike (rc=$RC)" \
+expect "order: raw_tp task_rename and raw_tp getpgid in round 1, then both again in round 2 (rc=$RC)" \
 	python3 -c '
 import itertools, re, sys
-seen = re.findall(r"\] (\S+ \S+), sample", open(sys.argv[1], errors="replace").read())
+seen = re.findall(r"\] (\S+ \S+), round (\d+)", open(sys.argv[1], errors="replace").read())
 order = [k for k, _ in itertools.groupby(seen)]
-sys.exit(order != ["base task_rename", "raw_tp task_rename", "base task_rename",
-		   "base getpgid", "raw_tp getpgid", "base getpgid"])' "$T_TMP/order.tty"
+sys.exit(order != [("raw_tp task_rename", "1"), ("raw_tp getpgid", "1"),
+		   ("raw_tp task_rename", "2"), ("raw_tp getpgid", "2")])' "$T_TMP/order.tty"
+jexpect "order: each raw_tp row's units in rounds 0 and 1; each base row fed by them, 2 samples a unit" "$T_TMP/order.json" \
+	'all(r["units"]["rounds"] == [0, 1] for r in rows(name="raw_tp", status="ok")) and all(r["fed"] and len(r["samples"]) == 2 * r["units"]["n"] for r in rows(name="base", status="ok"))'
 
 # --- selection: upstream's flags, -m, -e; rows derived from --list
 run_json f41 -r 1 -n $N 0x41 1

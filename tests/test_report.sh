@@ -10,28 +10,61 @@ L=$T_TMP/list.json
 $BIN --list --json "$L"
 SEL='l["name"] in ("base", "raw_tp") and l["variant"] == "getpgid"'
 
-# --- -r 3 -w 1: exactly 3 counted samples; the warm-up round is not counted
+# --- -r 3 -w 1: exactly 3 counted units; the warm-up unit is not counted
 run_json_fig rep True -n 5000 -r 3 -w 1 -m base,raw_tp -e getpgid
 rows_checked rep "$L" "$SEL" --repeat 3 --count 5000 --tag "-r 3 -w 1"
 jexpect "-r 3 -w 1: context repeat 3, warmup 1, count 5000" "$T_TMP/rep.json" \
 	'c["repeat"] == 3 and c["warmup"] == 1 and c["count"] == 5000 and c["duration_s"] is None'
-jexpect "-r 3 -w 1: ok rows' events are 3 samples' worth, not 4" "$T_TMP/rep.json" \
-	'all((r["events"] == 3 * 5000 * '"$NCPU"' if r["status"] == "ok" else r["events"] <= 3 * 5000 * '"$NCPU"') for r in R if ran(r))'
+# raw_tp: 3 units of one sample each; base: the two base samples of each
+jexpect "-r 3 -w 1: ok rows' events are their 3 units' worth, not 4 (a base's, twice that)" "$T_TMP/rep.json" \
+	'all((r["events"] == (6 if r["name"] == "base" else 3) * 5000 * '"$NCPU"' if r["status"] == "ok" else r["events"] <= 6 * 5000 * '"$NCPU"') for r in R if ran(r))'
+jexpect "-r 3 -w 1: each session's warm-up unit ran, uncounted: raw_tp ran 3 units, and one more a session" "$T_TMP/rep.json" \
+	'all(r["samples_run"] == r["sessions"] + 3 + r["disturbed_retries"] and r["units"]["n"] == 3 for r in R if r["name"] == "raw_tp" and r["status"] == "ok")'
 fig_expect "-r 3: ok rows' statistics are of their samples" rep True \
-	'all(len(r["outliers"]) == 3 and r["min"] <= r["mean"] <= r["max"] and r["ci95"] is not None for r in R if r["status"] == "ok")'
+	'all(len(r["outliers"]) == len(r["samples"]) and r["min"] <= r["mean"] <= r["max"] and r["ci95"] is not None for r in R if r["status"] == "ok")'
 jexpect "JSON context is complete" "$T_TMP/rep.json" \
-	'all(k in c for k in ("kernel_release", "kernel_build", "cpu_model", "online_cpus", "cpus_used", "libbpf_version", "count", "duration_s", "repeat", "warmup", "timestamp", "precision", "min_samples", "max_samples", "body")) and d["schema"] == "bpf-bench/1" and d["tool"] == "test_overhead"'
+	'all(k in c for k in ("kernel_release", "kernel_build", "cpu_model", "online_cpus", "cpus_used", "libbpf_version", "count", "duration_s", "repeat", "warmup", "timestamp", "precision", "min_units", "max_units", "row_budget_s", "body")) and d["schema"] == "bpf-bench/1" and d["tool"] == "test_overhead"'
 expect "-r 3 -w 1: exit status fits the rows (rc=$RC)" exit_matches rep
 
-# --- the default: 3 to 5 samples, until the mean is known within 2%
+# --- the default: 4 to 16 units, until the figure is known within 3%
+# (an overhead within 1 ns), or the row's half second is spent
 run_json_fig adapt True -n 5000 -m base,raw_tp -e getpgid
 rows_checked adapt "$L" "$SEL" --tag default
-jexpect "default: precision 0.02, 3 to 5 samples" "$T_TMP/adapt.json" \
-	'c["precision"] == 0.02 and c["repeat"] is None and c["min_samples"] == 3 and c["max_samples"] == 5'
-fig_expect "default: 3 to 5 samples per ok row" adapt True \
-	'all(3 <= len(r["samples"]) <= 5 for r in R if r["status"] == "ok")'
-fig_expect "default: a row stopped before 5 samples is within 2%" adapt True \
-	'all(len(r["samples"]) == 5 or r["ci95"] <= 0.02 * r["mean"] * 1.0001 for r in R if r["status"] == "ok")'
+jexpect "default: precision 0.03, 4 to 16 units, a 0.5 s budget" "$T_TMP/adapt.json" \
+	'c["precision"] == 0.03 and c["repeat"] is None and c["min_units"] == 4 and c["max_units"] == 16 and c["row_budget_s"] == 0.5'
+fig_expect "default: raw_tp has 4 to 16 units, and says why it stopped" adapt True \
+	'all(4 <= r["units"]["n"] <= 16 or r["stop"] == "budget" for r in R if r["status"] == "ok" and r["name"] == "raw_tp") and all(r["stop"] in ("precise", "budget", "max-units", "with its rows") for r in R if r["status"] == "ok")'
+fig_expect "default: a row that stopped precise is within 3% (1 ns for an overhead); else it says so" adapt True \
+	'all(r["units"]["ci95"] <= max(0.03 * abs(r["units"]["mean"]), 1 if r["units"]["quantity"] == "overhead_ns" else 0) * 1.0001 for r in R if r["status"] == "ok" and r["stop"] == "precise") and all(r["precise"] == (r["stop"] == "precise") for r in R if r["status"] == "ok")'
+
+# --- units: a row's sample between two of its base's, each unit's figure
+# the row's ns per event less its base samples' mean
+run_json units -n 5000 -r 4 -m base,raw_tp -e getpgid
+jexpect "units: raw_tp's units are its ns per event less its base's, in rounds 0 to 3" "$T_TMP/units.json" \
+	'all(u["quantity"] == "overhead_ns" and u["rounds"] == [0, 1, 2, 3] and all(abs(v - (n - b)) < 1e-6 for v, n, b in zip(u["values"], u["ns"], u["base_ns"])) for u in (r["units"] for r in rows(name="raw_tp", status="ok")))'
+jexpect "units: the overhead is the units' mean, its ci95 Student's t over them" "$T_TMP/units.json" \
+	'all(abs(r["overhead_ns"]["value"] - sum(r["units"]["values"]) / 4) < 1e-6 and abs(r["overhead_ns"]["ci95"] - 3.182446 * (sum((v - r["overhead_ns"]["value"]) ** 2 for v in r["units"]["values"]) / 3) ** 0.5 / 2) < 1e-3 for r in rows(name="raw_tp", status="ok"))'
+
+# --- a budget spent short of --precision: the row says so
+run_json short -n 5000 --budget 0.001 --max-units 16 -m base,raw_tp -e getpgid
+jexpect "--budget 0.001: raw_tp stops at the budget, not precise, after 2 units (an interval's least)" "$T_TMP/short.json" \
+	'all(r["stop"] == "budget" and r["precise"] is False and r["units"]["n"] == 2 and r["units"]["ci95"] is not None for r in rows(name="raw_tp", status="ok"))'
+
+# --- an overhead below zero is said: the test fault slow-base runs each
+# base sample's loop twice, so the row looks cheaper than its base
+BENCH_TEST_FAULT=slow-base BIN=$TESTING/test_overhead run_json_fig below 'r["name"] == "raw_tp"' -n 5000 -r 4 -m base,raw_tp -e getpgid
+fig_expect "slow-base: raw_tp below its base, flagged (below_base), its interval under zero" below 'r["name"] == "raw_tp"' \
+	'all(r["below_base"] is True and r["overhead_ns"]["value"] + r["overhead_ns"]["ci95"] < 0 for r in rows(name="raw_tp", status="ok"))' &&
+	expect "slow-base: the summary counts the row below its base" \
+		grep -q "1 row(s) measured faster than their base" "$T_TMP/below.out"
+jexpect "no fault: raw_tp not below its base" "$T_TMP/units.json" \
+	'all(r["below_base"] is False for r in rows(name="raw_tp", status="ok"))'
+
+# --- a base sample that reaches the row's programs fails the row: the
+# test fault base-hooked has base call the copy uprobe's row hooks
+BENCH_TEST_FAULT=base-hooked BIN=$TESTING/test_overhead run_json hooked -n 2000 -r 2 -m base,uprobe -e uprobe-nop
+jexpect "base-hooked: uprobe uprobe-nop failed, its base sample's hits named" "$T_TMP/hooked.json" \
+	'(lambda r: r["status"] == "failed" and "in a base sample" in r["reason"])(row("uprobe", "uprobe-nop"))'
 
 # --- -d: each sample runs for a time
 run_json dur -d 0.05 -r 1 -m base,raw_tp -e getpgid
@@ -109,13 +142,15 @@ expect "--compare with a missing file: exit 2, one line (rc=$RC)" \
 
 # --- bad values of the sampling options
 bad_arg "-r 0" -r 0
-bad_arg "-r 101" -r 101
+bad_arg "-r 201" -r 201
 bad_arg "-w -1" -w -1
 bad_arg "-d 0" -d 0
 bad_arg "-d x" -d x
 bad_arg "--precision 0" --precision 0
-bad_arg "--max-samples 2" --max-samples 2
-bad_arg "-r 3 --max-samples 5" -r 3 --max-samples 5
+bad_arg "--max-units 1" --max-units 1
+bad_arg "--budget 0" --budget 0
+bad_arg "-r 3 --max-units 5" -r 3 --max-units 5
+bad_arg "-r 3 --budget 1" -r 3 --budget 1
 bad_arg "--lock-wait -1" --lock-wait -1
 bad_arg "--compare with one file" --compare "$T_TMP/ca.json"
 bad_arg "--compare with three files and no --" --compare "$T_TMP/ca.json" "$T_TMP/ca.json" "$T_TMP/cb.json"
