@@ -83,9 +83,10 @@ run_json ca -n 5000 -r 3 -m base,raw_tp -e getpgid
 run_json cb -n 5000 -r 3 -m base,raw_tp -e getpgid
 run_capture cmp $BIN --compare "$T_TMP/ca.json" "$T_TMP/cb.json" --json "$T_TMP/cmp.json"
 expect "--compare of two real runs: exit 0 (rc=$RC)" test "$RC" -eq 0
-# its_units SIDE FILE: each compared row's SIDE is the units of FILE's row
+# its_units SIDE FILE: each compared row's SIDE is the units of FILE's
+# row, a round's units as one (their mean)
 its_units() {
-	J "$T_TMP/cmp.json" 'all(s["n"] == len(u) and abs(s["mean"] - sum(u) / len(u)) < 1e-9 * abs(s["mean"]) for r in R for s in [r["'"$1"'"]] for u in [[x for f in json.load(open("'"$2"'"))["results"] if (f["name"], f["variant"]) == (r["name"], r["variant"]) for x in f["units"]["values"]]])'
+	J "$T_TMP/cmp.json" 'all(s["n"] == len(u) and abs(s["mean"] - sum(u) / len(u)) < 1e-9 * abs(s["mean"]) for r in R for s in [r["'"$1"'"]] for u in [[sum(v for v, k in zip(f["units"]["values"], f["units"]["rounds"]) if k == g) / f["units"]["rounds"].count(g) for f in json.load(open("'"$2"'"))["results"] if (f["name"], f["variant"]) == (r["name"], r["variant"]) for g in sorted(set(f["units"]["rounds"]), key=f["units"]["rounds"].index)]])'
 }
 jexpect "--compare of two real runs: a row for each that ran ok in both" "$T_TMP/cmp.json" \
 	'sorted((r["name"], r["variant"]) for r in R) == sorted((f["name"], f["variant"]) for f in json.load(open("'"$T_TMP/ca.json"'"))["results"] if f["status"] == "ok" and f["name"] + f["variant"] in [g["name"] + g["variant"] for g in json.load(open("'"$T_TMP/cb.json"'"))["results"] if g["status"] == "ok"])'
@@ -133,6 +134,26 @@ if J "$T_TMP/ca.json" 'any(ran(r) for r in R)'; then
 		'R and all(r["verdict"] == "slower" and abs(r["delta_pct"] - 10) < 1e-6 and r["regression"] for r in R)'
 	run_capture slow0 $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json"
 	expect "--compare without --fail-on-regression: exit 0 (rc=$RC)" test "$RC" -eq 0
+	# 1.5% higher, tightly: significant, but within the 2% threshold
+	python3 - "$T_TMP/steady.json" "$T_TMP/tight.json" "$T_TMP/tight15.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+	if r.get("units"):
+		m = r["units"]["values"][1]
+		r["units"]["values"] = [m * 0.999, m, m * 1.001]
+json.dump(d, open(sys.argv[2], "w"))
+for r in d["results"]:
+	if r.get("units"):
+		r["units"]["values"] = [x * 1.015 for x in r["units"]["values"]]
+json.dump(d, open(sys.argv[3], "w"))
+PY
+	run_capture thr $BIN --compare "$T_TMP/tight.json" "$T_TMP/tight15.json" --json "$T_TMP/thr.json"
+	jexpect "--compare with a copy 1.5% slower, p tiny: no change, within the 2% threshold" "$T_TMP/thr.json" \
+		'R and d["threshold_pct"] == 2 and all(r["verdict"] == "no significant change" and r["within_threshold"] and r["p"] < 0.001 for r in R)'
+	run_capture thr0 $BIN --compare "$T_TMP/tight.json" "$T_TMP/tight15.json" --threshold 0 --json "$T_TMP/thr0.json"
+	jexpect "--compare --threshold 0 with a copy 1.5% slower: slower, for each row that clears 1 ns" "$T_TMP/thr0.json" \
+		'R and all((r["verdict"] == "slower") == (r["delta"] > 1) and not r["within_threshold"] or r["delta"] <= 1 for r in R)'
 else
 	fail "--compare with a slower copy: no row of run A ran"
 fi
@@ -157,6 +178,8 @@ bad_arg "--compare with three files and no --" --compare "$T_TMP/ca.json" "$T_TM
 bad_arg "--compare A --" --compare "$T_TMP/ca.json" --
 bad_arg "--ignore-param without --compare" --ignore-param progs
 bad_arg "--fail-on-regression without --compare" --fail-on-regression 5
+bad_arg "--threshold without --compare" --threshold 5
+bad_arg "--threshold -1" --compare "$T_TMP/ca.json" "$T_TMP/ca.json" --threshold -1
 bad_arg "--fail-on-regression x" --compare "$T_TMP/ca.json" "$T_TMP/ca.json" --fail-on-regression x
 
 finish
