@@ -11,7 +11,8 @@ results document is judged row by row against them:
 
     PASS  ok, or disturbed (TCG timing is no figure), with its events the
           whole samples the command line asked for: -n per worker and
-          sample, -r samples (ok) or at most -r (disturbed)
+          sample, -r units of one sample (ok) or at most -r (disturbed),
+          and a base row its rows ran against two samples a unit of theirs
     SKIP  skipped for a reason, where the config lacks what the row needs
     FAIL  failed, or skipped although the config enables every need, or
           events that are not the command line's, or hits short of them
@@ -100,6 +101,13 @@ def counts_wrong(r, cmd):
     if left or not samples:
         return "%d events are not whole samples of -n %d x %d workers" % (
             events, n, workers)
+    # a base row its rows ran against holds two samples of each of their
+    # -r units; any other row, one sample a unit
+    if r.get("fed"):
+        if samples % 2 or rep and (samples // 2) % rep:
+            return "%d base samples' events: not two for each of -r %d units" % (
+                samples, rep)
+        return None
     if rep and (samples > rep or r["status"] == "ok" and samples != rep):
         return "%d samples' events, -r %d" % (samples, rep)
     return None
