@@ -263,14 +263,21 @@ struct sample {
 	double ns_per_event;
 	__u64 *hits;			/* [counter * nr_cpus + cpu] */
 	int nr_cpus;			/* possible CPUs */
-	/* [worker * nr_counters + counter]: hits inside the worker's loop */
+	/*
+	 * [worker * stride + counter]: hits inside the worker's loop, and
+	 * with @window_foreign, [worker * stride + nr_counters + counter]
+	 * the runs for other tasks there; stride is nr_counters, or twice
+	 * that with @window_foreign
+	 */
 	__u64 *window;
+	bool window_foreign;
 	__u64 counted;			/* the first program's, every CPU */
 	__u64 in_window;		/* of them, inside the workers' loops */
 	/* per program: runs the kernel skipped while the workers ran */
 	__u64 *kernel_skips;
 	__u64 skipped;			/* the events those explain */
-	__u64 foreign;			/* inside the loops, beyond the events */
+	/* inside the loops, beyond the events: other tasks', interrupts' */
+	__u64 foreign;
 	double settle_ns;
 	bool unverified;		/* a worker moved: nothing to verify */
 	const volatile __u64 **slots;	/* the workers' hit_window */
@@ -464,7 +471,12 @@ struct json_t;
  * @hit_slot: where program @counter of the opened @row counts its hits
  *	on @cpu, in memory mapped before the workers are forked (a
  *	skeleton's .bss): the workers read it right before and after their
- *	loops. Called before the row's workers are forked. Required.
+ *	loops. Only runs for the worker pinned to @cpu may count there:
+ *	another task's could stand in for a run the program missed.
+ *	Called before the row's workers are forked. Required.
+ * @foreign_slot: the same for the runs program @counter made on @cpu
+ *	for any other task, counted apart: only shown. May be NULL (the
+ *	programs do not run for other tasks, or count them elsewhere).
  * @verify: checks of the family's own, after the runner's per-CPU check
  *	passed; may set s->out FAILED, saying why. May be NULL.
  * @count: called for a sample that counts (no warm-up, not run again),
@@ -513,6 +525,8 @@ struct bench_family {
 	int (*collect)(struct bench_row *row, struct sample *s);
 	const volatile __u64 *(*hit_slot)(const struct bench_row *row,
 					  int counter, int cpu);
+	const volatile __u64 *(*foreign_slot)(const struct bench_row *row,
+					      int counter, int cpu);
 	void (*verify)(struct bench_row *row, struct sample *s);
 	void (*count)(struct bench_row *row, const struct sample *s);
 	int (*prog_fds)(const struct bench_row *row, int *fds, int max);

@@ -469,7 +469,8 @@ static void *grow(void **buf, size_t *cap, size_t n, size_t size)
 	return *buf;
 }
 
-static int sample_buffers(struct sample *s, const struct bench_row *row)
+static int sample_buffers(struct sample *s, const struct bench_family *fam,
+			  const struct bench_row *row)
 {
 	static void *res, *hits, *skips, *window, *slots;
 	static size_t res_nr, hits_nr, skips_nr, window_nr, slots_nr;
@@ -480,13 +481,16 @@ static int sample_buffers(struct sample *s, const struct bench_row *row)
 	s->hits = grow(&hits, &hits_nr, nr * nr_cpus_possible(),
 		       sizeof(*s->hits));
 	s->kernel_skips = grow(&skips, &skips_nr, nr, sizeof(__u64));
-	s->window = grow(&window, &window_nr, nr * workers, sizeof(__u64));
-	s->slots = grow(&slots, &slots_nr, nr * workers, sizeof(*s->slots));
+	s->window = grow(&window, &window_nr, 2 * nr * workers, sizeof(__u64));
+	s->slots = grow(&slots, &slots_nr, 2 * nr * workers,
+			sizeof(*s->slots));
 	if (!s->res || !s->hits || !s->kernel_skips || !s->window ||
 	    !s->slots)
 		return -ENOMEM;
 	s->nr_workers = workers;
 	s->nr_cpus = nr_cpus_possible();
+	/* the layout hit_window() gives the workers */
+	s->window_foreign = fam->foreign_slot && row->runs_prog;
 	return 0;
 }
 
@@ -522,19 +526,29 @@ static void read_kernel_skips(const struct bench_family *fam,
 	}
 }
 
-/* what each worker reads around its loop: its CPU's slot of each program */
+/*
+ * What each worker reads around its loop: its CPU's slot of each
+ * program, then, where the family counts them apart, of each program's
+ * runs for other tasks (see struct sample's @window)
+ */
 static void hit_window(const struct bench_family *fam,
 		       const struct bench_row *row, struct sample *s,
 		       struct hit_window *win)
 {
-	int w, c, nr = row->nr_counters;
+	int w, c, cpu, nr = row->nr_counters;
+	int stride = fam->foreign_slot ? 2 * nr : nr;
 
-	win->nr = row->runs_prog ? nr : 0;
+	win->nr = row->runs_prog ? stride : 0;
 	win->slot = s->slots;
-	for (w = 0; w < s->nr_workers && win->nr; w++)
-		for (c = 0; c < nr; c++)
-			s->slots[w * nr + c] =
-				fam->hit_slot(row, c, row->cpus->cpu[w]);
+	for (w = 0; w < s->nr_workers && win->nr; w++) {
+		cpu = row->cpus->cpu[w];
+		for (c = 0; c < nr; c++) {
+			s->slots[w * stride + c] = fam->hit_slot(row, c, cpu);
+			if (fam->foreign_slot)
+				s->slots[w * stride + nr + c] =
+					fam->foreign_slot(row, c, cpu);
+		}
+	}
 }
 
 /*
@@ -664,7 +678,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 	__u64 wall = 0;
 	int i, err;
 
-	if (sample_buffers(s, row)) {
+	if (sample_buffers(s, fam, row)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}

@@ -6,6 +6,7 @@
  * the runner gathered, so the unit tests can try every case.
  */
 #include <math.h>
+#include <string.h>
 #include "bench_runner.h"
 
 /*
@@ -38,14 +39,22 @@ void sample_measure(struct sample *s)
 }
 
 /*
- * Hits beyond a worker's events inside its loop can only be another
- * task's, one that ran on the CPU while the worker was off it: it could
- * have made at most what the worker makes in as much CPU time (twice
- * that, for margin; the worker's CPU time per event, not its wall time,
- * which the other task's share stretches). An interrupt's events add a
- * few: one in a thousand, and 16. Anything beyond that fires for
- * something the worker did not do: a program on the wrong hook, or a
- * count that is not its own.
+ * An interrupt's event runs as whatever task it interrupted: inside the
+ * worker's loop it counts as the worker's. One in a thousand events, and
+ * 16, are allowed for that.
+ */
+static __u64 interrupt_allowance(const struct worker_result *r, unsigned int k)
+{
+	return k * r->events / 1000 + 16;
+}
+
+/*
+ * Other tasks' runs inside a worker's loop: they ran on the CPU while the
+ * worker was off it, so they could have made at most what the worker
+ * makes in as much CPU time (twice that, for margin; the worker's CPU
+ * time per event, not its wall time, which the other task's share
+ * stretches), and interrupts a few. Anything beyond that fires for
+ * something nobody did: a program on the wrong hook.
  */
 static __u64 foreign_allowance(const struct worker_result *r, unsigned int k)
 {
@@ -54,7 +63,7 @@ static __u64 foreign_allowance(const struct worker_result *r, unsigned int k)
 	double per_event = r->events ? (double)on / r->events : 0;
 	__u64 others = per_event > 0 ? 2 * k * (__u64)(off / per_event) : 0;
 
-	return others + k * r->events / 1000 + 16;
+	return others + interrupt_allowance(r, k);
 }
 
 static void verify_failed(const struct bench_row *row, struct sample *s,
@@ -73,45 +82,92 @@ static void verify_failed(const struct bench_row *row, struct sample *s,
 }
 
 /*
+ * What program @c of @nr counted inside worker @w's loop: the runs for
+ * the worker, or with @foreign those for other tasks (0 where the family
+ * does not count them apart)
+ */
+static __u64 in_loop(const struct sample *s, int nr, int w, int c,
+		     bool foreign)
+{
+	int stride = s->window_foreign ? 2 * nr : nr;
+
+	if (foreign && !s->window_foreign)
+		return 0;
+	return s->window[w * stride + (foreign ? nr : 0) + c];
+}
+
+/* what one program counted inside the workers' loops */
+struct window_count {
+	__u64 expected, in, short_by, beyond;
+	int first_short, first_over;
+	bool over_foreign;	/* other tasks' runs, not the worker's */
+};
+
+static void window_count(const struct bench_row *row, const struct sample *s,
+			 int c, struct window_count *wc)
+{
+	unsigned int k = row->hits_per_event ?: 1;
+	int w, nr = row->nr_counters;
+	__u64 win, foreign, need, extra;
+
+	memset(wc, 0, sizeof(*wc));
+	wc->first_short = wc->first_over = -1;
+	for (w = 0; w < s->nr_workers; w++) {
+		const struct worker_result *r = &s->res[w];
+
+		win = in_loop(s, nr, w, c, false);
+		foreign = in_loop(s, nr, w, c, true);
+		need = k * r->events;
+		extra = win > need ? win - need : 0;
+		wc->expected += need;
+		wc->in += win;
+		wc->beyond += extra + foreign;
+		if (win < need) {
+			wc->short_by += need - win;
+			if (wc->first_short < 0)
+				wc->first_short = w;
+		}
+		if (row->fires_elsewhere || wc->first_over >= 0)
+			continue;
+		if (extra > interrupt_allowance(r, k)) {
+			wc->first_over = w;
+		} else if (extra + foreign > foreign_allowance(r, k)) {
+			wc->first_over = w;
+			wc->over_foreign = true;
+		}
+	}
+}
+
+/*
  * Every program must have counted, inside each worker's loop on its CPU,
- * every event that worker made: a sum over CPUs could be made up by
- * another process's events elsewhere, and hits before the go or during
- * the detach by events that are not the worker's. What the programs saw
- * in the loops beyond that is foreign; what they saw outside, only shown.
+ * every event that worker made, and only the worker's own runs count: a
+ * sum over CPUs could be made up by another process's events elsewhere,
+ * hits before the go or during the detach by events that are not the
+ * worker's, and another task's runs on the worker's CPU by its own
+ * events. What the programs ran in the loops beyond that (other tasks',
+ * interrupts') is foreign; what they saw outside, only shown.
  */
 void sample_verify(const struct bench_row *row, struct sample *s)
 {
-	unsigned int k = row->hits_per_event ?: 1;
-	__u64 expected, total, in, win, need, short_by;
-	int c, w, cpu, nr = row->nr_counters, first_short, first_over;
+	int c, w, cpu, nr = row->nr_counters;
+	struct window_count wc;
 	const __u64 *hits;
+	__u64 total, foreign;
+	char why[96];
+	size_t n;
 
 	for (c = 0; c < nr; c++) {
 		hits = sample_hits(s, c);
-		total = expected = short_by = in = 0;
-		first_short = first_over = -1;
+		total = 0;
 		for (cpu = 0; cpu < s->nr_cpus; cpu++)
 			total += hits[cpu];
-		for (w = 0; w < s->nr_workers; w++) {
-			win = s->window[w * nr + c];
-			need = k * s->res[w].events;
-			expected += need;
-			in += win;
-			if (win < need) {
-				short_by += need - win;
-				if (first_short < 0)
-					first_short = w;
-			} else if (!row->fires_elsewhere && first_over < 0 &&
-				   win - need > foreign_allowance(&s->res[w], k)) {
-				first_over = w;
-			}
-		}
+		window_count(row, s, c, &wc);
 		/* the loops are inside attach..detach: a count that says
 		 * otherwise is not the programs' */
-		if (in > total) {
+		if (wc.in > total) {
 			outcome_set(&s->out, ST_FAILED,
 				    "program %d counted %llu hits in the workers' loops but %llu in all",
-				    c + 1, in, total);
+				    c + 1, wc.in, total);
 			return;
 		}
 		/*
@@ -120,25 +176,38 @@ void sample_verify(const struct bench_row *row, struct sample *s)
 		 * within what it counted while the workers ran is the
 		 * kernel's doing, not a miss.
 		 */
-		if (first_short >= 0 && short_by > s->kernel_skips[c]) {
-			w = first_short;
-			verify_failed(row, s, c, w, s->window[w * nr + c],
-				      s->kernel_skips[c] ?
-				      " (more than the kernel says it skipped)" :
-				      "");
+		w = wc.first_short;
+		if (w >= 0 && wc.short_by > s->kernel_skips[c]) {
+			foreign = in_loop(s, nr, w, c, true);
+			snprintf(why, sizeof(why), "%s", s->kernel_skips[c] ?
+				 " (more than the kernel says it skipped)" : "");
+			n = strlen(why);
+			if (foreign)
+				snprintf(why + n, sizeof(why) - n,
+					 ", besides %llu runs for other tasks",
+					 foreign);
+			verify_failed(row, s, c, w, in_loop(s, nr, w, c, false),
+				      why);
 			return;
 		}
-		if (first_over >= 0) {
-			w = first_over;
-			verify_failed(row, s, c, w, s->window[w * nr + c],
-				      ": more than other tasks' time on the CPU explains (the wrong hook?)");
+		w = wc.first_over;
+		if (w >= 0 && wc.over_foreign) {
+			outcome_set(&s->out, ST_FAILED,
+				    "program %d ran %llu times for other tasks on CPU %d in the worker's loop: more than their time on the CPU explains (the wrong hook?)",
+				    c + 1, in_loop(s, nr, w, c, true),
+				    s->res[w].cpu);
+			return;
+		}
+		if (w >= 0) {
+			verify_failed(row, s, c, w, in_loop(s, nr, w, c, false),
+				      ": more than its events and interrupts explain (the wrong hook?)");
 			return;
 		}
 		if (c == 0) {
 			s->counted = total;
-			s->in_window = in;
-			s->skipped = short_by;
-			s->foreign = in + short_by - expected;
+			s->in_window = wc.in;
+			s->skipped = wc.short_by;
+			s->foreign = wc.beyond;
 		}
 	}
 }

@@ -21,17 +21,19 @@ trap 'rm -rf "$SCRATCH"' EXIT
 # the file runs until that check reports. The unit checks (test_stats.sh,
 # stats_test's) come first of all.
 MUTATIONS=$(cat <<'EOF'
-shortfall|sample_verify|if (first_short >= 0 \&\& short_by > s->kernel_skips[c]) {|if (0) {|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
-shortfall-half|sample_verify|need = k * s->res[w].events;|need = k * s->res[w].events / 2;|test_faults.sh|miss-odd: every raw_tp row failed
-window-not-cpu|sample_verify|win = s->window[w * nr + c];|win = hits[s->res[w].cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
+shortfall|sample_verify|if (w >= 0 \&\& wc.short_by > s->kernel_skips[c]) {|if (0) {|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
+shortfall-half|window_count|need = k * r->events;|need = k * r->events / 2;|test_faults.sh|miss-odd: every raw_tp row failed
+window-not-cpu|window_count|win = in_loop(s, nr, w, c, false);|win = sample_hits((struct sample *)s, c)[r->cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
 window-end-read|worker_run|read_hits(a, 1);|;|test_faults.sh|shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified
-window-in-all|sample_verify|if (in > total) {|if (0) {|test_stats.sh|verify: more in the loops than in all is no count of ours
-foreign-unchecked|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_stats.sh|verify: twice the events in the loops: the wrong hook
-foreign-unchecked-run|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_faults.sh|extra-odd: raw_tp getpgid failed, its hits beyond the events
-foreign-wall-time|foreign_allowance|2 * k * (__u64)(off / per_event)|2 * k * (__u64)(r->elapsed_ns / per_event)|test_stats.sh|verify: extra hits beyond the other tasks' time
-foreign-per-event|foreign_allowance|k * r->events / 1000 + 16|k * r->events + 16|test_stats.sh|verify: extra hits beyond the other tasks' time
-foreign-shown|sample_verify|s->foreign = in + short_by - expected;|s->foreign = 0;|test_stats.sh|verify: hits beyond the events, in the loop and outside
-kernel-skips-double|sample_verify|short_by > s->kernel_skips[c]|short_by > 2 * s->kernel_skips[c]|test_stats.sh|verify: the kernel's skips counted, but too few
+window-in-all|sample_verify|if (wc.in > total) {|if (0) {|test_stats.sh|verify: more in the loops than in all is no count of ours
+foreign-unchecked|window_count|if (extra > interrupt_allowance(r, k)) {|if (0) {|test_stats.sh|verify: twice the events in the loops: the wrong hook
+foreign-unchecked-run|window_count|if (extra > interrupt_allowance(r, k)) {|if (0) {|test_faults.sh|extra-odd: raw_tp getpgid failed, its hits beyond the events
+foreign-wall-time|foreign_allowance|2 * k * (__u64)(off / per_event)|2 * k * (__u64)(r->elapsed_ns / per_event)|test_stats.sh|verify: other tasks' runs beyond the other tasks' time
+foreign-beyond-time|window_count|} else if (extra + foreign > foreign_allowance(r, k)) {|} else if (0) {|test_stats.sh|verify: other tasks' runs beyond the other tasks' time
+foreign-per-event|interrupt_allowance|k * r->events / 1000 + 16|k * r->events + 16|test_stats.sh|verify: the worker's own hits beyond its events and interrupts
+foreign-shown|sample_verify|s->foreign = wc.beyond;|s->foreign = 0;|test_stats.sh|verify: hits beyond the events, in the loop and outside
+kernel-skips-double|sample_verify|wc.short_by > s->kernel_skips[c]|wc.short_by > 2 * s->kernel_skips[c]|test_stats.sh|verify: the kernel's skips counted, but too few
+own-apart-verify|window_count|win = in_loop(s, nr, w, c, false);|win = in_loop(s, nr, w, c, false) + in_loop(s, nr, w, c, true);|test_stats.sh|verify: other tasks' runs never cover a shortfall
 disturbed-unpinned|sample_judge_moved|if (r->unpinned) {|if (0) {|test_stats.sh|disturbed: affinity changed under it
 disturbed-end-cpu|sample_judge_moved|if (r->end_cpu != r->cpu) {|if (0) {|test_stats.sh|disturbed: ending on another CPU
 disturbed-slept|sample_judge_disturbed|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample

@@ -768,33 +768,42 @@ static void test_sample_measure(void)
 /*
  * @hits_in: each program's count on CPUs 0-3, attach to detach;
  * @window_in: each worker's loop's, [worker * counters + program], or
- * NULL for the same as its CPU's whole count
+ * NULL for the same as its CPU's whole count; @foreign_in: the runs for
+ * other tasks in each worker's loop, likewise, or NULL when the programs
+ * do not count them apart
  */
-static void verify_window_case(const char *name, int counters,
-			       unsigned int k, const __u64 *hits_in,
-			       const __u64 *window_in, __u64 skips,
-			       bool elsewhere, __u64 off1_ns, enum status want,
-			       const char *reason_has, __u64 want_foreign)
+static void foreign_window_case(const char *name, int counters,
+				unsigned int k, const __u64 *hits_in,
+				const __u64 *window_in,
+				const __u64 *foreign_in, __u64 skips,
+				bool elsewhere, __u64 off1_ns, enum status want,
+				const char *reason_has, __u64 want_foreign)
 {
 	struct bench_row row = {
 		.cpus = &two_cpus, .nr_counters = counters,
 		.hits_per_event = k, .fires_elsewhere = elsewhere,
 	};
+	int w, c, stride = foreign_in ? 2 * counters : counters;
 	struct worker_result res[2];
-	__u64 hits[8], window[4];
+	__u64 hits[8], window[8];
 	struct sample s;
-	int w, c;
 
 	memcpy(hits, hits_in, sizeof(hits));
 	two_workers(&s, res, hits, 4);
 	/* worker 1 was off its CPU for @off1_ns of its loop */
 	if (off1_ns)
 		res[1].cpu_ns = res[1].elapsed_ns - off1_ns;
-	for (w = 0; w < 2; w++)
-		for (c = 0; c < counters; c++)
-			window[w * counters + c] = window_in ?
+	for (w = 0; w < 2; w++) {
+		for (c = 0; c < counters; c++) {
+			window[w * stride + c] = window_in ?
 				window_in[w * counters + c] : hits[c * 4 + w];
+			if (foreign_in)
+				window[w * stride + counters + c] =
+					foreign_in[w * counters + c];
+		}
+	}
 	s.window = window;
+	s.window_foreign = foreign_in;
 	no_skips[0] = skips;
 	sample_measure(&s);
 	sample_verify(&row, &s);
@@ -803,6 +812,17 @@ static void verify_window_case(const char *name, int counters,
 	      (want != ST_OK || s.foreign == want_foreign),
 	      "verify: %s (%s; foreign %llu)", name,
 	      s.out.status == ST_OK ? "ok" : s.out.reason, s.foreign);
+}
+
+static void verify_window_case(const char *name, int counters,
+			       unsigned int k, const __u64 *hits_in,
+			       const __u64 *window_in, __u64 skips,
+			       bool elsewhere, __u64 off1_ns, enum status want,
+			       const char *reason_has, __u64 want_foreign)
+{
+	foreign_window_case(name, counters, k, hits_in, window_in, NULL,
+			    skips, elsewhere, off1_ns, want, reason_has,
+			    want_foreign);
 }
 
 static void verify_case(const char *name, int counters, unsigned int k,
@@ -828,7 +848,11 @@ static void test_sample_verify(void)
 	const __u64 wrong_hook[8] = { 2000, 2000 };
 	const __u64 too_many_in[2] = { 2000, 2000 };
 	const __u64 stolen_in[2] = { 1000, 1100 };
-	const __u64 shared_in[2] = { 1000, 3000 };
+	const __u64 exact_in[2] = { 1000, 1000 };
+	const __u64 stolen_foreign[2] = { 0, 100 };
+	const __u64 shared_foreign[2] = { 0, 2000 };
+	const __u64 covered_in[2] = { 990, 1000 };
+	const __u64 covering_foreign[2] = { 10, 0 };
 
 	verify_case("exact counts", 1, 1, exact, 0, ST_OK, NULL, 0);
 	verify_window_case("hits beyond the events, in the loop and outside",
@@ -842,7 +866,7 @@ static void test_sample_verify(void)
 	verify_case("two programs, both covering", 2, 1, two_ok, 0, ST_OK, NULL,
 		    0);
 	verify_case("a shortfall the kernel's skips explain", 1, 1, short0, 1,
-		    ST_FAILED, "more than other tasks' time", 0);
+		    ST_FAILED, "the wrong hook", 0);
 	verify_case("a shortfall the kernel's skips explain, CPU 1 exact", 1, 1,
 		    short2, 2, ST_OK, NULL, 0);
 	verify_case("a shortfall beyond the kernel's skips", 1, 1, short0, 0,
@@ -857,7 +881,7 @@ static void test_sample_verify(void)
 			   "counted 990 hits on CPU 0 in the worker's loop", 0);
 	verify_window_case("twice the events in the loops: the wrong hook",
 			   1, 1, wrong_hook, too_many_in, 0, false, 0, ST_FAILED,
-			   "the wrong hook", 0);
+			   "more than its events and interrupts explain", 0);
 	verify_window_case("twice the events, where the programs fire elsewhere too",
 			   1, 1, wrong_hook, too_many_in, 0, true, 0, ST_OK, NULL,
 			   2000);
@@ -865,19 +889,28 @@ static void test_sample_verify(void)
 			   1, 1, exact, too_many_in, 0, true, 0, ST_FAILED,
 			   "in the workers' loops but", 0);
 	/* 100 us off the CPU: another task's 100 events of 1 us, twice */
-	verify_window_case("extra hits the other tasks' time explains", 1, 1,
-			   stolen_in, stolen_in, 0, false, 100000, ST_OK, NULL,
-			   100);
+	foreign_window_case("other tasks' runs their time explains", 1, 1,
+			    exact, exact_in, stolen_foreign, 0, false, 100000,
+			    ST_OK, NULL, 100);
 	/*
 	 * two other tasks making the same event had two thirds of CPU 1:
 	 * in 666 us, at the worker's own 334 ns an event, 2000 events
 	 */
-	verify_window_case("extra hits of tasks that shared the CPU, each as fast as the worker",
-			   1, 1, shared_in, shared_in, 0, false, 666000, ST_OK,
-			   NULL, 2000);
-	verify_window_case("extra hits beyond the other tasks' time", 1, 1,
-			   stolen_in, stolen_in, 0, false, 30000, ST_FAILED,
-			   "the wrong hook", 0);
+	foreign_window_case("other tasks' runs of tasks that shared the CPU, each as fast as the worker",
+			    1, 1, exact, exact_in, shared_foreign, 0, false,
+			    666000, ST_OK, NULL, 2000);
+	foreign_window_case("other tasks' runs beyond the other tasks' time",
+			    1, 1, exact, exact_in, stolen_foreign, 0, false,
+			    30000, ST_FAILED, "more than their time", 0);
+	/* the worker's own runs beyond its events: others' time is no help */
+	foreign_window_case("the worker's own hits beyond its events and interrupts",
+			    1, 1, stolen_in, stolen_in, stolen_foreign, 0,
+			    false, 100000, ST_FAILED, "events and interrupts", 0);
+	/* another task's runs on CPU 0 can never make up for a miss */
+	foreign_window_case("other tasks' runs never cover a shortfall",
+			    1, 1, exact, covered_in, covering_foreign, 0,
+			    false, 0, ST_FAILED,
+			    "counted 990 hits on CPU 0 in the worker's loop for 1000", 0);
 }
 
 static void disturbed_case(const char *name, void (*spoil)(struct worker_result *),
