@@ -314,8 +314,8 @@ const struct row_param *row_param(const struct bench_row *row,
  * Faults the tests inject through the environment, to prove that each
  * check bites: a program that misses events must give FAILED. The names
  * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
- * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value and
- * extra-push, one per kind below.
+ * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value,
+ * extra-push and miss-rare, one per kind below.
  * They exist in the test build only (make testing: -DBENCH_TESTING, in
  * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
  * builds reads no environment for them: there run_fault() is a constant
@@ -334,6 +334,7 @@ enum test_fault_kind {
 	BENCH_FAULT_EXTRA_ODD,	/* programs count every other hit twice */
 	BENCH_FAULT_WRONG_VALUE,	/* user space's bpf() writes another value */
 	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
+	BENCH_FAULT_MISS_RARE,	/* programs miss 1 worker's run in 1024 */
 };
 
 struct test_fault {

@@ -1168,6 +1168,7 @@ static const struct {
 	{ "extra-odd", BENCH_FAULT_EXTRA_ODD },
 	{ "wrong-value", BENCH_FAULT_WRONG_VALUE },
 	{ "extra-push", BENCH_FAULT_EXTRA_PUSH },
+	{ "miss-rare", BENCH_FAULT_MISS_RARE },
 };
 
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
@@ -1189,7 +1190,7 @@ static int read_fault(void)
 		fault->cpu = cpu;
 	}
 	if (fault->kind == BENCH_FAULT_NONE) {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value or extra-push",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push or miss-rare",
 		       printable(s));
 		return -1;
 	}

@@ -1196,8 +1196,9 @@ struct prog_instance {
 	void *skel;
 	struct bpf_program *prog;
 	struct bpf_link *link;
-	/* each CPU's hits already taken by collect() */
+	/* each CPU's hits, and foreign runs, already taken by collect() */
 	__u64 taken[OVERHEAD_MAX_CPUS];
+	__u64 taken_foreign[OVERHEAD_MAX_CPUS];
 };
 
 struct overhead_row {
@@ -1380,10 +1381,32 @@ static void configure(const struct run_settings *rs,
 		      struct overhead_config *cfg,
 		      const struct overhead_event *ev, int i, int nr)
 {
+	bool initial = true;
+
 	cfg->body = opt.body;
 	cfg->syscall_nr = ev->syscall_nr;
 	cfg->fault = prog_fault(rs, i, nr);
 	cfg->fault_cpu = run_fault(rs)->cpu;
+	/* in a container: the workers' pids are the namespace's */
+	if (!pid_namespace(&cfg->pidns_dev, &cfg->pidns_ino, &initial))
+		cfg->use_pidns = !initial;
+}
+
+/*
+ * Each CPU's slot counts the runs for its worker apart from any other
+ * task's: before the programs are attached, every slot is zeroed and
+ * given its worker, or none.
+ */
+static void slots_reset(struct hit_slot *slots, const int *cpu,
+			const pid_t *pid, int nr)
+{
+	int i;
+
+	memset(slots, 0, sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
+	for (i = 0; i < OVERHEAD_MAX_CPUS; i++)
+		slots[i].tgid = -1;
+	for (i = 0; i < nr; i++)
+		slots[cpu[i] & (OVERHEAD_MAX_CPUS - 1)].tgid = pid[i];
 }
 
 static int open_instance(const struct run_settings *rs, struct bench_row *row,
@@ -1518,9 +1541,10 @@ static int attach_row(struct bench_row *row,
 		struct prog_instance *pi = &r->inst[i];
 
 		/* nothing fires yet: no program updates them meanwhile */
-		memset(sk->slots(pi->skel), 0,
-		       sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
+		slots_reset(sk->slots(pi->skel), workers->cpu, workers->pid,
+			    workers->nr);
 		memset(pi->taken, 0, sizeof(pi->taken));
+		memset(pi->taken_foreign, 0, sizeof(pi->taken_foreign));
 		if (r->nr_funcs) {
 			err = r->mode->kind->attach_syms(r->mode->kind,
 							 pi->prog, r->funcs,
@@ -1572,10 +1596,14 @@ static int collect(struct bench_row *row, struct sample *s)
 
 		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 			__u64 now = slots[cpu].hits;
+			__u64 foreign = slots[cpu].foreign;
 
 			hits[cpu] = now - pi->taken[cpu];
 			pi->taken[cpu] = now;
-			row->runs_counted += hits[cpu];
+			/* every run the kernel made counts, other tasks' too */
+			row->runs_counted += hits[cpu] + foreign -
+					     pi->taken_foreign[cpu];
+			pi->taken_foreign[cpu] = foreign;
 		}
 	}
 	return 0;
@@ -1587,6 +1615,14 @@ static const volatile __u64 *hit_slot(const struct bench_row *row,
 	const struct overhead_row *r = row->priv;
 
 	return &r->mode->skel->slots(r->inst[counter].skel)[cpu].hits;
+}
+
+static const volatile __u64 *foreign_slot(const struct bench_row *row,
+					  int counter, int cpu)
+{
+	const struct overhead_row *r = row->priv;
+
+	return &r->mode->skel->slots(r->inst[counter].skel)[cpu].foreign;
 }
 
 static int prog_fds(const struct bench_row *row, int *fds, int max)
@@ -1644,6 +1680,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	err = pool_start(&pool, &one, &ev->trigger, 0, &win, out);
 	if (err)
 		return err;
+	slots_reset(skel->bss->slots, pool.cpu, pool.pid, pool.nr);
 	link = attach_link(&kind_raw_tp, skel->progs.raw_tp_count,
 			   &ev->target, name, out);
 	if (!link) {
@@ -2224,6 +2261,7 @@ static const struct bench_family overhead_family = {
 	.detach = detach_row,
 	.collect = collect,
 	.hit_slot = hit_slot,
+	.foreign_slot = foreign_slot,
 	.prog_fds = prog_fds,
 	.close = close_row,
 	.print_upstream = print_upstream,
