@@ -276,6 +276,8 @@ struct sample {
 	/* per program: runs the kernel skipped while the workers ran */
 	__u64 *kernel_skips;
 	__u64 skipped;			/* the events those explain */
+	/* the largest share of a program's hits those excused */
+	double excused_share;
 	/* inside the loops, beyond the events: other tasks', interrupts' */
 	__u64 foreign;
 	double settle_ns;
@@ -613,5 +615,12 @@ void skip_group_label(const struct bench_rows *rows, const bool *in,
  * group, "  <label>: <reason>". Nothing when no row was skipped.
  */
 void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode);
+/*
+ * The summary's line for the events whose program runs the kernel
+ * skipped, excused, into @buf: how many of how many, in how many rows;
+ * "" when none. Such rows still exit 0: the line says what they lack.
+ */
+void excused_line(const struct bench_rows *rows, char *buf, size_t len);
+void print_excused(const struct bench_rows *rows);
 
 #endif /* __BENCH_H */

@@ -498,11 +498,12 @@ static int sample_buffers(struct sample *s, const struct bench_family *fam,
  * The runs the kernel skipped of each of the row's programs because the
  * program was already running on that CPU (an interrupt's event nested
  * in it): its recursion_misses. Called twice per sample: with @before
- * just before the workers are released, storing each program's total in
- * @skips; then after the last worker is done, replacing it with what was
- * added since, so that only skips during the loops can excuse a
- * shortfall. Kernels before 5.12 keep no such count; for kprobe programs
- * it is kept from 6.7.
+ * right before the workers are released (after settle(), which may wait
+ * a quarter second), storing each program's total in @skips; then after
+ * the last worker is done, replacing it with what was added since, so
+ * that only skips during the loops can excuse a shortfall. Kernels
+ * before 5.12 keep no such count; for kprobe programs it is kept from
+ * 6.7.
  */
 static void read_kernel_skips(const struct bench_family *fam,
 			      const struct bench_row *row, __u64 *skips,
@@ -689,9 +690,9 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		session_end(fam, row, sess);
 		return;
 	}
+	s->settle_ns = settle();
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s->kernel_skips, true);
-	s->settle_ns = settle();
 	err = pool_run(&sess->pool, count, s->res, s->window,
 		       deadline_ns(row), &s->out);
 	if (row->runs_prog)

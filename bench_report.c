@@ -354,6 +354,36 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode)
 		printf("Skipped: some rows (out of memory to list them; --json has them)\n");
 }
 
+void excused_line(const struct bench_rows *rows, char *buf, size_t len)
+{
+	__u64 excused = 0, events = 0;
+	int i, nr = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+
+		if (!row->kernel_skipped)
+			continue;
+		excused += row->kernel_skipped;
+		events += row->events * (row->hits_per_event ?: 1);
+		nr++;
+	}
+	if (nr)
+		snprintf(buf, len,
+			 "Excused: the kernel skipped %llu of the %llu program runs the events make, in %d row%s (nested in an interrupt's run): those runs' cost is not in the figures",
+			 excused, events, nr, nr > 1 ? "s" : "");
+}
+
+void print_excused(const struct bench_rows *rows)
+{
+	char line[256];
+
+	excused_line(rows, line, sizeof(line));
+	if (line[0])
+		printf("%s\n", line);
+}
+
 /* ---- progress ---- */
 
 static bool progress_shown;

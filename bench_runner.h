@@ -79,7 +79,10 @@ void sample_verify(const struct bench_row *row, struct sample *s);
  * fail them
  */
 bool sample_judge_moved(struct sample *s);
-/* s->out disturbed when a worker did not have its CPU to itself */
+/*
+ * s->out disturbed when a worker did not have its CPU to itself, or the
+ * kernel's skips excused more than a thousandth of a program's events
+ */
 void sample_judge_disturbed(struct sample *s);
 /*
  * -r N reached, or --max-samples, or the mean of the rates @x known to

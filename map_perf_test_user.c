@@ -2192,6 +2192,7 @@ static void print_summary(const struct run_settings *rs,
 		if (rows->row[i].out.status != ST_SKIPPED)
 			print_row(&rows->row[i]);
 	print_skip_groups(rows, row_method);
+	print_excused(rows);
 }
 
 static json_t *sweep_json(const struct sweep *sw)

@@ -2159,6 +2159,7 @@ static void print_summary(const struct run_settings *rs,
 	if (opt.nr_progs)
 		print_fits(rows);
 	print_skip_groups(rows, row_mode);
+	print_excused(rows);
 	if (fib_lookups && verbosity > 0)
 		printf("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel\n",
 		       fib_lookups);

@@ -33,6 +33,8 @@ foreign-beyond-time|window_count|} else if (extra + foreign > foreign_allowance(
 foreign-per-event|interrupt_allowance|k * r->events / 1000 + 16|k * r->events + 16|test_stats.sh|verify: the worker's own hits beyond its events and interrupts
 foreign-shown|sample_verify|s->foreign = wc.beyond;|s->foreign = 0;|test_stats.sh|verify: hits beyond the events, in the loop and outside
 kernel-skips-double|sample_verify|wc.short_by > s->kernel_skips[c]|wc.short_by > 2 * s->kernel_skips[c]|test_stats.sh|verify: the kernel's skips counted, but too few
+excused-cap|sample_judge_disturbed|if (s->excused_share > MAX_EXCUSED_SHARE) {|if (0) {|test_stats.sh|excused: 3 of 2000: more than a thousandth, disturbed
+excused-said|excused_line|if (nr)|if (0)|test_stats.sh|excused: the summary says how many runs were excused
 own-apart|count_hit|if (current_tgid() != slot->tgid) {|if (0) {|test_faults.sh|miss-rare, another task's getpgid bursts on CPU 0
 own-apart-verify|window_count|win = in_loop(s, nr, w, c, false);|win = in_loop(s, nr, w, c, false) + in_loop(s, nr, w, c, true);|test_stats.sh|verify: other tasks' runs never cover a shortfall
 own-pidns|current_tgid|if (!cfg.use_pidns)|if (1)|test_faults.sh|pid namespace: test_overhead's raw_tp and tracepoint rows verified

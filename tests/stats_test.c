@@ -913,6 +913,49 @@ static void test_sample_verify(void)
 			    "counted 990 hits on CPU 0 in the worker's loop for 1000", 0);
 }
 
+/*
+ * A shortfall the kernel's skips excuse: verified, then judged, so that
+ * an excused share beyond a thousandth makes the sample disturbed
+ */
+static void excused_case(const char *name, const __u64 *hits_in,
+			 __u64 skips, enum status want, const char *reason_has)
+{
+	struct bench_row row = {
+		.cpus = &two_cpus, .nr_counters = 1, .hits_per_event = 1,
+	};
+	struct worker_result res[2];
+	__u64 hits[8], window[2];
+	struct sample s;
+
+	memcpy(hits, hits_in, sizeof(hits));
+	two_workers(&s, res, hits, 4);
+	window[0] = hits[0];
+	window[1] = hits[1];
+	s.window = window;
+	no_skips[0] = skips;
+	sample_measure(&s);
+	sample_verify(&row, &s);
+	if (s.out.status == ST_OK)
+		sample_judge_disturbed(&s);
+	check(s.out.status == want &&
+	      (!reason_has || strstr(s.out.reason, reason_has)),
+	      "excused: %s (%s)", name,
+	      s.out.status == ST_OK ? "ok" : s.out.reason);
+}
+
+static void test_excused(void)
+{
+	const __u64 two_short[8] = { 998, 1000 };
+	const __u64 three_short[8] = { 997, 1000 };
+
+	excused_case("2 events of 2000 the kernel skipped are ok", two_short, 2,
+		     ST_OK, NULL);
+	excused_case("3 of 2000: more than a thousandth, disturbed", three_short,
+		     3, ST_DISTURBED, "skipped a program for 0.15% of its events");
+	excused_case("3 of 2000 with 2 skips: failed", three_short, 2,
+		     ST_FAILED, "more than the kernel says it skipped");
+}
+
 static void disturbed_case(const char *name, void (*spoil)(struct worker_result *),
 			   enum status want, const char *reason_has)
 {
@@ -982,6 +1025,25 @@ static void test_sample_disturbed(void)
 		       "moved off its CPU");
 	disturbed_case("affinity changed under it", unpinned, ST_DISTURBED,
 		       "its affinity was changed");
+}
+
+static void test_excused_line(void)
+{
+	struct bench_row row[3] = {
+		{ .events = 1000, .hits_per_event = 1, .kernel_skipped = 1 },
+		{ .events = 5000, .hits_per_event = 1 },
+		{ .events = 1000, .hits_per_event = 2, .kernel_skipped = 2 },
+	};
+	struct bench_rows rows = { row, 3, 3 };
+	char line[256];
+
+	excused_line(&rows, line, sizeof(line));
+	check(strstr(line, "skipped 3 of the 3000 program runs") &&
+	      strstr(line, "in 2 rows"),
+	      "excused: the summary says how many runs were excused (%s)", line);
+	row[0].kernel_skipped = row[2].kernel_skipped = 0;
+	excused_line(&rows, line, sizeof(line));
+	check(!line[0], "excused: nothing said when nothing was (%s)", line);
 }
 
 static void test_enough_samples(void)
@@ -1094,6 +1156,8 @@ static void test_verify(void)
 	test_sample_measure();
 	test_sample_verify();
 	test_sample_disturbed();
+	test_excused();
+	test_excused_line();
 	test_enough_samples();
 	test_map_arithmetic();
 	test_nop_check();
