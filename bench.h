@@ -143,6 +143,7 @@ struct worker_result {
 	long nvcsw;		/* voluntary context switches: it slept */
 	long nivcsw;		/* involuntary ones: it was preempted */
 	__u64 run_delay_ns;	/* time it waited on a run queue */
+	__u64 steal_ns;		/* the host took from its CPU */
 	int end_cpu;		/* where it ran at the end */
 	bool unpinned;		/* its affinity was changed under it */
 };
@@ -224,6 +225,7 @@ struct bench_row {
 	double detach_ns[MAX_SAMPLES];
 	int nr_attach, nr_detach;
 	double settle_ns[MAX_SAMPLES];	/* waited for the kernel to go quiet */
+	__u64 steal_ns;			/* the host's, counted samples */
 	__u64 last_wall_ns;		/* the last sample's, for its deadline */
 	__u64 paced_count;		/* @count for this machine's pace */
 	__u64 events;			/* over counted samples */
@@ -281,6 +283,7 @@ struct sample {
 	/* inside the loops, beyond the events: other tasks', interrupts' */
 	__u64 foreign;
 	double settle_ns;
+	__u64 steal_ns;			/* the host's, workers' CPUs */
 	bool unverified;		/* a worker moved: nothing to verify */
 	const volatile __u64 **slots;	/* the workers' hit_window */
 };

@@ -748,6 +748,7 @@ static void row_record(struct bench_row *row, const struct sample *s)
 static void row_count(struct bench_row *row, const struct sample *s)
 {
 	row->events += s->events;
+	row->steal_ns += s->steal_ns;
 	row->hits += s->counted;
 	row->hits_window += s->in_window;
 	row->foreign += s->foreign;

@@ -648,11 +648,13 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_update_new(o, json_pack(
-		"{s:i, s:I, s:o, s:s?}",
+		"{s:i, s:I, s:o, s:I, s:s?}",
 		"disturbed_retries", row->retries,
 		"retry_ns", (json_int_t)row->retry_ns,
 		/* how long the kernel took to go quiet before the go */
 		"settle_ns", json_number(row_median(row->settle_ns, row->nr)),
+		/* the host's steal on the workers' CPUs in counted samples */
+		"steal_ns", (json_int_t)row->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));
 	counts_json(o, fam, row);
 	if (fam->json_row)

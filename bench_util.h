@@ -23,4 +23,11 @@ typedef int (*line_fn)(char *line, void *ctx);
  */
 int for_each_line(const char *path, line_fn fn, void *ctx);
 
+/*
+ * The steal time of CPU @cpu in /proc/stat's text @text: its line's 8th
+ * field, in USER_HZ ticks, into *@ticks. 0, or -ENOENT when the text has
+ * no such line (or it is cut short before its steal).
+ */
+int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks);
+
 #endif /* __BENCH_UTIL_H */

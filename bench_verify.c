@@ -20,6 +20,15 @@
 #define MIN_CPU_SHARE		0.97
 #define MAX_DELAY_SHARE		0.03
 /*
+ * Time the host took from the worker's CPU (steal, /proc/stat's) beyond
+ * this share of the loop's wall time makes the sample disturbed. Where
+ * the kernel accounts steal apart (CONFIG_PARAVIRT_TIME_ACCOUNTING) it
+ * leaves the worker's CPU time too; elsewhere the worker is billed for
+ * it, and only this check sees it. /proc/stat counts it in ticks of
+ * 10 ms: in a loop under a third of a second one tick is too much.
+ */
+#define MAX_STEAL_SHARE		0.03
+/*
  * The kernel's skips of a program (an interrupt's event nested in it)
  * excuse a shortfall, but the figure then lacks those runs' cost, and the
  * skips are counted over every CPU: beyond one event in a thousand of a
@@ -34,11 +43,13 @@ void sample_measure(struct sample *s)
 
 	s->events = 0;
 	s->rate = 0;
+	s->steal_ns = 0;
 	for (i = 0; i < s->nr_workers; i++) {
 		const struct worker_result *r = &s->res[i];
 		double ns = r->elapsed_ns ? r->elapsed_ns : 1;
 
 		s->events += r->events;
+		s->steal_ns += r->steal_ns;
 		s->rate += r->events * 1e9 / ns;
 		ns_sum += ns / r->events;
 	}
@@ -263,6 +274,13 @@ void sample_judge_disturbed(struct sample *s)
 		double share = r->elapsed_ns ?
 			       (double)r->cpu_ns / r->elapsed_ns : 1;
 
+		if (r->steal_ns > MAX_STEAL_SHARE * r->elapsed_ns) {
+			outcome_set(&s->out, ST_DISTURBED,
+				    "the host took %.2f ms of CPU %d's time (steal) in the worker's %.1f ms loop",
+				    r->steal_ns / 1e6, r->cpu,
+				    r->elapsed_ns / 1e6);
+			return;
+		}
 		if (r->nvcsw) {
 			outcome_set(&s->out, ST_DISTURBED,
 				    "worker on CPU %d slept or was stopped %ld time(s) in its loop",

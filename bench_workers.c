@@ -87,6 +87,47 @@ static __u64 run_delay_ns(void)
 	return delay;
 }
 
+/*
+ * The time the host took from this worker's CPU (steal), ns, from
+ * /proc/stat, whose text the worker reads into a buffer of its own; only
+ * the lines up to its CPU's are needed. USER_HZ ticks: 10 ms as a rule.
+ */
+struct steal_reader {
+	int fd;
+	char *buf;
+	size_t len;
+	__u64 ns_per_tick;
+};
+
+static struct steal_reader steal_reader = { .fd = -1 };
+
+static void steal_open(int cpu)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	steal_reader.len = 4096 + 160 * ((size_t)cpu + 2);
+	steal_reader.buf = malloc(steal_reader.len);
+	steal_reader.fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	steal_reader.ns_per_tick = 1000000000ull / (hz > 0 ? hz : 100);
+}
+
+/* 0 when it cannot be read: no steal is then seen */
+static __u64 steal_ns(int cpu)
+{
+	unsigned long long ticks;
+	ssize_t n;
+
+	if (steal_reader.fd < 0 || !steal_reader.buf)
+		return 0;
+	n = pread(steal_reader.fd, steal_reader.buf, steal_reader.len - 1, 0);
+	if (n <= 0)
+		return 0;
+	steal_reader.buf[n] = '\0';
+	if (proc_stat_steal(steal_reader.buf, cpu, &ticks))
+		return 0;
+	return ticks * steal_reader.ns_per_tick;
+}
+
 /* ---- the worker ---- */
 
 struct worker_args {
@@ -194,6 +235,7 @@ static void prefault(void)
 	thread_cpu_ns();
 	context_switches(&v, &i);
 	run_delay_ns();
+	steal_ns(sched_getcpu());
 }
 
 /*
@@ -236,13 +278,14 @@ static void worker_run(const struct worker_args *a, void *state, __u64 count)
 	unsigned int per_call = trigger->events_per_call ?: 1;
 	__u64 calls = (count + per_call - 1) / per_call;
 	struct worker_result res = { .cpu = a->cpu };
-	__u64 start, cpu0, delay0;
+	__u64 start, cpu0, delay0, steal0, steal1;
 	long vol0, invol0, vol1, invol1;
 
 	/* moved in an earlier run, which was disturbed: start this one pinned */
 	if (!still_pinned(a->cpu))
 		pin(a->cpu);
 	/* how undisturbed the loop ran, read around it, never inside */
+	steal0 = steal_ns(a->cpu);
 	delay0 = run_delay_ns();
 	context_switches(&vol0, &invol0);
 	cpu0 = thread_cpu_ns();
@@ -261,6 +304,8 @@ static void worker_run(const struct worker_args *a, void *state, __u64 count)
 	res.run_delay_ns = run_delay_ns() - delay0;
 	res.end_cpu = sched_getcpu();
 	res.unpinned = !still_pinned(a->cpu);
+	steal1 = steal_ns(a->cpu);
+	res.steal_ns = steal1 > steal0 ? steal1 - steal0 : 0;
 	res.events = calls * per_call;
 	worker_send(a->result_fd, MSG_DONE, &res);
 }
@@ -285,6 +330,7 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	res.pin_failed = res.err;
 	if (!res.err && a->trigger->setup)
 		res.err = a->trigger->setup(&state);
+	steal_open(a->cpu);
 	prefault();
 	worker_send(a->result_fd, MSG_READY, &res);
 	/* the message says what went wrong: this is not a death */

@@ -44,6 +44,8 @@ disturbed-slept|sample_judge_disturbed|if (r->nvcsw) {|if (0) {|test_faults.sh|a
 disturbed-share|sample_judge_disturbed|share < MIN_CPU_SHARE \|\||0 \|\||test_stats.sh|disturbed: 96% of the wall time is not
 disturbed-run-delay|sample_judge_disturbed|r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns|0|test_stats.sh|disturbed: 4% of run-queue delay is not
 disturbed-busy|sample_judge_disturbed|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh|a busy loop on the worker's CPU
+disturbed-steal|sample_judge_disturbed|if (r->steal_ns > MAX_STEAL_SHARE * r->elapsed_ns) {|if (0) {|test_stats.sh|disturbed: the host's steal above 3%
+steal-field|proc_stat_steal|*ticks = v[7];|*ticks = v[6];|test_stats.sh|steal: CPU 1's is its line's 8th field
 worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.sh|dead worker: hash_prealloc failed, 'died' in the reason
 worker-stopped|workers_stuck|now - w->stopped_since[i] > STOPPED_LIMIT_NS|0|test_faults.sh|worker stopped for good: exit 1 within
 worker-stalled|workers_stuck|now - w->stalled_since[i] > STALLED_LIMIT_NS|0|test_faults.sh|worker given no CPU time: the row failed within

@@ -1009,6 +1009,40 @@ static void unpinned(struct worker_result *r)
 	r->unpinned = true;
 }
 
+static void stolen(struct worker_result *r)
+{
+	r->steal_ns = 40000;	/* 4% of the loop */
+}
+
+static void little_stolen(struct worker_result *r)
+{
+	r->steal_ns = 30000;
+}
+
+static void test_proc_stat_steal(void)
+{
+	static const char text[] =
+		"cpu  47805 0 47514 231169 593 0 6475 26 0 0\n"
+		"cpu0 22361 0 23623 117410 81 0 3322 11 0 0\n"
+		"cpu1 25444 0 23890 113758 512 0 3153 15 0 0\n"
+		"cpu10 1 2 3 4 5 6 7 99 0 0\n"
+		"cpu11 1 2 3 4 5 6 7\n"
+		"cpu12 1 2 3 4 5 6 7 42";
+	unsigned long long ticks = 0;
+	int err;
+
+	err = proc_stat_steal(text, 1, &ticks);
+	check(!err && ticks == 15, "steal: CPU 1's is its line's 8th field (%llu)",
+	      ticks);
+	err = proc_stat_steal(text, 10, &ticks);
+	check(!err && ticks == 99, "steal: cpu10 is not cpu1 (%llu)", ticks);
+	check(proc_stat_steal(text, 2, &ticks) == -ENOENT,
+	      "steal: no line for CPU 2");
+	check(proc_stat_steal(text, 11, &ticks) == -ENOENT &&
+	      proc_stat_steal(text, 12, &ticks) == -ENOENT,
+	      "steal: a line without it, or cut short, says nothing");
+}
+
 static void test_sample_disturbed(void)
 {
 	disturbed_case("quiet workers are ok", NULL, ST_OK, NULL);
@@ -1025,6 +1059,11 @@ static void test_sample_disturbed(void)
 		       "moved off its CPU");
 	disturbed_case("affinity changed under it", unpinned, ST_DISTURBED,
 		       "its affinity was changed");
+	disturbed_case("the host's steal above 3%", stolen, ST_DISTURBED,
+		       "the host took 0.04 ms of CPU 1's time (steal)");
+	disturbed_case("the host's steal within 3% is ok", little_stolen, ST_OK,
+		       NULL);
+	test_proc_stat_steal();
 }
 
 static void test_excused_line(void)

@@ -42,6 +42,11 @@ rows_checked r3 "$L" 'l["name"] in ("base", "raw_tp", "tracepoint") and l["varia
 	--repeat 3 --count 5000 --tag "-r 3"
 checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "$L" "-r 3 -v" --all
 expect "-r 3: exit status fits the rows (rc=$RC)" exit_matches r3
+# the host's steal on the workers' CPUs, read by each worker around its
+# loop, is in every row, on every kernel: whole USER_HZ ticks
+tick=$((1000000000 / $(getconf CLK_TCK)))
+jexpect "-r 3: every row says the host's steal on its workers' CPUs (steal_ns), in ticks of $tick ns" "$T_TMP/r3.json" \
+	'len(R) == 6 and all(isinstance(r.get("steal_ns"), int) and r["steal_ns"] >= 0 and r["steal_ns"] % '"$tick"' == 0 for r in R)'
 
 # --- pacing: without -n, a row starts with an uncounted run of a
 # sixteenth of its own count (--list's); then each sample runs what takes
