@@ -146,6 +146,8 @@ struct worker_result {
 	__u64 steal_ns;		/* the host took from its CPU */
 	int end_cpu;		/* where it ran at the end */
 	bool unpinned;		/* its affinity was changed under it */
+	int repin_err;		/* -errno: pinning it again failed */
+	long migrations;	/* times it moved between CPUs in its loop */
 };
 
 /*

@@ -74,9 +74,11 @@ void sample_measure(struct sample *s);
  */
 void sample_verify(const struct bench_row *row, struct sample *s);
 /*
- * s->out disturbed, and true, when a worker was moved off its CPU: its
- * events ran partly elsewhere, so its CPU's count can neither verify nor
- * fail them
+ * s->out disturbed, and true, when a worker was moved off its CPU (found
+ * elsewhere at the end of its loop, or moved there and back within it:
+ * the kernel's count of its migrations), or could not be pinned again
+ * after an earlier move: its events ran partly elsewhere, so its CPU's
+ * count can neither verify nor fail them
  */
 bool sample_judge_moved(struct sample *s);
 /*

@@ -31,6 +31,21 @@ int for_each_line(const char *path, line_fn fn, void *ctx)
 	return ret;
 }
 
+int sched_nr_migrations(const char *text, unsigned long long *n)
+{
+	static const char key[] = "se.nr_migrations";
+	const char *p;
+
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, sizeof(key) - 1) ||
+		    (p[sizeof(key) - 1] != ' ' && p[sizeof(key) - 1] != ':'))
+			continue;
+		p = strchr(p, ':');
+		return p && sscanf(p + 1, "%llu", n) == 1 ? 0 : -ENOENT;
+	}
+	return -ENOENT;
+}
+
 int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks)
 {
 	unsigned long long v[8];

@@ -30,4 +30,11 @@ int for_each_line(const char *path, line_fn fn, void *ctx);
  */
 int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks);
 
+/*
+ * The times a thread moved between CPUs, in the text @text of its
+ * /proc/<pid>/task/<tid>/sched (se.nr_migrations), into *@n. 0, or
+ * -ENOENT when the text has no such line.
+ */
+int sched_nr_migrations(const char *text, unsigned long long *n);
+
 #endif /* __BENCH_UTIL_H */

@@ -241,6 +241,12 @@ bool sample_judge_moved(struct sample *s)
 	for (w = 0; w < s->nr_workers; w++) {
 		const struct worker_result *r = &s->res[w];
 
+		if (r->repin_err) {
+			outcome_set(&s->out, ST_DISTURBED,
+				    "worker on CPU %d was moved off its CPU and cannot be pinned to it again: %s",
+				    r->cpu, strerror(-r->repin_err));
+			return true;
+		}
 		if (r->unpinned) {
 			outcome_set(&s->out, ST_DISTURBED,
 				    "worker on CPU %d was moved off its CPU: its affinity was changed (CPU hotplug, cpuset)",
@@ -251,6 +257,13 @@ bool sample_judge_moved(struct sample *s)
 			outcome_set(&s->out, ST_DISTURBED,
 				    "worker on CPU %d was moved off its CPU (ended on CPU %d)",
 				    r->cpu, r->end_cpu);
+			return true;
+		}
+		/* and back, within the loop: its end state does not show it */
+		if (r->migrations) {
+			outcome_set(&s->out, ST_DISTURBED,
+				    "worker on CPU %d was moved off its CPU and back in its loop (%ld migrations)",
+				    r->cpu, r->migrations);
 			return true;
 		}
 	}

@@ -88,44 +88,78 @@ static __u64 run_delay_ns(void)
 }
 
 /*
- * The time the host took from this worker's CPU (steal), ns, from
- * /proc/stat, whose text the worker reads into a buffer of its own; only
- * the lines up to its CPU's are needed. USER_HZ ticks: 10 ms as a rule.
+ * A /proc file the worker reads around each loop: opened once, read from
+ * its start into a buffer of its own, as much of it as is needed
  */
-struct steal_reader {
+struct proc_text {
 	int fd;
 	char *buf;
 	size_t len;
-	__u64 ns_per_tick;
 };
 
-static struct steal_reader steal_reader = { .fd = -1 };
+static void proc_text_open(struct proc_text *t, const char *path, size_t len)
+{
+	t->len = len;
+	t->buf = malloc(len);
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+}
 
-static void steal_open(int cpu)
+/* its text, or NULL */
+static const char *proc_text_read(struct proc_text *t)
+{
+	ssize_t n;
+
+	if (t->fd < 0 || !t->buf)
+		return NULL;
+	n = pread(t->fd, t->buf, t->len - 1, 0);
+	if (n <= 0)
+		return NULL;
+	t->buf[n] = '\0';
+	return t->buf;
+}
+
+/*
+ * The time the host took from this worker's CPU (steal), ns: its line of
+ * /proc/stat, so only the lines up to its CPU's are needed. USER_HZ
+ * ticks: 10 ms as a rule.
+ */
+static struct proc_text proc_stat = { .fd = -1 };
+static __u64 ns_per_tick;
+/* the worker's own scheduler statistics: how often it moved */
+static struct proc_text proc_sched = { .fd = -1 };
+
+static void worker_texts_open(int cpu)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 
-	steal_reader.len = 4096 + 160 * ((size_t)cpu + 2);
-	steal_reader.buf = malloc(steal_reader.len);
-	steal_reader.fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-	steal_reader.ns_per_tick = 1000000000ull / (hz > 0 ? hz : 100);
+	ns_per_tick = 1000000000ull / (hz > 0 ? hz : 100);
+	proc_text_open(&proc_stat, "/proc/stat", 4096 + 160 * ((size_t)cpu + 2));
+	proc_text_open(&proc_sched, "/proc/thread-self/sched", 16384);
 }
 
 /* 0 when it cannot be read: no steal is then seen */
 static __u64 steal_ns(int cpu)
 {
+	const char *text = proc_text_read(&proc_stat);
 	unsigned long long ticks;
-	ssize_t n;
 
-	if (steal_reader.fd < 0 || !steal_reader.buf)
+	if (!text || proc_stat_steal(text, cpu, &ticks))
 		return 0;
-	n = pread(steal_reader.fd, steal_reader.buf, steal_reader.len - 1, 0);
-	if (n <= 0)
-		return 0;
-	steal_reader.buf[n] = '\0';
-	if (proc_stat_steal(steal_reader.buf, cpu, &ticks))
-		return 0;
-	return ticks * steal_reader.ns_per_tick;
+	return ticks * ns_per_tick;
+}
+
+/*
+ * -1 when the kernel does not say: /proc/<pid>/sched needed
+ * CONFIG_SCHED_DEBUG until it became unconditional
+ */
+static long long migrations(void)
+{
+	const char *text = proc_text_read(&proc_sched);
+	unsigned long long n;
+
+	if (!text || sched_nr_migrations(text, &n))
+		return -1;
+	return n;
 }
 
 /* ---- the worker ---- */
@@ -236,6 +270,7 @@ static void prefault(void)
 	context_switches(&v, &i);
 	run_delay_ns();
 	steal_ns(sched_getcpu());
+	migrations();
 }
 
 /*
@@ -280,12 +315,14 @@ static void worker_run(const struct worker_args *a, void *state, __u64 count)
 	struct worker_result res = { .cpu = a->cpu };
 	__u64 start, cpu0, delay0, steal0, steal1;
 	long vol0, invol0, vol1, invol1;
+	long long moves0, moves1;
 
 	/* moved in an earlier run, which was disturbed: start this one pinned */
 	if (!still_pinned(a->cpu))
-		pin(a->cpu);
+		res.repin_err = pin(a->cpu);
 	/* how undisturbed the loop ran, read around it, never inside */
 	steal0 = steal_ns(a->cpu);
+	moves0 = migrations();
 	delay0 = run_delay_ns();
 	context_switches(&vol0, &invol0);
 	cpu0 = thread_cpu_ns();
@@ -304,6 +341,8 @@ static void worker_run(const struct worker_args *a, void *state, __u64 count)
 	res.run_delay_ns = run_delay_ns() - delay0;
 	res.end_cpu = sched_getcpu();
 	res.unpinned = !still_pinned(a->cpu);
+	moves1 = migrations();
+	res.migrations = moves0 >= 0 && moves1 > moves0 ? moves1 - moves0 : 0;
 	steal1 = steal_ns(a->cpu);
 	res.steal_ns = steal1 > steal0 ? steal1 - steal0 : 0;
 	res.events = calls * per_call;
@@ -330,7 +369,7 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	res.pin_failed = res.err;
 	if (!res.err && a->trigger->setup)
 		res.err = a->trigger->setup(&state);
-	steal_open(a->cpu);
+	worker_texts_open(a->cpu);
 	prefault();
 	worker_send(a->result_fd, MSG_READY, &res);
 	/* the message says what went wrong: this is not a death */

@@ -40,6 +40,10 @@ own-apart-verify|window_count|win = in_loop(s, nr, w, c, false);|win = in_loop(s
 own-pidns|current_tgid|if (!cfg.use_pidns)|if (1)|test_faults.sh|pid namespace: test_overhead's raw_tp and tracepoint rows verified
 disturbed-unpinned|sample_judge_moved|if (r->unpinned) {|if (0) {|test_stats.sh|disturbed: affinity changed under it
 disturbed-end-cpu|sample_judge_moved|if (r->end_cpu != r->cpu) {|if (0) {|test_stats.sh|disturbed: ending on another CPU
+disturbed-migrated|sample_judge_moved|if (r->migrations) {|if (0) {|test_stats.sh|disturbed: moved off its CPU and back in its loop
+disturbed-migrated-run|sample_judge_moved|if (r->migrations) {|if (0) {|test_faults.sh|a worker moved to CPU 1 and back in every sample
+disturbed-repin|sample_judge_moved|if (r->repin_err) {|if (0) {|test_stats.sh|disturbed: cannot be pinned again
+migrations-name|sched_nr_migrations|(p[sizeof(key) - 1] != ' ' \&\& p[sizeof(key) - 1] != ':'))|0)|test_stats.sh|migrations: se.nr_migrations, not a longer name
 disturbed-slept|sample_judge_disturbed|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample
 disturbed-share|sample_judge_disturbed|share < MIN_CPU_SHARE \|\||0 \|\||test_stats.sh|disturbed: 96% of the wall time is not
 disturbed-run-delay|sample_judge_disturbed|r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns|0|test_stats.sh|disturbed: 4% of run-queue delay is not

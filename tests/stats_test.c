@@ -1009,6 +1009,35 @@ static void unpinned(struct worker_result *r)
 	r->unpinned = true;
 }
 
+static void hopped(struct worker_result *r)
+{
+	r->migrations = 2;	/* off its CPU and back */
+}
+
+static void repin_failed(struct worker_result *r)
+{
+	r->repin_err = -EINVAL;
+}
+
+static void test_nr_migrations(void)
+{
+	static const char text[] =
+		"test_overhead (1234, #threads: 1)\n"
+		"-------------------------------------------------------------------\n"
+		"se.exec_start                                :       1768.245170\n"
+		"se.nr_migrations_cold                        :                    9\n"
+		"se.nr_migrations                             :                    3\n"
+		"nr_switches                                  :                    1\n";
+	unsigned long long n = 0;
+	int err;
+
+	err = sched_nr_migrations(text, &n);
+	check(!err && n == 3, "migrations: se.nr_migrations, not a longer name (%llu)",
+	      n);
+	err = sched_nr_migrations("nr_switches : 1\n", &n);
+	check(err == -ENOENT, "migrations: none said, none known");
+}
+
 static void stolen(struct worker_result *r)
 {
 	r->steal_ns = 40000;	/* 4% of the loop */
@@ -1059,6 +1088,11 @@ static void test_sample_disturbed(void)
 		       "moved off its CPU");
 	disturbed_case("affinity changed under it", unpinned, ST_DISTURBED,
 		       "its affinity was changed");
+	disturbed_case("moved off its CPU and back in its loop", hopped,
+		       ST_DISTURBED, "and back in its loop (2 migrations)");
+	disturbed_case("cannot be pinned again", repin_failed, ST_DISTURBED,
+		       "cannot be pinned to it again: Invalid argument");
+	test_nr_migrations();
 	disturbed_case("the host's steal above 3%", stolen, ST_DISTURBED,
 		       "the host took 0.04 ms of CPU 1's time (steal)");
 	disturbed_case("the host's steal within 3% is ok", little_stolen, ST_OK,

@@ -357,6 +357,18 @@ if [ "$NCPU" -ge 2 ]; then
 	disturbed_by "a worker's affinity widened in every sample" widen "moved off its CPU"
 	cleanup_checked widen
 fi
+if [ "$NCPU" -ge 2 ]; then
+	# -c 1: one worker, on CPU 0, moved to CPU 1 and back within its
+	# loop: at the end it is on its CPU, pinned, and its events on CPU 1
+	# are missing from CPU 0's count (which made the row fail); the
+	# kernel's count of its migrations shows the move
+	hop() { taskset -p -c 1 "$1" >/dev/null && sleep 0.005 && taskset -p -c 0 "$1" >/dev/null; }
+	run_bg hop -c 1 -m raw_tp -e getpgid -n 2000000 -r 1 --json "$T_TMP/hop.json"
+	each_sample hop hop
+	run_end hop
+	disturbed_by "a worker moved to CPU 1 and back in every sample" hop "and back in its loop"
+	cleanup_checked hop
+fi
 taskset -c 0 sh -c 'while :; do :; done' &
 hog=$!
 T_BG+=("$hog")
