@@ -570,6 +570,8 @@ void row_summarize(const struct bench_row *row, struct row_summary *s);
 /* "noisy (CV 7.1%), 1 outlier, foreign hits 3%", or "" */
 void row_notes(const struct bench_row *row, const struct row_summary *s,
 	       char *buf, size_t len);
+/* counted samples whose go came after settle()'s longest wait */
+int row_settle_capped(const struct bench_row *row);
 /* the body: ns in the program per run, without the stats' clock reads */
 double row_prog_body(const struct bench_row *row);
 /* " [progs=4]", or "" */

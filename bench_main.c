@@ -690,7 +690,7 @@ static void sample_run(const struct bench_family *fam, struct bench_row *row,
 		session_end(fam, row, sess);
 		return;
 	}
-	s->settle_ns = settle();
+	s->settle_ns = settle(row->cpus);
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s->kernel_skips, true);
 	err = pool_run(&sess->pool, count, s->res, s->window,

@@ -160,6 +160,15 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 	s->ratio = s->ns.mean / base_ns.mean;
 }
 
+int row_settle_capped(const struct bench_row *row)
+{
+	int i, n = 0;
+
+	for (i = 0; i < row->nr; i++)
+		n += row->settle_ns[i] >= SETTLE_MAX_NS;
+	return n;
+}
+
 /* appends ", " and a note to @buf */
 static void note(char *buf, size_t len, size_t *off, const char *fmt, ...)
 {
@@ -195,6 +204,10 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	if (row->retries)
 		note(buf, len, &off, "%d disturbed sample%s run again",
 		     row->retries, row->retries > 1 ? "s" : "");
+	if (row_settle_capped(row))
+		note(buf, len, &off,
+		     "the kernel threads on its CPUs were still busy at the go of %d of %d samples (after %.0f ms)",
+		     row_settle_capped(row), row->nr, SETTLE_MAX_NS / 1e6);
 	if (row->prog_out.status != ST_OK)
 		note(buf, len, &off, "no prog stats: %s", row->prog_out.reason);
 	if (row->others[0])
@@ -648,11 +661,13 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_update_new(o, json_pack(
-		"{s:i, s:I, s:o, s:I, s:s?}",
+		"{s:i, s:I, s:o, s:i, s:I, s:s?}",
 		"disturbed_retries", row->retries,
 		"retry_ns", (json_int_t)row->retry_ns,
 		/* how long the kernel took to go quiet before the go */
 		"settle_ns", json_number(row_median(row->settle_ns, row->nr)),
+		/* samples released after the longest wait, not into quiet */
+		"settle_capped", row_settle_capped(row),
 		/* the host's steal on the workers' CPUs in counted samples */
 		"steal_ns", (json_int_t)row->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));

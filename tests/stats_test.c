@@ -1119,6 +1119,37 @@ static void test_excused_line(void)
 	check(!line[0], "excused: nothing said when nothing was (%s)", line);
 }
 
+static void test_settle(void)
+{
+	struct bench_row row = { .nr = 3, .settle_ns = { 2e6, 250e6, 4e6 } };
+	cpu_set_t workers, allowed;
+	char notes[512];
+	struct row_summary s = {};
+	bool bound = false;
+
+	CPU_ZERO(&workers);
+	CPU_SET(0, &workers);
+	CPU_SET(1, &workers);
+	CPU_ZERO(&allowed);
+	CPU_SET(1, &allowed);
+	check(settle_counts(&allowed, &workers, &bound) && bound,
+	      "settle: a kernel thread bound to a worker's CPU counts, always");
+	CPU_ZERO(&allowed);
+	CPU_SET(2, &allowed);
+	check(!settle_counts(&allowed, &workers, &bound),
+	      "settle: one bound to another CPU does not");
+	CPU_SET(0, &allowed);
+	check(settle_counts(&allowed, &workers, &bound) && !bound,
+	      "settle: one that may run anywhere counts where it ran");
+	check(settle_delta(1000, 1500) == 500 &&
+	      settle_delta(1500, 1000) == 0 && settle_delta(~0ull, 1000) == 0,
+	      "settle: a thread's time never wraps, a new one's counts from its first read");
+	check(row_settle_capped(&row) == 1, "settle: 1 of 3 samples waited the cap");
+	row_notes(&row, &s, notes, sizeof(notes));
+	check(strstr(notes, "still busy at the go of 1 of 3 samples (after 250 ms)") != NULL,
+	      "settle: the notes say when the wait hit its cap (%s)", notes);
+}
+
 static void test_enough_samples(void)
 {
 	struct run_settings rs = { .min_samples = 3, .max_samples = 10,
@@ -1231,6 +1262,7 @@ static void test_verify(void)
 	test_sample_disturbed();
 	test_excused();
 	test_excused_line();
+	test_settle();
 	test_enough_samples();
 	test_map_arithmetic();
 	test_nop_check();

@@ -47,6 +47,9 @@ expect "-r 3: exit status fits the rows (rc=$RC)" exit_matches r3
 tick=$((1000000000 / $(getconf CLK_TCK)))
 jexpect "-r 3: every row says the host's steal on its workers' CPUs (steal_ns), in ticks of $tick ns" "$T_TMP/r3.json" \
 	'len(R) == 6 and all(isinstance(r.get("steal_ns"), int) and r["steal_ns"] >= 0 and r["steal_ns"] % '"$tick"' == 0 for r in R)'
+# and how many samples went after the longest wait for quiet, not into it
+jexpect "-r 3: every row says how many of its samples' waits for quiet hit the cap (settle_capped)" "$T_TMP/r3.json" \
+	'len(R) == 6 and all(isinstance(r.get("settle_capped"), int) and 0 <= r["settle_capped"] <= 3 for r in R)'
 
 # --- pacing: without -n, a row starts with an uncounted run of a
 # sixteenth of its own count (--list's); then each sample runs what takes
