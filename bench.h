@@ -567,13 +567,23 @@ struct row_summary {
 /* a row with a figure to show: ok, with samples */
 bool row_has_figure(const struct bench_row *row);
 void row_summarize(const struct bench_row *row, struct row_summary *s);
-/* "noisy (CV 7.1%), 1 outlier, foreign hits 3%", or "" */
+/*
+ * "noisy (CV of ns/event 7.1%), 1 outlier, foreign hits 3%", or "": the
+ * CV of what the ± is of
+ */
 void row_notes(const struct bench_row *row, const struct row_summary *s,
 	       char *buf, size_t len);
 /* counted samples whose go came after settle()'s longest wait */
 int row_settle_capped(const struct bench_row *row);
 /* the body: ns in the program per run, without the stats' clock reads */
 double row_prog_body(const struct bench_row *row);
+/*
+ * "hits/expected": the first program's hits inside the workers' loops,
+ * the workers' own, against what their events make. Hits outside the
+ * loops are left out: they verify nothing, and could make a shortfall
+ * in them read exact.
+ */
+void format_hits(const struct bench_row *row, char *buf, size_t len);
 /* " [progs=4]", or "" */
 void format_params(const struct bench_row *row, char *buf, size_t len);
 /* the median over samples of one worker's events per second */

@@ -169,6 +169,12 @@ int row_settle_capped(const struct bench_row *row)
 	return n;
 }
 
+void format_hits(const struct bench_row *row, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu/%llu", row->hits_window,
+		 row->events * (row->hits_per_event ?: 1));
+}
+
 /* appends ", " and a note to @buf */
 static void note(char *buf, size_t len, size_t *off, const char *fmt, ...)
 {
@@ -189,8 +195,9 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	size_t off = 0;
 
 	buf[0] = '\0';
-	if (stats_noisy(&s->rate))
-		note(buf, len, &off, "noisy (CV %.1f%%)", 100 * s->rate.cv);
+	if (stats_noisy(&s->ns))
+		note(buf, len, &off, "noisy (CV of ns/event %.1f%%)",
+		     100 * s->ns.cv);
 	if (s->outliers)
 		note(buf, len, &off, "%d outlier%s", s->outliers,
 		     s->outliers > 1 ? "s" : "");
@@ -551,7 +558,7 @@ static void stats_json(json_t *o, const struct bench_row *row,
 		"max", json_number(s->rate.max),
 		"cv", json_number(s->rate.cv),
 		"ci95", json_number(stats_ci_half(&s->rate, 0.05)),
-		"noisy", stats_noisy(&s->rate) ||
+		"noisy", stats_noisy(&s->ns) ||
 			 s->foreign_share > FOREIGN_NOISY,
 		"ns_per_event",
 			"mean", json_number(s->ns.mean),

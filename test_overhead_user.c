@@ -1176,8 +1176,9 @@ static void usage_tables(FILE *f)
 "  overhead   ns per event above base's, with the program's body named above\n"
 "             the table (--body); ± is sqrt(sd_row² + sd_base²)\n"
 "  x base     ns per event against base's\n"
-"  hits/expected  the programs' hits on all CPUs against what the workers'\n"
-"             events make (each worker's CPU is checked on its own)\n"
+"  hits/expected  the first program's hits inside the workers' loops, for\n"
+"             the workers, against what their events make (each worker's\n"
+"             CPU is checked on its own)\n"
 "  [progs=N]  N instances of the program on one hook, each verified; the cost\n"
 "             per added program is the slope of ns/event against N, ± what the\n"
 "             rows' spreads (or, from three rows, their scatter) allow\n"
@@ -1992,8 +1993,7 @@ static void print_row(const struct bench_row *row)
 	format_overhead(row, &s, overhead, sizeof(overhead), ratio,
 			sizeof(ratio));
 	if (row->runs_prog)
-		snprintf(hits, sizeof(hits), "%llu/%llu", row->hits,
-			 row->events * row->hits_per_event);
+		format_hits(row, hits, sizeof(hits));
 	if (!isnan(row->prog_ns))
 		snprintf(body, sizeof(body), s.has_overhead ?
 			 "  body %.1f + attach %.1f" : "  body %.1f",
@@ -2092,6 +2092,7 @@ static void print_attach_time_row(const struct bench_row *row)
 {
 	const struct overhead_row *r = row->priv;
 	double attach, detach;
+	char hits[48];
 
 	printf("  %-15s %9d  %-9s ", row->name, r->nr_funcs,
 	       status_name(row->out.status));
@@ -2104,8 +2105,9 @@ static void print_attach_time_row(const struct bench_row *row)
 	printf("%10.2f %10.2f %12.2f %12.2f\n", attach / 1e6,
 	       detach / 1e6, attach / 1e3 / r->nr_funcs,
 	       detach / 1e3 / r->nr_funcs);
-	printf("  %-15s %9s  %-9s hits/expected %llu/%llu (the event's own function is the first)\n",
-	       "", "", "", row->hits, row->events * row->hits_per_event);
+	format_hits(row, hits, sizeof(hits));
+	printf("  %-15s %9s  %-9s hits/expected %s (the event's own function is the first)\n",
+	       "", "", "", hits);
 }
 
 static void print_attach_time(const struct bench_rows *rows)

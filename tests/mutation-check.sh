@@ -51,6 +51,8 @@ disturbed-busy|sample_judge_disturbed|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|
 settle-bound-elsewhere|settle_counts|return CPU_COUNT(\&both) > 0;|return true;|test_stats.sh|settle: one bound to another CPU does not
 settle-wrap|settle_delta|after < before ? 0 : after - before|after - before|test_stats.sh|settle: a thread's time never wraps
 settle-capped|row_settle_capped|n += row->settle_ns[i] >= SETTLE_MAX_NS;|;|test_stats.sh|settle: 1 of 3 samples waited the cap
+label-noisy-ns|row_notes|if (stats_noisy(\&s->ns))|if (stats_noisy(\&s->rate))|test_stats.sh|labels: noisy is the CV of ns/event
+label-hits-window|format_hits|row->hits_window,|row->hits,|test_stats.sh|labels: hits/expected are the loops' hits
 disturbed-steal|sample_judge_disturbed|if (r->steal_ns > MAX_STEAL_SHARE * r->elapsed_ns) {|if (0) {|test_stats.sh|disturbed: the host's steal above 3%
 steal-field|proc_stat_steal|*ticks = v[7];|*ticks = v[6];|test_stats.sh|steal: CPU 1's is its line's 8th field
 worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.sh|dead worker: hash_prealloc failed, 'died' in the reason

@@ -1150,6 +1150,31 @@ static void test_settle(void)
 	      "settle: the notes say when the wait hit its cap (%s)", notes);
 }
 
+static void test_labels(void)
+{
+	/*
+	 * two workers: their rates add up to the same each sample while
+	 * one's ns/event swings, so the mean of ns/event (what the ± is of)
+	 * varies by 10%, the rate not at all
+	 */
+	struct bench_row row = {
+		.nr = 3, .rate = { 2e6, 2e6, 2e6 }, .ns = { 900, 1100, 1000 },
+		.events = 3000, .hits_per_event = 1, .hits = 3010,
+		.hits_window = 2990,
+	};
+	struct row_summary s;
+	char buf[512];
+
+	row_summarize(&row, &s);
+	row_notes(&row, &s, buf, sizeof(buf));
+	check(strstr(buf, "noisy (CV of ns/event 10.0%)") != NULL,
+	      "labels: noisy is the CV of ns/event, not of the rate (%s)", buf);
+	format_hits(&row, buf, sizeof(buf));
+	check(!strcmp(buf, "2990/3000"),
+	      "labels: hits/expected are the loops' hits, not those outside too (%s)",
+	      buf);
+}
+
 static void test_enough_samples(void)
 {
 	struct run_settings rs = { .min_samples = 3, .max_samples = 10,
@@ -1263,6 +1288,7 @@ static void test_verify(void)
 	test_excused();
 	test_excused_line();
 	test_settle();
+	test_labels();
 	test_enough_samples();
 	test_map_arithmetic();
 	test_nop_check();
