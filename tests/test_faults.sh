@@ -549,6 +549,21 @@ jexpect "capabilities only: uprobe rows skipped naming CAP_SYS_ADMIN" "$NB/caps2
 	'rows("uprobe") and rows("uretprobe") and all(r["status"] == "skipped" and "CAP_SYS_ADMIN" in r["reason"] for r in rows("uprobe") + rows("uretprobe"))'
 expect "capabilities only: exit fits the rows (rc=$RC)" \
 	test "$(jget "$NB/caps2.json" '1 if rows(status="failed") else 3 if rows(status="disturbed") else 0')" = "$RC"
+# USDT from a copy in a directory only root may enter (mktemp -d: 0700):
+# the program reads its own file, for the probe's note and for libbpf,
+# through /proc/self/exe, whatever the directories on its path allow.
+# A copy it may run but not read (0711) cannot be probed: skipped, saying so
+priv=$(mktemp -d "$T_TMP/priv.XXXXXX")
+cp "$BIN" "$priv/test_overhead"
+run_capture usdtcaps sh -c 'cd "$1" && shift && exec "$@"' sh "$priv" \
+	"${caps[@]}" ./test_overhead -q -m base,usdt -e usdt-nop -r 1 -n 20000 --json "$NB/usdtcaps.json"
+jexpect "capabilities only, run from a directory only root may enter: usdt verified (rc=$RC)" "$NB/usdtcaps.json" \
+	'verified(row("usdt", "usdt-nop"))'
+chmod 755 "$priv" && chmod 711 "$priv/test_overhead"
+run_capture usdtnoread sh -c 'cd "$1" && shift && exec "$@"' sh "$priv" \
+	"${caps[@]}" ./test_overhead -q -m base,usdt -e usdt-nop -r 1 -n 20000 --json "$NB/usdtnoread.json"
+jexpect "capabilities only, its own file unreadable (0711): usdt skipped, saying so (rc=$RC)" "$NB/usdtnoread.json" \
+	'(lambda r: r["status"] == "skipped" and "cannot be read" in r["reason"])(row("usdt", "usdt-nop"))'
 nopriv=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
 run_capture nopriv "${nopriv[@]}" $BIN -n 2000
 expect "no privileges: exit 1, one line naming CAP_BPF (rc=$RC)" \
