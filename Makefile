@@ -246,7 +246,7 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
 	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c \
-	       bench_report.c bench_util.c uprobe_targets.c)
+	       bench_report.c bench_util.c bench_workers.c uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

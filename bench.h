@@ -155,8 +155,11 @@ struct worker_result {
 	long nvcsw;		/* voluntary context switches: it slept */
 	long nivcsw;		/* involuntary ones: it was preempted */
 	__u64 run_delay_ns;	/* time it waited on a run queue */
+	__u64 steal_ns;		/* the host took from its CPU */
 	int end_cpu;		/* where it ran at the end */
 	bool unpinned;		/* its affinity was changed under it */
+	int repin_err;		/* -errno: pinning it again failed */
+	long migrations;	/* times it moved between CPUs in its loop */
 };
 
 /*
@@ -277,6 +280,7 @@ struct bench_row {
 	double detach_ns[MAX_SAMPLES];
 	int nr_attach, nr_detach;
 	double settle_ns[MAX_SAMPLES];	/* waited for the kernel to go quiet */
+	__u64 steal_ns;			/* the host's, counted samples */
 	__u64 last_wall_ns;		/* the last sample's, for its deadline */
 	__u64 paced_count;		/* @count for this machine's pace */
 	__u64 events;			/* over counted samples */
@@ -316,15 +320,25 @@ struct sample {
 	double ns_per_event;
 	__u64 *hits;			/* [counter * nr_cpus + cpu] */
 	int nr_cpus;			/* possible CPUs */
-	/* [worker * nr_counters + counter]: hits inside the worker's loop */
+	/*
+	 * [worker * stride + counter]: hits inside the worker's loop, and
+	 * with @window_foreign, [worker * stride + nr_counters + counter]
+	 * the runs for other tasks there; stride is nr_counters, or twice
+	 * that with @window_foreign
+	 */
 	__u64 *window;
+	bool window_foreign;
 	__u64 counted;			/* the first program's, every CPU */
 	__u64 in_window;		/* of them, inside the workers' loops */
 	/* per program: runs the kernel skipped while the workers ran */
 	__u64 *kernel_skips;
 	__u64 skipped;			/* the events those explain */
-	__u64 foreign;			/* inside the loops, beyond the events */
+	/* the largest share of a program's hits those excused */
+	double excused_share;
+	/* inside the loops, beyond the events: other tasks', interrupts' */
+	__u64 foreign;
 	double settle_ns;
+	__u64 steal_ns;			/* the host's, workers' CPUs */
 	bool unverified;		/* a worker moved: nothing to verify */
 };
 
@@ -359,8 +373,8 @@ const struct row_param *row_param(const struct bench_row *row,
  * Faults the tests inject through the environment, to prove that each
  * check bites: a program that misses events must give FAILED. The names
  * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
- * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value and
- * extra-push, slow-base and base-hooked, one per kind below.
+ * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value,
+ * extra-push, slow-base, base-hooked and miss-rare, one per kind below.
  * They exist in the test build only (make testing: -DBENCH_TESTING, in
  * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
  * builds reads no environment for them: there run_fault() is a constant
@@ -381,6 +395,7 @@ enum test_fault_kind {
 	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
 	BENCH_FAULT_SLOW_BASE,	/* base samples run their loop twice */
 	BENCH_FAULT_BASE_HOOKED,	/* base calls the first row's copy */
+	BENCH_FAULT_MISS_RARE,	/* programs miss 1 worker's run in 1024 */
 };
 
 struct test_fault {
@@ -518,7 +533,12 @@ struct json_t;
  * @hit_slot: where program @counter of the opened @row counts its hits
  *	on @cpu, in memory mapped before the workers are forked (a
  *	skeleton's .bss): the workers read it right before and after their
- *	loops. Called before the row's workers are forked. Required.
+ *	loops. Only runs for the worker pinned to @cpu may count there:
+ *	another task's could stand in for a run the program missed.
+ *	Called before the row's workers are forked. Required.
+ * @foreign_slot: the same for the runs program @counter made on @cpu
+ *	for any other task, counted apart: only shown. May be NULL (the
+ *	programs do not run for other tasks, or count them elsewhere).
  * @verify: checks of the family's own, after the runner's per-CPU check
  *	passed; may set s->out FAILED, saying why. May be NULL.
  * @count: called for a sample that counts (no warm-up, not run again),
@@ -567,6 +587,8 @@ struct bench_family {
 	int (*collect)(struct bench_row *row, struct sample *s);
 	const volatile __u64 *(*hit_slot)(const struct bench_row *row,
 					  int counter, int cpu);
+	const volatile __u64 *(*foreign_slot)(const struct bench_row *row,
+					      int counter, int cpu);
 	void (*verify)(struct bench_row *row, struct sample *s);
 	void (*count)(struct bench_row *row, const struct sample *s);
 	int (*prog_fds)(const struct bench_row *row, int *fds, int max);
@@ -615,11 +637,23 @@ void row_summarize(const struct bench_row *row, struct row_summary *s);
  * for rows measured faster than their base; nothing when there are none
  */
 void print_row_counts(const struct bench_rows *rows);
-/* "noisy (CV 7.1%), 1 outlier, foreign hits 3%", or "" */
+/*
+ * "noisy (CV of ns/event 7.1%), 1 outlier, foreign hits 3%", or "": the
+ * CV of what the ± is of
+ */
 void row_notes(const struct bench_row *row, const struct row_summary *s,
 	       char *buf, size_t len);
+/* counted samples whose go came after settle()'s longest wait */
+int row_settle_capped(const struct bench_row *row);
 /* the body: ns in the program per run, without the stats' clock reads */
 double row_prog_body(const struct bench_row *row);
+/*
+ * "hits/expected": the first program's hits inside the workers' loops,
+ * the workers' own, against what their events make. Hits outside the
+ * loops are left out: they verify nothing, and could make a shortfall
+ * in them read exact.
+ */
+void format_hits(const struct bench_row *row, char *buf, size_t len);
 /* " [progs=4]", or "" */
 void format_params(const struct bench_row *row, char *buf, size_t len);
 /* the median over samples of one worker's events per second */
@@ -668,5 +702,12 @@ void skip_group_label(const struct bench_rows *rows, const bool *in,
  * group, "  <label>: <reason>". Nothing when no row was skipped.
  */
 void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode);
+/*
+ * The summary's line for the events whose program runs the kernel
+ * skipped, excused, into @buf: how many of how many, in how many rows;
+ * "" when none. Such rows still exit 0: the line says what they lack.
+ */
+void excused_line(const struct bench_rows *rows, char *buf, size_t len);
+void print_excused(const struct bench_rows *rows);
 
 #endif /* __BENCH_H */

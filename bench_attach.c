@@ -860,12 +860,27 @@ static bool has_ufunc(const struct attach_target *t)
 	return t->ufunc;
 }
 
+/* whether the file can be read at all: not an executable without read */
+static bool self_readable(struct outcome *out)
+{
+	int fd = open(SELF_EXE, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	outcome_set(out, ST_SKIPPED,
+		    "this program's own file cannot be read (%s: %s): libbpf reads it to place a uprobe",
+		    SELF_EXE, strerror(errno));
+	return false;
+}
+
 static const char *uprobe_prepare(struct bpf_program *prog,
 				  const struct attach_target *t,
 				  struct outcome *out)
 {
-	return probes_available("uprobe", "CONFIG_UPROBES", out) ?
-	       t->ufunc : NULL;
+	return probes_available("uprobe", "CONFIG_UPROBES", out) &&
+	       self_readable(out) ? t->ufunc : NULL;
 }
 
 /* every process running this executable, so forked workers too */
@@ -876,14 +891,8 @@ static struct bpf_link *uprobe_attach(const struct attach_kind *kind,
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = name,
 		    .retprobe = kind->retprobe);
-	char exe[PATH_MAX];
-	ssize_t n;
 
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return NULL;
-	exe[n] = '\0';
-	return bpf_program__attach_uprobe_opts(prog, -1, exe, 0, &opts);
+	return bpf_program__attach_uprobe_opts(prog, -1, SELF_EXE, 0, &opts);
 }
 
 const struct attach_kind kind_uprobe = {
@@ -935,14 +944,7 @@ static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
 					    const struct attach_target *t,
 					    const char *name)
 {
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return NULL;
-	exe[n] = '\0';
-	return bpf_program__attach_uprobe_multi(prog, -1, exe, name, NULL);
+	return bpf_program__attach_uprobe_multi(prog, -1, SELF_EXE, name, NULL);
 }
 #define UPROBE_MULTI_LACKS	NULL
 #else
@@ -972,8 +974,8 @@ static const char *usdt_prepare(struct bpf_program *prog,
 				const struct attach_target *t,
 				struct outcome *out)
 {
-	return probes_available("uprobe", "CONFIG_UPROBES", out) ?
-	       t->usdt_name : NULL;
+	return probes_available("uprobe", "CONFIG_UPROBES", out) &&
+	       self_readable(out) ? t->usdt_name : NULL;
 }
 
 /* every process running this executable: libbpf finds the sites */
@@ -982,14 +984,7 @@ static struct bpf_link *usdt_attach(const struct attach_kind *kind,
 				    const struct attach_target *t,
 				    const char *name)
 {
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return NULL;
-	exe[n] = '\0';
-	return bpf_program__attach_usdt(prog, -1, exe, t->usdt_provider,
+	return bpf_program__attach_usdt(prog, -1, SELF_EXE, t->usdt_provider,
 					name, NULL);
 }
 

@@ -98,6 +98,15 @@ struct bpf_link *attach_link(const struct attach_kind *kind,
 bool attach_refused(const struct attach_kind *kind, struct outcome *out);
 
 /*
+ * This program's own file, for the uprobes on it and the ELF libbpf reads
+ * to place them: through /proc/self/exe, which a process may open
+ * whatever its path's directories allow (a copy in a mktemp -d directory,
+ * run with capabilities only), and whose path the kernel resolves to the
+ * same file when it places the uprobe.
+ */
+#define SELF_EXE	"/proc/self/exe"
+
+/*
  * The USDT probe @provider:@name in the ELF file @path: how many sites it
  * has, the first one's link-time address in @pc. -ENOENT when there is
  * none, -errno when the file cannot be read.

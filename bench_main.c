@@ -640,6 +640,7 @@ static const struct {
 	{ "extra-push", BENCH_FAULT_EXTRA_PUSH },
 	{ "slow-base", BENCH_FAULT_SLOW_BASE },
 	{ "base-hooked", BENCH_FAULT_BASE_HOOKED },
+	{ "miss-rare", BENCH_FAULT_MISS_RARE },
 };
 
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
@@ -661,7 +662,7 @@ static int read_fault(void)
 		fault->cpu = cpu;
 	}
 	if (fault->kind == BENCH_FAULT_NONE) {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push, slow-base or base-hooked",
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push, slow-base, base-hooked or miss-rare",
 		       printable(s));
 		return -1;
 	}

@@ -184,6 +184,21 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 	s->below_base = s->overhead.value + s->overhead.ci95 < 0;
 }
 
+int row_settle_capped(const struct bench_row *row)
+{
+	int i, n = 0;
+
+	for (i = 0; i < row->nr; i++)
+		n += row->settle_ns[i] >= SETTLE_MAX_NS;
+	return n;
+}
+
+void format_hits(const struct bench_row *row, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu/%llu", row->hits_window,
+		 row->events * (row->hits_per_event ?: 1));
+}
+
 /* appends ", " and a note to @buf */
 static void note(char *buf, size_t len, size_t *off, const char *fmt, ...)
 {
@@ -212,7 +227,8 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		note(buf, len, &off, "stopped short of --precision (%s) after %d units",
 		     row_stop_name(row->stop), row->nr_units);
 	if (stats_noisy(&s->ns))
-		note(buf, len, &off, "noisy (CV %.1f%%)", 100 * s->ns.cv);
+		note(buf, len, &off, "noisy (CV of ns/event %.1f%%)",
+		     100 * s->ns.cv);
 	if (s->outliers)
 		note(buf, len, &off, "%d outlier%s", s->outliers,
 		     s->outliers > 1 ? "s" : "");
@@ -226,6 +242,10 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	if (row->retries)
 		note(buf, len, &off, "%d disturbed unit%s run again",
 		     row->retries, row->retries > 1 ? "s" : "");
+	if (row_settle_capped(row))
+		note(buf, len, &off,
+		     "the kernel threads on its CPUs were still busy at the go of %d of %d samples (after %.0f ms)",
+		     row_settle_capped(row), row->nr, SETTLE_MAX_NS / 1e6);
 	if (row->prog_out.status != ST_OK)
 		note(buf, len, &off, "no prog stats: %s", row->prog_out.reason);
 	if (row->others[0])
@@ -403,6 +423,36 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode)
 		free(g);
 	else if (nr < 0)
 		printf("Skipped: some rows (out of memory to list them; --json has them)\n");
+}
+
+void excused_line(const struct bench_rows *rows, char *buf, size_t len)
+{
+	__u64 excused = 0, events = 0;
+	int i, nr = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+
+		if (!row->kernel_skipped)
+			continue;
+		excused += row->kernel_skipped;
+		events += row->events * (row->hits_per_event ?: 1);
+		nr++;
+	}
+	if (nr)
+		snprintf(buf, len,
+			 "Excused: the kernel skipped %llu of the %llu program runs the events make, in %d row%s (nested in an interrupt's run): those runs' cost is not in the figures",
+			 excused, events, nr, nr > 1 ? "s" : "");
+}
+
+void print_excused(const struct bench_rows *rows)
+{
+	char line[256];
+
+	excused_line(rows, line, sizeof(line));
+	if (line[0])
+		printf("%s\n", line);
 }
 
 /* ---- progress ---- */
@@ -735,7 +785,7 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_update_new(o, json_pack(
-		"{s:s, s:b, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:o, s:s?}",
+		"{s:s, s:b, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:o, s:i, s:I, s:s?}",
 		"stop", row_stop_name(row->stop),
 		/* a base row whose samples came from its rows' units */
 		"fed", row->fed,
@@ -748,6 +798,10 @@ static json_t *row_json(const struct bench_family *fam,
 		"retry_ns", (json_int_t)row->retry_ns,
 		/* how long the kernel took to go quiet before the go */
 		"settle_ns", json_number(row_median(row->settle_ns, row->nr)),
+		/* samples released after the longest wait, not into quiet */
+		"settle_capped", row_settle_capped(row),
+		/* the host's steal on the workers' CPUs in counted samples */
+		"steal_ns", (json_int_t)row->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));
 	counts_json(o, fam, row);
 	if (fam->json_row)

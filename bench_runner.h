@@ -61,6 +61,14 @@ void bench_writing_results(void);
 
 /* ---- a sample's worth: bench_verify.c, pure functions ---- */
 
+/*
+ * What program @c of @nr counted inside worker @w's loop: the runs for
+ * the worker, or with @foreign those for other tasks (0 where the family
+ * does not count them apart)
+ */
+__u64 sample_in_loop(const struct sample *s, int nr, int w, int c,
+		     bool foreign);
+
 /* events, rate and ns per event from the workers' results */
 void sample_measure(struct sample *s);
 /*
@@ -74,12 +82,17 @@ void sample_measure(struct sample *s);
  */
 void sample_verify(const struct bench_row *row, struct sample *s);
 /*
- * s->out disturbed, and true, when a worker was moved off its CPU: its
- * events ran partly elsewhere, so its CPU's count can neither verify nor
- * fail them
+ * s->out disturbed, and true, when a worker was moved off its CPU (found
+ * elsewhere at the end of its loop, or moved there and back within it:
+ * the kernel's count of its migrations), or could not be pinned again
+ * after an earlier move: its events ran partly elsewhere, so its CPU's
+ * count can neither verify nor fail them
  */
 bool sample_judge_moved(struct sample *s);
-/* s->out disturbed when a worker did not have its CPU to itself */
+/*
+ * s->out disturbed when a worker did not have its CPU to itself, or the
+ * kernel's skips excused more than a thousandth of a program's events
+ */
 void sample_judge_disturbed(struct sample *s);
 /*
  * Whether the 95% interval of the mean of @n units, each unit[i] of

@@ -111,8 +111,8 @@ static void free_sample_bufs(void)
 	}
 }
 
-static int sample_buffers(struct sample *s, const struct bench_row *row,
-			  int which)
+static int sample_buffers(struct sample *s, const struct bench_family *fam,
+			  const struct bench_row *row, int which)
 {
 	struct sample_bufs *b = &bufs[which];
 	size_t nr = row->nr_counters, workers = row->cpus->nr;
@@ -122,12 +122,14 @@ static int sample_buffers(struct sample *s, const struct bench_row *row,
 	s->hits = grow(&b->hits, &b->hits_nr, nr * nr_cpus_possible(),
 		       sizeof(*s->hits));
 	s->kernel_skips = grow(&b->skips, &b->skips_nr, nr, sizeof(__u64));
-	s->window = grow(&b->window, &b->window_nr, nr * workers,
+	s->window = grow(&b->window, &b->window_nr, 2 * nr * workers,
 			 sizeof(__u64));
 	if (!s->res || !s->hits || !s->kernel_skips || !s->window)
 		return -ENOMEM;
 	s->nr_workers = workers;
 	s->nr_cpus = nr_cpus_possible();
+	/* the layout hit_window() gives the workers */
+	s->window_foreign = fam->foreign_slot && row->runs_prog;
 	return 0;
 }
 
@@ -135,11 +137,12 @@ static int sample_buffers(struct sample *s, const struct bench_row *row,
  * The runs the kernel skipped of each of the row's programs because the
  * program was already running on that CPU (an interrupt's event nested
  * in it): its recursion_misses. Called twice per sample: with @before
- * just before the workers are released, storing each program's total in
- * @skips; then after the last worker is done, replacing it with what was
- * added since, so that only skips during the loops can excuse a
- * shortfall. Kernels before 5.12 keep no such count; for kprobe programs
- * it is kept from 6.7.
+ * right before the workers are released (after settle(), which may wait
+ * a quarter second), storing each program's total in @skips; then after
+ * the last worker is done, replacing it with what was added since, so
+ * that only skips during the loops can excuse a shortfall. Kernels
+ * before 5.12 keep no such count; for kprobe programs it is kept from
+ * 6.7.
  */
 static void read_kernel_skips(const struct bench_family *fam,
 			      const struct bench_row *row, __u64 *skips,
@@ -163,19 +166,29 @@ static void read_kernel_skips(const struct bench_family *fam,
 	}
 }
 
-/* what each worker reads around its loop: its CPU's slot of each program */
+/*
+ * What each worker reads around its loop: its CPU's slot of each
+ * program, then, where the family counts them apart, of each program's
+ * runs for other tasks (see struct sample's @window)
+ */
 static void hit_window(const struct bench_family *fam,
 		       const struct bench_row *row,
 		       const volatile __u64 **slots, struct hit_window *win)
 {
-	int w, c, nr = row->nr_counters;
+	int w, c, cpu, nr = row->nr_counters;
+	int stride = fam->foreign_slot ? 2 * nr : nr;
 
-	win->nr = row->runs_prog ? nr : 0;
+	win->nr = row->runs_prog ? stride : 0;
 	win->slot = slots;
-	for (w = 0; w < row->cpus->nr && win->nr; w++)
-		for (c = 0; c < nr; c++)
-			slots[w * nr + c] = fam->hit_slot(row, c,
-							  row->cpus->cpu[w]);
+	for (w = 0; w < row->cpus->nr && win->nr; w++) {
+		cpu = row->cpus->cpu[w];
+		for (c = 0; c < nr; c++) {
+			slots[w * stride + c] = fam->hit_slot(row, c, cpu);
+			if (fam->foreign_slot)
+				slots[w * stride + nr + c] =
+					fam->foreign_slot(row, c, cpu);
+		}
+	}
 }
 
 /*
@@ -266,7 +279,7 @@ static int session_start(const struct bench_family *fam, struct session *sess,
 		triggers[nr] = sess->base->trigger;
 		sess->base_trigger = nr++;
 	}
-	sess->slots = calloc((size_t)row->nr_counters * row->cpus->nr,
+	sess->slots = calloc((size_t)2 * row->nr_counters * row->cpus->nr,
 			     sizeof(*sess->slots));
 	if (!sess->slots) {
 		outcome_set(out, ST_FAILED, "out of memory");
@@ -358,15 +371,15 @@ static void row_sample_run(const struct bench_family *fam,
 	struct bench_row *row = sess->row;
 	int err;
 
-	if (sample_buffers(s, row, which)) {
+	if (sample_buffers(s, fam, row, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
 	if (session_attach(fam, sess, &s->out))
 		return;
+	s->settle_ns = settle(row->cpus);
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s->kernel_skips, true);
-	s->settle_ns = settle();
 	err = pool_run(&sess->pool, 0, count, s->res, s->window,
 		       deadline_ns(row), &s->out);
 	row->samples_run++;
@@ -409,11 +422,11 @@ static void base_sample_run(const struct bench_family *fam,
 	__u64 hits;
 	int w, c, err;
 
-	if (sample_buffers(s, row, which)) {
+	if (sample_buffers(s, fam, row, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
-	s->settle_ns = settle();
+	s->settle_ns = settle(row->cpus);
 	/* the test fault slow-base: a base dearer than its row, by half */
 	sess->pool.loops = run_fault(&bench_rs)->kind ==
 			   BENCH_FAULT_SLOW_BASE ? 2 : 1;
@@ -427,7 +440,8 @@ static void base_sample_run(const struct bench_family *fam,
 		return;
 	for (w = 0; w < s->nr_workers && row->runs_prog; w++) {
 		for (c = 0; c < row->nr_counters; c++) {
-			hits = s->window[w * row->nr_counters + c];
+			hits = sample_in_loop(s, row->nr_counters, w, c, false) +
+			       sample_in_loop(s, row->nr_counters, w, c, true);
 			if (!hits)
 				continue;
 			outcome_set(&s->out, row->attached ? ST_FAILED :
@@ -627,6 +641,7 @@ static void row_count(const struct bench_family *fam, struct bench_row *row,
 	    (s->out.status != ST_OK && s->out.status != ST_DISTURBED))
 		return;
 	row->events += s->events;
+	row->steal_ns += s->steal_ns;
 	row->hits += s->counted;
 	row->hits_window += s->in_window;
 	row->foreign += s->foreign;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "bench_util.h"
 
 int for_each_line(const char *path, line_fn fn, void *ctx)
@@ -28,4 +29,41 @@ int for_each_line(const char *path, line_fn fn, void *ctx)
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+int sched_nr_migrations(const char *text, unsigned long long *n)
+{
+	static const char key[] = "se.nr_migrations";
+	const char *p;
+
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, sizeof(key) - 1) ||
+		    (p[sizeof(key) - 1] != ' ' && p[sizeof(key) - 1] != ':'))
+			continue;
+		p = strchr(p, ':');
+		return p && sscanf(p + 1, "%llu", n) == 1 ? 0 : -ENOENT;
+	}
+	return -ENOENT;
+}
+
+int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks)
+{
+	unsigned long long v[8];
+	char head[24];
+	const char *p;
+	size_t n;
+
+	n = snprintf(head, sizeof(head), "cpu%d ", cpu);
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, head, n))
+			continue;
+		/* user nice system idle iowait irq softirq steal */
+		if (sscanf(p + n, "%llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7]) != 8 || !strchr(p, '\n'))
+			return -ENOENT;
+		*ticks = v[7];
+		return 0;
+	}
+	return -ENOENT;
 }

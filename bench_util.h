@@ -23,4 +23,18 @@ typedef int (*line_fn)(char *line, void *ctx);
  */
 int for_each_line(const char *path, line_fn fn, void *ctx);
 
+/*
+ * The steal time of CPU @cpu in /proc/stat's text @text: its line's 8th
+ * field, in USER_HZ ticks, into *@ticks. 0, or -ENOENT when the text has
+ * no such line (or it is cut short before its steal).
+ */
+int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks);
+
+/*
+ * The times a thread moved between CPUs, in the text @text of its
+ * /proc/<pid>/task/<tid>/sched (se.nr_migrations), into *@n. 0, or
+ * -ENOENT when the text has no such line.
+ */
+int sched_nr_migrations(const char *text, unsigned long long *n);
+
 #endif /* __BENCH_UTIL_H */

@@ -87,6 +87,81 @@ static __u64 run_delay_ns(void)
 	return delay;
 }
 
+/*
+ * A /proc file the worker reads around each loop: opened once, read from
+ * its start into a buffer of its own, as much of it as is needed
+ */
+struct proc_text {
+	int fd;
+	char *buf;
+	size_t len;
+};
+
+static void proc_text_open(struct proc_text *t, const char *path, size_t len)
+{
+	t->len = len;
+	t->buf = malloc(len);
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* its text, or NULL */
+static const char *proc_text_read(struct proc_text *t)
+{
+	ssize_t n;
+
+	if (t->fd < 0 || !t->buf)
+		return NULL;
+	n = pread(t->fd, t->buf, t->len - 1, 0);
+	if (n <= 0)
+		return NULL;
+	t->buf[n] = '\0';
+	return t->buf;
+}
+
+/*
+ * The time the host took from this worker's CPU (steal), ns: its line of
+ * /proc/stat, so only the lines up to its CPU's are needed. USER_HZ
+ * ticks: 10 ms as a rule.
+ */
+static struct proc_text proc_stat = { .fd = -1 };
+static __u64 ns_per_tick;
+/* the worker's own scheduler statistics: how often it moved */
+static struct proc_text proc_sched = { .fd = -1 };
+
+static void worker_texts_open(int cpu)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	ns_per_tick = 1000000000ull / (hz > 0 ? hz : 100);
+	proc_text_open(&proc_stat, "/proc/stat", 4096 + 160 * ((size_t)cpu + 2));
+	proc_text_open(&proc_sched, "/proc/thread-self/sched", 16384);
+}
+
+/* 0 when it cannot be read: no steal is then seen */
+static __u64 steal_ns(int cpu)
+{
+	const char *text = proc_text_read(&proc_stat);
+	unsigned long long ticks;
+
+	if (!text || proc_stat_steal(text, cpu, &ticks))
+		return 0;
+	return ticks * ns_per_tick;
+}
+
+/*
+ * -1 when the kernel does not say: /proc/<pid>/sched needed
+ * CONFIG_SCHED_DEBUG until it became unconditional
+ */
+static long long migrations(void)
+{
+	const char *text = proc_text_read(&proc_sched);
+	unsigned long long n;
+
+	if (!text || sched_nr_migrations(text, &n))
+		return -1;
+	return n;
+}
+
 /* ---- the worker ---- */
 
 struct worker_args {
@@ -200,6 +275,8 @@ static void prefault(void)
 	thread_cpu_ns();
 	context_switches(&v, &i);
 	run_delay_ns();
+	steal_ns(sched_getcpu());
+	migrations();
 }
 
 /*
@@ -242,13 +319,16 @@ static void worker_run(const struct worker_args *a,
 	unsigned int per_call = trigger->events_per_call ?: 1;
 	__u64 calls = (count + per_call - 1) / per_call;
 	struct worker_result res = { .cpu = a->cpu };
-	__u64 start, cpu0, delay0;
+	__u64 start, cpu0, delay0, steal0, steal1;
 	long vol0, invol0, vol1, invol1;
+	long long moves0, moves1;
 
 	/* moved in an earlier run, which was disturbed: start this one pinned */
 	if (!still_pinned(a->cpu))
-		pin(a->cpu);
+		res.repin_err = pin(a->cpu);
 	/* how undisturbed the loop ran, read around it, never inside */
+	steal0 = steal_ns(a->cpu);
+	moves0 = migrations();
 	delay0 = run_delay_ns();
 	context_switches(&vol0, &invol0);
 	cpu0 = thread_cpu_ns();
@@ -272,6 +352,10 @@ static void worker_run(const struct worker_args *a,
 	res.run_delay_ns = run_delay_ns() - delay0;
 	res.end_cpu = sched_getcpu();
 	res.unpinned = !still_pinned(a->cpu);
+	moves1 = migrations();
+	res.migrations = moves0 >= 0 && moves1 > moves0 ? moves1 - moves0 : 0;
+	steal1 = steal_ns(a->cpu);
+	res.steal_ns = steal1 > steal0 ? steal1 - steal0 : 0;
 	res.events = calls * per_call;
 	worker_send(a->result_fd, MSG_DONE, &res);
 }
@@ -299,6 +383,7 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 		if (!res.err && a->triggers[t]->setup)
 			res.err = a->triggers[t]->setup(&state[t]);
 	}
+	worker_texts_open(a->cpu);
 	prefault();
 	worker_send(a->result_fd, MSG_READY, &res);
 	/* the message says what went wrong: this is not a death */
@@ -719,120 +804,274 @@ void pool_stop(struct worker_pool *pool)
  * workers' CPUs: RCU callbacks of detached links and freed programs,
  * kworkers, ksoftirqd with deferred receive work. Released into it, a
  * worker loses its CPU and the sample is disturbed. Before the go, wait
- * until the kernel threads have been quiet for SETTLE_QUIET_NS, or give
- * up after SETTLE_MAX_NS: the disturbance rule still judges the sample.
+ * until the kernel threads that run on the workers' CPUs have been quiet
+ * for SETTLE_QUIET_NS, or give up after SETTLE_MAX_NS (said in the JSON
+ * and the notes): the disturbance rule still judges the sample.
+ *
+ * Only those threads matter: one bound to another CPU, however busy,
+ * must not hold the go. A thread bound to the workers' CPUs counts
+ * whenever it runs; one that may run anywhere (an unbound kworker,
+ * rcu_preempt, kdamond) when it last ran on one of them. New kernel
+ * threads (kworkers come and go) are looked for at each wait, and every
+ * thread's time is taken apart, so that one that exits or is new within
+ * a window adds nothing.
  */
 #define SETTLE_QUIET_NS		2000000ull
 /* their CPU time in that window, at most this share of one CPU */
 #define SETTLE_BUSY_SHARE	0.02
-#define SETTLE_MAX_NS		250000000ull
-/* the kernel threads are listed again this often: kworkers come and go */
+/* every thread is looked at afresh this often: affinities change */
 #define SETTLE_RESCAN_NS	1000000000ull
 #define PF_KTHREAD		0x00200000
 
+struct kthread {
+	pid_t pid;
+	int fd;			/* its /proc/<pid>/schedstat */
+	int stat_fd;		/* its stat, where it ran; -1: bound */
+	__u64 runtime;		/* at the last read */
+};
+
 struct kthread_set {
 	int nr, cap;
-	int *fd;		/* /proc/<pid>/schedstat, read with pread */
+	struct kthread *k;
+	/* every pid looked at since the last full scan, ascending */
+	pid_t *seen;
+	int nr_seen, cap_seen;
+	cpu_set_t cpus;		/* the workers' CPUs it was made for */
 	__u64 scanned_ns;
 };
 
 static struct kthread_set kthreads;
 
+static void kthread_close(struct kthread *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	if (k->stat_fd >= 0)
+		close(k->stat_fd);
+	k->fd = k->stat_fd = -1;
+}
+
 static void kthreads_close(void)
 {
 	while (kthreads.nr > 0)
-		close(kthreads.fd[--kthreads.nr]);
+		kthread_close(&kthreads.k[--kthreads.nr]);
+	kthreads.nr_seen = 0;
 }
 
-static bool is_kthread(const char *pid)
+/* field @n (1: the pid) of /proc/<pid>/stat's text @buf, from its state on */
+static const char *stat_field(const char *buf, int n)
 {
-	char path[300], buf[512], *p;
-	unsigned long flags;
-	ssize_t n;
-	int fd;
+	const char *p = strrchr(buf, ')');
 
-	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	/* the name may hold spaces and parentheses: fields 3 on follow it */
+	for (p = p ? p + 2 : NULL; p && n > 3; n--) {
+		p = strchr(p, ' ');
+		p = p ? p + 1 : NULL;
+	}
+	return p;
+}
+
+static int read_text(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
 	if (n <= 0)
-		return false;
+		return -EIO;
 	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	/* state ppid pgrp session tty tpgid flags */
-	return p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
-	       (flags & PF_KTHREAD);
+	return 0;
 }
 
-static void kthreads_scan(void)
+static bool is_kthread(int stat_fd)
 {
-	char path[300];
-	struct dirent *d;
-	DIR *dir;
-	int fd, *grown;
+	char buf[512];
+	const char *f;
 
-	kthreads_close();
-	kthreads.scanned_ns = now_ns();
+	if (read_text(stat_fd, buf, sizeof(buf)))
+		return false;
+	f = stat_field(buf, 9);	/* flags */
+	return f && (strtoul(f, NULL, 10) & PF_KTHREAD);
+}
+
+/* the CPU it last ran on, field 39, or -1 */
+static int last_cpu(int stat_fd)
+{
+	char buf[512];
+	const char *f;
+
+	if (read_text(stat_fd, buf, sizeof(buf)))
+		return -1;
+	f = stat_field(buf, 39);
+	return f ? atoi(f) : -1;
+}
+
+bool settle_counts(const cpu_set_t *allowed, const cpu_set_t *workers,
+		   bool *bound)
+{
+	cpu_set_t both;
+
+	CPU_AND(&both, allowed, workers);
+	*bound = CPU_EQUAL(&both, allowed);
+	return CPU_COUNT(&both) > 0;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	return *(const pid_t *)a - *(const pid_t *)b;
+}
+
+/* among the first @nr pids seen, which are sorted */
+static bool seen(pid_t pid, int nr)
+{
+	return nr && bsearch(&pid, kthreads.seen, nr, sizeof(pid_t), pid_cmp);
+}
+
+static void *grow_array(void *a, int *cap, size_t size)
+{
+	int n = *cap ? 2 * *cap : 128;
+	void *grown = realloc(a, n * size);
+
+	if (grown)
+		*cap = n;
+	return grown;
+}
+
+/* a kernel thread of @pid, when it may run on the workers' CPUs */
+static void kthread_add(pid_t pid)
+{
+	struct kthread k = { .pid = pid, .fd = -1, .stat_fd = -1 };
+	char path[64];
+	cpu_set_t allowed;
+	bool bound;
+	void *grown;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	k.stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (k.stat_fd < 0 || !is_kthread(k.stat_fd) ||
+	    sched_getaffinity(pid, sizeof(allowed), &allowed) ||
+	    !settle_counts(&allowed, &kthreads.cpus, &bound))
+		goto skip;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	k.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (k.fd < 0)
+		goto skip;
+	if (bound) {
+		close(k.stat_fd);
+		k.stat_fd = -1;
+	}
+	if (kthreads.nr == kthreads.cap) {
+		grown = grow_array(kthreads.k, &kthreads.cap, sizeof(k));
+		if (!grown)
+			goto skip;
+		kthreads.k = grown;
+	}
+	kthreads.k[kthreads.nr++] = k;
+	return;
+skip:
+	kthread_close(&k);
+}
+
+/*
+ * The kernel threads that may run on @cpus: all of them looked at afresh
+ * when @cpus changed or every SETTLE_RESCAN_NS, else only the pids not
+ * seen yet.
+ */
+static void kthreads_update(const cpu_set_t *cpus, __u64 now)
+{
+	int nr_before, i;
+	struct dirent *d;
+	pid_t pid;
+	DIR *dir;
+	void *grown;
+
+	if (!CPU_EQUAL(cpus, &kthreads.cpus) ||
+	    now - kthreads.scanned_ns > SETTLE_RESCAN_NS) {
+		kthreads_close();
+		kthreads.cpus = *cpus;
+		kthreads.scanned_ns = now;
+	}
+	nr_before = kthreads.nr_seen;
 	dir = opendir("/proc");
 	while (dir && (d = readdir(dir))) {
-		if (d->d_name[0] < '0' || d->d_name[0] > '9' ||
-		    !is_kthread(d->d_name))
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/schedstat", d->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		pid = atoi(d->d_name);
+		if (seen(pid, nr_before))
 			continue;
-		if (kthreads.nr == kthreads.cap) {
-			kthreads.cap = kthreads.cap ? 2 * kthreads.cap : 128;
-			grown = realloc(kthreads.fd,
-					kthreads.cap * sizeof(*grown));
-			if (!grown) {
-				close(fd);
+		if (kthreads.nr_seen == kthreads.cap_seen) {
+			grown = grow_array(kthreads.seen, &kthreads.cap_seen,
+					   sizeof(pid_t));
+			if (!grown)
 				break;
-			}
-			kthreads.fd = grown;
+			kthreads.seen = grown;
 		}
-		kthreads.fd[kthreads.nr++] = fd;
+		kthreads.seen[kthreads.nr_seen++] = pid;
+		kthread_add(pid);
 	}
 	if (dir)
 		closedir(dir);
+	if (kthreads.nr_seen > nr_before)
+		qsort(kthreads.seen, kthreads.nr_seen, sizeof(pid_t), pid_cmp);
+	/* the time of those just added counts from here */
+	for (i = 0; i < kthreads.nr; i++)
+		if (!kthreads.k[i].runtime)
+			kthreads.k[i].runtime = ~0ull;
 }
 
-/* the kernel threads' CPU time so far, ns */
-static __u64 kthreads_runtime(void)
+__u64 settle_delta(__u64 before, __u64 after)
+{
+	/* a thread first read now, or gone and its pid reused: nothing */
+	return before == ~0ull || after < before ? 0 : after - before;
+}
+
+/*
+ * The CPU time the kernel threads had on the workers' CPUs since the
+ * last call, ns; each thread's own, so that one gone or new adds nothing
+ */
+static __u64 kthreads_busy(void)
 {
 	unsigned long long ns;
-	__u64 sum = 0;
+	__u64 sum = 0, delta;
 	char buf[96];
-	ssize_t n;
-	int i;
+	int i, cpu;
 
 	for (i = 0; i < kthreads.nr; i++) {
-		n = pread(kthreads.fd[i], buf, sizeof(buf) - 1, 0);
-		if (n <= 0)
-			continue;	/* gone: the next scan drops it */
-		buf[n] = '\0';
-		if (sscanf(buf, "%llu", &ns) == 1)
-			sum += ns;
+		struct kthread *k = &kthreads.k[i];
+
+		if (k->fd < 0 || read_text(k->fd, buf, sizeof(buf)) ||
+		    sscanf(buf, "%llu", &ns) != 1) {
+			kthread_close(k);	/* gone */
+			continue;
+		}
+		delta = settle_delta(k->runtime, ns);
+		k->runtime = ns;
+		if (delta && k->stat_fd >= 0) {
+			cpu = last_cpu(k->stat_fd);
+			if (cpu < 0 || cpu >= CPU_SETSIZE ||
+			    !CPU_ISSET(cpu, &kthreads.cpus))
+				delta = 0;
+		}
+		sum += delta;
 	}
 	return sum;
 }
 
-__u64 settle(void)
+__u64 settle(const struct cpu_list *cpus)
 {
 	const struct timespec quiet = { 0, SETTLE_QUIET_NS };
-	__u64 start = now_ns(), before, after;
+	__u64 start = now_ns(), busy;
+	cpu_set_t set;
+	int i;
 
-	if (!kthreads.nr || start - kthreads.scanned_ns > SETTLE_RESCAN_NS)
-		kthreads_scan();
-	after = kthreads_runtime();
+	CPU_ZERO(&set);
+	for (i = 0; i < cpus->nr; i++)
+		if (cpus->cpu[i] >= 0 && cpus->cpu[i] < CPU_SETSIZE)
+			CPU_SET(cpus->cpu[i], &set);
+	kthreads_update(&set, start);
+	kthreads_busy();
 	do {
-		before = after;
 		nanosleep(&quiet, NULL);
-		after = kthreads_runtime();
-	} while (after - before > SETTLE_BUSY_SHARE * SETTLE_QUIET_NS &&
+		busy = kthreads_busy();
+	} while (busy > SETTLE_BUSY_SHARE * SETTLE_QUIET_NS &&
 		 now_ns() - start < SETTLE_MAX_NS && !bench_interrupted());
 	return now_ns() - start;
 }

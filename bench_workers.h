@@ -8,6 +8,7 @@
 #ifndef __BENCH_WORKERS_H
 #define __BENCH_WORKERS_H
 
+#include <sched.h>
 #include "bench.h"
 
 /*
@@ -69,12 +70,22 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 /* kills and reaps the workers; safe to call twice */
 void pool_stop(struct worker_pool *pool);
 /*
- * Waits, at most a quarter second, for the kernel threads (deferred work
- * of the last sample: RCU callbacks, kworkers, softirqs) to go quiet, so
- * that the workers are released into an idle machine. Returns the ns it
- * waited.
+ * Waits, at most SETTLE_MAX_NS, for the kernel threads that run on the
+ * workers' CPUs @cpus (deferred work of the last sample: RCU callbacks,
+ * kworkers, softirqs) to go quiet, so that the workers are released into
+ * an idle machine. Returns the ns it waited: SETTLE_MAX_NS or more when
+ * they never did.
  */
-__u64 settle(void);
+#define SETTLE_MAX_NS		250000000ull
+__u64 settle(const struct cpu_list *cpus);
+/*
+ * Whether a kernel thread allowed on @allowed matters to workers on
+ * @workers: it may run there; *@bound when it runs nowhere else
+ */
+bool settle_counts(const cpu_set_t *allowed, const cpu_set_t *workers,
+		   bool *bound);
+/* a thread's CPU time between two reads, never wrapping: ~0 is unread */
+__u64 settle_delta(__u64 before, __u64 after);
 
 __u64 now_ns(void);
 

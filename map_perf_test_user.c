@@ -996,8 +996,8 @@ static void usage_tables(FILE *f)
 "  map ops/s  operations per second with the syscall's cost in (ring and\n"
 "             perf buffers: records produced)\n"
 "  hits       the share of lookups that found their key\n"
-"  calls/syscalls  program runs (or checked bpf() results) against the\n"
-"             syscalls made\n"
+"  calls/syscalls  the workers' program runs (or checked bpf() results)\n"
+"             inside their loops against the syscalls made\n"
 "  [..]       the row's parameters (wakeup -1: adaptive, 0: poll, N: every\n"
 "             Nth record)\n"
 "  consumed   the consumer's records per second while they flowed, on its\n"
@@ -2134,8 +2134,7 @@ static void print_row(const struct bench_row *row)
 		snprintf(ratio, sizeof(ratio), "%.3f",
 			 (double)r->total.found / r->total.lookups);
 	if (r) {
-		snprintf(calls, sizeof(calls), "%llu/%llu", row->hits,
-			 row->events);
+		format_hits(row, calls, sizeof(calls));
 		snprintf(entries, sizeof(entries), "%u", r->entries);
 	}
 	row_notes(row, &s, notes, sizeof(notes));
@@ -2190,6 +2189,7 @@ static void print_summary(const struct run_settings *rs,
 			print_row(&rows->row[i]);
 	print_row_counts(rows);
 	print_skip_groups(rows, row_method);
+	print_excused(rows);
 }
 
 static json_t *sweep_json(const struct sweep *sw)

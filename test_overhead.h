@@ -29,21 +29,32 @@ enum overhead_fault {
 	FAULT_MISS_CPU,		/* count nothing on fault_cpu */
 	FAULT_UNCOUNTED,	/* count nothing: make bench's empty program */
 	FAULT_EXTRA_ODD = 9,	/* count every other hit twice (bench.h's 9) */
+	FAULT_MISS_RARE = 12,	/* miss one of the worker's hits in 1024 */
 };
 
 struct overhead_config {
 	__u32 body;
 	__u32 fault;
 	__u32 fault_cpu;
-	__u32 unused;
+	__u32 use_pidns;	/* tgids are the workers' pid namespace's */
 	__s64 syscall_nr;	/* what sys_enter programs keep */
+	__u64 pidns_dev;
+	__u64 pidns_ino;
 };
 
-/* one per CPU, a cache line each: no CPU writes another's */
+/*
+ * One per CPU, a cache line each: no CPU writes another's. @hits are the
+ * runs for the worker pinned to the CPU (@tgid, set before the programs
+ * are attached), @foreign the runs for any other task: only the worker's
+ * own runs can verify its events.
+ */
 struct hit_slot {
 	__u64 hits;
-	__u64 seen;		/* FAULT_MISS_ODD's own count */
-	__u64 pad[6];
+	__u64 foreign;
+	__u64 seen;		/* the test faults' own count */
+	__u32 tgid;		/* the CPU's worker; -1: none */
+	__u32 pad1;
+	__u64 pad[4];
 };
 
 #endif /* __TEST_OVERHEAD_H */

@@ -428,18 +428,24 @@ static enum uprobe_target_state usdt_site_check(const void *site, char *why,
 
 #ifdef HAVE_SDT
 /* the note of test_overhead:@name in this program, its site a nop */
-static bool usdt_site_ok(const char *exe, const char *name,
-			 struct outcome *out)
+static bool usdt_site_ok(const char *name, struct outcome *out)
 {
 	ElfW(Addr) bias = 0;
 	__u64 pc;
 	int nr, err;
 
-	err = usdt_note_find(exe, "test_overhead", name, &pc, &nr);
+	err = usdt_note_find(SELF_EXE, "test_overhead", name, &pc, &nr);
+	if (err == -EACCES || err == -EPERM) {
+		/* an executable without read: nothing can place a USDT probe */
+		outcome_set(out, ST_SKIPPED,
+			    "this program's own file cannot be read (%s: %s): libbpf reads its USDT note",
+			    SELF_EXE, strerror(-err));
+		return false;
+	}
 	if (err) {
 		outcome_set(out, ST_FAILED,
-			    "no USDT note test_overhead:%s in %s: %s", name,
-			    exe, strerror(-err));
+			    "no USDT note test_overhead:%s in this program's file (%s): %s",
+			    name, SELF_EXE, strerror(-err));
 		return false;
 	}
 	dl_iterate_phdr(main_bias, &bias);
@@ -448,22 +454,14 @@ static bool usdt_site_ok(const char *exe, const char *name,
 }
 #endif
 
-/* the USDT site of @copy; NULL and false when this build has none */
+/* the USDT site of @copy; false with @out saying why when it is unfit */
 static bool usdt_copy_ok(int copy, struct outcome *out)
 {
 #ifdef HAVE_SDT
-	char exe[PATH_MAX], name[32];
-	ssize_t n;
+	char name[32];
 
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0) {
-		outcome_set(out, ST_FAILED, "cannot find this program's file: %s",
-			    strerror(errno));
-		return false;
-	}
-	exe[n] = '\0';
-	return usdt_site_ok(exe, copy_name(COPIED_USDT, copy, name,
-					   sizeof(name)), out);
+	return usdt_site_ok(copy_name(COPIED_USDT, copy, name, sizeof(name)),
+			    out);
 #else
 	outcome_set(out, ST_SKIPPED,
 		    "built without <sys/sdt.h> (systemtap-sdt-dev): no USDT probe here");
@@ -1302,8 +1300,9 @@ static void usage_tables(FILE *f)
 "  overhead   ns per event above base's, with the program's body named above\n"
 "             the table (--body); ± is sqrt(sd_row² + sd_base²)\n"
 "  x base     ns per event against base's\n"
-"  hits/expected  the programs' hits on all CPUs against what the workers'\n"
-"             events make (each worker's CPU is checked on its own)\n"
+"  hits/expected  the first program's hits inside the workers' loops, for\n"
+"             the workers, against what their events make (each worker's\n"
+"             CPU is checked on its own)\n"
 "  [progs=N]  N instances of the program on one hook, each verified; the cost\n"
 "             per added program is the slope of ns/event against N, ± what the\n"
 "             rows' spreads (or, from three rows, their scatter) allow\n"
@@ -1322,8 +1321,9 @@ struct prog_instance {
 	void *skel;
 	struct bpf_program *prog;
 	struct bpf_link *link;
-	/* each CPU's hits already taken by collect() */
+	/* each CPU's hits, and foreign runs, already taken by collect() */
 	__u64 taken[OVERHEAD_MAX_CPUS];
+	__u64 taken_foreign[OVERHEAD_MAX_CPUS];
 };
 
 struct overhead_row {
@@ -1548,10 +1548,32 @@ static void configure(const struct run_settings *rs,
 		      struct overhead_config *cfg,
 		      const struct overhead_event *ev, int i, int nr)
 {
+	bool initial = true;
+
 	cfg->body = opt.body;
 	cfg->syscall_nr = ev->syscall_nr;
 	cfg->fault = prog_fault(rs, i, nr);
 	cfg->fault_cpu = run_fault(rs)->cpu;
+	/* in a container: the workers' pids are the namespace's */
+	if (!pid_namespace(&cfg->pidns_dev, &cfg->pidns_ino, &initial))
+		cfg->use_pidns = !initial;
+}
+
+/*
+ * Each CPU's slot counts the runs for its worker apart from any other
+ * task's: before the programs are attached, every slot is zeroed and
+ * given its worker, or none.
+ */
+static void slots_reset(struct hit_slot *slots, const int *cpu,
+			const pid_t *pid, int nr)
+{
+	int i;
+
+	memset(slots, 0, sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
+	for (i = 0; i < OVERHEAD_MAX_CPUS; i++)
+		slots[i].tgid = -1;
+	for (i = 0; i < nr; i++)
+		slots[cpu[i] & (OVERHEAD_MAX_CPUS - 1)].tgid = pid[i];
 }
 
 static int open_instance(const struct run_settings *rs, struct bench_row *row,
@@ -1688,9 +1710,10 @@ static int attach_row(struct bench_row *row,
 		struct prog_instance *pi = &r->inst[i];
 
 		/* nothing fires yet: no program updates them meanwhile */
-		memset(sk->slots(pi->skel), 0,
-		       sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
+		slots_reset(sk->slots(pi->skel), workers->cpu, workers->pid,
+			    workers->nr);
 		memset(pi->taken, 0, sizeof(pi->taken));
+		memset(pi->taken_foreign, 0, sizeof(pi->taken_foreign));
 		if (r->nr_funcs) {
 			err = r->mode->kind->attach_syms(r->mode->kind,
 							 pi->prog, r->funcs,
@@ -1742,10 +1765,14 @@ static int collect(struct bench_row *row, struct sample *s)
 
 		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 			__u64 now = slots[cpu].hits;
+			__u64 foreign = slots[cpu].foreign;
 
 			hits[cpu] = now - pi->taken[cpu];
 			pi->taken[cpu] = now;
-			row->runs_counted += hits[cpu];
+			/* every run the kernel made counts, other tasks' too */
+			row->runs_counted += hits[cpu] + foreign -
+					     pi->taken_foreign[cpu];
+			pi->taken_foreign[cpu] = foreign;
 		}
 	}
 	return 0;
@@ -1757,6 +1784,14 @@ static const volatile __u64 *hit_slot(const struct bench_row *row,
 	const struct overhead_row *r = row->priv;
 
 	return &r->mode->skel->slots(r->inst[counter].skel)[cpu].hits;
+}
+
+static const volatile __u64 *foreign_slot(const struct bench_row *row,
+					  int counter, int cpu)
+{
+	const struct overhead_row *r = row->priv;
+
+	return &r->mode->skel->slots(r->inst[counter].skel)[cpu].foreign;
 }
 
 static int prog_fds(const struct bench_row *row, int *fds, int max)
@@ -1815,6 +1850,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	err = pool_start(&pool, &one, &trig, 1, 0, &win, out);
 	if (err)
 		return err;
+	slots_reset(skel->bss->slots, pool.cpu, pool.pid, pool.nr);
 	link = attach_link(&kind_raw_tp, skel->progs.raw_tp_count,
 			   &ev->target, name, out);
 	if (!link) {
@@ -2126,8 +2162,7 @@ static void print_row(const struct bench_row *row)
 	format_overhead(row, &s, overhead, sizeof(overhead), ratio,
 			sizeof(ratio));
 	if (row->runs_prog)
-		snprintf(hits, sizeof(hits), "%llu/%llu", row->hits,
-			 row->events * row->hits_per_event);
+		format_hits(row, hits, sizeof(hits));
 	if (!isnan(row->prog_ns))
 		snprintf(body, sizeof(body), s.has_overhead ?
 			 "  body %.1f + attach %.1f" : "  body %.1f",
@@ -2226,6 +2261,7 @@ static void print_attach_time_row(const struct bench_row *row)
 {
 	const struct overhead_row *r = row->priv;
 	double attach, detach;
+	char hits[48];
 
 	printf("  %-15s %9d  %-9s ", row->name, r->nr_funcs,
 	       status_name(row->out.status));
@@ -2238,8 +2274,9 @@ static void print_attach_time_row(const struct bench_row *row)
 	printf("%10.2f %10.2f %12.2f %12.2f\n", attach / 1e6,
 	       detach / 1e6, attach / 1e3 / r->nr_funcs,
 	       detach / 1e3 / r->nr_funcs);
-	printf("  %-15s %9s  %-9s hits/expected %llu/%llu (the event's own function is the first)\n",
-	       "", "", "", row->hits, row->events * row->hits_per_event);
+	format_hits(row, hits, sizeof(hits));
+	printf("  %-15s %9s  %-9s hits/expected %s (the event's own function is the first)\n",
+	       "", "", "", hits);
 }
 
 static void print_attach_time(const struct bench_rows *rows)
@@ -2293,6 +2330,7 @@ static void print_summary(const struct run_settings *rs,
 		print_fits(rows);
 	print_row_counts(rows);
 	print_skip_groups(rows, row_mode);
+	print_excused(rows);
 	if (fib_lookups && verbosity > 0)
 		printf("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel\n",
 		       fib_lookups);
@@ -2395,6 +2433,7 @@ static const struct bench_family overhead_family = {
 	.detach = detach_row,
 	.collect = collect,
 	.hit_slot = hit_slot,
+	.foreign_slot = foreign_slot,
 	.prog_fds = prog_fds,
 	.close = close_row,
 	.print_upstream = print_upstream,

@@ -21,23 +21,40 @@ trap 'rm -rf "$SCRATCH"' EXIT
 # the file runs until that check reports. The unit checks (test_stats.sh,
 # stats_test's) come first of all.
 MUTATIONS=$(cat <<'EOF'
-shortfall|sample_verify|if (first_short >= 0 \&\& short_by > s->kernel_skips[c]) {|if (0) {|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
-shortfall-half|sample_verify|need = k * s->res[w].events;|need = k * s->res[w].events / 2;|test_faults.sh|miss-odd: every raw_tp row failed
-window-not-cpu|sample_verify|win = s->window[w * nr + c];|win = hits[s->res[w].cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
+shortfall|sample_verify|if (w >= 0 \&\& wc.short_by > s->kernel_skips[c]) {|if (0) {|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
+shortfall-half|window_count|need = k * r->events;|need = k * r->events / 2;|test_faults.sh|miss-odd: every raw_tp row failed
+window-not-cpu|window_count|win = in_loop(s, nr, w, c, false);|win = sample_hits((struct sample *)s, c)[r->cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
 window-end-read|worker_run|read_hits(a, 1);|;|test_faults.sh|shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified
-window-in-all|sample_verify|if (in > total) {|if (0) {|test_stats.sh|verify: more in the loops than in all is no count of ours
-foreign-unchecked|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_stats.sh|verify: twice the events in the loops: the wrong hook
-foreign-unchecked-run|sample_verify|win - need > foreign_allowance(\&s->res[w], k)|0|test_faults.sh|extra-odd: raw_tp getpgid failed, its hits beyond the events
-foreign-wall-time|foreign_allowance|2 * k * (__u64)(off / per_event)|2 * k * (__u64)(r->elapsed_ns / per_event)|test_stats.sh|verify: extra hits beyond the other tasks' time
-foreign-per-event|foreign_allowance|k * r->events / 1000 + 16|k * r->events + 16|test_stats.sh|verify: extra hits beyond the other tasks' time
-foreign-shown|sample_verify|s->foreign = in + short_by - expected;|s->foreign = 0;|test_stats.sh|verify: hits beyond the events, in the loop and outside
-kernel-skips-double|sample_verify|short_by > s->kernel_skips[c]|short_by > 2 * s->kernel_skips[c]|test_stats.sh|verify: the kernel's skips counted, but too few
+window-in-all|sample_verify|if (wc.in > total) {|if (0) {|test_stats.sh|verify: more in the loops than in all is no count of ours
+foreign-unchecked|window_count|if (extra > interrupt_allowance(r, k)) {|if (0) {|test_stats.sh|verify: twice the events in the loops: the wrong hook
+foreign-unchecked-run|window_count|if (extra > interrupt_allowance(r, k)) {|if (0) {|test_faults.sh|extra-odd: raw_tp getpgid failed, its hits beyond the events
+foreign-wall-time|foreign_allowance|2 * k * (__u64)(off / per_event)|2 * k * (__u64)(r->elapsed_ns / per_event)|test_stats.sh|verify: other tasks' runs beyond the other tasks' time
+foreign-beyond-time|window_count|} else if (extra + foreign > foreign_allowance(r, k)) {|} else if (0) {|test_stats.sh|verify: other tasks' runs beyond the other tasks' time
+foreign-per-event|interrupt_allowance|k * r->events / 1000 + 16|k * r->events + 16|test_stats.sh|verify: the worker's own hits beyond its events and interrupts
+foreign-shown|sample_verify|s->foreign = wc.beyond;|s->foreign = 0;|test_stats.sh|verify: hits beyond the events, in the loop and outside
+kernel-skips-double|sample_verify|wc.short_by > s->kernel_skips[c]|wc.short_by > 2 * s->kernel_skips[c]|test_stats.sh|verify: the kernel's skips counted, but too few
+excused-cap|sample_judge_disturbed|if (s->excused_share > MAX_EXCUSED_SHARE) {|if (0) {|test_stats.sh|excused: 3 of 2000: more than a thousandth, disturbed
+excused-said|excused_line|if (nr)|if (0)|test_stats.sh|excused: the summary says how many runs were excused
+own-apart|count_hit|if (current_tgid() != slot->tgid) {|if (0) {|test_faults.sh|miss-rare, another task's getpgid bursts on CPU 0
+own-apart-verify|window_count|win = in_loop(s, nr, w, c, false);|win = in_loop(s, nr, w, c, false) + in_loop(s, nr, w, c, true);|test_stats.sh|verify: other tasks' runs never cover a shortfall
+own-pidns|current_tgid|if (!cfg.use_pidns)|if (1)|test_faults.sh|pid namespace: test_overhead's raw_tp and tracepoint rows verified
 disturbed-unpinned|sample_judge_moved|if (r->unpinned) {|if (0) {|test_stats.sh|disturbed: affinity changed under it
 disturbed-end-cpu|sample_judge_moved|if (r->end_cpu != r->cpu) {|if (0) {|test_stats.sh|disturbed: ending on another CPU
+disturbed-migrated|sample_judge_moved|if (r->migrations) {|if (0) {|test_stats.sh|disturbed: moved off its CPU and back in its loop
+disturbed-migrated-run|sample_judge_moved|if (r->migrations) {|if (0) {|test_faults.sh|a worker moved to CPU 1 and back in every sample
+disturbed-repin|sample_judge_moved|if (r->repin_err) {|if (0) {|test_stats.sh|disturbed: cannot be pinned again
+migrations-name|sched_nr_migrations|(p[sizeof(key) - 1] != ' ' \&\& p[sizeof(key) - 1] != ':'))|0)|test_stats.sh|migrations: se.nr_migrations, not a longer name
 disturbed-slept|sample_judge_disturbed|if (r->nvcsw) {|if (0) {|test_faults.sh|a 10 ms stop in every sample
 disturbed-share|sample_judge_disturbed|share < MIN_CPU_SHARE \|\||0 \|\||test_stats.sh|disturbed: 96% of the wall time is not
 disturbed-run-delay|sample_judge_disturbed|r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns|0|test_stats.sh|disturbed: 4% of run-queue delay is not
 disturbed-busy|sample_judge_disturbed|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh|a busy loop on the worker's CPU
+settle-bound-elsewhere|settle_counts|return CPU_COUNT(\&both) > 0;|return true;|test_stats.sh|settle: one bound to another CPU does not
+settle-wrap|settle_delta|after < before ? 0 : after - before|after - before|test_stats.sh|settle: a thread's time never wraps
+settle-capped|row_settle_capped|n += row->settle_ns[i] >= SETTLE_MAX_NS;|;|test_stats.sh|settle: 1 of 3 samples waited the cap
+label-noisy-ns|row_notes|if (stats_noisy(\&s->ns))|if (stats_noisy(\&s->rate))|test_stats.sh|labels: noisy is the CV of ns/event
+label-hits-window|format_hits|row->hits_window,|row->hits,|test_stats.sh|labels: hits/expected are the loops' hits
+disturbed-steal|sample_judge_disturbed|if (r->steal_ns > MAX_STEAL_SHARE * r->elapsed_ns) {|if (0) {|test_stats.sh|disturbed: the host's steal above 3%
+steal-field|proc_stat_steal|*ticks = v[7];|*ticks = v[6];|test_stats.sh|steal: CPU 1's is its line's 8th field
 worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.sh|dead worker: hash_prealloc failed, 'died' in the reason
 worker-stopped|workers_stuck|now - w->stopped_since[i] > STOPPED_LIMIT_NS|0|test_faults.sh|worker stopped for good: exit 1 within
 worker-stalled|workers_stuck|now - w->stalled_since[i] > STALLED_LIMIT_NS|0|test_faults.sh|worker given no CPU time: the row failed within
@@ -71,6 +88,7 @@ compare-pool-first|pool_group|pool_add(\&g->pool, \&r->units);|if (!g->nr_pooled
 compare-quantity|judge_entry|if (!e->why \&\& strcmp(e->a->quantity, e->b->quantity))|if (0)|test_stats.sh|overhead_ns in A, ns_per_event in B: not compared, both named
 compare-ignore-param|row_params|if (!is_ignored(ig, key))|if (1)|test_stats.sh|--ignore-param progs: --progs 1 against --progs 2 are one row, slower
 compare-total-size|budget_read|if (b->before + b->read > COMPARE_MAX_TOTAL_SIZE) {|if (0) {|test_stats.sh|nine 15 MiB files: exit 2, one line, more than 128 MiB in all
+usdt-unreadable|usdt_ok|if (err == -EACCES \|\| err == -EPERM) {|if (0) {|test_faults.sh|capabilities only, its own file unreadable
 EOF
 )
 

@@ -773,33 +773,42 @@ static void test_sample_measure(void)
 /*
  * @hits_in: each program's count on CPUs 0-3, attach to detach;
  * @window_in: each worker's loop's, [worker * counters + program], or
- * NULL for the same as its CPU's whole count
+ * NULL for the same as its CPU's whole count; @foreign_in: the runs for
+ * other tasks in each worker's loop, likewise, or NULL when the programs
+ * do not count them apart
  */
-static void verify_window_case(const char *name, int counters,
-			       unsigned int k, const __u64 *hits_in,
-			       const __u64 *window_in, __u64 skips,
-			       bool elsewhere, __u64 off1_ns, enum status want,
-			       const char *reason_has, __u64 want_foreign)
+static void foreign_window_case(const char *name, int counters,
+				unsigned int k, const __u64 *hits_in,
+				const __u64 *window_in,
+				const __u64 *foreign_in, __u64 skips,
+				bool elsewhere, __u64 off1_ns, enum status want,
+				const char *reason_has, __u64 want_foreign)
 {
 	struct bench_row row = {
 		.cpus = &two_cpus, .nr_counters = counters,
 		.hits_per_event = k, .fires_elsewhere = elsewhere,
 	};
+	int w, c, stride = foreign_in ? 2 * counters : counters;
 	struct worker_result res[2];
-	__u64 hits[8], window[4];
+	__u64 hits[8], window[8];
 	struct sample s;
-	int w, c;
 
 	memcpy(hits, hits_in, sizeof(hits));
 	two_workers(&s, res, hits, 4);
 	/* worker 1 was off its CPU for @off1_ns of its loop */
 	if (off1_ns)
 		res[1].cpu_ns = res[1].elapsed_ns - off1_ns;
-	for (w = 0; w < 2; w++)
-		for (c = 0; c < counters; c++)
-			window[w * counters + c] = window_in ?
+	for (w = 0; w < 2; w++) {
+		for (c = 0; c < counters; c++) {
+			window[w * stride + c] = window_in ?
 				window_in[w * counters + c] : hits[c * 4 + w];
+			if (foreign_in)
+				window[w * stride + counters + c] =
+					foreign_in[w * counters + c];
+		}
+	}
 	s.window = window;
+	s.window_foreign = foreign_in;
 	no_skips[0] = skips;
 	sample_measure(&s);
 	sample_verify(&row, &s);
@@ -808,6 +817,17 @@ static void verify_window_case(const char *name, int counters,
 	      (want != ST_OK || s.foreign == want_foreign),
 	      "verify: %s (%s; foreign %llu)", name,
 	      s.out.status == ST_OK ? "ok" : s.out.reason, s.foreign);
+}
+
+static void verify_window_case(const char *name, int counters,
+			       unsigned int k, const __u64 *hits_in,
+			       const __u64 *window_in, __u64 skips,
+			       bool elsewhere, __u64 off1_ns, enum status want,
+			       const char *reason_has, __u64 want_foreign)
+{
+	foreign_window_case(name, counters, k, hits_in, window_in, NULL,
+			    skips, elsewhere, off1_ns, want, reason_has,
+			    want_foreign);
 }
 
 static void verify_case(const char *name, int counters, unsigned int k,
@@ -833,7 +853,11 @@ static void test_sample_verify(void)
 	const __u64 wrong_hook[8] = { 2000, 2000 };
 	const __u64 too_many_in[2] = { 2000, 2000 };
 	const __u64 stolen_in[2] = { 1000, 1100 };
-	const __u64 shared_in[2] = { 1000, 3000 };
+	const __u64 exact_in[2] = { 1000, 1000 };
+	const __u64 stolen_foreign[2] = { 0, 100 };
+	const __u64 shared_foreign[2] = { 0, 2000 };
+	const __u64 covered_in[2] = { 990, 1000 };
+	const __u64 covering_foreign[2] = { 10, 0 };
 
 	verify_case("exact counts", 1, 1, exact, 0, ST_OK, NULL, 0);
 	verify_window_case("hits beyond the events, in the loop and outside",
@@ -847,7 +871,7 @@ static void test_sample_verify(void)
 	verify_case("two programs, both covering", 2, 1, two_ok, 0, ST_OK, NULL,
 		    0);
 	verify_case("a shortfall the kernel's skips explain", 1, 1, short0, 1,
-		    ST_FAILED, "more than other tasks' time", 0);
+		    ST_FAILED, "the wrong hook", 0);
 	verify_case("a shortfall the kernel's skips explain, CPU 1 exact", 1, 1,
 		    short2, 2, ST_OK, NULL, 0);
 	verify_case("a shortfall beyond the kernel's skips", 1, 1, short0, 0,
@@ -862,7 +886,7 @@ static void test_sample_verify(void)
 			   "counted 990 hits on CPU 0 in the worker's loop", 0);
 	verify_window_case("twice the events in the loops: the wrong hook",
 			   1, 1, wrong_hook, too_many_in, 0, false, 0, ST_FAILED,
-			   "the wrong hook", 0);
+			   "more than its events and interrupts explain", 0);
 	verify_window_case("twice the events, where the programs fire elsewhere too",
 			   1, 1, wrong_hook, too_many_in, 0, true, 0, ST_OK, NULL,
 			   2000);
@@ -870,19 +894,71 @@ static void test_sample_verify(void)
 			   1, 1, exact, too_many_in, 0, true, 0, ST_FAILED,
 			   "in the workers' loops but", 0);
 	/* 100 us off the CPU: another task's 100 events of 1 us, twice */
-	verify_window_case("extra hits the other tasks' time explains", 1, 1,
-			   stolen_in, stolen_in, 0, false, 100000, ST_OK, NULL,
-			   100);
+	foreign_window_case("other tasks' runs their time explains", 1, 1,
+			    exact, exact_in, stolen_foreign, 0, false, 100000,
+			    ST_OK, NULL, 100);
 	/*
 	 * two other tasks making the same event had two thirds of CPU 1:
 	 * in 666 us, at the worker's own 334 ns an event, 2000 events
 	 */
-	verify_window_case("extra hits of tasks that shared the CPU, each as fast as the worker",
-			   1, 1, shared_in, shared_in, 0, false, 666000, ST_OK,
-			   NULL, 2000);
-	verify_window_case("extra hits beyond the other tasks' time", 1, 1,
-			   stolen_in, stolen_in, 0, false, 30000, ST_FAILED,
-			   "the wrong hook", 0);
+	foreign_window_case("other tasks' runs of tasks that shared the CPU, each as fast as the worker",
+			    1, 1, exact, exact_in, shared_foreign, 0, false,
+			    666000, ST_OK, NULL, 2000);
+	foreign_window_case("other tasks' runs beyond the other tasks' time",
+			    1, 1, exact, exact_in, stolen_foreign, 0, false,
+			    30000, ST_FAILED, "more than their time", 0);
+	/* the worker's own runs beyond its events: others' time is no help */
+	foreign_window_case("the worker's own hits beyond its events and interrupts",
+			    1, 1, stolen_in, stolen_in, stolen_foreign, 0,
+			    false, 100000, ST_FAILED, "events and interrupts", 0);
+	/* another task's runs on CPU 0 can never make up for a miss */
+	foreign_window_case("other tasks' runs never cover a shortfall",
+			    1, 1, exact, covered_in, covering_foreign, 0,
+			    false, 0, ST_FAILED,
+			    "counted 990 hits on CPU 0 in the worker's loop for 1000", 0);
+}
+
+/*
+ * A shortfall the kernel's skips excuse: verified, then judged, so that
+ * an excused share beyond a thousandth makes the sample disturbed
+ */
+static void excused_case(const char *name, const __u64 *hits_in,
+			 __u64 skips, enum status want, const char *reason_has)
+{
+	struct bench_row row = {
+		.cpus = &two_cpus, .nr_counters = 1, .hits_per_event = 1,
+	};
+	struct worker_result res[2];
+	__u64 hits[8], window[2];
+	struct sample s;
+
+	memcpy(hits, hits_in, sizeof(hits));
+	two_workers(&s, res, hits, 4);
+	window[0] = hits[0];
+	window[1] = hits[1];
+	s.window = window;
+	no_skips[0] = skips;
+	sample_measure(&s);
+	sample_verify(&row, &s);
+	if (s.out.status == ST_OK)
+		sample_judge_disturbed(&s);
+	check(s.out.status == want &&
+	      (!reason_has || strstr(s.out.reason, reason_has)),
+	      "excused: %s (%s)", name,
+	      s.out.status == ST_OK ? "ok" : s.out.reason);
+}
+
+static void test_excused(void)
+{
+	const __u64 two_short[8] = { 998, 1000 };
+	const __u64 three_short[8] = { 997, 1000 };
+
+	excused_case("2 events of 2000 the kernel skipped are ok", two_short, 2,
+		     ST_OK, NULL);
+	excused_case("3 of 2000: more than a thousandth, disturbed", three_short,
+		     3, ST_DISTURBED, "skipped a program for 0.15% of its events");
+	excused_case("3 of 2000 with 2 skips: failed", three_short, 2,
+		     ST_FAILED, "more than the kernel says it skipped");
 }
 
 static void disturbed_case(const char *name, void (*spoil)(struct worker_result *),
@@ -938,6 +1014,69 @@ static void unpinned(struct worker_result *r)
 	r->unpinned = true;
 }
 
+static void hopped(struct worker_result *r)
+{
+	r->migrations = 2;	/* off its CPU and back */
+}
+
+static void repin_failed(struct worker_result *r)
+{
+	r->repin_err = -EINVAL;
+}
+
+static void test_nr_migrations(void)
+{
+	static const char text[] =
+		"test_overhead (1234, #threads: 1)\n"
+		"-------------------------------------------------------------------\n"
+		"se.exec_start                                :       1768.245170\n"
+		"se.nr_migrations_cold                        :                    9\n"
+		"se.nr_migrations                             :                    3\n"
+		"nr_switches                                  :                    1\n";
+	unsigned long long n = 0;
+	int err;
+
+	err = sched_nr_migrations(text, &n);
+	check(!err && n == 3, "migrations: se.nr_migrations, not a longer name (%llu)",
+	      n);
+	err = sched_nr_migrations("nr_switches : 1\n", &n);
+	check(err == -ENOENT, "migrations: none said, none known");
+}
+
+static void stolen(struct worker_result *r)
+{
+	r->steal_ns = 40000;	/* 4% of the loop */
+}
+
+static void little_stolen(struct worker_result *r)
+{
+	r->steal_ns = 30000;
+}
+
+static void test_proc_stat_steal(void)
+{
+	static const char text[] =
+		"cpu  47805 0 47514 231169 593 0 6475 26 0 0\n"
+		"cpu0 22361 0 23623 117410 81 0 3322 11 0 0\n"
+		"cpu1 25444 0 23890 113758 512 0 3153 15 0 0\n"
+		"cpu10 1 2 3 4 5 6 7 99 0 0\n"
+		"cpu11 1 2 3 4 5 6 7\n"
+		"cpu12 1 2 3 4 5 6 7 42";
+	unsigned long long ticks = 0;
+	int err;
+
+	err = proc_stat_steal(text, 1, &ticks);
+	check(!err && ticks == 15, "steal: CPU 1's is its line's 8th field (%llu)",
+	      ticks);
+	err = proc_stat_steal(text, 10, &ticks);
+	check(!err && ticks == 99, "steal: cpu10 is not cpu1 (%llu)", ticks);
+	check(proc_stat_steal(text, 2, &ticks) == -ENOENT,
+	      "steal: no line for CPU 2");
+	check(proc_stat_steal(text, 11, &ticks) == -ENOENT &&
+	      proc_stat_steal(text, 12, &ticks) == -ENOENT,
+	      "steal: a line without it, or cut short, says nothing");
+}
+
 static void test_sample_disturbed(void)
 {
 	disturbed_case("quiet workers are ok", NULL, ST_OK, NULL);
@@ -954,6 +1093,91 @@ static void test_sample_disturbed(void)
 		       "moved off its CPU");
 	disturbed_case("affinity changed under it", unpinned, ST_DISTURBED,
 		       "its affinity was changed");
+	disturbed_case("moved off its CPU and back in its loop", hopped,
+		       ST_DISTURBED, "and back in its loop (2 migrations)");
+	disturbed_case("cannot be pinned again", repin_failed, ST_DISTURBED,
+		       "cannot be pinned to it again: Invalid argument");
+	test_nr_migrations();
+	disturbed_case("the host's steal above 3%", stolen, ST_DISTURBED,
+		       "the host took 0.04 ms of CPU 1's time (steal)");
+	disturbed_case("the host's steal within 3% is ok", little_stolen, ST_OK,
+		       NULL);
+	test_proc_stat_steal();
+}
+
+static void test_excused_line(void)
+{
+	struct bench_row row[3] = {
+		{ .events = 1000, .hits_per_event = 1, .kernel_skipped = 1 },
+		{ .events = 5000, .hits_per_event = 1 },
+		{ .events = 1000, .hits_per_event = 2, .kernel_skipped = 2 },
+	};
+	struct bench_rows rows = { row, 3, 3 };
+	char line[256];
+
+	excused_line(&rows, line, sizeof(line));
+	check(strstr(line, "skipped 3 of the 3000 program runs") &&
+	      strstr(line, "in 2 rows"),
+	      "excused: the summary says how many runs were excused (%s)", line);
+	row[0].kernel_skipped = row[2].kernel_skipped = 0;
+	excused_line(&rows, line, sizeof(line));
+	check(!line[0], "excused: nothing said when nothing was (%s)", line);
+}
+
+static void test_settle(void)
+{
+	struct bench_row row = { .nr = 3, .settle_ns = { 2e6, 250e6, 4e6 } };
+	cpu_set_t workers, allowed;
+	char notes[512];
+	struct row_summary s = {};
+	bool bound = false;
+
+	CPU_ZERO(&workers);
+	CPU_SET(0, &workers);
+	CPU_SET(1, &workers);
+	CPU_ZERO(&allowed);
+	CPU_SET(1, &allowed);
+	check(settle_counts(&allowed, &workers, &bound) && bound,
+	      "settle: a kernel thread bound to a worker's CPU counts, always");
+	CPU_ZERO(&allowed);
+	CPU_SET(2, &allowed);
+	check(!settle_counts(&allowed, &workers, &bound),
+	      "settle: one bound to another CPU does not");
+	CPU_SET(0, &allowed);
+	check(settle_counts(&allowed, &workers, &bound) && !bound,
+	      "settle: one that may run anywhere counts where it ran");
+	check(settle_delta(1000, 1500) == 500 &&
+	      settle_delta(1500, 1000) == 0 && settle_delta(~0ull, 1000) == 0,
+	      "settle: a thread's time never wraps, a new one's counts from its first read");
+	check(row_settle_capped(&row) == 1, "settle: 1 of 3 samples waited the cap");
+	row_notes(&row, &s, notes, sizeof(notes));
+	check(strstr(notes, "still busy at the go of 1 of 3 samples (after 250 ms)") != NULL,
+	      "settle: the notes say when the wait hit its cap (%s)", notes);
+}
+
+static void test_labels(void)
+{
+	/*
+	 * two workers: their rates add up to the same each sample while
+	 * one's ns/event swings, so the mean of ns/event (what the ± is of)
+	 * varies by 10%, the rate not at all
+	 */
+	struct bench_row row = {
+		.nr = 3, .rate = { 2e6, 2e6, 2e6 }, .ns = { 900, 1100, 1000 },
+		.events = 3000, .hits_per_event = 1, .hits = 3010,
+		.hits_window = 2990,
+	};
+	struct row_summary s;
+	char buf[512];
+
+	row_summarize(&row, &s);
+	row_notes(&row, &s, buf, sizeof(buf));
+	check(strstr(buf, "noisy (CV of ns/event 10.0%)") != NULL,
+	      "labels: noisy is the CV of ns/event, not of the rate (%s)", buf);
+	format_hits(&row, buf, sizeof(buf));
+	check(!strcmp(buf, "2990/3000"),
+	      "labels: hits/expected are the loops' hits, not those outside too (%s)",
+	      buf);
 }
 
 static void test_units_enough(void)
@@ -1105,6 +1329,10 @@ static void test_verify(void)
 	test_sample_verify();
 	test_sample_disturbed();
 	test_units_enough();
+	test_excused();
+	test_excused_line();
+	test_settle();
+	test_labels();
 	test_map_arithmetic();
 	test_nop_check();
 }

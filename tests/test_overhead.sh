@@ -42,6 +42,14 @@ rows_checked r3 "$L" 'l["name"] in ("base", "raw_tp", "tracepoint") and l["varia
 	--repeat 3 --count 5000 --tag "-r 3"
 checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "$L" "-r 3 -v" --all
 expect "-r 3: exit status fits the rows (rc=$RC)" exit_matches r3
+# the host's steal on the workers' CPUs, read by each worker around its
+# loop, is in every row, on every kernel: whole USER_HZ ticks
+tick=$((1000000000 / $(getconf CLK_TCK)))
+jexpect "-r 3: every row says the host's steal on its workers' CPUs (steal_ns), in ticks of $tick ns" "$T_TMP/r3.json" \
+	'len(R) == 6 and all(isinstance(r.get("steal_ns"), int) and r["steal_ns"] >= 0 and r["steal_ns"] % '"$tick"' == 0 for r in R)'
+# and how many samples went after the longest wait for quiet, not into it
+jexpect "-r 3: every row says how many of its samples' waits for quiet hit the cap (settle_capped)" "$T_TMP/r3.json" \
+	'len(R) == 6 and all(isinstance(r.get("settle_capped"), int) and 0 <= r["settle_capped"] <= 3 for r in R)'
 
 # --- pacing: without -n, a row's first session starts with an uncounted
 # unit of a sixteenth of its own count (--list's); then each sample runs
