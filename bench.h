@@ -517,15 +517,21 @@ struct json_t;
  *	with @out saying why (skipped when the kernel cannot, FAILED
  *	otherwise); @close is then not called, so @open cleans up after
  *	itself.
- * @attach: called per sample, or once per row when its @links_stay,
- *	with the row's workers forked and waiting for the go: attaches the
- *	programs, filtered to @workers where they filter. Required. Timed
- *	as attach_ns. 0, or non-zero with @out saying why; @detach is
- *	called either way.
- * @detach: called after the sample's workers are done, or after the
- *	row's last sample when its @links_stay (or after @attach failed):
- *	detaches everything @attach attached. Timed as detach_ns.
- *	Required; must not fail.
+ * @attach: called before the row's samples of a unit, or once per
+ *	session or run as its @links_stay, @base_unhooked and @links_own
+ *	allow, with the session's workers forked and waiting for the go:
+ *	attaches the programs, filtered to @workers where they filter.
+ *	Required. Timed as attach_ns. 0, or non-zero with @out saying why;
+ *	@detach is called either way.
+ * @workers: called at each session's start, with its new workers
+ *	forked and waiting, when the row's programs are still attached
+ *	from an earlier session (@links_own): whatever @attach keyed to
+ *	the workers (their pids) is theirs now. May be NULL when nothing
+ *	is.
+ * @detach: called after the row's samples of a unit, or of a session,
+ *	or at the end of the run, as @attach was (or after @attach
+ *	failed): detaches everything @attach attached. Timed as
+ *	detach_ns. Required; must not fail.
  * @collect: called per sample after its run (and after @detach unless
  *	the links stay): each program's hits on each possible CPU since
  *	@attach or the last @collect into sample_hits(). Required. 0;
@@ -583,6 +589,8 @@ struct bench_family {
 	int (*attach)(struct bench_row *row,
 		      const struct bench_workers *workers,
 		      struct outcome *out);
+	void (*workers)(struct bench_row *row,
+			const struct bench_workers *workers);
 	void (*detach)(struct bench_row *row);
 	int (*collect)(struct bench_row *row, struct sample *s);
 	const volatile __u64 *(*hit_slot)(const struct bench_row *row,

@@ -290,6 +290,14 @@ static int session_start(const struct bench_family *fam, struct session *sess,
 		       bench_rs.duration * 1e9, &win, out))
 		return -1;
 	sess->started = true;
+	/* attached in an earlier session: the new workers are the row's */
+	if (row->attached && fam->workers) {
+		struct bench_workers workers = {
+			sess->pool.nr, sess->pool.cpu, sess->pool.pid
+		};
+
+		fam->workers(row, &workers);
+	}
 	return 0;
 }
 

@@ -1699,6 +1699,26 @@ static void progs_capped(struct bench_row *row, int attached,
 	progs_cap_why[r->mode - modes][r->ev - events] = *out;
 }
 
+/*
+ * A new session's workers for a row still attached: each CPU's slot now
+ * counts the runs for its new worker as its own. Only the owner changes:
+ * the counts go on, collect() takes what was added since.
+ */
+static void new_workers(struct bench_row *row,
+			const struct bench_workers *workers)
+{
+	struct overhead_row *r = row->priv;
+	struct hit_slot *slots;
+	int i, w;
+
+	for (i = 0; i < row->nr_counters; i++) {
+		slots = r->mode->skel->slots(r->inst[i].skel);
+		for (w = 0; w < workers->nr; w++)
+			slots[workers->cpu[w] & (OVERHEAD_MAX_CPUS - 1)].tgid =
+				workers->pid[w];
+	}
+}
+
 static int attach_row(struct bench_row *row,
 		      const struct bench_workers *workers, struct outcome *out)
 {
@@ -2434,6 +2454,7 @@ static const struct bench_family overhead_family = {
 	.collect = collect,
 	.hit_slot = hit_slot,
 	.foreign_slot = foreign_slot,
+	.workers = new_workers,
 	.prog_fds = prog_fds,
 	.close = close_row,
 	.print_upstream = print_upstream,
