@@ -103,6 +103,13 @@ void sample_judge_disturbed(struct sample *s);
 bool units_precise(const double *unit, const int *round, int n,
 		   bool overhead, const struct run_settings *rs);
 /*
+ * Whether more than half of a row's @attempts at units were disturbed:
+ * the units that survived are those the disturbance missed, and work the
+ * event sends elsewhere lands in the others, so the figure would be
+ * biased; the row gets none
+ */
+bool units_mostly_disturbed(int disturbed, int attempts);
+/*
  * Why a row with @n units that took @spent_ns stops: -r N reached,
  * precise after --min-units, --max-units, or its --budget spent (twice
  * over while it has fewer than --min-units, and never below two units);

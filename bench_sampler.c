@@ -908,12 +908,7 @@ static bool row_wants_session(const struct bench_rows *rows,
 	return row->stop == STOP_NOT;
 }
 
-/*
- * A row most of whose units were disturbed has no figure: the units that
- * survived are those the disturbance missed, and work the event itself
- * sends elsewhere (ksoftirqd, kworkers) lands in the others, so the
- * survivors would be biased low.
- */
+/* a row most of whose units were disturbed has no figure: see there */
 static void judge_retries(struct bench_rows *rows)
 {
 	int i;
@@ -922,7 +917,8 @@ static void judge_retries(struct bench_rows *rows)
 		struct bench_row *row = &rows->row[i];
 
 		if (row->out.status != ST_OK ||
-		    2 * row->disturbed_units <= row->attempts)
+		    !units_mostly_disturbed(row->disturbed_units,
+					    row->attempts))
 			continue;
 		outcome_set(&row->out, ST_DISTURBED,
 			    "%d of its %d units were disturbed: the rest may be biased",

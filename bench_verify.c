@@ -348,3 +348,8 @@ enum row_stop units_enough(const double *unit, const int *round, int n,
 		return STOP_PRECISE;
 	return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;
 }
+
+bool units_mostly_disturbed(int disturbed, int attempts)
+{
+	return 2 * disturbed > attempts;
+}

@@ -23,7 +23,7 @@ trap 'rm -rf "$SCRATCH"' EXIT
 MUTATIONS=$(cat <<'EOF'
 shortfall|sample_verify|if (w >= 0 \&\& wc.short_by > s->kernel_skips[c]) {|if (0) {|test_faults.sh|miss-cpu=0: raw_tp getpgid failed naming CPU 0
 shortfall-half|window_count|need = k * r->events;|need = k * r->events / 2;|test_faults.sh|miss-odd: every raw_tp row failed
-window-not-cpu|window_count|win = in_loop(s, nr, w, c, false);|win = sample_hits((struct sample *)s, c)[r->cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
+window-not-cpu|window_count|win = sample_in_loop(s, nr, w, c, false);|win = sample_hits((struct sample *)s, c)[r->cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
 window-end-read|worker_run|read_hits(a, 1);|;|test_faults.sh|shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified
 window-in-all|sample_verify|if (wc.in > total) {|if (0) {|test_stats.sh|verify: more in the loops than in all is no count of ours
 foreign-unchecked|window_count|if (extra > interrupt_allowance(r, k)) {|if (0) {|test_stats.sh|verify: twice the events in the loops: the wrong hook
@@ -36,7 +36,7 @@ kernel-skips-double|sample_verify|wc.short_by > s->kernel_skips[c]|wc.short_by >
 excused-cap|sample_judge_disturbed|if (s->excused_share > MAX_EXCUSED_SHARE) {|if (0) {|test_stats.sh|excused: 3 of 2000: more than a thousandth, disturbed
 excused-said|excused_line|if (nr)|if (0)|test_stats.sh|excused: the summary says how many runs were excused
 own-apart|count_hit|if (current_tgid() != slot->tgid) {|if (0) {|test_faults.sh|miss-rare, another task's getpgid bursts on CPU 0
-own-apart-verify|window_count|win = in_loop(s, nr, w, c, false);|win = in_loop(s, nr, w, c, false) + in_loop(s, nr, w, c, true);|test_stats.sh|verify: other tasks' runs never cover a shortfall
+own-apart-verify|window_count|win = sample_in_loop(s, nr, w, c, false);|win = sample_in_loop(s, nr, w, c, false) + sample_in_loop(s, nr, w, c, true);|test_stats.sh|verify: other tasks' runs never cover a shortfall
 own-pidns|current_tgid|if (!cfg.use_pidns)|if (1)|test_faults.sh|pid namespace: test_overhead's raw_tp and tracepoint rows verified
 disturbed-unpinned|sample_judge_moved|if (r->unpinned) {|if (0) {|test_stats.sh|disturbed: affinity changed under it
 disturbed-end-cpu|sample_judge_moved|if (r->end_cpu != r->cpu) {|if (0) {|test_stats.sh|disturbed: ending on another CPU
@@ -77,7 +77,7 @@ stack-left|verify_empty|if (left)|if (0)|test_map_perf.sh|extra-push: stack_push
 sys-map-value|sys_map_check|if (value != sys_value(k)) {|if (0) {|test_map_perf.sh|wrong-value: sys_hash_update failed
 sys-lookup-value|lookup_one|\&\& v == sys_value(k);|;|test_map_perf.sh|wrong-value: sys_hash_lookup failed
 sys-dump-value|dump|if (k >= w->ctx.entries \|\| w->values[i] != sys_value(k))|if (k >= w->ctx.entries)|test_map_perf.sh|wrong-value: batch_hash_lookup failed
-usdt-site|usdt_ok|return free_of_breakpoints(usdt_site_check,|return true; free_of_breakpoints(usdt_site_check,|test_modes.sh|USDT site not a nop: usdt failed
+usdt-site|usdt_site_ok|return free_of_breakpoints(usdt_site_check,|return true; free_of_breakpoints(usdt_site_check,|test_modes.sh|USDT site not a nop: usdt failed
 compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh|--compare uncounted shipped
 compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|0.5 ns shift in units spread 7.9 ns: no significant change
 compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|units 5 ns higher: slower
@@ -88,7 +88,18 @@ compare-pool-first|pool_group|pool_add(\&g->pool, \&r->units);|if (!g->nr_pooled
 compare-quantity|judge_entry|if (!e->why \&\& strcmp(e->a->quantity, e->b->quantity))|if (0)|test_stats.sh|overhead_ns in A, ns_per_event in B: not compared, both named
 compare-ignore-param|row_params|if (!is_ignored(ig, key))|if (1)|test_stats.sh|--ignore-param progs: --progs 1 against --progs 2 are one row, slower
 compare-total-size|budget_read|if (b->before + b->read > COMPARE_MAX_TOTAL_SIZE) {|if (0) {|test_stats.sh|nine 15 MiB files: exit 2, one line, more than 128 MiB in all
-usdt-unreadable|usdt_ok|if (err == -EACCES \|\| err == -EPERM) {|if (0) {|test_faults.sh|capabilities only, its own file unreadable
+usdt-unreadable|usdt_site_ok|if (err == -EACCES \|\| err == -EPERM) {|if (0) {|test_faults.sh|capabilities only, its own file unreadable
+units-base-hits|base_sample_run|if (!hits)|if (1)|test_report.sh|base-hooked: uprobe uprobe-nop failed, its base sample's hits named
+units-below-base|row_summarize|s->below_base = s->overhead.value + s->overhead.ci95 < 0;|s->below_base = false;|test_report.sh|slow-base: raw_tp below its base, flagged
+units-base-mean|unit_record|row_add_unit(row, row_ns - base_ns, row_ns, base_ns, info);|row_add_unit(row, row_ns - u->base[0].ns_per_event, row_ns, base_ns, info);|test_report.sh|units: raw_tp's units are its ns per event less its base's
+units-t-interval|units_precise|return stats_ci_half(\&st, 0.05) <= want;|return st.stddev <= want;|test_stats.sh|enough: not while it is wide
+units-min-two|units_enough|return n >= 2 \&\& spent_ns >= 2 * rs->row_budget_ns ?|return spent_ns >= 2 * rs->row_budget_ns ?|test_stats.sh|enough: never under two units, whatever the budget
+units-budget|units_enough|return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;|return STOP_NOT;|test_stats.sh|enough: stops short when its budget is spent
+units-floor|units_precise|if (overhead \&\& want < MIN_PRECISION_NS)|if (0)|test_stats.sh|enough: an overhead known to 1 ns, though not to 3%
+units-rounds|units_precise|nr = stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,|nr = n; memcpy(mean, unit, n * sizeof(*unit)); (void)stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,|test_stats.sh|precise: a round's units are one observation
+units-retries-ceiling|units_mostly_disturbed|return 2 * disturbed > attempts;|return false;|test_stats.sh|disturbed: most units disturbed leave no figure
+compare-rounds|pool_values|round[i] = json_array_size(rounds) == n \&\& json_is_number(r) ?|round[i] = 0 ? 0 :|test_report.sh|A's n and mean: run A's units
+compare-threshold-pct|judge|if (e->v != V_NO_CHANGE \&\&|if (0 \&\&|test_report.sh|--compare with a copy 1.5% slower, p tiny: no change
 EOF
 )
 

@@ -1231,6 +1231,9 @@ static void test_units_enough(void)
 	check(stats_cluster_means(pairs, two, 10, mean) == 2 &&
 	      fabs(mean[0] - 19.5) < 1e-9 && fabs(mean[1] - 20.5) < 1e-9,
 	      "cluster means: one per round, in order");
+	check(units_mostly_disturbed(6, 11) && !units_mostly_disturbed(5, 10) &&
+	      !units_mostly_disturbed(0, 4),
+	      "disturbed: most units disturbed leave no figure, half do not");
 	rs.repeat = 4;
 	check(units_enough(flat, rounds, 3, true, 0, &rs) == STOP_NOT &&
 	      units_enough(wide, rounds, 4, true, 0, &rs) == STOP_REPEAT,
