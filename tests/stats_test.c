@@ -1186,8 +1186,8 @@ static void test_units_enough(void)
 				   .precision = 0.03,
 				   .row_budget_ns = 1000000000ull };
 	const double flat[10] = { 100, 100, 100, 100 };
-	/* a 95% interval of +-0.25 on 20: 1.25%, but below the 1-ns floor */
-	const double small[4] = { 19.9, 20.1, 20.0, 20.0 };
+	/* a 95% interval of +-0.65 on 10: 6.5%, but below the 1-ns floor */
+	const double small[4] = { 9.5, 10.5, 10.0, 10.0 };
 	/* +-1.6 on 20: beyond 3% and beyond 1 ns */
 	const double wide[10] = { 19, 21, 20, 20, 19, 21, 20, 20, 19, 21 };
 	/* +-0.62 on 200 ns per event without a base: within 3% */
