@@ -393,9 +393,9 @@ enum test_fault_kind {
 	BENCH_FAULT_EXTRA_ODD,	/* programs count every other hit twice */
 	BENCH_FAULT_WRONG_VALUE,	/* user space's bpf() writes another value */
 	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
+	BENCH_FAULT_MISS_RARE,	/* programs miss 1 worker's run in 1024 */
 	BENCH_FAULT_SLOW_BASE,	/* base samples run their loop twice */
 	BENCH_FAULT_BASE_HOOKED,	/* base calls the first row's copy */
-	BENCH_FAULT_MISS_RARE,	/* programs miss 1 worker's run in 1024 */
 };
 
 struct test_fault {

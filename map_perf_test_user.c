@@ -1464,6 +1464,20 @@ static int probe_helpers(struct map_row *r, struct outcome *out)
 	return 0;
 }
 
+/* the BPF program's fault numbers are the runner's: map_perf_test.h */
+_Static_assert((int)MAP_FAULT_MISS_ODD == (int)BENCH_FAULT_MISS_ODD &&
+	       (int)MAP_FAULT_MISS_CPU == (int)BENCH_FAULT_MISS_CPU &&
+	       (int)MAP_FAULT_UNCOUNTED == (int)BENCH_FAULT_UNCOUNTED &&
+	       (int)MAP_FAULT_MISS_ONE == (int)BENCH_FAULT_MISS_ONE &&
+	       (int)MAP_FAULT_WRONG_KEY == (int)BENCH_FAULT_WRONG_KEY &&
+	       (int)MAP_FAULT_FILL_ALL == (int)BENCH_FAULT_FILL_ALL &&
+	       (int)MAP_FAULT_DROP_ALL == (int)BENCH_FAULT_DROP_ALL &&
+	       (int)MAP_FAULT_EMPTY_MAP == (int)BENCH_FAULT_EMPTY_MAP &&
+	       (int)MAP_FAULT_EXTRA_ODD == (int)BENCH_FAULT_EXTRA_ODD &&
+	       (int)MAP_FAULT_WRONG_VALUE == (int)BENCH_FAULT_WRONG_VALUE &&
+	       (int)MAP_FAULT_EXTRA_PUSH == (int)BENCH_FAULT_EXTRA_PUSH,
+	       "map_perf_test.h's faults are numbered as bench.h's");
+
 static void configure(const struct run_settings *rs,
 		      struct map_perf_config *cfg, const struct map_row *r)
 {

@@ -1544,6 +1544,14 @@ static void destroy_instances(struct bench_row *row)
 }
 
 /* program @i of the row's @nr: a test fault may pick one of them */
+/* the BPF programs' fault numbers are the runner's: test_overhead.h */
+_Static_assert((int)FAULT_MISS_ODD == (int)BENCH_FAULT_MISS_ODD &&
+	       (int)FAULT_MISS_CPU == (int)BENCH_FAULT_MISS_CPU &&
+	       (int)FAULT_UNCOUNTED == (int)BENCH_FAULT_UNCOUNTED &&
+	       (int)FAULT_EXTRA_ODD == (int)BENCH_FAULT_EXTRA_ODD &&
+	       (int)FAULT_MISS_RARE == (int)BENCH_FAULT_MISS_RARE,
+	       "test_overhead.h's faults are numbered as bench.h's");
+
 static void configure(const struct run_settings *rs,
 		      struct overhead_config *cfg,
 		      const struct overhead_event *ev, int i, int nr)
