@@ -665,9 +665,7 @@ static void unit_record(struct session *sess, const struct unit *u,
 {
 	struct bench_row *row = sess->row, *base = sess->base;
 	struct unit_info base_info = *info;
-	double base_ns;
-
-	double row_ns = unit_row_ns(u);
+	double row_ns = unit_row_ns(u), base_ns;
 	int i;
 
 	for (i = 0; i < u->nr_row; i++)
@@ -692,8 +690,7 @@ static void unit_record(struct session *sess, const struct unit *u,
 static enum row_stop row_stop_reason(const struct bench_row *row)
 {
 	return units_enough(row->unit, row->unit_round, row->nr_units,
-			    row->paired,
-			    row->spent_ns, &bench_rs);
+			    row->paired, row->spent_ns, &bench_rs);
 }
 
 /* units the row still wants; at least one */
