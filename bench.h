@@ -234,6 +234,12 @@ struct bench_row {
 	 * @links_stay and @base_unhooked.
 	 */
 	bool links_own;
+	/*
+	 * Its figure depends on how long its samples run (a buffer's
+	 * consumer keeping up): of a @paced family, it runs its own @count
+	 * every sample all the same
+	 */
+	bool unpaced;
 	void *priv;
 	/*
 	 * A row that cannot run, set in setup() with its reason (not ok);

@@ -873,6 +873,9 @@ static json_t *list_json(const struct bench_family *fam,
 			      "params", row->nr_params ?
 					params_json(row) : NULL,
 			      "count", (json_int_t)row->count);
+		/* its samples shortened to the machine's pace, or its own */
+		json_object_set_new(o, "paced",
+				    json_boolean(fam->paced && !row->unpaced));
 		fam->list_row(row, o);
 		json_array_append_new(rows, o);
 	}

@@ -59,15 +59,22 @@ jexpect "auto: context.attach_method is the method it chose ($am)" "$T_TMP/auto.
 rows_checked auto "$L" '(l["name"] == "base" and l["variant"] in '"$(base_of hash_lookup array_lookup)"') or (l["name"] in ("hash_lookup", "array_lookup") and l["variant"] == "'"$am"'")' \
 	--repeat 1 --count $N --tag auto
 
-# --- pacing, as test_overhead's: without -n, samples run from a 64th (a
-# sixteenth, run again) to all of the row's own count (--list's); with -n
-# exactly that (rows_checked --count)
+# --- pacing, as test_overhead's: without -n, samples run from a sixteenth
+# to all of the row's own count (--list's); with -n exactly that
+# (rows_checked --count). A buffer's rows, whose consumer keeps up
+# differently with shorter samples, are never paced: their own count.
 jexpect "--list --json: map_perf_test paces, each row has its own count" "$L" \
 	'd["paced"] is True and all(r["count"] > 0 for r in R)'
 own=$(jget "$L" '[r["count"] for r in R if r["name"] == "array_lookup" and r["variant"] == "raw_tp"][0]')
 run_json paced -r 2 -a raw_tp -t array_lookup
-jexpect "paced: array_lookup's 2 samples ran from a 64th to all of its own $own events a worker" "$T_TMP/paced.json" \
-	'all(2 * ('"$own"' // 64) * r["workers"] <= r["events"] <= 2 * '"$own"' * r["workers"] for r in rows(name="array_lookup") if ran(r))'
+jexpect "paced: array_lookup's 2 units ran from a 16th to all of its own $own events a worker" "$T_TMP/paced.json" \
+	'all(2 * ('"$own"' // 16) * r["workers"] <= r["events"] <= 2 * '"$own"' * r["workers"] for r in rows(name="array_lookup") if ran(r))'
+jexpect "--list --json: the buffers' rows alone are not paced" "$L" \
+	'all(r["paced"] == (r["name"] not in ("ringbuf_reserve", "ringbuf_output", "perfbuf_output")) for r in R if r["name"] != "base")'
+own=$(jget "$L" '[r["count"] for r in R if r["name"] == "ringbuf_output" and r["variant"] == "raw_tp"][0]')
+run_json unpaced -r 2 -a raw_tp -t ringbuf_output
+jexpect "unpaced: ringbuf_output's 2 units ran all of its own $own events a worker each" "$T_TMP/unpaced.json" \
+	'all(r["units"]["counts"] == ['"$own"', '"$own"'] for r in rows(name="ringbuf_output", status="ok"))'
 
 # --- --miss: absent keys on purpose, every lookup misses
 run_json miss -r 1 -n $N --miss -a raw_tp -t lpm_kmalloc,hash_lookup,lru_hash_lookup
