@@ -203,9 +203,11 @@ static void hit_window(const struct bench_family *fam,
  * a thousand times cheaper (a bare call beside a uprobe) takes next to
  * none.
  */
-static bool row_paced(const struct bench_family *fam)
+static bool row_paced(const struct bench_family *fam,
+		      const struct bench_row *row)
 {
-	return fam->paced && !bench_rs.count && !bench_rs.duration;
+	return fam->paced && !row->unpaced && !bench_rs.count &&
+	       !bench_rs.duration;
 }
 
 static __u64 row_sample_count(const struct bench_family *fam,
@@ -213,7 +215,7 @@ static __u64 row_sample_count(const struct bench_family *fam,
 {
 	if (bench_rs.count)
 		return bench_rs.count;
-	if (!row_paced(fam))
+	if (!row_paced(fam, row))
 		return row->count;
 	return row->paced_count ?: row->count / PACE_MIN_SHARE ?: 1;
 }
@@ -223,7 +225,7 @@ static void row_pace(const struct bench_family *fam, struct bench_row *row,
 {
 	__u64 want, least = row->count / PACE_MIN_SHARE ?: 1;
 
-	if (!row_paced(fam) || !wall)
+	if (!row_paced(fam, row) || !wall)
 		return;
 	want = (double)count * SAMPLE_TARGET_NS / wall;
 	if (want < least)
@@ -519,7 +521,7 @@ static __u64 base_sample_count(const struct bench_family *fam,
 {
 	__u64 least = base->paced_count / PACE_MIN_SHARE;
 
-	return row_paced(fam) && count < least ? least : count;
+	return row_paced(fam, base) && count < least ? least : count;
 }
 
 /*
@@ -820,7 +822,7 @@ static int row_session(const struct bench_family *fam, struct bench_row *row,
 	int uncounted = bench_rs.warmup;
 	__u64 t0 = now_ns(), in_units;
 
-	if (row_paced(fam) && !row->paced_count)
+	if (row_paced(fam, row) && !row->paced_count)
 		uncounted++;
 	if (row_has_base(row))
 		sess.base = row->base;
