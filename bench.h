@@ -296,6 +296,11 @@ struct bench_row {
 	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
 	__u64 kernel_skips;		/* runs it says it skipped in the loops */
 	/*
+	 * runs of its first program, in counted samples, that the kernel's
+	 * BPF run-time stats timed: each paid for two clock reads more
+	 */
+	__u64 stats_runs;
+	/*
 	 * every run the row's programs counted, all of them on every CPU,
 	 * in every sample run (warm-up, run again, --prog-stats' too): what
 	 * the kernel's own run count of the programs must match
@@ -338,6 +343,11 @@ struct sample {
 	__u64 in_window;		/* of them, inside the workers' loops */
 	/* per program: runs the kernel skipped while the workers ran */
 	__u64 *kernel_skips;
+	/*
+	 * runs of the first program the kernel's run-time stats timed
+	 * while the workers ran: none unless someone turned them on
+	 */
+	__u64 stats_runs;
 	__u64 skipped;			/* the events those explain */
 	/* the largest share of a program's hits those excused */
 	double excused_share;

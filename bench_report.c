@@ -226,6 +226,10 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	if (s->imprecise)
 		note(buf, len, &off, "stopped short of --precision (%s) after %d units",
 		     row_stop_name(row->stop), row->nr_units);
+	if (row->stats_runs)
+		note(buf, len, &off,
+		     "the kernel's BPF run-time stats were on: %llu of its runs timed, each dearer by two clock reads",
+		     row->stats_runs);
 	if (stats_noisy(&s->ns))
 		note(buf, len, &off, "noisy (CV of ns/event %.1f%%)",
 		     100 * s->ns.cv);
@@ -255,7 +259,7 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 
 void print_row_counts(const struct bench_rows *rows)
 {
-	int i, imprecise = 0, below = 0;
+	int i, imprecise = 0, below = 0, stats = 0;
 	struct row_summary s;
 
 	for (i = 0; i < rows->nr; i++) {
@@ -264,7 +268,12 @@ void print_row_counts(const struct bench_rows *rows)
 		row_summarize(&rows->row[i], &s);
 		imprecise += s.imprecise;
 		below += s.below_base;
+		stats += rows->row[i].stats_runs > 0;
 	}
+	/* a process's BPF_ENABLE_STATS fd does not show in the sysctl */
+	if (stats)
+		printf("%d row(s) ran with the kernel's BPF run-time stats on (kernel.bpf_stats_enabled, or a process's BPF_ENABLE_STATS): their overheads hold the stats' clock reads\n",
+		       stats);
 	if (imprecise)
 		printf("%d row(s) stopped short of --precision: their ± is what their budget allowed\n",
 		       imprecise);
@@ -721,8 +730,8 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 		return;
 	}
 	json_object_update_new(o, json_pack(
-		"{s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:i, s:i, s:o, s:o,"
-		" s:o, s:o, s:o, s:o, s:o*}",
+		"{s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:i, s:i, s:o,"
+		" s:o, s:o, s:o, s:o, s:o, s:o*}",
 		"hits", (json_int_t)row->hits,
 		/* the verified ones: inside the workers' loops, on their CPUs */
 		"hits_window", (json_int_t)row->hits_window,
@@ -732,6 +741,8 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 		"foreign_hits", (json_int_t)row->foreign,
 		"kernel_skipped", (json_int_t)row->kernel_skipped,
 		"kernel_skips", (json_int_t)row->kernel_skips,
+		/* runs the kernel's BPF run-time stats timed (someone's on) */
+		"bpf_stats_runs", (json_int_t)row->stats_runs,
 		"hits_per_event", (int)row->hits_per_event,
 		"programs", row->nr_counters,
 		"attach_ns", json_number(row_median(row->attach_ns,

@@ -145,7 +145,7 @@ static int sample_buffers(struct sample *s, const struct bench_family *fam,
  * 6.7.
  */
 static void read_kernel_skips(const struct bench_family *fam,
-			      const struct bench_row *row, __u64 *skips,
+			      const struct bench_row *row, struct sample *s,
 			      bool before)
 {
 	struct bpf_prog_info info;
@@ -160,9 +160,17 @@ static void read_kernel_skips(const struct bench_family *fam,
 		if (bpf_obj_get_info_by_fd(fds[i], &info, &len))
 			continue;
 		if (before)
-			skips[i] = info.recursion_misses;
+			s->kernel_skips[i] = info.recursion_misses;
 		else
-			skips[i] = info.recursion_misses - skips[i];
+			s->kernel_skips[i] = info.recursion_misses -
+					     s->kernel_skips[i];
+		/* the first program's runs the kernel's stats timed */
+		if (i)
+			continue;
+		if (before)
+			s->stats_runs = info.run_cnt;
+		else
+			s->stats_runs = info.run_cnt - s->stats_runs;
 	}
 }
 
@@ -389,12 +397,12 @@ static void row_sample_run(const struct bench_family *fam,
 		return;
 	s->settle_ns = settle(row->cpus);
 	if (row->runs_prog)
-		read_kernel_skips(fam, row, s->kernel_skips, true);
+		read_kernel_skips(fam, row, s, true);
 	err = pool_run(&sess->pool, 0, count, s->res, s->window,
 		       deadline_ns(row), &s->out);
 	row->samples_run++;
 	if (row->runs_prog)
-		read_kernel_skips(fam, row, s->kernel_skips, false);
+		read_kernel_skips(fam, row, s, false);
 	if (err)
 		return;
 	if (last && !row_stays_attached(row))
@@ -652,6 +660,7 @@ static void row_count(const struct bench_family *fam, struct bench_row *row,
 		return;
 	row->events += s->events;
 	row->steal_ns += s->steal_ns;
+	row->stats_runs += s->stats_runs;
 	row->hits += s->counted;
 	row->hits_window += s->in_window;
 	row->foreign += s->foreign;

@@ -100,6 +100,7 @@ units-rounds|units_precise|nr = stats_cluster_means(unit, round, n < MAX_UNITS ?
 units-retries-ceiling|units_mostly_disturbed|return 2 * disturbed > attempts;|return false;|test_stats.sh|disturbed: most units disturbed leave no figure
 compare-rounds|pool_values|round[i] = json_array_size(rounds) == n \&\& json_is_number(r) ?|round[i] = 0 ? 0 :|test_report.sh|A's n and mean: run A's units
 compare-threshold-pct|judge|if (e->v != V_NO_CHANGE \&\&|if (0 \&\&|test_report.sh|--compare with a copy 1.5% slower, p tiny: no change
+stats-runs|read_kernel_skips|s->stats_runs = info.run_cnt - s->stats_runs;|s->stats_runs = 0;|test_report.sh|stats held on by another process: raw_tp's runs timed are counted
 EOF
 )
 

@@ -66,6 +66,34 @@ BENCH_TEST_FAULT=base-hooked BIN=$TESTING/test_overhead run_json hooked -n 2000 
 jexpect "base-hooked: uprobe uprobe-nop failed, its base sample's hits named" "$T_TMP/hooked.json" \
 	'(lambda r: r["status"] == "failed" and "in a base sample" in r["reason"])(row("uprobe", "uprobe-nop"))'
 
+# --- the kernel's BPF run-time stats on (a BPF_ENABLE_STATS fd held by
+# another process, which the sysctl does not show) are said: every program
+# run paid for their clock reads. Unwatched runs: the tests' watcher holds
+# such an fd itself.
+if [ "$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)" = 0 ]; then
+	run_capture statsoff $BIN -q -n 5000 -r 2 -m base,raw_tp -e getpgid --json "$T_TMP/statsoff.json"
+	run_capture statson python3 -c '
+import os, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+import watch_bpf
+fd = watch_bpf.enable_stats()
+if fd < 0:
+	sys.exit(77)
+sys.exit(subprocess.call(sys.argv[2:]))' "$TESTS" $BIN -n 5000 -r 2 -m base,raw_tp -e getpgid --json "$T_TMP/statson.json"
+	if [ "$RC" = 77 ]; then
+		skip "BPF run-time stats: BPF_ENABLE_STATS refused here"
+	else
+		jexpect "stats held on by another process: raw_tp's runs timed are counted (bpf_stats_runs)" "$T_TMP/statson.json" \
+			'all(r["bpf_stats_runs"] >= r["events"] for r in rows(name="raw_tp") if ran(r)) and any(ran(r) for r in rows(name="raw_tp"))'
+		expect "stats held on: the summary says so" \
+			grep -q "ran with the kernel's BPF run-time stats on" "$T_TMP/statson.out"
+		jexpect "stats off: raw_tp's runs timed: none" "$T_TMP/statsoff.json" \
+			'all(r["bpf_stats_runs"] == 0 for r in rows(name="raw_tp") if ran(r))'
+	fi
+else
+	skip "BPF run-time stats: kernel.bpf_stats_enabled is on here"
+fi
+
 # --- -d: each sample runs for a time
 run_json dur -d 0.05 -r 1 -m base,raw_tp -e getpgid
 jexpect "-d 0.05: duration_s 0.05, count null" "$T_TMP/dur.json" \
