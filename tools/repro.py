@@ -133,6 +133,13 @@ def print_times(out, prefix, title):
                len(times)))
 
 
+def stats_on(docs):
+    """runs during which someone held the kernel's BPF run-time stats on:
+    their programs' runs each paid for two clock reads more"""
+    return sum(1 for d in docs if d and any(
+        (r.get("bpf_stats_runs") or 0) > 0 for r in d.get("results", [])))
+
+
 def main():
     out, runs = sys.argv[1], int(sys.argv[2])
 
@@ -140,6 +147,12 @@ def main():
         return [load(os.path.join(out, "%s.%d.json" % (prefix, i)))
                 for i in range(1, runs + 1)]
 
+    tainted = sum(stats_on(docs(p)) for p in ("to", "c1", "mp", "p1", "p2"))
+    if tainted:
+        print("!! %d run(s) ran with the kernel's BPF run-time stats on (another "
+              "process's BPF_ENABLE_STATS, or kernel.bpf_stats_enabled): their "
+              "overheads hold the stats' clock reads; rerun on a quiet machine"
+              % tainted)
     print_rows("./test_overhead", docs("to"), runs)
     print_rows("./test_overhead -c 1 -m base,tracepoint,raw_tp", docs("c1"),
                runs)
