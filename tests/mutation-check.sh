@@ -60,7 +60,7 @@ stack-left|verify_empty|if (left)|if (0)|test_map_perf.sh|extra-push: stack_push
 sys-map-value|sys_map_check|if (value != sys_value(k)) {|if (0) {|test_map_perf.sh|wrong-value: sys_hash_update failed
 sys-lookup-value|lookup_one|\&\& v == sys_value(k);|;|test_map_perf.sh|wrong-value: sys_hash_lookup failed
 sys-dump-value|dump|if (k >= w->ctx.entries \|\| w->values[i] != sys_value(k))|if (k >= w->ctx.entries)|test_map_perf.sh|wrong-value: batch_hash_lookup failed
-usdt-site|usdt_ok|return free_of_breakpoints(usdt_site_check,|return true; free_of_breakpoints(usdt_site_check,|test_modes.sh|USDT site not a nop: usdt failed
+usdt-site|usdt_site_ok|return free_of_breakpoints(usdt_site_check,|return true; free_of_breakpoints(usdt_site_check,|test_modes.sh|USDT site not a nop: usdt failed
 compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh|--compare uncounted shipped
 compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|0.5 ns shift in units spread 7.9 ns: no significant change
 compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|units 5 ns higher: slower
