@@ -98,6 +98,19 @@ need_testing() {
 	done
 }
 
+# sections NAME...: runs the functions sec_NAME in turn, each a part of
+# the test file that stands alone. T_SECTIONS (space-separated names)
+# runs only those: the mutation check starts a test file at the section
+# whose check must fail, not at its first line.
+sections() {
+	local s
+	for s in "$@"; do
+		[ -z "${T_SECTIONS:-}" ] || [[ " $T_SECTIONS " == *" $s "* ]] || continue
+		echo "# section $s"
+		"sec_$s"
+	done
+}
+
 finish() {
 	echo "# $(basename "$0"): $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ "$T_FAIL" -eq 0 ]
@@ -286,19 +299,29 @@ gone_ids() {
 	return 1
 }
 
-# workers_gone NAME: no child the run NAME had is alive (a zombie is dead;
-# a pid with another start time is someone else)
-workers_gone() {
-	local left
-	left=$(awk '$1 == "worker" { print $2, $3 }' "$T_TMP/$1.ids" 2>/dev/null |
+# workers_alive NAME: the processes the run NAME started that live (a
+# zombie is dead; a pid with another start time is someone else)
+workers_alive() {
+	awk '$1 == "worker" { print $2, $3 }' "$T_TMP/$1.ids" 2>/dev/null |
 		while read -r pid start; do
 			[ "$start" != - ] && [ -r /proc/$pid/stat ] || continue
 			awk -v s="$start" -v p="$pid" '{
 				sub(/^.*\) /, ""); if ($1 != "Z" && $20 == s) print p }' \
 				/proc/$pid/stat
-		done)
-	[ -z "$left" ] || echo "# workers alive: $left"
-	[ -z "$left" ]
+		done
+}
+
+# workers_gone NAME: within 2 s, none of them lives (a worker killed by
+# its parent's death takes a moment to go)
+workers_gone() {
+	local i left
+	for i in $(seq 20); do
+		left=$(workers_alive "$1")
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "# workers alive: $left"
+	return 1
 }
 
 # cleanup_checked NAME: the check that the run NAME left nothing behind,
@@ -407,9 +430,11 @@ kill_a_worker() {
 	run_end "$name"
 }
 
-# busy N: N busy loops of the test's own in the background ($BUSY)
+# busy N: N busy loops of the test's own in the background ($BUSY), the
+# tools' lock held meanwhile: they would disturb another suite's run
 busy() {
 	local i
+	hold_lock
 	BUSY=
 	for i in $(seq "$1"); do
 		sh -c 'while :; do :; done' &
@@ -423,6 +448,7 @@ unbusy() {
 	# shellcheck disable=SC2086
 	wait $BUSY 2>/dev/null
 	BUSY=
+	release_lock
 }
 
 # ---- figures ----
