@@ -13,6 +13,12 @@
 # name across the machine.
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# python3 itself, not a version manager's shim in PATH (pyenv's costs
+# 0.1 s a call, and the checks make hundreds): the same interpreter
+# (background ones run it by name: $! is then python, not a subshell)
+T_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+T_PYTHON=${T_PYTHON:-/usr/bin/python3}
+python3() { "$T_PYTHON" "$@"; }
 TESTS=$TOP/tests
 T_PASS=0
 T_FAIL=0
@@ -200,7 +206,8 @@ hold_lock() {
 	local fifo=$T_TMP/lock.fifo
 	rm -f "$fifo"
 	mkfifo "$fifo"
-	python3 -c 'import fcntl, os, signal, sys
+	"$T_PYTHON" -c 'import ctypes, fcntl, os, signal, sys
+ctypes.CDLL(None).prctl(1, 9)	# PR_SET_PDEATHSIG, SIGKILL: never orphaned
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
 fcntl.flock(fd, fcntl.LOCK_EX)
 os.ftruncate(fd, 0)
@@ -238,7 +245,8 @@ run_bg() {
 	fi
 	( read -r _ <"$go"; exec "${private[@]}" "$BIN" "$@" ) >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
 	PID=$!
-	python3 "$TESTS/watch.py" "${lock[@]}" $PID "$T_TMP/$name.ids" "$go" &
+	T_STARTED=${EPOCHREALTIME/./}
+	"$T_PYTHON" "$TESTS/watch.py" "${lock[@]}" $PID "$T_TMP/$name.ids" "$go" &
 	WATCH=$!
 	T_BG+=("$PID" "$WATCH")
 }
@@ -261,6 +269,7 @@ run_end() {
 	wait "$PID" 2>/dev/null
 	RC=$?
 	wait "$WATCH"
+	echo "# $1: exit $RC after $(((${EPOCHREALTIME/./} - T_STARTED) / 1000)) ms"
 }
 
 # run_json NAME ARGS...: $BIN ARGS --json $T_TMP/NAME.json, watched, and
@@ -282,20 +291,14 @@ prog_ids_of() {
 		awk '{ print $2 }' | sort -un
 }
 
-# gone_ids KIND IDS...: within 2 s, bpftool finds none of them (the
-# kernel frees programs asynchronously, after the last reference)
+# gone_ids KIND IDS...: within 2 s, the kernel has none of them (it frees
+# programs asynchronously, after the last reference): tests/gone.py
 gone_ids() {
-	local kind=$1 i id left
+	local kind=$1 left
 	shift
-	for i in $(seq 20); do
-		left=
-		for id in "$@"; do
-			bpftool "$kind" show id "$id" >/dev/null 2>&1 && left="$left $id"
-		done
-		[ -z "$left" ] && return 0
-		sleep 0.1
-	done
-	echo "# still loaded: $kind$left"
+	[ $# -gt 0 ] || return 0
+	left=$(python3 "$TESTS/gone.py" "$kind" "$@") && return 0
+	echo "# still loaded: $kind $left"
 	return 1
 }
 

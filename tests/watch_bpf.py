@@ -211,3 +211,21 @@ def online_cpus():
 			a, _, b = part.partition("-")
 			out += range(int(a), int(b or a) + 1)
 	return out
+
+
+BPF_LINK_GET_FD_BY_ID = 30
+GET_FD_BY_ID = {"prog": BPF_PROG_GET_FD_BY_ID, "map": BPF_MAP_GET_FD_BY_ID,
+		"link": BPF_LINK_GET_FD_BY_ID}
+
+
+def loaded(kind, ids):
+	"""those of the ids of KIND (prog, map, link) the kernel still has"""
+	left = []
+	for i in ids:
+		fd = bpf(GET_FD_BY_ID[kind], struct.pack("III", i, 0, 0))
+		if fd >= 0:
+			os.close(fd)
+			left.append(i)
+		elif fd != -2:		# ENOENT: gone; anything else: unknown
+			left.append(i)
+	return left
