@@ -15,6 +15,7 @@ L=$T_TMP/list.json
 run_capture list $BIN --list --json "$L"
 expect "--list --json: exit 0, base rows and test rows" \
 	J "$L" 'rows("base") and all(r["flag"] > 0 for r in R if r["name"] != "base")'
+checks_from python3 "$TESTS/pinned.py" "$L" map_perf_test
 # each test's syscall, from --help's table: its base row; and the bit
 # after the last test's
 declare -A SYSCALL
@@ -23,6 +24,18 @@ while read -r bit _ t sc _; do
 	LAST_BIT=$bit
 done < <($BIN --help | grep -E '^ +[0-9]+ +0x[0-9a-f]+ ')
 NO_TEST=$(printf '0x%x' $((1 << (LAST_BIT + 1))))
+# the table parses, and gives upstream's tests upstream's syscalls
+expect "--help's table: every test of --list, upstream's with upstream's syscall (tests/pinned.py)" \
+	python3 -c 'import json, sys
+sys.path.insert(0, sys.argv[1])
+import pinned
+table = dict(a.split("=") for a in sys.argv[3:])
+tests = {r["name"] for r in json.load(open(sys.argv[2]))["rows"] if r["name"] != "base"}
+bad = sorted(t for t in tests if t not in table) + sorted(
+	"%s: %s, not %s" % (t, table.get(t), v[1]) for t, v in pinned.MAP_TESTS.items()
+	if table.get(t) != v[1])
+print("\n".join(bad))
+sys.exit(1 if bad else 0)' "$TESTS" "$L" $(for t in "${!SYSCALL[@]}"; do echo "$t=${SYSCALL[$t]}"; done)
 base_of() {
 	local t out=
 	for t in "$@"; do out="$out\"${SYSCALL[$t]}\", "; done
@@ -148,17 +161,21 @@ rows_checked r3 "$L" '(l["name"] == "base" and l["variant"] in '"$(base_of array
 checks_from python3 "$TESTS/upstream.py" "$T_TMP/r3.out" "$T_TMP/r3.json" "$L" "-r 3"
 
 # --- another process's syscalls are not counted: only the run's own
+# (the loop of the test's own runs with the tools' lock held: it would
+# disturb another suite's run)
 cc -O2 -o "$T_TMP/getpgid_loop" -x c - <<'EOF'
 #include <unistd.h>
 #include <sys/syscall.h>
 int main(void) { for (;;) syscall(SYS_getpgid, 0); }
 EOF
+hold_lock
 "$T_TMP/getpgid_loop" &
 hog=$!
 T_BG+=("$hog")
 run_json hog -r 1 -n 20000 -a raw_tp -t hash_lookup
 kill $hog
 wait $hog 2>/dev/null
+release_lock
 jexpect "with another process's getpgid: hash_lookup's hits are exactly its events, the rest foreign" \
 	"$T_TMP/hog.json" '(lambda r: ran(r) and r["hits"] == r["events"] > 0 and r["foreign_hits"] > 0)(row("hash_lookup", "raw_tp"))'
 
