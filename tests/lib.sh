@@ -413,6 +413,7 @@ check_interrupt() {
 	set_up "SIG$sig mid-run: a sample with programs attached is on" wait_attached "$name"
 	sleep 0.2
 	kill -"$sig" "$PID"
+	ends_within 30
 	run_end "$name"
 	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
 	expect "SIG$sig mid-run: says so" grep -q 'interrupted by' "$T_TMP/$name.err"
@@ -430,7 +431,17 @@ kill_a_worker() {
 	w=$(pgrep -P "$PID" | head -n 1)
 	# never left running for good: a run that had no worker to kill ends
 	[ -n "$w" ] && kill -KILL "$w" || kill -TERM "$PID"
+	ends_within 30
 	run_end "$name"
+}
+
+# ends_within S: the run ends within S seconds, or is killed (its status
+# then 137): a check of how it ends fails, rather than hangs
+ends_within() {
+	local i
+	for i in $(seq $(($1 * 10))); do kill -0 "$PID" 2>/dev/null || return 0; sleep 0.1; done
+	echo "# $PID still running after $1 s: killed"
+	kill -KILL "$PID" 2>/dev/null
 }
 
 # busy N: N busy loops of the test's own in the background ($BUSY), the

@@ -58,12 +58,6 @@ nth_worker() {
 		sleep 0.005
 	done
 }
-# ends_within S: the run ends within S seconds, or is killed
-ends_within() {
-	local i
-	for i in $(seq $(($1 * 10))); do kill -0 "$PID" 2>/dev/null || return 0; sleep 0.1; done
-	kill -KILL "$PID" 2>/dev/null
-}
 
 # tracefs_sh CODE: CODE run in tracefs, mounted in a mount namespace of
 # its own (the host's may not be: the tools mount it where they run)
