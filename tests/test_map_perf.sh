@@ -91,9 +91,13 @@ jexpect "--miss: context.miss" "$T_TMP/miss.json" 'c["miss"] is True'
 # --- the lookups' checks bite: lookups that miss, --miss lookups that hit
 # (the test build's faults)
 need_testing
+# (hash_prealloc looks nothing up, and the fault leaves it alone: a row
+# that ran beside the failed ones, and the exit is still 1)
 BENCH_TEST_FAULT=wrong-key BIN=$TESTING/map_perf_test run_json wrongkey -r 1 -n 2000 -a raw_tp \
-	-t hash_lookup,lpm_kmalloc,lru_hash_lookup
-expect "wrong-key: exit 1 (rc=$RC)" test "$RC" -eq 1
+	-t hash_lookup,lpm_kmalloc,lru_hash_lookup,hash_prealloc
+jexpect "wrong-key: hash_prealloc raw_tp ran verified beside the failed rows" "$T_TMP/wrongkey.json" \
+	'verified(row("hash_prealloc", "raw_tp"))'
+expect "wrong-key: exit 1, a row failed though another ran (rc=$RC)" test "$RC" -eq 1
 for t in hash_lookup lpm_kmalloc; do
 	jexpect "wrong-key: $t raw_tp failed, its lookups missed" "$T_TMP/wrongkey.json" \
 		'row("'$t'", "raw_tp")["status"] == "failed" and "all should hit" in row("'$t'", "raw_tp")["reason"]'
