@@ -47,28 +47,28 @@ disturbed-slept|sample_judge_disturbed|if (r->nvcsw) {|if (0) {|test_faults.sh:d
 disturbed-share|sample_judge_disturbed|share < MIN_CPU_SHARE \|\||0 \|\||test_stats.sh|disturbed: 96% of the wall time is not
 disturbed-run-delay|sample_judge_disturbed|r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns|0|test_stats.sh|disturbed: 4% of run-queue delay is not
 disturbed-busy|sample_judge_disturbed|if (share < MIN_CPU_SHARE \|\||if (0 \&\&|test_faults.sh:disturbed|a busy loop on the worker's CPU
-worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.sh|dead worker: hash_prealloc failed, 'died' in the reason
+worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.sh:signals|dead worker: hash_prealloc failed, 'died' in the reason
 worker-stopped|workers_stuck|now - w->stopped_since[i] > STOPPED_LIMIT_NS|0|test_faults.sh:stopped|worker stopped for good: exit 1 within
 worker-stalled|workers_stuck|now - w->stalled_since[i] > STALLED_LIMIT_NS|0|test_faults.sh:cgroup|worker given no CPU time: the row failed within
 sample-deadline|workers_stuck|deadline_ns \&\& now > deadline_ns|0|test_faults.sh:cgroup|worker given 1% of a CPU: the sample failed past its deadline
 no-figure-unless-ok|row_has_figure|return row->out.status == ST_OK \&\& row->nr > 0;|return row->nr > 0;|test_faults.sh:later|a worker killed after a unit was counted: the row failed
 exit-disturbed|exit_status|if (disturbed)|if (0)|test_faults.sh:disturbed|a 10 ms stop in every sample: exit 3
-exit-failed|exit_status|if (failed)|if (0)|test_map_perf.sh|wrong-key: exit 1, a row failed though another ran
-map-update-fails|map_perf_test_user.c:verify|else if (c->update_fails)|else if (0)|test_map_perf.sh|-E 1 hash_prealloc: failed
-map-hits-all|map_perf_test_user.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh|wrong-key: hash_lookup raw_tp failed
-map-hits-none|map_perf_test_user.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh|fill-all: hash_lookup raw_tp --miss failed
-map-hits-kept|map_perf_test_user.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh|wrong-key: lru_hash_lookup raw_tp failed
-lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh|empty-map: lru_hash_lookup raw_tp failed
+exit-failed|exit_status|if (failed)|if (0)|test_map_perf.sh:faults|wrong-key: exit 1, a row failed though another ran
+map-update-fails|map_perf_test_user.c:verify|else if (c->update_fails)|else if (0)|test_map_perf.sh:sizes|-E 1 hash_prealloc: failed
+map-hits-all|map_perf_test_user.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh:faults|wrong-key: hash_lookup raw_tp failed
+map-hits-none|map_perf_test_user.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh:faults|fill-all: hash_lookup raw_tp --miss failed
+map-hits-kept|map_perf_test_user.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh:faults|wrong-key: lru_hash_lookup raw_tp failed
+lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh:faults|empty-map: lru_hash_lookup raw_tp failed
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
-from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh|with another process's getpgid: hash_lookup's hits are exactly its events
+from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh:hog|with another process's getpgid: hash_lookup's hits are exactly its events
 uprobe-copies|copies_ok|return target_ok((int)ev, copy, out) \&\&|return 1 \|\||test_faults.sh:uprobes|another uprobe on uprobe_nop
 fib-once|count_fib_lookups|if (!err \&\& least < FIB_CALIBRATION) {|if (0) {|test_faults.sh:missodd|miss-odd: fib_table_lookup's calibration failed, less than once
 fib-whole|count_fib_lookups|least % FIB_CALIBRATION > FIB_SLACK|0|test_faults.sh:missodd|extra-odd: fib_table_lookup's calibration failed, no whole number
-queue-sum|verify_empty|if (r->c.sum) {|if (0) {|test_map_perf.sh|extra-push: queue_push_pop raw_tp failed
-stack-left|verify_empty|if (left)|if (0)|test_map_perf.sh|extra-push: stack_push_pop raw_tp failed
-sys-map-value|sys_map_check|if (value != sys_value(k)) {|if (0) {|test_map_perf.sh|wrong-value: sys_hash_update failed
-sys-lookup-value|lookup_one|\&\& v == sys_value(k);|;|test_map_perf.sh|wrong-value: sys_hash_lookup failed
-sys-dump-value|dump|if (k >= w->ctx.entries \|\| w->values[i] != sys_value(k))|if (k >= w->ctx.entries)|test_map_perf.sh|wrong-value: batch_hash_lookup failed
+queue-sum|verify_empty|if (r->c.sum) {|if (0) {|test_map_perf.sh:faults|extra-push: queue_push_pop raw_tp failed
+stack-left|verify_empty|if (left)|if (0)|test_map_perf.sh:faults|extra-push: stack_push_pop raw_tp failed
+sys-map-value|sys_map_check|if (value != sys_value(k)) {|if (0) {|test_map_perf.sh:faults|wrong-value: sys_hash_update failed
+sys-lookup-value|lookup_one|\&\& v == sys_value(k);|;|test_map_perf.sh:faults|wrong-value: sys_hash_lookup failed
+sys-dump-value|dump|if (k >= w->ctx.entries \|\| w->values[i] != sys_value(k))|if (k >= w->ctx.entries)|test_map_perf.sh:faults|wrong-value: batch_hash_lookup failed
 usdt-site|usdt_site_ok|return free_of_breakpoints(usdt_site_check,|return true; free_of_breakpoints(usdt_site_check,|test_modes.sh|USDT site not a nop: usdt failed
 compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh:shipped|--compare uncounted shipped
 compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change
