@@ -197,8 +197,23 @@ cpu_cgroup() {
 			grep -qsw cpu "$root/cgroup.subtree_control" || continue
 		CG=$root/bpf-bench-tests.$$
 		mkdir "$CG" 2>/dev/null || continue
-		at_exit rmdir "$CG"
+		at_exit cgroup_remove "$CG"
 		return 0
+	done
+	return 1
+}
+# cgroup_remove DIR: once the tasks in it are gone; what is left of the
+# run's (a worker killed with it, throttled there) is moved out first, so
+# that it gets the CPU time to die
+cgroup_remove() {
+	local i p
+	for i in $(seq 50); do
+		rmdir "$1" 2>/dev/null && return 0
+		[ -d "$1" ] || return 0
+		while read -r p; do
+			echo "$p" >"$(dirname "$1")/cgroup.procs"
+		done <"$1/cgroup.procs" 2>/dev/null
+		sleep 0.1
 	done
 	return 1
 }
@@ -237,6 +252,7 @@ sec_cgroup() {
 	jexpect "worker given 1% of a CPU: the sample failed past its deadline (rc=$RC)" "$T_TMP/late.json" \
 		'(lambda r: r["status"] == "failed" and "past its deadline" in r["reason"])(row("raw_tp", "getpgid"))'
 	cleanup_checked late
+	expect "the test's cpu cgroup is removed once its runs are gone" cgroup_remove "$CG"
 }
 
 # --- a row that fails after samples of it were recorded shows none of
