@@ -304,7 +304,8 @@ plot:
 	$(if $(JSON),,$(error give the --json files: make plot JSON="a.json ..."))
 	$(Q)tools/plot.py -o $(PLOTDIR) $(JSON)
 
-# every check of the tools made to fail by its test (slow: rebuilds)
+# every check of the tools made to fail by its test (.ci/run runs it
+# after make check: it rebuilds each mutant and runs its check's section)
 mutation-check: all testing
 	$(Q)tests/mutation-check.sh
 

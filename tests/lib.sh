@@ -7,11 +7,18 @@
 #
 # The programs' tests assert through --json (read with tests/jq.py), never
 # by scraping the human table, and never on an absolute rate. What a run
-# left behind is looked up by the run's own pid: the BPF programs, links
-# and maps its fds held (tests/watch.py reads /proc/PID/fdinfo while it
-# runs) and its children, never by a name across the machine.
+# left behind is looked up by the run's own pid: the BPF programs it
+# loaded, the links and maps they and its fds held, and the processes it
+# started (tests/watch.py, told by the kernel as they come), never by a
+# name across the machine.
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# python3 itself, not a version manager's shim in PATH (pyenv's costs
+# 0.1 s a call, and the checks make hundreds): the same interpreter
+# (background ones run it by name: $! is then python, not a subshell)
+T_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+T_PYTHON=${T_PYTHON:-/usr/bin/python3}
+python3() { "$T_PYTHON" "$@"; }
 TESTS=$TOP/tests
 T_PASS=0
 T_FAIL=0
@@ -31,14 +38,23 @@ zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' &&
 # no faults and ignore the variable.
 TESTING=$TOP/build/testing
 T_BG=()
+# commands that undo what the test changed outside itself (a cgroup, a
+# uprobe in tracefs), run at its end however it ends: at_exit CMD...
+T_UNDO=()
+at_exit() { T_UNDO+=("$(printf '%q ' "$@")"); }
 t_exit() {
-	local p
+	local p i
 	for p in "${T_BG[@]}"; do
 		kill -KILL "$p" 2>/dev/null
+	done
+	for ((i = ${#T_UNDO[@]} - 1; i >= 0; i--)); do
+		eval "${T_UNDO[i]}" >/dev/null 2>&1
 	done
 	rm -rf "$T_TMP"
 }
 trap t_exit EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 pass() { T_PASS=$((T_PASS + 1)); echo "ok - $*"; }
 fail() { T_FAIL=$((T_FAIL + 1)); echo "not ok - $*"; }
@@ -88,6 +104,19 @@ need_testing() {
 	done
 }
 
+# sections NAME...: runs the functions sec_NAME in turn, each a part of
+# the test file that stands alone. T_SECTIONS (space-separated names)
+# runs only those: the mutation check starts a test file at the section
+# whose check must fail, not at its first line.
+sections() {
+	local s
+	for s in "$@"; do
+		[ -z "${T_SECTIONS:-}" ] || [[ " $T_SECTIONS " == *" $s "* ]] || continue
+		echo "# section $s"
+		"sec_$s"
+	done
+}
+
 finish() {
 	echo "# $(basename "$0"): $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ "$T_FAIL" -eq 0 ]
@@ -95,7 +124,8 @@ finish() {
 
 # checks_from CMD...: CMD prints "ok - ..." / "not ok - ..." / "ok - #
 # SKIP ..." lines (a python checker); each becomes a check (or a skip)
-# here. CMD failing without a "not ok" line is a failed check too.
+# here. CMD failing is a failed check too, whatever it printed before:
+# a checker that crashed after its first lines never ran the rest.
 checks_from() {
 	local line n=0 rc
 	"$@" >"$T_TMP/checks.out" 2>&1
@@ -108,7 +138,8 @@ checks_from() {
 		*) echo "# $line" ;;
 		esac
 	done <"$T_TMP/checks.out"
-	[ "$rc" = 0 ] || [ $n -gt 0 ] || fail "checker $* exited $rc"
+	[ "$rc" = 0 ] ||
+		fail "checker ${*:1:2} exited $rc after $n check(s): $(tail -n 1 "$T_TMP/checks.out" | head -c 300)"
 }
 
 # usdt_site_offset FILE: where in FILE the USDT probe test_overhead:nop's
@@ -156,33 +187,78 @@ jexpect() {
 
 # ---- runs of $BIN, watched ----
 
+# The tools' lock: a run of the tests' takes a lock of its own (a private
+# /run/lock, in a mount namespace of its own), and its watcher holds the
+# machine's for it while it runs, the BPF run-time stats on meanwhile:
+# those are machine-wide, and with the lock held no other run of the tools
+# measures under them. A test that holds the lock itself (hold_lock) has
+# its runs' watchers only turn the stats on; one that tests the lock
+# (T_REAL_LOCK=1) has its runs take the machine's lock themselves, and
+# no stats on (the kernel's run counts then unknown: the checks of them
+# skip).
+T_LOCK_HELD=
+T_REAL_LOCK=${T_REAL_LOCK:-}
+[ -d /run/lock ] || T_REAL_LOCK=1	# the tools' lock is in /tmp then
+
+# hold_lock: the test holds the tools' lock until release_lock (for
+# processes of its own that would disturb another suite's runs)
+hold_lock() {
+	local fifo=$T_TMP/lock.fifo
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	"$T_PYTHON" -c 'import ctypes, fcntl, os, signal, sys
+ctypes.CDLL(None).prctl(1, 9)	# PR_SET_PDEATHSIG, SIGKILL: never orphaned
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.ftruncate(fd, 0)
+os.pwrite(fd, b"%d tests/lib.sh\n" % os.getpid(), 0)
+print("locked", flush=True)
+signal.pause()' "$LOCK" >"$fifo" &
+	T_LOCKER=$!
+	T_BG+=("$T_LOCKER")
+	read -r _ <"$fifo"
+	T_LOCK_HELD=1
+}
+release_lock() {
+	kill "$T_LOCKER" 2>/dev/null
+	wait "$T_LOCKER" 2>/dev/null
+	T_LOCK_HELD=
+}
+
 # run_bg NAME ARGS...: starts $BIN ARGS in the background, stdout and
 # stderr in $T_TMP/NAME.{out,err}; $PID is the run, and tests/watch.py
-# records its programs and workers in $T_TMP/NAME.ids, and once it has
+# records what it loads and starts in $T_TMP/NAME.ids, and once it has
 # exited the kernel's run count of each program (the watcher turns the
 # BPF run-time stats on first, and holds a reference to each program
-# until then)
+# until then). The run waits for its watcher's go: for the tools' lock,
+# and for the watcher to be listening.
 run_bg() {
-	local name=$1 go=$T_TMP/$1.go
+	local name=$1 go=$T_TMP/$1.go lock=(--lock "$LOCK") private=()
 	shift
 	rm -f "$go" "$T_TMP/$name.ids"
 	mkfifo "$go"
-	# the run starts once its watcher is ready: a short run that loads
-	# and frees its programs within a poll would be missed otherwise
-	( read -r _ <"$go"; exec "$BIN" "$@" ) >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
+	if [ -n "$T_REAL_LOCK" ]; then
+		lock=(--no-stats)
+	else
+		[ -z "$T_LOCK_HELD" ] || lock=(--lock-held)
+		private=(unshare -m sh -c 'mount -t tmpfs -o size=64k,mode=1777 tmpfs /run/lock && exec "$@"' sh)
+	fi
+	( read -r _ <"$go"; exec "${private[@]}" "$BIN" "$@" ) >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
 	PID=$!
-	python3 "$TESTS/watch.py" $PID "$T_TMP/$name.ids" "$go" &
+	T_STARTED=${EPOCHREALTIME/./}
+	"$T_PYTHON" "$TESTS/watch.py" "${lock[@]}" $PID "$T_TMP/$name.ids" "$go" &
 	WATCH=$!
 	T_BG+=("$PID" "$WATCH")
 }
 
-# started NAME: the run NAME is $BIN now (past its watcher's go)
+# started NAME: the run NAME has its go (it may wait minutes for the
+# tools' lock, while another suite's run holds it)
 started() {
 	local i
-	for i in $(seq 1000); do
-		[ "$(readlink /proc/"$PID"/exe 2>/dev/null)" = "$(readlink -f "$BIN")" ] && return 0
+	for i in $(seq 18000); do
+		grep -qsx go "$T_TMP/$1.ids" && return 0
 		kill -0 "$PID" 2>/dev/null || return 1
-		sleep 0.01
+		sleep 0.05
 	done
 	return 1
 }
@@ -193,6 +269,7 @@ run_end() {
 	wait "$PID" 2>/dev/null
 	RC=$?
 	wait "$WATCH"
+	echo "# $1: exit $RC after $(((${EPOCHREALTIME/./} - T_STARTED) / 1000)) ms"
 }
 
 # run_json NAME ARGS...: $BIN ARGS --json $T_TMP/NAME.json, watched, and
@@ -214,36 +291,40 @@ prog_ids_of() {
 		awk '{ print $2 }' | sort -un
 }
 
-# gone_ids KIND IDS...: within 2 s, bpftool finds none of them (the
-# kernel frees programs asynchronously, after the last reference)
+# gone_ids KIND IDS...: within 2 s, the kernel has none of them (it frees
+# programs asynchronously, after the last reference): tests/gone.py
 gone_ids() {
-	local kind=$1 i id left
+	local kind=$1 left
 	shift
-	for i in $(seq 20); do
-		left=
-		for id in "$@"; do
-			bpftool "$kind" show id "$id" >/dev/null 2>&1 && left="$left $id"
-		done
-		[ -z "$left" ] && return 0
-		sleep 0.1
-	done
-	echo "# still loaded: $kind$left"
+	[ $# -gt 0 ] || return 0
+	left=$(python3 "$TESTS/gone.py" "$kind" "$@") && return 0
+	echo "# still loaded: $kind $left"
 	return 1
 }
 
-# workers_gone NAME: no child the run NAME had is alive (a zombie is dead;
-# a pid with another start time is someone else)
-workers_gone() {
-	local left
-	left=$(awk '$1 == "worker" { print $2, $3 }' "$T_TMP/$1.ids" 2>/dev/null |
+# workers_alive NAME: the processes the run NAME started that live (a
+# zombie is dead; a pid with another start time is someone else)
+workers_alive() {
+	awk '$1 == "worker" { print $2, $3 }' "$T_TMP/$1.ids" 2>/dev/null |
 		while read -r pid start; do
-			[ -r /proc/$pid/stat ] || continue
+			[ "$start" != - ] && [ -r /proc/$pid/stat ] || continue
 			awk -v s="$start" -v p="$pid" '{
 				sub(/^.*\) /, ""); if ($1 != "Z" && $20 == s) print p }' \
 				/proc/$pid/stat
-		done)
-	[ -z "$left" ] || echo "# workers alive: $left"
-	[ -z "$left" ]
+		done
+}
+
+# workers_gone NAME: within 2 s, none of them lives (a worker killed by
+# its parent's death takes a moment to go)
+workers_gone() {
+	local i left
+	for i in $(seq 20); do
+		left=$(workers_alive "$1")
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "# workers alive: $left"
+	return 1
 }
 
 # cleanup_checked NAME: the check that the run NAME left nothing behind,
@@ -255,6 +336,10 @@ workers_gone() {
 # program: their workers' checked calls are the counts.)
 cleanup_checked() {
 	local name=$1 progs links maps nw
+	if ! grep -qsx end "$T_TMP/$name.ids"; then
+		fail "$name: its watcher's record ($name.ids) is missing or incomplete: what the run left behind is unknown"
+		return
+	fi
 	progs=$(ids "$name" prog)
 	links=$(ids "$name" link)
 	maps=$(ids "$name" map)
@@ -305,20 +390,14 @@ attached() {
 }
 
 # wait_attached NAME: until a sample of the run NAME is on with programs:
-# up to 180 s once it holds the tools' lock (a base row may come first,
-# and on a busy machine its disturbed samples are run again for up to
-# five times a sample's length),
-# and meanwhile as long as it waits for the lock (the tool gives up
-# itself after its --lock-wait: another run on a shared machine may hold
-# it for minutes)
+# up to 180 s once it has its go (a base row may come first, and on a busy
+# machine its disturbed samples are run again)
 wait_attached() {
-	local i=0 all=0 holder
-	while [ $i -lt 3600 ] && [ $all -lt 15400 ]; do
+	local i
+	started "$1" || return 1
+	for i in $(seq 3600); do
 		attached "$1" && return 0
 		kill -0 "$PID" 2>/dev/null || return 1
-		read -r holder _ <"$LOCK" 2>/dev/null
-		[ "$holder" = "$PID" ] && i=$((i + 1))
-		all=$((all + 1))
 		sleep 0.05
 	done
 	return 1
@@ -334,6 +413,7 @@ check_interrupt() {
 	set_up "SIG$sig mid-run: a sample with programs attached is on" wait_attached "$name"
 	sleep 0.2
 	kill -"$sig" "$PID"
+	ends_within 30
 	run_end "$name"
 	expect "SIG$sig mid-run: exit $want (rc=$RC)" test "$RC" -eq "$want"
 	expect "SIG$sig mid-run: says so" grep -q 'interrupted by' "$T_TMP/$name.err"
@@ -351,12 +431,24 @@ kill_a_worker() {
 	w=$(pgrep -P "$PID" | head -n 1)
 	# never left running for good: a run that had no worker to kill ends
 	[ -n "$w" ] && kill -KILL "$w" || kill -TERM "$PID"
+	ends_within 30
 	run_end "$name"
 }
 
-# busy N: N busy loops of the test's own in the background ($BUSY)
+# ends_within S: the run ends within S seconds, or is killed (its status
+# then 137): a check of how it ends fails, rather than hangs
+ends_within() {
+	local i
+	for i in $(seq $(($1 * 10))); do kill -0 "$PID" 2>/dev/null || return 0; sleep 0.1; done
+	echo "# $PID still running after $1 s: killed"
+	kill -KILL "$PID" 2>/dev/null
+}
+
+# busy N: N busy loops of the test's own in the background ($BUSY), the
+# tools' lock held meanwhile: they would disturb another suite's run
 busy() {
 	local i
+	hold_lock
 	BUSY=
 	for i in $(seq "$1"); do
 		sh -c 'while :; do :; done' &
@@ -370,6 +462,7 @@ unbusy() {
 	# shellcheck disable=SC2086
 	wait $BUSY 2>/dev/null
 	BUSY=
+	release_lock
 }
 
 # ---- figures ----

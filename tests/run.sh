@@ -6,7 +6,9 @@
 # then lists what was skipped and why and what failed (last, so that a log's
 # tail names them), prints the closing
 # "N passed, N failed, N skipped" line and exits non-zero on any failure.
-# A skip ("ok - # SKIP reason") is never a pass.
+# A skip ("ok - # SKIP reason") is never a pass. Before it, the ten
+# slowest files with their times, and the whole run's: where the time of
+# make check goes.
 cd "$(dirname "$0")/.." || exit 1
 if [ $# -eq 0 ]; then
 	for t in tests/test_*.sh; do
@@ -20,13 +22,17 @@ skipped=0
 log=$(mktemp)
 skips=$(mktemp)
 fails=$(mktemp)
-trap 'rm -f "$log" "$skips" "$fails"' EXIT
+times=$(mktemp)
+trap 'rm -f "$log" "$skips" "$fails" "$times"' EXIT
+start=$(date +%s.%N)
 for t in "$@"; do
 	echo "=== $t"
+	t0=$(date +%s.%N)
 	# tee on the inherited stdout: reopening /dev/stderr would rewind a
 	# log file and overwrite what came before
 	bash "$t" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
+	echo "$(date +%s.%N) $t0 $t" >>"$times"
 	p=$(grep -c '^ok - [^#]' "$log")
 	f=$(grep -c '^not ok' "$log")
 	s=$(grep -c '^ok - # SKIP' "$log")
@@ -40,6 +46,9 @@ for t in "$@"; do
 	failed=$((failed + f))
 	skipped=$((skipped + s))
 done
+echo "slowest:"
+awk '{ printf "%7.1f s  %s\n", $1 - $2, $3 }' "$times" | sort -rn | head -n 10
+echo "all $# files: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 if [ -s "$skips" ]; then
 	echo "skipped:"
 	cat "$skips"

@@ -1584,6 +1584,8 @@ static const double ov_down3[] = { 19.0, 19.4, 18.6, 19.2, 18.8 };
 /* mean 22, stddev 7.9; and the same 0.5 ns higher */
 static const double wide[] = { 22, 12, 32, 17, 27 };
 static const double wide_up[] = { 22.5, 12.5, 32.5, 17.5, 27.5 };
+/* and 3 ns higher: beyond the threshold (2% or 1 ns), t = 0.6 */
+static const double wide_up3[] = { 25, 15, 35, 20, 30 };
 /* a base row's units: its ns per event */
 static const double base_units[] = { 60.0, 60.3, 59.7, 60.1, 59.9 };
 /* Student's t for 95% at 4 and 8 degrees of freedom */
@@ -1686,6 +1688,21 @@ static void test_compare_wide_regression(void)
 	check(ret == 0 && !strcmp(verdict_of("kprobe", "getpgid"),
 				  "no significant change"),
 	      "--fail-on-regression 0: insignificant slowdown passes (%d)", ret);
+
+	/*
+	 * 3 ns (14%) higher, beyond the threshold, in units as spread: the
+	 * significance test alone says no change (t 0.6, p 0.57), so that a
+	 * verdict from the delta, or at any p, would say slower
+	 */
+	b[0].units = wide_up3;
+	pair(a, 1, b, 1, &ctx_host);
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == 0 && !strcmp(verdict_of("kprobe", "getpgid"),
+				  "no significant change") &&
+	      !json_is_true(json_object_get(jfind("rows", "kprobe", "getpgid", ""),
+					    "within_threshold")),
+	      "3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change (%d)",
+	      ret);
 
 	a[0].units = ov_up5;
 	b[0].units = ov;

@@ -14,6 +14,9 @@ L=$T_TMP/list.json
 run_capture list $BIN --list --json "$L"
 expect "--list --json: exit 0, rows with a flag each" \
 	J "$L" 'len(R) > 0 and all(r["flag"] > 0 for r in R)'
+# the rows the checks below take from --list are all there, and
+# upstream's have upstream's bits and headers (tests/pinned.py)
+checks_from python3 "$TESTS/pinned.py" "$L" test_overhead
 # a reason to lack a tracepoint is said of the rows that hook it alone: a
 # kprobe on urandom_read's function that may skip hides a broken kernel
 jexpect "--list: urandom_read's tracepoint rows, and no other, may lack it" "$L" \

@@ -102,11 +102,12 @@ expect "make plot without JSON: refused, saying how" \
 # --- real runs: a curve from map_perf_test, bars from test_overhead
 # real_run NAME X CMD...: runs CMD (up to 3 times while the machine
 # disturbs every point) until the file has a series over X to draw
+# (watched: nothing of the run may stay behind, tests/lib.sh)
 real_run() {
 	local name=$1 x=$2 i
 	shift 2
 	for i in 1 2 3; do
-		run_capture "$name" "$@" --json "$T_TMP/$name.json"
+		BIN=$1 run_json "$name" "${@:2}"
 		[ -n "$(want_series "$T_TMP/$name.json" "$x")" ] && return 0
 	done
 	return 1
@@ -140,8 +141,8 @@ print("\n".join(sorted({r["name"] for r in d["results"] if r["name"] != "base"
 
 if [ -x ./test_overhead ]; then
 	for i in 1 2 3; do
-		run_capture realov ./test_overhead -r 2 -n 20000 -m base,raw_tp,tracepoint \
-			-e getpgid --json "$T_TMP/realov.json"
+		BIN=./test_overhead run_json realov -r 2 -n 20000 -m base,raw_tp,tracepoint \
+			-e getpgid
 		[ -n "$(want_bars "$T_TMP/realov.json")" ] && break
 	done
 	if [ -n "$(want_bars "$T_TMP/realov.json")" ]; then

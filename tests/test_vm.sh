@@ -3,7 +3,13 @@
 # The proof on a stock kernel: tools/vmtest.sh boots Debian's default cloud
 # kernel (kprobes, trampolines and all) with the static binaries, runs the
 # default commands and fails any mode that the kernel's config enables but
-# that did not run verified. Each mode it reports is one check here.
+# that did not run verified. Each row it judges is one check here: PASS a
+# pass, FAIL a failure, and SKIP (a mode this kernel's config or the
+# build's libbpf lacks) a skip, never a pass. Under TCG the guest proves
+# function, not speed: one unit of 2000 events a row proves it as well as
+# more, in a fraction of the time, and map_perf_test's kprobe and fentry
+# rows are what the host cannot run (make check proves raw_tp and
+# tracepoint there); .ci/run's boots run the full sizes, every method.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ]; then
@@ -12,15 +18,17 @@ if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ]; then
 	exit
 fi
 
-"$TOP/tools/vmtest.sh" >"$T_TMP/vm.out" 2>&1
+"$TOP/tools/vmtest.sh" --count 2000 --repeat 1 --attach kprobe,fentry >"$T_TMP/vm.out" 2>&1
 RC=$?
 cat "$T_TMP/vm.out"
 while read -r verdict name1 name2 rest; do
 	case $verdict in
-	PASS) pass "vm: $name1 $name2" ;;
-	SKIP) pass "vm: $name1 $name2 skipped for the kernel: $rest" ;;
+	PASS) pass "vm: $name1 $name2 $rest" ;;
+	SKIP) skip "vm: $name1 $name2 skipped for the kernel: $rest" ;;
 	FAIL) fail "vm: $name1 $name2 $rest" ;;
 	esac
 done < <(grep -E '^(PASS|SKIP|FAIL) ' "$T_TMP/vm.out")
 expect "vmtest verdict ($(tail -n 1 "$T_TMP/vm.out"))" test "$RC" -eq 0
+jobs=$(grep -c '^PASS ' "$T_TMP/vm.out")
+expect "vmtest: rows verified in the guest ($jobs)" test "$jobs" -gt 0
 finish

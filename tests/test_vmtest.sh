@@ -3,8 +3,8 @@
 # Cheap checks of tools/vmtest.sh: each failure path must end in a clear
 # FAIL with a non-zero exit, never a hang or a false PASS.  The guest boots
 # the default Debian kernel with --no-build, so these checks do not depend
-# on the C build; each boot takes about 4-6 s under TCG (plus a one-time
-# KVM probe of up to 20 s, cached in build/vmtest/).
+# on the C build; each boot takes about 3-6 s under TCG (plus a one-time
+# KVM probe of up to 8 s, cached in build/vmtest/).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -29,11 +29,12 @@ expect "unknown --arch: one line on stderr" [ "$(err_lines badarch)" -eq 1 ]
 # the config enables all it needs fails; one whose needs are missing,
 # whose event a kernel may lack, or that the build's libbpf lacks, is a skip; a row that ran passes only
 # with its events the command line's -n x workers x -r (at most -r when
-# disturbed), and hits not short of them.
+# disturbed; a base row fed by its rows' units two samples a unit), and
+# hits not short of them.
 judge_log() {
 	local list='{"schema": "bpf-bench/1", "tool": "t", "rows": [{"name": "kprobe", "variant": "a", "needs": ["KPROBES"]}, {"name": "fentry", "variant": "a", "needs": ["FENTRY_X"]}, {"name": "tracepoint", "variant": "u", "needs": ["KPROBES"], "may_lack": "gone"}, {"name": "kprobe_x", "variant": "a", "needs": ["KPROBES"], "lacks": "old libbpf"}]}'
 	local res='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "kprobe", "variant": "a", "status": "skipped", "reason": "r1"}, {"name": "fentry", "variant": "a", "status": "skipped", "reason": "r2"}, {"name": "tracepoint", "variant": "u", "status": "skipped", "reason": "r3"}, {"name": "kprobe_x", "variant": "a", "status": "skipped", "reason": "r4"}, {"name": "raw_tp", "variant": "a", "status": "disturbed", "reason": "d", "events": 10, "hits": 10, "hits_per_event": 1}, {"name": "raw_tp", "variant": "b", "status": "disturbed", "reason": "d", "events": 10, "hits": 9, "hits_per_event": 1}]}'
-	local counted='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "raw_tp", "variant": "c", "status": "ok", "reason": null, "workers": 2, "events": 40, "hits": 40, "hits_per_event": 1}, {"name": "raw_tp", "variant": "d", "status": "disturbed", "reason": "d", "workers": 2, "events": 20, "hits": 20, "hits_per_event": 1}, {"name": "raw_tp", "variant": "e", "status": "ok", "reason": null, "workers": 2, "events": 20, "hits": 20, "hits_per_event": 1}, {"name": "raw_tp", "variant": "f", "status": "disturbed", "reason": "d", "workers": 2, "events": 30, "hits": 30, "hits_per_event": 1}]}'
+	local counted='{"schema": "bpf-bench/1", "tool": "t", "results": [{"name": "raw_tp", "variant": "c", "status": "ok", "reason": null, "workers": 2, "events": 40, "hits": 40, "hits_per_event": 1}, {"name": "raw_tp", "variant": "d", "status": "disturbed", "reason": "d", "workers": 2, "events": 20, "hits": 20, "hits_per_event": 1}, {"name": "raw_tp", "variant": "e", "status": "ok", "reason": null, "workers": 2, "events": 20, "hits": 20, "hits_per_event": 1}, {"name": "raw_tp", "variant": "f", "status": "disturbed", "reason": "d", "workers": 2, "events": 30, "hits": 30, "hits_per_event": 1}, {"name": "base", "variant": "c", "status": "ok", "reason": null, "fed": true, "units": {"n": 2}, "workers": 2, "events": 80, "hits": null}, {"name": "base", "variant": "d", "status": "ok", "reason": null, "fed": true, "units": {"n": 2}, "workers": 2, "events": 60, "hits": null}]}'
 	printf 'VMTEST-RUN 1: l\nVMTEST-OUT 1\n%s\nVMTEST-ERR 1\nVMTEST-END rc=0\nVMTEST-RUN 2: r\nVMTEST-OUT 2\n%s\nVMTEST-ERR 2\nVMTEST-END rc=3\n' "$list" "$res"
 	# a kernel message on the console amid the JSON is not the command's
 	printf "VMTEST-RUN 3: './t' '-n' '10' '-r' '2'\nVMTEST-OUT 3\n%s\n[   12.345678] a kernel warning\nVMTEST-ERR 3\nVMTEST-END rc=3\n" "$counted"
@@ -52,6 +53,8 @@ expect "judge: ok with -r x -n x workers events passes" has judge "PASS t raw_tp
 expect "judge: disturbed after one of -r 2 samples passes" has judge "PASS t raw_tp d (timing disturbed under emulation)"
 expect "judge: ok with one sample of -r 2 fails" has judge "FAIL t raw_tp e (ok, but 1 samples' events, -r 2)"
 expect "judge: events not whole samples of -n fail" has judge "FAIL t raw_tp f (disturbed, but 30 events are not whole samples of -n 10 x 2 workers)"
+expect "judge: a base row fed by its rows' -r 2 units, two samples each, passes" has judge "PASS t base c"
+expect "judge: a fed base row with samples its units did not make fails" has judge "FAIL t base d (ok, but 3 samples' events for 2 units of its rows, -r 2)"
 expect "judge: every command ended" has judge "ENDS 3"
 
 run_capture nokernel "$VMTEST" --no-build -k /nonexistent -- true
@@ -111,11 +114,11 @@ expect "failed row reported" has row "FAIL test_overhead kprobe task_rename (it'
 expect "failed row named in verdict" last_line row "vmtest: FAIL (test_overhead kprobe task_rename FAILED)"
 
 start=$SECONDS
-run_capture hang "$VMTEST" --no-build -t 15 -- sleep 600
+run_capture hang "$VMTEST" --no-build -t 10 -- sleep 600
 took=$((SECONDS - start))
 expect "hung guest fails" [ "$RC" -eq 1 ]
-expect "hung guest: timeout message" has hang "FAIL: guest timed out after 15 s"
+expect "hung guest: timeout message" has hang "FAIL: guest timed out after 10 s"
 expect "hung guest: console tail shown" has hang "VMTEST-RUN 1: 'sleep' '600'"
-expect "hung guest stopped within 25 s (took ${took} s)" [ "$took" -le 25 ]
+expect "hung guest stopped within 20 s (took ${took} s)" [ "$took" -le 20 ]
 
 finish

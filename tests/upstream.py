@@ -14,9 +14,10 @@ for each ok row whatever -r is; a row without a figure is one
 
 Which rows have lines: upstream's own (test_overhead's eight modes on
 task_rename and fib_table_lookup, map_perf_test's eleven tests), or with
---all (the run gave test_flags, or -v) every row. What upstream calls each
-mode and test, and which rows are its own, comes from LIST, the program's
---list --json. Skipped rows are said
+--all (the run gave test_flags, or -v) every row. Which rows are
+upstream's and what upstream calls them is tests/pinned.py's, never the
+program's to say; LIST, the program's --list --json, names the rows of
+our own. Skipped rows are said
 once per reason: rows whose reasons differ only by their mode's name
 make a group; a group that has every row of its modes replaces their
 headers ("w/FENTRY, w/FEXIT (4 rows): skipped: refused by ..."); one
@@ -30,6 +31,8 @@ block: its count, and each group's line.
 import json
 import re
 import sys
+
+import pinned
 
 STATUS = {"ok": "ok", "skipped": "skipped", "failed": "FAILED",
 	  "disturbed": "disturbed"}
@@ -50,13 +53,23 @@ def params(r):
 
 
 # what --list says of each row: test_overhead's "header" of its mode,
-# map_perf_test's "line" and "unit" of its test, and "upstream": whether
-# the row is one of upstream's own
+# map_perf_test's "line" and "unit" of its test; upstream's rows take
+# upstream's words from tests/pinned.py instead
 LISTED = {}
 
 
 def listed(r, key):
+	if key == "header" and pinned.header(r):
+		return pinned.header(r)
+	words = pinned.map_words(r["name"])
+	if key in ("line", "unit") and words:
+		return words[0] if key == "line" else words[1]
+	if key == "upstream":
+		return pinned.is_upstream(TOOL[0], r)
 	return LISTED[(r["name"], r["variant"])][key]
+
+
+TOOL = [None]
 
 
 def mode_of(tool, r):
@@ -220,6 +233,7 @@ def main():
 	except (OSError, ValueError) as e:
 		print("not ok - %s: upstream's lines: reading the run's files: %s" % (tag, e))
 		return
+	TOOL[0] = d["tool"]
 	head, _, summary = text.partition("\nSummary:")
 	head = head.rstrip("\n")
 	lines = head.split("\n") if head else []

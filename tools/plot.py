@@ -94,7 +94,10 @@ def overhead_bars(doc, outdir, fmt):
                 if r["name"] == mode and r["variant"] == ev:
                     xs.append(j + (i - (len(modes) - 1) / 2) * width)
                     ys.append(r["overhead_ns"]["value"])
-                    es.append(r["overhead_ns"]["uncertainty"] or 0)
+                    # ci95 since the units (2026-12); older files:
+                    # uncertainty
+                    ov = r["overhead_ns"]
+                    es.append(ov.get("ci95", ov.get("uncertainty")) or 0)
         bars = ax.bar(xs, ys, width, yerr=es, capsize=3, label=mode)
         for patch in bars.patches:
             patch.set_gid("series:" + mode)

@@ -11,8 +11,9 @@ results document is judged row by row against them:
 
     PASS  ok, or disturbed (TCG timing is no figure), with its events the
           whole samples the command line asked for: -n per worker and
-          sample, -r units of one sample (ok) or at most -r (disturbed),
-          and a base row its rows ran against two samples a unit of theirs
+          sample, -r units of one sample (ok) or at most -r (disturbed);
+          a base row its rows ran against ("fed") two samples of each
+          of their units, a multiple of -r
     SKIP  skipped for a reason, where the config lacks what the row needs
     FAIL  failed, or skipped although the config enables every need, or
           events that are not the command line's, or hits short of them
@@ -101,14 +102,17 @@ def counts_wrong(r, cmd):
     if left or not samples:
         return "%d events are not whole samples of -n %d x %d workers" % (
             events, n, workers)
-    # a base row its rows ran against holds two samples of each of their
-    # -r units; any other row, one sample a unit
-    if r.get("fed"):
-        if samples % 2 or rep and (samples // 2) % rep:
-            return "%d base samples' events: not two for each of -r %d units" % (
-                samples, rep)
+    if not rep:
         return None
-    if rep and (samples > rep or r["status"] == "ok" and samples != rep):
+    units = (r.get("units") or {}).get("n") or 0
+    if r.get("fed"):
+        # two base samples in each unit of each of its rows
+        if r["status"] == "ok" and (samples != 2 * units or units % rep):
+            return "%d samples' events for %d units of its rows, -r %d" % (
+                samples, units, rep)
+        if samples % 2:
+            return "%d samples' events, not two a unit" % samples
+    elif samples > rep or r["status"] == "ok" and samples != rep:
         return "%d samples' events, -r %d" % (samples, rep)
     return None
 

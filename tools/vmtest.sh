@@ -36,6 +36,11 @@ FETCH_ONLY=0
 CMDS=()
 DEFAULT_RUN=1
 APT_UPDATED=0
+# the default commands' test_overhead -n and -r (--count, --repeat)
+COUNT=20000
+REPEAT=2
+# the default map_perf_test run's -a (--attach)
+MAP_ATTACH=all
 WORK=
 REASONS=()
 PANICS=()
@@ -74,14 +79,19 @@ judge every row of the results each command prints with --json -.
   --accel MODE   auto (default: KVM only if a probe boot succeeds), kvm, tcg
   --append ARGS  more kernel command-line arguments
   --fetch-only   fetch/unpack the kernel, print its path, do not boot
+  --count N      the default test_overhead run's -n (default $COUNT)
+  --repeat N     the default test_overhead run's -r (default $REPEAT)
+  --attach LIST  the default map_perf_test run's -a (default $MAP_ATTACH).
+                 make check's quick proof is --count 2000 --repeat 1
+                 --attach kprobe,fentry: the host proves the others
   -h, --help     this text
 
-Without CMD the guest runs (two samples a row, so repeats run there too):
+Without CMD the guest runs (two units a row, so repeats run there too):
   ./test_overhead --list --json -
-  ./test_overhead -n 20000 -r 2 --json -
+  ./test_overhead -n 20000 -r 2 --json -     (--count, --repeat)
   ./map_perf_test --list --json -            (if built)
-  ./map_perf_test -n 2000 -r 1 -a all --json -  (if built: every method;
-                                                 test_overhead proves repeats)
+  ./map_perf_test -n 2000 -r 1 -a all --json -  (if built: every method,
+                                   --attach; test_overhead proves repeats)
 With CMD it runs exactly that argv (use "sh -c '...'" for shell syntax).
 Rows of any command that prints a results document are judged: PASS when
 ok (or disturbed with its hits verified: timing under TCG is no figure),
@@ -130,6 +140,9 @@ parse_args() {
 		-t) need_arg "$1" $#; TIMEOUT=$2; shift ;;
 		--accel) need_arg "$1" $#; ACCEL=$2; shift ;;
 		--append) need_arg "$1" $#; APPEND=$2; shift ;;
+		--count) need_arg "$1" $#; COUNT=$2; shift ;;
+		--repeat) need_arg "$1" $#; REPEAT=$2; shift ;;
+		--attach) need_arg "$1" $#; MAP_ATTACH=$2; shift ;;
 		-v) VERBOSE=1 ;;
 		--no-build) BUILD=0 ;;
 		--fetch-only) FETCH_ONLY=1 ;;
@@ -144,6 +157,9 @@ parse_args() {
 	set_libbpf "$LIBBPF"
 	[ -z "$KERNEL" ] || [ -z "$PKG" ] || bad_usage "-k and -p exclude each other"
 	[[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || bad_usage "-t wants a positive number of seconds, not '$TIMEOUT'"
+	[[ $COUNT =~ ^[1-9][0-9]*$ ]] || bad_usage "--count wants a positive number, not '$COUNT'"
+	[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || bad_usage "--repeat wants a positive number, not '$REPEAT'"
+	[[ $MAP_ATTACH =~ ^[a-z_,]+$ ]] || bad_usage "--attach wants a list of attach methods, not '$MAP_ATTACH'"
 	# The name becomes a cache path: keep it to Debian package characters.
 	[ -z "$PKG" ] || [[ $PKG =~ ^[a-z0-9][a-z0-9.+-]*$ ]] || bad_usage "bad package name '$PKG'"
 	case $ACCEL in auto|kvm|tcg) ;; *) bad_usage "--accel wants auto, kvm or tcg" ;; esac
@@ -284,11 +300,13 @@ fetch_busybox() {
 	BUSYBOX=$CACHE/busybox-static-$DEB_ARCH/bin/busybox
 }
 
+# the two programs alone: the guest runs nothing else of the build
 build_binaries() {
+	local targets=("${BINARIES[@]/#/${BIN_DIR#"$TOP"/}/}")
 	[ "$BUILD" -eq 1 ] || return 0
-	note "building: make -C $TOP $MAKE_ARGS"
+	note "building: make -C $TOP $MAKE_ARGS ${targets[*]}"
 	# shellcheck disable=SC2086
-	make -C "$TOP" $MAKE_ARGS || fail_now "make $MAKE_ARGS failed"
+	make -C "$TOP" $MAKE_ARGS "${targets[@]}" || fail_now "make $MAKE_ARGS failed"
 }
 
 # Only binaries that exist are packed; a dynamic one would die in the guest
@@ -307,9 +325,9 @@ present_binaries() {
 default_cmds() {
 	local have=" $* "
 	[[ $have == *" test_overhead "* ]] || fail_now "no $BIN_DIR/test_overhead to run (build it or drop --no-build)"
-	CMDS=("./test_overhead --list --json -" "./test_overhead -n 20000 -r 2 --json -")
+	CMDS=("./test_overhead --list --json -" "./test_overhead -n $COUNT -r $REPEAT --json -")
 	if [[ $have == *" map_perf_test "* ]]; then
-		CMDS+=("./map_perf_test --list --json -" "./map_perf_test -n 2000 -r 1 -a all --json -")
+		CMDS+=("./map_perf_test --list --json -" "./map_perf_test -n 2000 -r 1 -a $MAP_ATTACH --json -")
 	fi
 }
 
@@ -399,7 +417,8 @@ on_signal() {
 }
 
 # /dev/kvm existing proves nothing here (guests hang or qemu aborts), so
-# boot a tiny guest with KVM under a short timeout; cache the verdict.
+# boot a tiny guest with KVM under a short timeout (a working KVM boots it
+# in a second or two); cache the verdict.
 kvm_works() {
 	local key ans probe=$CACHE/kvm-probe
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
@@ -408,10 +427,10 @@ kvm_works() {
 	key="host=$(uname -r) qemu=$($QEMU --version | head -1 | awk '{print $4}') guest=$(basename "$KERNEL")"
 	ans=$(grep -F "$key " "$probe" 2>/dev/null | tail -1 | awk '{print $NF}')
 	if [ -z "$ans" ]; then
-		note "probing KVM (bounded to 20 s, result cached in $probe)"
+		note "probing KVM (bounded to 8 s, result cached in $probe)"
 		PACK_BINS='' build_initramfs "$WORK/probe.gz" true || return 1
 		ans=no
-		VERBOSE=0 run_qemu "-accel kvm -cpu host" "$WORK/probe.log" 20 "$WORK/probe.gz" &&
+		VERBOSE=0 run_qemu "-accel kvm -cpu host" "$WORK/probe.log" 8 "$WORK/probe.gz" &&
 			grep -q 'VMTEST-END rc=0' <(clean_log "$WORK/probe.log") && ans=yes
 		mkdir -p "$CACHE" && echo "$key $ans" >>"$probe"
 	fi
