@@ -32,8 +32,14 @@
 #define WATCH_MS		200
 /* a worker stopped this long fails the sample */
 #define STOPPED_LIMIT_NS	(2 * 1000000000ull)
-/* and one that gets no CPU time for this long */
+/*
+ * and one that gets next to no CPU time for this long: less than this
+ * share of it, by the scheduler's own ns (a clock tick's utime lands in
+ * a task that runs 1 ms a second only now and then, and reset a check
+ * of ticks at random: it took 5 to over 30 s)
+ */
 #define STALLED_LIMIT_NS	(5 * 1000000000ull)
+#define STALLED_SHARE		0.005
 /*
  * With a duration the worker runs the loop in chunks and reads the clock
  * between them: often enough to stop on time, rarely enough (a vDSO call
@@ -402,13 +408,13 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 
 struct proc_state {
 	char state;		/* /proc/<pid>/stat's: R, S, D, T, ... */
-	__u64 ticks;		/* utime + stime */
+	__u64 cpu_ns;		/* /proc/<pid>/schedstat's time on a CPU */
 };
 
 static int read_proc_state(pid_t pid, struct proc_state *ps)
 {
 	char path[64], buf[512], *p;
-	unsigned long long utime, stime;
+	unsigned long long cpu_ns;
 	ssize_t n;
 	int fd;
 
@@ -423,17 +429,25 @@ static int read_proc_state(pid_t pid, struct proc_state *ps)
 	buf[n] = '\0';
 	/* the name may hold spaces and parentheses: skip to its end */
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &ps->state, &utime, &stime) != 3)
+	if (!p || sscanf(p + 2, "%c", &ps->state) != 1)
 		return -EIO;
-	ps->ticks = utime + stime;
-	return 0;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return sscanf(buf, "%llu", &cpu_ns) == 1 ?
+	       (ps->cpu_ns = cpu_ns, 0) : -EIO;
 }
 
 struct watch {
 	__u64 *stopped_since;	/* 0: not stopped */
-	__u64 *stalled_since;
-	__u64 *ticks;
+	__u64 *stalled_since;	/* since when it had next to no CPU */
+	__u64 *cpu_ns;		/* its CPU time then */
 };
 
 static const char *state_name(char st)
@@ -474,8 +488,11 @@ static bool workers_stuck(struct worker_pool *pool, struct watch *w,
 		} else {
 			w->stopped_since[i] = 0;
 		}
-		if (ps.ticks != w->ticks[i] || ps.state == 'S') {
-			w->ticks[i] = ps.ticks;
+		/* waiting for the go, or getting its CPU: not stalled */
+		if (ps.state == 'S' ||
+		    ps.cpu_ns - w->cpu_ns[i] >
+		    STALLED_SHARE * (now - w->stalled_since[i])) {
+			w->cpu_ns[i] = ps.cpu_ns;
 			w->stalled_since[i] = now;
 		}
 		if (w->stopped_since[i] &&
@@ -490,10 +507,10 @@ static bool workers_stuck(struct worker_pool *pool, struct watch *w,
 		if (!w->stopped_since[i] &&
 		    now - w->stalled_since[i] > STALLED_LIMIT_NS) {
 			outcome_set(out, ST_FAILED,
-				    "worker on CPU %d (pid %d) got no CPU time for %llu s, %s",
+				    "worker on CPU %d (pid %d) got no CPU time to speak of for %llu s (under %.1f%%), %s",
 				    pool->cpu[i], pool->pid[i],
 				    STALLED_LIMIT_NS / 1000000000,
-				    state_name(ps.state));
+				    100 * STALLED_SHARE, state_name(ps.state));
 			return true;
 		}
 		if (deadline_ns && now > deadline_ns) {
@@ -586,8 +603,8 @@ static int watch_init(struct watch *w, int nr)
 
 	w->stopped_since = calloc(nr, sizeof(__u64));
 	w->stalled_since = calloc(nr, sizeof(__u64));
-	w->ticks = calloc(nr, sizeof(__u64));
-	if (!w->stopped_since || !w->stalled_since || !w->ticks)
+	w->cpu_ns = calloc(nr, sizeof(__u64));
+	if (!w->stopped_since || !w->stalled_since || !w->cpu_ns)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		w->stalled_since[i] = now;
@@ -598,7 +615,7 @@ static void watch_free(struct watch *w)
 {
 	free(w->stopped_since);
 	free(w->stalled_since);
-	free(w->ticks);
+	free(w->cpu_ns);
 }
 
 static int pool_fail(struct worker_pool *pool, int err)
