@@ -240,6 +240,15 @@ struct bench_row {
 	 * every sample all the same
 	 */
 	bool unpaced;
+	/*
+	 * Its programs and maps are loaded afresh for each session: close()
+	 * then open() between sessions. Where a map's speed depends on
+	 * where the kernel placed its memory (a percpu hash differed 2x
+	 * from one load to the next here), one load is one draw: a run's
+	 * figure then averages over several and its interval shows them.
+	 * Not with @links_own.
+	 */
+	bool reload;
 	void *priv;
 	/*
 	 * A row that cannot run, set in setup() with its reason (not ok);
@@ -253,6 +262,9 @@ struct bench_row {
 
 	/* -- the runner's -- */
 	bool opened;
+	int loads;			/* times open() succeeded */
+	__u32 *prog_ids;		/* every load's programs, in order */
+	int nr_prog_ids;
 	bool attached;			/* its programs are */
 	enum row_stop stop;		/* why its sampling ended */
 	int nr;				/* counted samples */
@@ -571,7 +583,10 @@ struct json_t;
  *	--prog-stats and the kernel's counts of skipped runs; returns how
  *	many. The fds stay the family's. Required.
  * @close: called once per opened row, at the end of the run, or on any
- *	exit path after @open succeeded: frees what @open made. Required.
+ *	exit path after @open succeeded: frees what @open made. For a row
+ *	that sets @reload, also before each session after its first, @open
+ *	then loading it afresh: what the family counts over the run stays.
+ *	Required.
  *
  * The callbacks below write the results, once, after the last sample;
  * every row is there, closed or not, and none may be changed.

@@ -699,25 +699,17 @@ static void stats_json(json_t *o, const struct bench_row *row,
 }
 
 /*
- * The ids of the row's programs, while they are loaded (the JSON is
- * written before they are closed): "bpftool prog show id N", and the
- * tests' way to the kernel's own count of their runs
+ * The ids of the row's programs, every load's in order
+ * ("bpftool prog show id N" while it runs), and the tests' way to the
+ * kernel's own count of their runs
  */
-static json_t *prog_ids_json(const struct bench_family *fam,
-			     const struct bench_row *row)
+static json_t *prog_ids_json(const struct bench_row *row)
 {
 	json_t *a = json_array();
-	struct bpf_prog_info info;
-	int fds[64], i, n;
-	__u32 len;
+	int i;
 
-	n = row->opened ? fam->prog_fds(row, fds, 64) : 0;
-	for (i = 0; i < n; i++) {
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (fds[i] >= 0 && !bpf_obj_get_info_by_fd(fds[i], &info, &len))
-			json_array_append_new(a, json_integer(info.id));
-	}
+	for (i = 0; i < row->nr_prog_ids; i++)
+		json_array_append_new(a, json_integer(row->prog_ids[i]));
 	return a;
 }
 
@@ -730,14 +722,16 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 		return;
 	}
 	json_object_update_new(o, json_pack(
-		"{s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:i, s:i, s:o,"
-		" s:o, s:o, s:o, s:o, s:o, s:o*}",
+		"{s:I, s:I, s:I, s:I, s:o, s:i, s:I, s:I, s:I, s:I, s:i, s:i,"
+		" s:o, s:o, s:o, s:o, s:o, s:o, s:o*}",
 		"hits", (json_int_t)row->hits,
 		/* the verified ones: inside the workers' loops, on their CPUs */
 		"hits_window", (json_int_t)row->hits_window,
 		"hits_outside", (json_int_t)(row->hits - row->hits_window),
 		"runs_counted", (json_int_t)row->runs_counted,
-		"prog_ids", prog_ids_json(fam, row),
+		"prog_ids", prog_ids_json(row),
+		/* a row loaded afresh each session has each load's ids */
+		"loads", row->loads,
 		"foreign_hits", (json_int_t)row->foreign,
 		"kernel_skipped", (json_int_t)row->kernel_skipped,
 		"kernel_skips", (json_int_t)row->kernel_skips,

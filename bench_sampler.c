@@ -817,6 +817,52 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 	return 0;
 }
 
+/* the ids of the programs just loaded join the row's (its JSON's) */
+static void note_prog_ids(const struct bench_family *fam,
+			  struct bench_row *row)
+{
+	struct bpf_prog_info info;
+	int fds[64], i, n;
+	__u32 *ids, len;
+
+	n = fam->prog_fds(row, fds, 64);
+	ids = realloc(row->prog_ids,
+		      (row->nr_prog_ids + (n > 0 ? n : 0) + 1) * sizeof(*ids));
+	if (!ids)
+		return;
+	row->prog_ids = ids;
+	for (i = 0; i < n; i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (fds[i] >= 0 && !bpf_obj_get_info_by_fd(fds[i], &info, &len))
+			ids[row->nr_prog_ids++] = info.id;
+	}
+}
+
+/* loads @row's programs: 0, or its outcome says why not */
+static int row_open(const struct bench_family *fam, struct bench_row *row)
+{
+	if (fam->open(&bench_rs, row, &row->out))
+		return -1;
+	row->opened = true;
+	row->loads++;
+	note_prog_ids(fam, row);
+	return 0;
+}
+
+/*
+ * A row loaded afresh for each session (@reload): its first session
+ * uses the load open_rows() made, each later one a new one
+ */
+static int row_reload(const struct bench_family *fam, struct bench_row *row)
+{
+	if (!row->reload || !row->opened || !row->sessions)
+		return 0;
+	fam->close(row);
+	row->opened = false;
+	return row_open(fam, row);
+}
+
 /*
  * One session of @row: its workers, units first that count only for
  * failures (-w's, and in a paced row's first session one that paces it:
@@ -835,6 +881,8 @@ static int row_session(const struct bench_family *fam, struct bench_row *row,
 		uncounted++;
 	if (row_has_base(row))
 		sess.base = row->base;
+	if (row_reload(fam, row))
+		return 0;
 	if (session_start(fam, &sess, &row->out)) {
 		session_end(fam, &sess);
 		return 0;
@@ -885,7 +933,7 @@ static int alloc_worker_rates(struct bench_rows *rows)
 	return 0;
 }
 
-/* every row's programs, loaded once for the run: a row that cannot says why */
+/* every row's programs, loaded for the run: a row that cannot says why */
 static int open_rows(const struct bench_family *fam, struct bench_rows *rows)
 {
 	int i;
@@ -898,11 +946,11 @@ static int open_rows(const struct bench_family *fam, struct bench_rows *rows)
 		if (row->out.status != ST_OK || !row->runs_prog)
 			continue;
 		progress(i, rows->nr, row, -1, 0);
-		if (!fam->open(&bench_rs, row, &row->out))
-			row->opened = true;
+		row_open(fam, row);
 	}
 	return 0;
 }
+
 
 /* a row the next round visits; base rows fed by others are not */
 static bool row_wants_session(const struct bench_rows *rows,
@@ -1120,6 +1168,7 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 		if (rows->row[i].opened && rows->row[i].runs_prog)
 			fam->close(&rows->row[i]);
 		free(rows->row[i].worker_rate);
+		free(rows->row[i].prog_ids);
 	}
 	free(rows->row);
 	rows->row = NULL;

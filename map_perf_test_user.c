@@ -1187,6 +1187,14 @@ static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
 	 * agreed within it.
 	 */
 	row->unpaced = has_consumer(test);
+	/*
+	 * Where the kernel puts a map's memory changes its speed: one load
+	 * of percpu_hash_kmalloc measured 36.5 ns/op, another 99.6, in runs
+	 * 20 s apart. A map loaded afresh each session makes a run's figure
+	 * an average over loads (52.6-54.5 in 4 runs), and its interval
+	 * shows their spread.
+	 */
+	row->reload = true;
 	row->runs_prog = true;
 	add_params(row, test, set);
 	if (why && why->status != ST_OK)

@@ -4,7 +4,8 @@
 tests/watch.py records, for every BPF program the run's fds held, the
 kernel's run count (run_cnt, kept with the BPF run-time stats on from
 before the run loaded anything) once the run has exited: a count no code
-of the tools takes part in. A results row names its programs (prog_ids)
+of the tools takes part in. A results row names its programs (prog_ids,
+each load's in turn where the row was loaded afresh each session: loads)
 and every run they counted over every sample the tool ran, warm-up and
 samples run again included (runs_counted). So, for a row that ran (ok or
 disturbed; a failed row may have lost a sample's counts on purpose):
@@ -98,14 +99,15 @@ def row(d, r, runs):
 	if not checkable(r):
 		return None
 	ids = r["prog_ids"]
-	want = r.get("programs") or 1
+	want = (r.get("programs") or 1) * (r.get("loads") or 1)
 	if len(ids) != want:
 		return False, "names %d programs (%s), runs %d" % (len(ids), ids, want)
 	missing = [i for i in ids if i not in runs]
 	if missing:
 		return False, "program(s) %s are none of the run's own" % missing
 	kernel = sum(runs[i][0] for i in ids)
-	first, misses = runs[ids[0]][0], runs[ids[0]][1]
+	first = sum(runs[i][0] for i in first_ids(r))
+	misses = sum(runs[i][1] for i in first_ids(r))
 	counted = r["runs_counted"]
 	k = r.get("hits_per_event") or 1
 	if filtered(d["tool"], r):
@@ -123,8 +125,18 @@ def row(d, r, runs):
 	return ok, what
 
 
+def first_ids(r):
+	"""the ids of the row's first program, one per load: a row loaded
+	afresh each session (map_perf_test's) names each load's programs in
+	turn"""
+	n = r.get("programs") or 1
+	return (r.get("prog_ids") or [])[::n]
+
+
 def first_runs(r, runs):
-	"""the kernel's run count of the row's first program, or None"""
+	"""the kernel's run count of the row's first program (over all its
+	loads), or None"""
 	if isinstance(runs, str) or not r.get("prog_ids"):
 		return None
-	return runs.get(r["prog_ids"][0], (None,))[0]
+	counts = [runs.get(i, (None,))[0] for i in first_ids(r)]
+	return None if None in counts else sum(counts)

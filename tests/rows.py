@@ -167,12 +167,13 @@ def check_kernel(ck, tool, r, a, nw, what):
 	if isinstance(a.runs, str):
 		ck.skip("%s: the kernel's run count: %s" % (what, a.runs))
 		return
-	ids = r.get("prog_ids") or []
-	if not ids or ids[0] not in a.runs:
-		ck.check(False, "%s: its first program (%s) is one of the run's "
-			 "own, with a kernel run count" % (what, ids[:1]))
+	ids = kernel_runs.first_ids(r)
+	if not ids or any(i not in a.runs for i in ids):
+		ck.check(False, "%s: its first program (%s, each load's) is one "
+			 "of the run's own, with a kernel run count" % (what, ids))
 		return
-	kr, misses, _ = a.runs[ids[0]]
+	kr = sum(a.runs[i][0] for i in ids)
+	misses = sum(a.runs[i][1] for i in ids)
 	k = r.get("hits_per_event") or 1
 	unit = a.count * nw
 	counted = r["events"] // unit

@@ -99,6 +99,17 @@ sec_paced() {
 		'all(r["units"]["counts"] == ['"$own"', '"$own"'] for r in rows(name="ringbuf_output", status="ok"))'
 }
 
+# --- each session loads its row afresh (reload): every load's program is
+# named, in turn, and the kernel's counts of them all hold the row's
+# (rows_checked)
+sec_reload() {
+	run_json reload -r 4 -n $N -a raw_tp -t hash_prealloc,percpu_hash_kmalloc
+	jexpect "reload: a load a session, 2 or more, each load's program named once" "$T_TMP/reload.json" \
+		'R and all(r["sessions"] >= 2 and r["loads"] == r["sessions"] and len(r["prog_ids"]) == r["loads"] * r["programs"] == len(set(r["prog_ids"])) for r in R if r["name"] != "base" and ran(r))'
+	rows_checked reload "$L" 'l["name"] == "base" and l["variant"] in '"$(base_of hash_prealloc percpu_hash_kmalloc)"' or l["name"] in ("hash_prealloc", "percpu_hash_kmalloc") and l["variant"] == "raw_tp"' \
+		--repeat 4 --count $N --tag reload
+}
+
 # --- --miss: absent keys on purpose, every lookup misses
 sec_miss() {
 	run_json miss -r 1 -n $N --miss -a raw_tp -t lpm_kmalloc,hash_lookup,lru_hash_lookup
@@ -252,5 +263,5 @@ sec_signals() {
 	cleanup_checked dead
 }
 
-sections tr all auto paced miss faults sizes upstream hog badargs signals
+sections tr all auto paced reload miss faults sizes upstream hog badargs signals
 finish
