@@ -291,6 +291,7 @@ struct bench_row {
 	/* its samples run: pacing, -w, retries, --prog-stats' too */
 	int samples_run;
 	int disturbed_units;		/* of them, disturbed */
+	struct outcome last_disturbed;	/* the last one's reason */
 	__u64 spent_ns;			/* in its sessions */
 	double session_ns;		/* a session's cost besides its units */
 	double unit_ns_spent;		/* what a unit takes */

@@ -793,6 +793,7 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 		if (u.out.status != ST_DISTURBED)
 			break;
 		row->disturbed_units++;
+		row->last_disturbed = u.out;
 		if (!retry_allowed(row, spent))
 			break;
 		row->retries++;
@@ -977,8 +978,9 @@ static void judge_retries(struct bench_rows *rows)
 					    row->attempts))
 			continue;
 		outcome_set(&row->out, ST_DISTURBED,
-			    "%d of its %d units were disturbed: the rest may be biased",
-			    row->disturbed_units, row->attempts);
+			    "%d of its %d units were disturbed, the rest may be biased; the last: %s",
+			    row->disturbed_units, row->attempts,
+			    row->last_disturbed.reason);
 	}
 }
 
