@@ -33,6 +33,17 @@ pgid_loop() {
 # cpu_ticks PID: its user + system time in clock ticks
 cpu_ticks() { [ -n "$1" ] && awk '{ sub(/^.*\) /, ""); print $12 + $13 }' /proc/"$1"/stat 2>/dev/null || echo 0; }
 vcsw() { awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/"$1"/status 2>/dev/null || echo 0; }
+# in_loop PID: it ran at least 2 ms of the last 5 (the scheduler's ns,
+# /proc/PID/schedstat): a worker in its timed loop, not one waiting for
+# its go. Clock ticks are too coarse: two of them (20 ms) outlast a
+# short sample.
+in_loop() {
+	local a b
+	read -r a _ <"/proc/$1/schedstat" 2>/dev/null || return 1
+	sleep 0.005
+	read -r b _ <"/proc/$1/schedstat" 2>/dev/null || return 1
+	[ $((b - a)) -ge 2000000 ]
+}
 
 # tty_says FILE TEXT: waits until the run's progress line, copied to FILE
 # (tests/ptyrun.py), says TEXT; false when the run ended first
@@ -315,6 +326,8 @@ kill_in_unit2() {
 sec_later() {
 	local try killed
 	for try in 1 2 3; do
+		# the last try's log must not say "unit 2" for this one
+		rm -f "$T_TMP/later.tty"
 		BIN=python3 run_bg later "$TESTS/ptyrun.py" "$T_TMP/later.tty" \
 			chrt -f 1 ./test_overhead -c 1 -m raw_tp -e getpgid -n 300000 -r 3 --json "$T_TMP/later.json"
 		kill_in_unit2
@@ -396,11 +409,9 @@ each_sample() {
 		for w in $(pgrep -P "$PID"); do
 			# not since it last waited for a go
 			[ -n "${acted[$w]}" ] && [ "$(vcsw "$w")" -le "${acted[$w]}" ] && continue
-			t=$(cpu_ticks "$w")
-			for i in $(seq 200); do
-				[ "$(cpu_ticks "$w")" -ge $((t + 2)) ] && break
+			for i in $(seq 400); do
+				in_loop "$w" && break
 				kill -0 "$w" 2>/dev/null || break
-				sleep 0.005
 			done
 			"$@" "$w"
 			acted[$w]=$(vcsw "$w")
@@ -430,11 +441,18 @@ sec_disturbed() {
 		# per-CPU check before this one). Short samples: past the RT
 		# budget (0.95 s a second) a throttled worker would be pulled
 		# to the other CPU.
-		run_bg widen -c 1 -m raw_tp -e getpgid -n 500000 -r 1 --json "$T_TMP/widen.json"
-		each_sample widen widen
-		run_end widen
+		# The widening lands some 30 ms into a sample (the worker's
+		# two ticks, then chrt and taskset): a run whose samples all
+		# ended before it did is run again, up to 3 times.
+		for try in 1 2 3; do
+			run_bg widen -c 1 -m raw_tp -e getpgid -n 1000000 -r 1 --json "$T_TMP/widen.json"
+			each_sample widen widen
+			run_end widen
+			cleanup_checked widen
+			[ "$(jget "$T_TMP/widen.json" 'row("raw_tp", "getpgid")["status"]')" = ok ] || break
+			echo "# widen: no widening landed inside a loop (try $try)"
+		done
 		disturbed_by "a worker's affinity widened in every sample" widen "moved off its CPU"
-		cleanup_checked widen
 		# -c 1: one worker, on CPU 0, moved to CPU 1 and back within
 		# its loop: at the end it is on its CPU, pinned, and its
 		# events on CPU 1 are missing from CPU 0's count (which made
