@@ -12,7 +12,8 @@
 #   make first-run     RUNS= default runs of each program: what a user sees
 #   make repro         RUNS= runs of each program: the figures' spread run to
 #                      run, their intervals' calibration, A/A compares
-#   make run           install what is missing, build, run both programs
+#   make run           install what building and running is missing (no
+#                      qemu, docutils or matplotlib), build, run both programs
 #                      (the worse exit status of the two, both named)
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
@@ -274,11 +275,16 @@ $(HOLD_HOOK): $(OBJDIR)/tests/hold_hook.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# The README's two commands. Both install what they need first.
+# The README's two commands. Both install what they need first, each its
+# own group (tools/install-deps.sh): make run no qemu, docutils or
+# matplotlib. make deps is all that make check needs.
 deps:
-	$(Q)tools/install-deps.sh
+	$(Q)tools/install-deps.sh check
 
-# the cross toolchain, arm64's static libraries and qemu for arm64, too
+deps-run deps-vmtest deps-plot:
+	$(Q)tools/install-deps.sh $(@:deps-%=%)
+
+# run's, the cross toolchain, arm64's static libraries and qemu for arm64
 deps-arm64:
 	$(Q)tools/install-deps.sh arm64
 
@@ -294,13 +300,14 @@ check-quiet: all testing
 	$(Q)BENCH_TESTS_QUIET=1 tests/run.sh $(sort $(QUIET_TESTS))
 
 # both programs whatever the first gives; the worse status of the two
-run: deps
+run: deps-run
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tools/run.sh
 
 # pictures of --json results: make plot JSON="a.json b.json" [PLOTDIR=dir]
 PLOTDIR ?= $(OUTPUT)/plots
-plot:
+# (matplotlib is installed only once JSON= is given)
+plot: $(if $(JSON),deps-plot)
 	$(if $(JSON),,$(error give the --json files: make plot JSON="a.json ..."))
 	$(Q)tools/plot.py -o $(PLOTDIR) $(JSON)
 
@@ -309,7 +316,7 @@ plot:
 mutation-check: all testing
 	$(Q)tests/mutation-check.sh
 
-vmtest: deps
+vmtest: deps-vmtest
 	$(Q)tools/vmtest.sh
 
 vmtest-arm64: deps-arm64
@@ -338,7 +345,7 @@ clean:
 		test_overhead map_perf_test
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
 
-.PHONY: all tests testing deps deps-arm64 check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
+.PHONY: all tests testing deps deps-run deps-vmtest deps-plot deps-arm64 check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:

@@ -1,20 +1,32 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Installs the Debian 12 packages the build, the tests and vmtest need, only
-# when something is missing, so that a fresh machine passes `make check`.
+# Installs the Debian 12 packages a target needs, only when something is
+# missing: each make target installs its own group, so that a fresh machine
+# passes `make run` without qemu or matplotlib, and `make check` with all.
 # libbpf and bpftool come from bookworm-backports (libbpf 1.4, bpftool 7.5):
 # bookworm's own libbpf 1.1 lacks uprobe.multi. The backports are enabled
 # as Debian documents it (https://backports.debian.org/Instructions/): a
 # sources entry for bookworm-backports, and those packages alone installed
 # with -t bookworm-backports; everything else stays bookworm's.
 #
-#   tools/install-deps.sh          the host's packages
-#   tools/install-deps.sh arm64    those, plus the arm64 cross toolchain, the
-#                                  arm64 static libraries and qemu for arm64
+#   tools/install-deps.sh [GROUP...]         install what GROUP needs
+#   tools/install-deps.sh --list [GROUP...]  print its packages, install nothing
+#
+#   run      build and run both programs (make run): the compilers, libbpf,
+#            libelf, zlib, jansson, <sys/sdt.h>
+#   vmtest   run's, the static build's libzstd, qemu, busybox and cpio
+#            (make vmtest)
+#   plot     python3-matplotlib (make plot)
+#   check    (default) all three, and what the tests use: procps, python3,
+#            docutils (make check, make deps)
+#   arm64    run's, plus the arm64 cross toolchain, the arm64 static
+#            libraries and qemu for arm64 (make deps-arm64)
+# (group_* and include_* are read by name)
+# shellcheck disable=SC2034
 set -u
 
 usage() {
-	echo "usage: tools/install-deps.sh [arm64]" >&2
+	echo "usage: tools/install-deps.sh [--list] [run|check|vmtest|plot|arm64]..." >&2
 	exit 2
 }
 
@@ -24,27 +36,45 @@ multiarch=$(uname -m)-linux-gnu
 # package: the file that proves it is installed
 declare -A need=(
 	[clang]=/usr/bin/clang
-	[llvm]=/usr/bin/llvm-strip
+	[gcc]=/usr/bin/gcc
+	[libc6-dev]=/usr/include/stdio.h
+	[make]=/usr/bin/make
+	[binutils]=/usr/bin/objdump
 	[libelf-dev]=/usr/include/libelf.h
 	[zlib1g-dev]=/usr/include/zlib.h
-	[libzstd-dev]=/usr/include/zstd.h
 	[libjansson-dev]=/usr/include/jansson.h
 	[systemtap-sdt-dev]=/usr/include/$multiarch/sys/sdt.h
+	[libzstd-dev]=/usr/include/zstd.h
 	[qemu-system-x86]=/usr/bin/qemu-system-x86_64
 	[busybox-static]=/bin/busybox
 	[cpio]=/usr/bin/cpio
-	[gcc]=/usr/bin/gcc
-	[make]=/usr/bin/make
-	[binutils]=/usr/bin/objdump
 	[procps]=/usr/bin/pgrep
 	[python3]=/usr/bin/python3
 	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib
 )
 
+# Each target's packages of the table above. run's are what the build and
+# tools/run.sh invoke: its headers and tools come through these packages'
+# Depends alone (tests/test_run.sh checks it), so they are installed
+# without their Recommends (clang's would add llvm-14-dev and python3).
+# libc6-dev is only a Recommends of gcc: named. A static build (what
+# vmtest boots) also links -lzstd; vmtest.sh judges with python3.
+group_run="clang gcc libc6-dev make binutils libelf-dev zlib1g-dev
+	   libjansson-dev systemtap-sdt-dev"
+group_vmtest="libzstd-dev qemu-system-x86 busybox-static cpio python3"
+group_plot="python3 python3-matplotlib"
+group_check="procps python3 python3-docutils"
+# the groups each one takes in too
+include_vmtest=run
+include_check="run vmtest plot"
+include_arm64=run
+
 # The arm64 cross build links Debian's own arm64 static libraries (multiarch
 # :arm64 packages); busybox-static:arm64 would replace the host's
-# /bin/busybox, so vmtest.sh fetches and unpacks it instead.
+# /bin/busybox, so vmtest.sh fetches and unpacks it instead. The host's
+# python3 reads the arm64 Image's BTF (tools/btf_extract.py) and judges
+# the guest, cpio packs its initramfs.
 ARM64_LIB=/usr/lib/aarch64-linux-gnu
 declare -A need_arm64=(
 	[qemu-system-arm]=/usr/bin/qemu-system-aarch64
@@ -58,6 +88,7 @@ declare -A need_arm64=(
 	[systemtap-sdt-dev:arm64]=/usr/include/aarch64-linux-gnu/sys/sdt.h
 	[file]=/usr/bin/file
 )
+group_arm64="python3 cpio"
 
 # From bookworm-backports: package, and the least version taken. A system
 # whose own release already has them (trixie) installs nothing from it.
@@ -97,30 +128,73 @@ enable_backports() {
 	}
 }
 
-arm64=0
-case ${1:-} in
-'') ;;
-arm64) arm64=1 ;;
-*) usage ;;
-esac
-[ $# -le 1 ] || usage
+list=0
+[ "${1:-}" != --list ] || { list=1; shift; }
+[ $# -gt 0 ] || set -- check
 
-missing=()
-backports=()
-for pkg in "${!need[@]}"; do
-	[ -e "${need[$pkg]}" ] || missing+=("$pkg")
-done
-for pkg in "${!need_backports[@]}"; do
-	installed "$pkg" "${need_backports[$pkg]}" || backports+=("$pkg")
-done
-if [ "$arm64" -eq 1 ]; then
-	for pkg in "${!need_arm64[@]}"; do
-		[ -e "${need_arm64[$pkg]}" ] || missing+=("$pkg")
+# the groups asked for, and those they take in
+declare -A groups=()
+add_group() {
+	local g inc
+	case $1 in run | check | vmtest | plot | arm64) ;; *) usage ;; esac
+	[ -z "${groups[$1]:-}" ] || return 0
+	groups[$1]=1
+	inc=include_$1
+	for g in ${!inc:-}; do
+		add_group "$g"
 	done
-	for pkg in "${!need_backports_arm64[@]}"; do
-		installed "$pkg" "${need_backports_arm64[$pkg]}" || backports+=("$pkg")
+}
+for g; do
+	add_group "$g"
+done
+
+# the packages of the groups, and which of them come from backports
+declare -A want=() bp=()
+for g in "${!groups[@]}"; do
+	pkgs=group_$g
+	for pkg in ${!pkgs}; do
+		want[$pkg]=${need[$pkg]}
+	done
+done
+if [ -n "${groups[run]:-}" ]; then
+	for pkg in "${!need_backports[@]}"; do
+		bp[$pkg]=${need_backports[$pkg]}
 	done
 fi
+if [ -n "${groups[arm64]:-}" ]; then
+	for pkg in "${!need_arm64[@]}"; do
+		want[$pkg]=${need_arm64[$pkg]}
+	done
+	for pkg in "${!need_backports_arm64[@]}"; do
+		bp[$pkg]=${need_backports_arm64[$pkg]}
+	done
+fi
+
+if [ "$list" -eq 1 ]; then
+	printf '%s\n' "${!want[@]}" "${!bp[@]}" | sort
+	exit 0
+fi
+
+# run's packages apart: they go in without their Recommends
+declare -A in_run=()
+for pkg in $group_run; do
+	in_run[$pkg]=1
+done
+missing_run=()
+missing_rest=()
+backports=()
+for pkg in "${!want[@]}"; do
+	[ -e "${want[$pkg]}" ] && continue
+	if [ -n "${in_run[$pkg]:-}" ]; then
+		missing_run+=("$pkg")
+	else
+		missing_rest+=("$pkg")
+	fi
+done
+for pkg in "${!bp[@]}"; do
+	installed "$pkg" "${bp[$pkg]}" || backports+=("$pkg")
+done
+missing=("${missing_run[@]}" "${missing_rest[@]}")
 [ ${#missing[@]} -eq 0 ] && [ ${#backports[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -132,7 +206,7 @@ export DEBIAN_FRONTEND=noninteractive
 fresh=0
 # apt knows no :arm64 package until the architecture is added, and then
 # only after an update
-if [ "$arm64" -eq 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+if [ -n "${groups[arm64]:-}" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	dpkg --add-architecture arm64 || {
 		echo "install-deps: dpkg --add-architecture arm64 failed" >&2
 		exit 1
@@ -153,9 +227,15 @@ apt_install() {
 	apt-get install -y -qq "$@"
 }
 updated=0
-if [ ${#missing[@]} -gt 0 ]; then
-	apt_install "${missing[@]}" || {
-		echo "install-deps: apt-get install ${missing[*]} failed" >&2
+if [ ${#missing_run[@]} -gt 0 ]; then
+	apt_install --no-install-recommends "${missing_run[@]}" || {
+		echo "install-deps: apt-get install ${missing_run[*]} failed" >&2
+		exit 1
+	}
+fi
+if [ ${#missing_rest[@]} -gt 0 ]; then
+	apt_install "${missing_rest[@]}" || {
+		echo "install-deps: apt-get install ${missing_rest[*]} failed" >&2
 		exit 1
 	}
 fi
@@ -164,7 +244,7 @@ fi
 # headers) and linux-perf would move to 6.12 too. Only what is asked for.
 if [ ${#backports[@]} -gt 0 ]; then
 	apt_install -t "$BACKPORTS" -o APT::Get::Upgrade-By-Source-Package=false \
-		"${backports[@]}" || {
+		--no-install-recommends "${backports[@]}" || {
 		echo "install-deps: apt-get install -t $BACKPORTS ${backports[*]} failed" >&2
 		exit 1
 	}
