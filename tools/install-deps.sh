@@ -11,10 +11,12 @@
 #   tools/install-deps.sh          the host's packages
 #   tools/install-deps.sh arm64    those, plus the arm64 cross toolchain, the
 #                                  arm64 static libraries and qemu for arm64
+#   tools/install-deps.sh check    the host's, plus what make check alone
+#                                  needs: the kernel's kselftest runner
 set -u
 
 usage() {
-	echo "usage: tools/install-deps.sh [arm64]" >&2
+	echo "usage: tools/install-deps.sh [arm64|check]" >&2
 	exit 2
 }
 
@@ -40,6 +42,12 @@ declare -A need=(
 	[python3]=/usr/bin/python3
 	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib
+)
+
+# make check's alone: tests/test_ktap.sh runs the kernel's own kselftest
+# runner, run_kselftest.sh, from Debian's kernel source tarball
+declare -A need_check=(
+	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
 )
 
 # The arm64 cross build links Debian's own arm64 static libraries (multiarch
@@ -98,9 +106,11 @@ enable_backports() {
 }
 
 arm64=0
+check=0
 case ${1:-} in
 '') ;;
 arm64) arm64=1 ;;
+check) check=1 ;;
 *) usage ;;
 esac
 [ $# -le 1 ] || usage
@@ -113,6 +123,11 @@ done
 for pkg in "${!need_backports[@]}"; do
 	installed "$pkg" "${need_backports[$pkg]}" || backports+=("$pkg")
 done
+if [ "$check" -eq 1 ]; then
+	for pkg in "${!need_check[@]}"; do
+		[ -e "${need_check[$pkg]}" ] || missing+=("$pkg")
+	done
+fi
 if [ "$arm64" -eq 1 ]; then
 	for pkg in "${!need_arm64[@]}"; do
 		[ -e "${need_arm64[$pkg]}" ] || missing+=("$pkg")
