@@ -18,6 +18,12 @@
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
 #   make plot JSON=F   pictures of --json files F (tools/plot.py)
+#   make kselftest-install [INSTALL_PATH=dir]
+#                      a kselftest collection, bpf_overhead, of the static
+#                      programs with the kernel's run_kselftest.sh (from
+#                      Debian's linux-source-6.1: make deps), in
+#                      build/kselftest by default; make kselftest-tar
+#                      packs it as the kernel's gen_tar does
 #   make V=1           show full commands
 #   make LIBBPF=bookworm  the same against another libbpf (below)
 # CLANG=, BPFTOOL=, CC=, VMLINUX_BTF= override the tools and the BTF source;
@@ -338,14 +344,44 @@ repro: all
 first-run: all
 	$(Q)RUNS=$(or $(RUNS),10) tools/first-run.sh
 
+# A kselftest collection, laid out as the kernel's "make -C
+# tools/testing/selftests install" does, with the kernel's own runner
+# files, taken from Debian's linux-source-6.1 tarball (make deps
+# installs it). The programs are the static build, as vmtest's guests get.
+INSTALL_PATH ?= build/kselftest
+LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.1.tar.xz
+KSFT_RUNNER := build/kselftest-runner
+KSFT_TOP := $(patsubst %.tar.xz,%,$(notdir $(LINUX_SOURCE_TAR)))/tools/testing/selftests
+
+$(KSFT_RUNNER)/run_kselftest.sh:
+	$(if $(wildcard $(LINUX_SOURCE_TAR)),,$(error $(LINUX_SOURCE_TAR) is missing: 'make deps' installs linux-source-6.1))
+	$(call msg,UNTAR,$(KSFT_RUNNER))
+	$(Q)rm -rf $(KSFT_RUNNER) && mkdir -p $(KSFT_RUNNER)
+	$(Q)tar -xJf $(LINUX_SOURCE_TAR) -C $(KSFT_RUNNER) --strip-components=4 \
+		--wildcards '$(KSFT_TOP)/run_kselftest.sh' '$(KSFT_TOP)/kselftest/*'
+
+kselftest-install: $(KSFT_RUNNER)/run_kselftest.sh
+	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/test_overhead \
+		build/static/map_perf_test
+	$(Q)tools/kselftest-install.sh build/static $(KSFT_RUNNER) $(INSTALL_PATH)
+
+# the installed directory as the kernel's "make gen_tar" packs it, for a
+# fleet that fetches a kselftest tarball
+kselftest-tar: kselftest-install
+	$(call msg,TAR,$(INSTALL_PATH)/kselftest-packages/kselftest.tar.gz)
+	$(Q)mkdir -p $(INSTALL_PATH)/kselftest-packages
+	$(Q)tar -czf $(INSTALL_PATH)/kselftest-packages/kselftest.tar.gz \
+		--exclude=kselftest-packages -C $(INSTALL_PATH) .
+
 clean:
 	$(call msg,CLEAN)
 	$(Q)rm -rf $(OUTPUT)/*.o $(OUTPUT)/*.skel.h $(OUTPUT)/vmlinux.h \
 		$(OUTPUT)/static $(OUTPUT)/dynamic $(OUTPUT)/testing \
 		test_overhead map_perf_test
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
+	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest
 
-.PHONY: all tests testing deps deps-run deps-vmtest deps-plot deps-arm64 check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
+.PHONY: all tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:

@@ -448,6 +448,7 @@ struct run_settings {
 	int warmup;		/* uncounted units per session */
 	double duration;	/* seconds per sample; 0: a count */
 	const char *json;
+	bool ktap;		/* --ktap: KTAP on stdout, not the summary */
 	bool prog_stats;
 	bool list;		/* --list: rows are listed, nothing runs */
 	double lock_wait;	/* seconds to wait for another run */

@@ -35,6 +35,8 @@
 #define DEFAULT_LOCK_WAIT	600
 /* exit status when rows were disturbed but none failed */
 #define EXIT_DISTURBED		3
+/* --ktap: kselftest's status for a test that could not run (KSFT_SKIP) */
+#define EXIT_KSFT_SKIP		4
 
 struct run_settings bench_rs;
 
@@ -52,6 +54,7 @@ enum {
 	OPT_MAX_UNITS,
 	OPT_BUDGET,
 	OPT_LOCK_WAIT,
+	OPT_KTAP,
 };
 
 static const struct bench_option common_options[] = {
@@ -79,6 +82,10 @@ static const struct bench_option common_options[] = {
 	  USE_RUN },
 	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)",
 	  USE_ANY },
+	{ "ktap", OPT_KTAP, NULL,
+	  "the results as KTAP on stdout instead of the\n"
+	  "summary, one test point per row, and kselftest's\n"
+	  "exit status: 0 pass, 1 fail, 4 nothing measured", USE_RUN },
 	{ "prog-stats", OPT_PROG_STATS, NULL,
 	  "an extra pass with the kernel's BPF run-time\n"
 	  "stats: ns inside the program per run", USE_RUN },
@@ -171,7 +178,8 @@ static void usage(const struct bench_family *fam, FILE *f)
 "was skipped for a reason the kernel gives; 1 when one failed or none could\n"
 "run; 2 on a usage error; 3 when rows were disturbed (stopped, throttled or\n"
 "moved workers) but none failed; 128+signal when interrupted. --compare:\n"
-"0, or 1 for a regression beyond --fail-on-regression.\n");
+"0, or 1 for a regression beyond --fail-on-regression. --ktap: kselftest's,\n"
+"0 pass, 1 a row failed, 4 (skip) nothing measured; 2 and 128+signal stay.\n");
 }
 
 /* getopt's tables from the family's options and the common ones */
@@ -324,6 +332,9 @@ static int parse_common(const struct bench_family *fam, int c,
 	case OPT_PROG_STATS:
 		rs->prog_stats = true;
 		break;
+	case OPT_KTAP:
+		rs->ktap = true;
+		break;
 	case OPT_LIST:
 		rs->list = true;
 		return 0;
@@ -435,6 +446,10 @@ static int check_options(const struct bench_family *fam, int argc,
 		       run_option);
 		return -1;
 	}
+	if (rs->ktap && rs->json && !strcmp(rs->json, "-")) {
+		pr_err("--ktap writes to stdout: give --json a file, not -");
+		return -1;
+	}
 	if (rs->duration && count_given) {
 		pr_err("give a count (-n) or a duration (-d), not both");
 		return -1;
@@ -505,6 +520,27 @@ static int exit_status(const struct bench_rows *rows)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * --ktap's status, as kselftest's runner reads it: 1 when a row failed;
+ * 4 (KSFT_SKIP) when nothing was measured: every row skipped or
+ * disturbed, or only bases measured for rows that all were; else 0. A
+ * disturbed row is a SKIP there: the machine's doing, not the kernel's.
+ */
+static int ktap_exit_status(const struct bench_rows *rows)
+{
+	int i, ok = 0, progs = 0;
+
+	for (i = 0; i < rows->nr; i++)
+		progs += rows->row[i].runs_prog;
+	for (i = 0; i < rows->nr; i++) {
+		if (rows->row[i].out.status == ST_FAILED)
+			return 1;
+		ok += rows->row[i].out.status == ST_OK &&
+		      (rows->row[i].runs_prog || !progs);
+	}
+	return ok ? 0 : EXIT_KSFT_SKIP;
 }
 
 /* stdout was closed when we started: /dev/null stands in its place */
@@ -601,14 +637,16 @@ static int run(const struct bench_family *fam, FILE *json)
 		goto out;
 	}
 	bench_writing_results();
-	if (json != stdout) {
+	if (bench_rs.ktap) {
+		write_ktap(fam, &rows, stdout);
+	} else if (json != stdout) {
 		if (verbosity > 0)
 			fam->print_upstream(&rows);
 		fam->print_summary(&bench_rs, &rows);
 	}
 	if (json && write_results(fam, &rows, json))
 		pr_err("writing %s failed", bench_rs.json);
-	ret = exit_status(&rows);
+	ret = bench_rs.ktap ? ktap_exit_status(&rows) : exit_status(&rows);
 	if (flush_output(json))
 		ret = 1;
 	json = NULL;

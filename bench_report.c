@@ -930,3 +930,99 @@ void print_list(const struct bench_family *fam, const struct bench_rows *all)
 	}
 	json_decref(root);
 }
+
+/* ---- --ktap ---- */
+
+/*
+ * A KTAP description or reason on one line: no newline or control byte
+ * (a line of its own would be an unknown line), and in a description no
+ * '#', which would start the directive
+ */
+static void ktap_clean(char *s, bool description)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (description && *s == '#'))
+			*s = ' ';
+}
+
+/* the figure the JSON gives the row, as words: "overhead 33.7 ± 4.0 ns/event" */
+static void ktap_figure(json_t *o, char *buf, size_t len)
+{
+	json_t *op = json_object_get(o, "ns_per_op");
+	json_t *oh = json_object_get(o, "overhead_ns");
+	json_t *fig = json_object_get(o, "units"), *value, *ci;
+	const char *what = "", *unit = "ns/event";
+	int prec = 1;
+	size_t off;
+
+	if (json_is_object(op)) {
+		fig = op;
+		unit = "ns/op";
+		prec = 2;
+	} else if (json_is_object(oh)) {
+		fig = oh;
+		what = "overhead ";
+	}
+	value = json_object_get(fig, json_is_object(op) || json_is_object(oh) ?
+				"value" : "mean");
+	ci = json_object_get(fig, "ci95");
+	if (!json_is_number(value)) {
+		snprintf(buf, len, "no figure");
+		return;
+	}
+	off = snprintf(buf, len, "%s%.*f", what, prec,
+		       json_number_value(value));
+	if (json_is_number(ci) && off < len)
+		off += snprintf(buf + off, len - off, " ± %.*f", prec,
+				json_number_value(ci));
+	if (off < len)
+		snprintf(buf + off, len - off, " %s", unit);
+}
+
+void write_ktap(const struct bench_family *fam,
+		const struct bench_rows *rows, FILE *f)
+{
+	int i, pass = 0, fail = 0, skip = 0;
+	char name[256], params[128], reason[REASON_LEN], figure[128];
+
+	fprintf(f, "KTAP version 1\n1..%d\n", rows->nr);
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+		json_t *o;
+
+		format_params(row, params, sizeof(params));
+		snprintf(name, sizeof(name), "%s %s%s", row->name,
+			 row->variant, params);
+		ktap_clean(name, true);
+		snprintf(reason, sizeof(reason), "%s", row->out.reason);
+		ktap_clean(reason, false);
+		switch (row->out.status) {
+		case ST_OK:
+			/* the JSON's own figure: one source for both */
+			o = row_json(fam, row);
+			ktap_figure(o, figure, sizeof(figure));
+			json_decref(o);
+			fprintf(f, "# %s: %s\nok %d %s\n", name, figure,
+				i + 1, name);
+			pass++;
+			break;
+		case ST_SKIPPED:
+			fprintf(f, "ok %d %s # SKIP %s\n", i + 1, name, reason);
+			skip++;
+			break;
+		case ST_DISTURBED:
+			/* the machine's doing: no figure, and no fault */
+			fprintf(f, "ok %d %s # SKIP disturbed: %s\n", i + 1,
+				name, reason);
+			skip++;
+			break;
+		case ST_FAILED:
+			fprintf(f, "# %s: FAILED: %s\nnot ok %d %s\n", name,
+				reason, i + 1, name);
+			fail++;
+			break;
+		}
+	}
+	fprintf(f, "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
+		pass, fail, skip);
+}

@@ -9,6 +9,12 @@
 /* the --json results file of a run */
 int write_results(const struct bench_family *fam,
 		  const struct bench_rows *rows, FILE *f);
+/*
+ * --ktap: KTAP version 1, one test point per row with its figure or
+ * reason, and kselftest's "# Totals" line
+ */
+void write_ktap(const struct bench_family *fam,
+		const struct bench_rows *rows, FILE *f);
 /* --list's tables as JSON */
 int write_list(const struct bench_family *fam, const struct bench_rows *all,
 	       FILE *f);

@@ -60,10 +60,10 @@ has() {
 # or make plot need
 none() {
 	local bad
-	bad=$(tr ' ' '\n' <<<"$1" | grep -E '^(qemu|busybox|cpio|python3-docutils|docutils|python3-matplotlib|matplotlib)')
+	bad=$(tr ' ' '\n' <<<"$1" | grep -E '^(qemu|busybox|cpio|python3-docutils|docutils|python3-matplotlib|matplotlib|linux-source)')
 	[ -z "$bad" ] || { echo "# there:" $bad; return 1; }
 }
-expect "run group: no qemu, busybox, cpio, docutils or matplotlib" none "$RUN_PKGS"
+expect "run group: no qemu, busybox, cpio, docutils, matplotlib or linux-source" none "$RUN_PKGS"
 expect "run group: the compilers, make, libbpf, bpftool, libelf, zlib, jansson, sdt" \
 	has "$RUN_PKGS" clang gcc libc6-dev make libbpf-dev bpftool libelf-dev \
 	zlib1g-dev libjansson-dev systemtap-sdt-dev
@@ -71,8 +71,8 @@ expect "make deps is make check's group" test "$(list)" = "$(list check)"
 # shellcheck disable=SC2046
 expect "check group: run's, vmtest's, plot's" has "$(list check)" $RUN_PKGS \
 	$(list vmtest) $(list plot)
-expect "check group: what the tests use (python3, docutils, pgrep)" \
-	has "$(list check)" python3 python3-docutils procps
+expect "check group: what the tests use (python3, docutils, pgrep, the kernel's kselftest runner)" \
+	has "$(list check)" python3 python3-docutils procps linux-source-6.1
 expect "vmtest group: run's (its static build), qemu, busybox, cpio, libzstd" \
 	has "$(list vmtest)" $RUN_PKGS qemu-system-x86 busybox-static cpio libzstd-dev
 expect "plot group: matplotlib alone, no compiler" \

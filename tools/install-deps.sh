@@ -18,7 +18,8 @@
 #            (make vmtest)
 #   plot     python3-matplotlib (make plot)
 #   check    (default) all three, and what the tests use: procps, python3,
-#            docutils (make check, make deps)
+#            docutils, the kernel's kselftest runner (linux-source-6.1)
+#            (make check, make deps)
 #   arm64    run's, plus the arm64 cross toolchain, the arm64 static
 #            libraries and qemu for arm64 (make deps-arm64)
 # (group_* and include_* are read by name)
@@ -52,6 +53,7 @@ declare -A need=(
 	[python3]=/usr/bin/python3
 	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib
+	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
 )
 
 # Each target's packages of the table above. run's are what the build and
@@ -64,7 +66,9 @@ group_run="clang gcc libc6-dev make binutils libelf-dev zlib1g-dev
 	   libjansson-dev systemtap-sdt-dev"
 group_vmtest="libzstd-dev qemu-system-x86 busybox-static cpio python3"
 group_plot="python3 python3-matplotlib"
-group_check="procps python3 python3-docutils"
+# tests/test_ktap.sh runs the kernel's own kselftest runner,
+# run_kselftest.sh, from Debian's kernel source tarball
+group_check="procps python3 python3-docutils linux-source-6.1"
 # the groups each one takes in too
 include_vmtest=run
 include_check="run vmtest plot"

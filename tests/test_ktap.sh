@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# --ktap and the kselftest package: each program's KTAP against the same
+# run's --json (tests/ktap.py), kselftest's exit codes (1 for a failed
+# row, from the test build's fault; 4 when every row skips), usage
+# errors, and make kselftest-install run by the kernel's own
+# run_kselftest.sh (Debian's linux-source-6.1: make deps),
+# its settings' timeout included. The format is the subject here, so
+# the checks read the KTAP itself; never an absolute rate.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+
+# ktap_checked NAME: the run NAME's stdout against its JSON and $RC
+ktap_checked() {
+	checks_from python3 "$TESTS/ktap.py" "$T_TMP/$1.out" "$T_TMP/$1.json" "$1" "$RC"
+}
+
+sec_format() {
+	BIN=./test_overhead run_json to --ktap -r 1 -n 2000 \
+		-m base,raw_tp,tracepoint,kprobe,fentry -e getpgid,task_rename
+	ktap_checked to
+	BIN=./map_perf_test run_json mp --ktap -r 1 -n 2000 \
+		-t hash_lookup,array_lookup -a raw_tp,kprobe
+	ktap_checked mp
+	expect "--ktap: the human table is not printed" \
+		not_grep '^Summary:\|^BASE\|lookups per sec' "$T_TMP/to.out" "$T_TMP/mp.out"
+}
+
+not_grep() { ! grep -q "$@"; }
+
+sec_exit() {
+	need_testing || return
+	BENCH_TEST_FAULT=miss-odd BIN=$TESTING/test_overhead run_json fail \
+		--ktap -r 1 -n 2000 -m base,raw_tp -e getpgid
+	ktap_checked fail
+	expect "--ktap, a failed row (miss-odd): exit 1 (rc=$RC) with a 'not ok'" \
+		eval '[ "$RC" -eq 1 ] && grep -q "^not ok [0-9]* raw_tp getpgid$" "$T_TMP/fail.out"'
+	# a mode this kernel cannot run, from a run of the modes a kernel
+	# most often lacks: each of its rows skipped
+	local m
+	BIN=./test_overhead run_json modes --ktap -r 1 -n 2000 \
+		-m kprobe,kretprobe,fentry,fexit,kprobe_multi -e getpgid
+	ktap_checked modes
+	m=$(jget "$T_TMP/modes.json" '" ".join(sorted(set(r["name"] for r in R if r["status"] == "skipped") - set(r["name"] for r in R if r["status"] != "skipped")))' 2>/dev/null)
+	m=${m%% *}
+	if [ -z "$m" ]; then
+		skip "--ktap, every row skipped: this kernel runs kprobe, kretprobe, fentry, fexit and kprobe_multi"
+	else
+		BIN=./test_overhead run_json skip --ktap -r 1 -n 2000 -m "$m" -e getpgid
+		ktap_checked skip
+		expect "--ktap, every row skipped ($m): exit 4 (rc=$RC), KSFT_SKIP" test "$RC" -eq 4
+	fi
+	BIN=./test_overhead
+	bad_arg "--ktap --json -" --ktap --json - -m base -e getpgid
+	bad_arg "--ktap --list" --ktap --list
+	BIN=./map_perf_test
+	bad_arg "map_perf_test --ktap -r 0" --ktap -r 0
+}
+
+# ks_run DIR NAME ARGS...: DIR's run_kselftest.sh ARGS as root, its output
+# (through a pipe: the runner appends to /dev/stdout) in $T_TMP/NAME.out,
+# $RC its status, $MS its time. The runs take the tools' lock as the
+# tests' do: the machine's held here, a private one in their own mount
+# namespace.
+ks_run() {
+	local dir=$1 name=$2 t0 private=()
+	shift 2
+	if [ -z "$T_REAL_LOCK" ]; then
+		hold_lock
+		private=(unshare -m sh -c 'mount -t tmpfs -o size=64k,mode=1777 tmpfs /run/lock && exec "$@"' sh)
+	fi
+	t0=${EPOCHREALTIME/./}
+	"${private[@]}" "$dir/run_kselftest.sh" "$@" 2>"$T_TMP/$name.err" | cat >"$T_TMP/$name.out"
+	RC=${PIPESTATUS[0]}
+	MS=$(((${EPOCHREALTIME/./} - t0) / 1000))
+	[ -z "$T_REAL_LOCK" ] && release_lock
+	echo "# $name: run_kselftest.sh exit $RC after $MS ms"
+}
+
+# alive_in DIR: processes of ours whose program is in DIR (the run's own)
+alive_in() {
+	local p
+	for p in /proc/[0-9]*; do
+		case $(readlink "$p/exe" 2>/dev/null) in "$1"/*) echo "${p#/proc/}" ;; esac
+	done
+}
+
+sec_install() {
+	local ks=$T_TMP/ks c t
+	if [ ! -r /usr/src/linux-source-6.1.tar.xz ]; then
+		fail "the kernel's kselftest runner: /usr/src/linux-source-6.1.tar.xz is missing (make deps installs linux-source-6.1)"
+		return
+	fi
+	set_up "make kselftest-install INSTALL_PATH=$ks" \
+		make -s --no-print-directory kselftest-install INSTALL_PATH="$ks" >"$T_TMP/install.log" 2>&1 ||
+		{ echo "# $(tail -n 3 "$T_TMP/install.log")"; return; }
+	c=$ks/bpf_overhead
+	expect "kselftest-install: the kernel's run_kselftest.sh and kselftest/runner.sh, as its tarball has them" \
+		eval 'tar -xJOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/tools/testing/selftests/kselftest/runner.sh | cmp -s - "$ks/kselftest/runner.sh" && [ -x "$ks/run_kselftest.sh" ]'
+	expect "kselftest-install: bpf_overhead/ holds the static programs, the wrappers and settings" \
+		eval '[ -x "$c/test_overhead" ] && [ -x "$c/map_perf_test" ] && [ -x "$c/test_overhead.sh" ] && [ -x "$c/map_perf_test.sh" ] && grep -qx "timeout=[0-9]*" "$c/settings" && ! file -L "$c/test_overhead" | grep -q dynamic'
+	expect "kselftest-install: kselftest-list.txt lists bpf_overhead's two tests" \
+		eval '[ "$(cat "$ks/kselftest-list.txt")" = "$(printf "bpf_overhead:test_overhead.sh\nbpf_overhead:map_perf_test.sh")" ]'
+	expect "make kselftest-tar: a tarball of the tree, as the kernel's gen_tar packs it" \
+		eval 'make -s --no-print-directory kselftest-tar INSTALL_PATH="$ks" >/dev/null 2>&1 && tar -tzf "$ks/kselftest-packages/kselftest.tar.gz" | grep -qx "./bpf_overhead/test_overhead.sh" && tar -tzf "$ks/kselftest-packages/kselftest.tar.gz" | grep -qx "./run_kselftest.sh"'
+	expect "run_kselftest.sh --list: both tests" \
+		eval '[ "$("$ks/run_kselftest.sh" --list | wc -l)" -eq 2 ]'
+
+	# the kernel's runner, each wrapper's default narrowed to a short run
+	# through the variables the runner appends to a test's command
+	KSELFTEST_TEST_OVERHEAD_SH_ARGS="-n 2000 -m base,raw_tp,kprobe -e getpgid" \
+	KSELFTEST_MAP_PERF_TEST_SH_ARGS="-n 2000 -t hash_lookup" \
+		ks_run "$ks" ks
+	expect "run_kselftest.sh: exit 0 (rc=$RC)" test "$RC" -eq 0
+	for t in test_overhead.sh map_perf_test.sh; do
+		expect "run_kselftest.sh: reports bpf_overhead:$t ok (or # SKIP)" \
+			grep -Eq "^ok [12] selftests: bpf_overhead: $t( # SKIP)?$" "$T_TMP/ks.out"
+	done
+	expect "run_kselftest.sh: no test is 'not ok'" not_grep '^not ok' "$T_TMP/ks.out"
+	expect "run_kselftest.sh: each test's KTAP is nested, '# '-prefixed, with its totals" \
+		eval '[ "$(grep -c "^# KTAP version 1$" "$T_TMP/ks.out")" -eq 2 ] && [ "$(grep -c "^# # Totals: pass:[0-9]* fail:0 " "$T_TMP/ks.out")" -eq 2 ] && grep -q "^# ok [0-9]* raw_tp getpgid" "$T_TMP/ks.out"'
+
+	# the settings' timeout: a run of 4 units of 2 s each, 2 s allowed
+	cp -a "$ks" "$T_TMP/kst"
+	echo timeout=2 >"$T_TMP/kst/bpf_overhead/settings"
+	KSELFTEST_TEST_OVERHEAD_SH_ARGS="-d 2 -r 4 -m base -e getpgid" \
+		ks_run "$T_TMP/kst" kst -t bpf_overhead:test_overhead.sh
+	expect "settings timeout=2: the runner says TIMEOUT" \
+		grep -qx "not ok 1 selftests: bpf_overhead: test_overhead.sh # TIMEOUT 2 seconds" "$T_TMP/kst.out"
+	expect "settings timeout=2: over within 6 s, not the run's 8 ($MS ms)" test "$MS" -lt 6000
+	sleep 0.5
+	expect "settings timeout=2: the run's programs are gone" \
+		eval '[ -z "$(alive_in "$T_TMP/kst")" ]'
+}
+
+sections format exit install
+finish
