@@ -84,7 +84,9 @@ expect "install-deps.sh bogus: exit 2 (rc=$RC)" test "$RC" -eq 2
 
 # each target installs its own group first (make -n prints it)
 first_dep() {
-	make -n "$@" >"$T_TMP/n.out" 2>&1
+	# as a user types it: not as make check's sub-make, which says
+	# "Entering directory" first
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n "$@" >"$T_TMP/n.out" 2>&1
 	head -n 1 "$T_TMP/n.out"
 }
 for t in run:run check:check deps:check vmtest:vmtest vmtest-arm64:arm64 \
