@@ -68,9 +68,9 @@ worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.
 worker-stopped|workers_stuck|now - w->stopped_since[i] > STOPPED_LIMIT_NS|0|test_faults.sh:stopped|worker stopped for good: exit 1 within
 worker-stalled|workers_stuck|now - w->stalled_since[i] > STALLED_LIMIT_NS|0|test_faults.sh:cgroup|worker given no CPU time: the row failed within
 sample-deadline|workers_stuck|deadline_ns \&\& now > deadline_ns|0|test_faults.sh:cgroup|worker given 1% of a CPU: the sample failed past its deadline
-no-figure-unless-ok|row_has_figure|return row->out.status == ST_OK \&\& row->nr > 0;|return row->nr > 0;|test_faults.sh:later|a worker killed after a sample was counted: the row failed
+no-figure-unless-ok|row_has_figure|return row->out.status == ST_OK \&\& row->nr > 0;|return row->nr > 0;|test_faults.sh:later|a worker killed after a unit was counted: the row failed
 exit-disturbed|exit_status|if (disturbed)|if (0)|test_faults.sh:disturbed|a 10 ms stop in every sample: exit 3
-exit-failed|exit_status|if (failed)|if (0)|test_faults.sh|miss-cpu=0 with foreign hits on CPU 1: exit 1
+exit-failed|exit_status|if (failed)|if (0)|test_map_perf.sh:faults|wrong-key: exit 1, a row failed though another ran
 map-update-fails|map_perf_test_user.c:verify|else if (c->update_fails)|else if (0)|test_map_perf.sh:sizes|-E 1 hash_prealloc: failed
 map-hits-all|map_perf_test_user.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh:faults|wrong-key: hash_lookup raw_tp failed
 map-hits-none|map_perf_test_user.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh:faults|fill-all: hash_lookup raw_tp --miss failed
@@ -78,7 +78,6 @@ map-hits-kept|map_perf_test_user.c:verify|else if (r->hits == HITS_KEPT \&\& c->
 lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh:faults|empty-map: lru_hash_lookup raw_tp failed
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
 from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh:hog|with another process's getpgid: hash_lookup's hits are exactly its events
-uprobe-usable|test_overhead_user.c:open_row|if (r->ev->usable \&\& !r->ev->usable(out))|if (0)|test_faults.sh|another uprobe on uprobe_nop
 fib-once|count_fib_lookups|if (!err \&\& least < FIB_CALIBRATION) {|if (0) {|test_faults.sh:missodd|miss-odd: fib_table_lookup's calibration failed, less than once
 fib-whole|count_fib_lookups|least % FIB_CALIBRATION > FIB_SLACK|0|test_faults.sh:missodd|extra-odd: fib_table_lookup's calibration failed, no whole number
 queue-sum|verify_empty|if (r->c.sum) {|if (0) {|test_map_perf.sh:faults|extra-push: queue_push_pop raw_tp failed
@@ -88,7 +87,7 @@ sys-lookup-value|lookup_one|\&\& v == sys_value(k);|;|test_map_perf.sh:faults|wr
 sys-dump-value|dump|if (k >= w->ctx.entries \|\| w->values[i] != sys_value(k))|if (k >= w->ctx.entries)|test_map_perf.sh|wrong-value: batch_hash_lookup failed
 usdt-site|usdt_site_ok|return free_of_breakpoints(usdt_site_check,|return true; free_of_breakpoints(usdt_site_check,|test_modes.sh|USDT site not a nop: usdt failed
 compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh:shipped|--compare uncounted shipped
-compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|0.5 ns shift in units spread 7.9 ns: no significant change
+compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change
 uprobe-copies|copies_ok|return target_ok((int)ev, copy, out) \&\&|return 1 \|\||test_faults.sh:uprobes|another uprobe on uprobe_nop
 compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|units 5 ns higher: slower
 compare-delta-alone|judge|e->v = stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w);|stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w); e->v = e->st_b.mean > e->st_a.mean ? V_SLOWER : e->st_b.mean < e->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change
@@ -108,7 +107,7 @@ units-budget|units_enough|return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : S
 units-floor|units_precise|if (overhead \&\& want < MIN_PRECISION_NS)|if (0)|test_stats.sh|enough: an overhead known to 1 ns, though not to 3%
 units-rounds|units_precise|nr = stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,|nr = n; memcpy(mean, unit, n * sizeof(*unit)); (void)stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,|test_stats.sh|precise: a round's units are one observation
 units-retries-ceiling|units_mostly_disturbed|return 2 * disturbed > attempts;|return false;|test_stats.sh|disturbed: most units disturbed leave no figure
-compare-rounds|pool_values|round[i] = json_array_size(rounds) == n \&\& json_is_number(r) ?|round[i] = 0 ? 0 :|test_report.sh|A's n and mean: run A's units
+compare-rounds|pool_values|round[i] = json_array_size(rounds) == n \&\& json_is_number(r) ?|round[i] = 0 \&\& json_is_number(r) ?|test_report.sh|A's n and mean: run A's units
 compare-threshold-pct|judge|if (e->v != V_NO_CHANGE \&\&|if (0 \&\&|test_report.sh|--compare with a copy 4% slower, p tiny: no change
 stats-runs|read_kernel_skips|s->stats_runs = info.run_cnt - s->stats_runs;|s->stats_runs = 0;|test_report.sh|stats held on by another process: raw_tp's runs timed are counted
 row-judged|row_sample_run|		sample_judge_disturbed(s);|		;|test_faults.sh:pause|SIGSTOP . SIGCONT 0.6 s in a sample

@@ -110,8 +110,10 @@ jexpect "--json -: stdout is the JSON alone, every row in it" "$T_TMP/jout.out" 
 	'len(R) == 2 and d["tool"] == "test_overhead"'
 
 # --- --compare, end to end: two real runs, pooled, A/A, then a slower copy
-run_json ca -n 5000 -r 3 -m base,raw_tp -e getpgid
-run_json cb -n 5000 -r 3 -m base,raw_tp -e getpgid
+# (two rows against one base: the base's rounds hold two units each,
+# which the compare takes as one)
+run_json ca -n 5000 -r 3 -m base,raw_tp,tp_btf -e getpgid
+run_json cb -n 5000 -r 3 -m base,raw_tp,tp_btf -e getpgid
 run_capture cmp $BIN --compare "$T_TMP/ca.json" "$T_TMP/cb.json" --json "$T_TMP/cmp.json"
 expect "--compare of two real runs: exit 0 (rc=$RC)" test "$RC" -eq 0
 # its_units SIDE FILE: each compared row's SIDE is the units of FILE's
