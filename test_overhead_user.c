@@ -40,7 +40,6 @@
 #include "bench_util.h"
 #include "bench_workers.h"
 #include "test_overhead.h"
-#include "uprobe_targets.h"
 #include "test_overhead_kprobe_kern.skel.h"
 #include "test_overhead_tp_kern.skel.h"
 #include "test_overhead_raw_tp_kern.skel.h"
@@ -48,70 +47,9 @@
 #include "test_overhead_uprobe_kern.skel.h"
 #include "test_overhead_batch_kern.skel.h"
 #include "test_overhead_usdt_kern.skel.h"
-#if __has_include(<sys/sdt.h>)
-#include <sys/sdt.h>
-#define HAVE_SDT 1
-#endif
+#include "triggers.h"
 
 /* ---- events: what every worker repeats ---- */
-
-static void rename_run(void *state, __u64 count)
-{
-	static const char names[2][16] = { "overhead_even", "overhead_odd" };
-	__u64 i;
-
-	for (i = 0; i < count; i++)
-		prctl(PR_SET_NAME, names[i & 1]);
-}
-
-static void getpgid_run(void *state, __u64 count)
-{
-	__u64 i;
-
-	for (i = 0; i < count; i++)
-		getpgid(0);
-}
-
-static int urandom_setup(void **state)
-{
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	*state = (void *)(long)fd;
-	return 0;
-}
-
-static void urandom_run(void *state, __u64 count)
-{
-	int fd = (long)state;
-	char buf[4];
-	__u64 i;
-
-	for (i = 0; i < count; i++)
-		(void)!read(fd, buf, sizeof(buf));
-}
-
-/*
- * signal_generate: kill(2) of SIGURG, which the worker ignores, to itself:
- * the kernel checks the permission, generates the signal, fires
- * signal:signal_generate, and drops it. No handler runs, nothing stays
- * pending.
- */
-static int kill_setup(void **state)
-{
-	*state = (void *)(long)getpid();
-	return 0;
-}
-
-static void kill_run(void *state, __u64 count)
-{
-	pid_t self = (long)state;
-	__u64 i;
-
-	for (i = 0; i < count; i++)
-		kill(self, SIGURG);
-}
 
 /*
  * fib_table_lookup: a small UDP datagram to 127.0.0.1 per event, routed
@@ -322,87 +260,6 @@ static bool target_ok(int which, int copy, struct outcome *out)
 	return free_of_breakpoints(target_check, arg, out);
 }
 
-#define CALL_LOOP(name)							\
-static void name##_run(void *state, __u64 count)			\
-{									\
-	__u64 i;							\
-									\
-	for (i = 0; i < count; i++)					\
-		name();							\
-}
-
-/*
- * usdt-nop: a USDT probe point of this program. The probe site is a nop
- * with an ELF note naming it; base runs the bare site, usdt the uprobe
- * libbpf puts there. Like the uprobe targets it comes in copies, one
- * site each: test_overhead:nop, nop_1, ... and nop_base.
- */
-#ifdef HAVE_SDT
-#define USDT_LOOP(sfx)							\
-static void usdt_nop##sfx##_run(void *state, __u64 count)		\
-{									\
-	__u64 i;							\
-									\
-	for (i = 0; i < count; i++)					\
-		STAP_PROBE(test_overhead, nop##sfx);			\
-}
-#else
-#define USDT_LOOP(sfx)							\
-static void usdt_nop##sfx##_run(void *state, __u64 count)		\
-{									\
-}
-#endif
-
-#define COPY_LOOPS(k, sfx)						\
-	CALL_LOOP(uprobe_nop##sfx)					\
-	CALL_LOOP(uprobe_push##sfx)					\
-	CALL_LOOP(uprobe_ret##sfx)					\
-	USDT_LOOP(sfx)
-UPROBE_FOR_EACH_COPY(COPY_LOOPS)
-
-/*
- * The events whose function (or probe site) comes in copies: each row
- * makes its calls to a copy of its own, so that its programs may stay
- * attached through the run and fire for no other row's events, and its
- * base calls the twin, which nothing hooks.
- */
-enum copied_event {
-	COPIED_NOP = UPROBE_NOP,
-	COPIED_PUSH = UPROBE_PUSH,
-	COPIED_RET = UPROBE_RET,
-	COPIED_USDT = NR_UPROBE_TARGETS,
-	NR_COPIED
-};
-
-#define COPY_TRIGGERS(k, sfx)						\
-	[k] = {								\
-		[COPIED_NOP] = { .name = "uprobe-nop",			\
-				 .run = uprobe_nop##sfx##_run },	\
-		[COPIED_PUSH] = { .name = "uprobe-push",		\
-				  .run = uprobe_push##sfx##_run },	\
-		[COPIED_RET] = { .name = "uprobe-ret",			\
-				 .run = uprobe_ret##sfx##_run },	\
-		[COPIED_USDT] = { .name = "usdt-nop",			\
-				  .run = usdt_nop##sfx##_run },		\
-	},
-static const struct trigger copy_triggers[UPROBE_COPIES + 1][NR_COPIED] = {
-	UPROBE_FOR_EACH_COPY(COPY_TRIGGERS)
-};
-
-/* a copy's symbol, or USDT probe name: "uprobe_nop_3", "nop_3", "nop_base" */
-static const char *copy_name(enum copied_event ev, int copy, char *buf,
-			     size_t len)
-{
-	if (ev != COPIED_USDT)
-		return uprobe_target_name((int)ev, copy, buf, len);
-	if (copy == UPROBE_BASE_COPY)
-		snprintf(buf, len, "nop_base");
-	else if (copy)
-		snprintf(buf, len, "nop_%d", copy);
-	else
-		snprintf(buf, len, "nop");
-	return buf;
-}
 
 /* the main program's load bias: a PIE's note holds link-time addresses */
 static int main_bias(struct dl_phdr_info *info, size_t size, void *data)
