@@ -46,187 +46,13 @@
 #include "test_overhead_fentry_kern.skel.h"
 #include "test_overhead_uprobe_kern.skel.h"
 #include "test_overhead_usdt_kern.skel.h"
+#include "overhead.h"
 #include "triggers.h"
+#include "fib.h"
 #include "uprobe_sites.h"
 #include "testrun.h"
 
-/* ---- events: what every worker repeats ---- */
-
-/*
- * fib_table_lookup: a small UDP datagram to 127.0.0.1 per event, routed
- * by the kernel, as upstream. The workers send from a network namespace
- * of the run's own with only lo up, so the datagrams never leave its
- * loopback and no other traffic shares its routing; where the namespace
- * cannot be made (no CAP_SYS_ADMIN), from the host's loopback.
- *
- * The namespace is made once, before the first sample, and kept for the
- * whole run: made and torn down per sample, its set-up and clean-up
- * (cleanup_net, fqdir and rhashtable work, expedited RCU grace periods)
- * ran in kworkers on the workers' CPUs while the next sample was timed.
- *
- * Unlike upstream's, the datagrams go to a socket of the worker's own:
- * sent to a closed port, each also makes the kernel answer with an ICMP
- * port-unreachable whose two further lookups run in softirq context, and
- * under load or emulation not for every datagram (6.1 under TCG: 5 to
- * 11% fewer), so no count per event could be verified. Received, each
- * datagram is one lookup, sendto's own route, on every kernel here.
- *
- * Nobody reads that socket, and it is full before the first sample: its
- * receive buffer is the kernel's least (a few datagrams), filled in the
- * worker's set-up until it drops one. So every timed datagram, in every
- * sample, is dropped by a full receiver (Udp RcvbufErrors), the same work
- * each time. Left at net.core.rmem_default, a datagram's cost depended on
- * the queue's history: a row's first datagrams were queued, about a third
- * dearer than dropped ones (1000 against 760 ns here), and a buffer deeper
- * than a sample queued more in every sample, on memory new to the slab
- * (allocate_slab took half the time), each sample dearer than the last.
- */
-/* the least buffer holds two or three datagrams: this many is a fault */
-#define FIB_FILL_MAX	64
-
-struct fib_state {
-	int tx, rx;
-	struct sockaddr_in dst;
-};
-
-static int loopback_up(void)
-{
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int fd, err = 0;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
-		err = -errno;
-	ifr.ifr_flags |= IFF_UP;
-	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-/*
- * Once per run, in the parent: the namespace every worker forked after
- * it inherits. Nothing else of ours uses the network.
- */
-static void fib_prepare(void)
-{
-	static bool done;
-
-	if (done)
-		return;
-	done = true;
-	if (unshare(CLONE_NEWNET) && errno != EPERM)
-		pr_note("fib_table_lookup: no network namespace of its own (%s): the host's loopback",
-			strerror(errno));
-	/* a new namespace's lo starts down; so may the host's, in a VM */
-	loopback_up();
-}
-
-/* a socket on 127.0.0.1 to receive them, with the least buffer there is */
-static int fib_receiver(struct fib_state *s)
-{
-	socklen_t len = sizeof(s->dst);
-	int least = 0;		/* the kernel makes it SOCK_MIN_RCVBUF */
-
-	s->dst.sin_family = AF_INET;
-	s->dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	s->rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s->rx < 0)
-		return -errno;
-	if (setsockopt(s->rx, SOL_SOCKET, SO_RCVBUF, &least, sizeof(least)) ||
-	    bind(s->rx, (struct sockaddr *)&s->dst, sizeof(s->dst)) ||
-	    getsockname(s->rx, (struct sockaddr *)&s->dst, &len))
-		return -errno;
-	return 0;
-}
-
-/* upstream's five bytes */
-static const char fib_payload[] = "test\n";
-
-static int fib_send(const struct fib_state *s)
-{
-	return sendto(s->tx, fib_payload, sizeof(fib_payload) - 1, 0,
-		      (const struct sockaddr *)&s->dst, sizeof(s->dst));
-}
-
-/* datagrams until the receiver drops one: full, it drops every next one */
-static int fib_fill(const struct fib_state *s)
-{
-	__u32 mem[SK_MEMINFO_VARS];
-	socklen_t len;
-	int i;
-
-	for (i = 0; i < FIB_FILL_MAX; i++) {
-		if (fib_send(s) < 0)
-			return -errno;
-		len = sizeof(mem);
-		if (getsockopt(s->rx, SOL_SOCKET, SO_MEMINFO, mem, &len))
-			return -errno;
-		if (len > SK_MEMINFO_DROPS * sizeof(mem[0]) &&
-		    mem[SK_MEMINFO_DROPS])
-			return 0;
-	}
-	return -ENOBUFS;
-}
-
-static int fib_setup(void **state)
-{
-	static struct fib_state s;
-	int err;
-
-	err = fib_receiver(&s);
-	if (err)
-		return err;
-	s.tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s.tx < 0)
-		return -errno;
-	err = fib_fill(&s);
-	if (err)
-		return err;
-	*state = &s;
-	return 0;
-}
-
-static void fib_run(void *state, __u64 count)
-{
-	const struct fib_state *s = state;
-	__u64 i;
-
-	for (i = 0; i < count; i++)
-		fib_send(s);
-}
-
 /* ---- the BPF objects, through their skeletons ---- */
-
-/* what the runner needs of any test_overhead skeleton, typed per object */
-struct overhead_skel {
-	void *(*open)(void);
-	void (*destroy)(void *skel);
-	struct bpf_object_skeleton *(*skeleton)(void *skel);
-	struct overhead_config *(*cfg)(void *skel);
-	struct hit_slot *(*slots)(void *skel);
-};
-
-#define OVERHEAD_SKEL(sk)						\
-static void *sk##_open(void) { return sk##__open(); }			\
-static void sk##_destroy(void *s) { sk##__destroy(s); }			\
-static struct bpf_object_skeleton *sk##_skeleton(void *s)		\
-{									\
-	return ((struct sk *)s)->skeleton;				\
-}									\
-static struct overhead_config *sk##_cfg(void *s)			\
-{									\
-	return &((struct sk *)s)->rodata->cfg;				\
-}									\
-static struct hit_slot *sk##_slots(void *s)				\
-{									\
-	return ((struct sk *)s)->bss->slots;				\
-}									\
-static const struct overhead_skel sk##_skel = {				\
-	sk##_open, sk##_destroy, sk##_skeleton, sk##_cfg, sk##_slots,	\
-}
 
 OVERHEAD_SKEL(test_overhead_kprobe_kern);
 OVERHEAD_SKEL(test_overhead_tp_kern);
@@ -235,55 +61,9 @@ OVERHEAD_SKEL(test_overhead_fentry_kern);
 OVERHEAD_SKEL(test_overhead_uprobe_kern);
 OVERHEAD_SKEL(test_overhead_usdt_kern);
 
-/* a program of a skeleton: where its pointer sits in the skeleton */
-#define PROG(sk, name)	offsetof(struct sk, progs.name)
-
-static struct bpf_program *skel_prog(void *skel, size_t off)
-{
-	return *(struct bpf_program **)((char *)skel + off);
-}
-
 /* ---- modes: how the program is attached ---- */
 
-enum mode_id {
-	MODE_BASE,
-	MODE_KPROBE,
-	MODE_KRETPROBE,
-	MODE_TRACEPOINT,
-	MODE_RAW_TP,
-	MODE_TP_BTF,
-	MODE_FENTRY,
-	MODE_FEXIT,
-	MODE_FMOD_RET,
-	MODE_UPROBE,
-	MODE_URETPROBE,
-	MODE_KPROBE_MULTI,
-	MODE_KRETPROBE_MULTI,
-	MODE_KPROBE_SESSION,
-	MODE_LSM,
-	MODE_LSM_S,
-	MODE_FENTRY_S,
-	MODE_UPROBE_S,
-	MODE_UPROBE_MULTI,
-	MODE_USDT,
-	NR_MODES
-};
-
-struct attach_mode {
-	const char *name;		/* -m name */
-	const char *header;		/* upstream's line before its results */
-	const struct attach_kind *kind;	/* NULL: nothing attached */
-	/*
-	 * test_flags bit selecting task_rename in this mode; the next one
-	 * up selects fib_table_lookup. 0: the mode has no bit pair.
-	 */
-	__u64 flag;
-	const struct overhead_skel *skel;
-	size_t count_prog;		/* the program that counts alone */
-	const char *help;
-};
-
-static const struct attach_mode modes[NR_MODES] = {
+const struct attach_mode modes[NR_MODES] = {
 	[MODE_BASE] = {
 		.name = "base",
 		.header = "BASE",
@@ -467,56 +247,6 @@ static const struct attach_mode modes[NR_MODES] = {
 
 /* ---- the events' table ---- */
 
-struct overhead_event {
-	struct trigger trigger;		/* trigger.name is the event's name */
-	struct attach_target target;
-	/*
-	 * test_flags: 0 and 1 are the low and high bit of each mode's
-	 * pair (upstream's events); otherwise the event's own bit, which
-	 * selects it in every mode that applies
-	 */
-	__u64 flag;
-	long syscall_nr;		/* what sys_enter programs keep */
-	/* checks the event itself before a mode runs it, if needed */
-	bool (*usable)(struct outcome *out);
-	/* once per run, in the parent, before any sample of the event */
-	void (*prepare)(void);
-	/*
-	 * Its function or probe site comes in copies (copy_triggers): each
-	 * row gets its own, and base the twin no program hooks; @trigger
-	 * is the first copy's
-	 */
-	bool copied;
-	enum copied_event copy_of;
-	/*
-	 * events per worker and sample without -n: about 0.05 s of the
-	 * dearest mode that runs on the project's 2-CPU VM (tracepoint;
-	 * uretprobe, and uprobe-ret, which single-steps: 14 us). Longer
-	 * samples are no more precise over a row's samples, and cost more
-	 * to run again when an interruption spoils one.
-	 */
-	__u64 count;
-	/*
-	 * base is a function call, not a syscall: no percentages, and base
-	 * makes base_count calls a sample, about 0.05 s of them
-	 */
-	bool base_is_call;
-	__u64 base_count;
-	/* each datagram's lookups are counted before the run */
-	bool calibrated;
-	/* programs other than the mode's counting one */
-	size_t prog[NR_MODES];
-	/*
-	 * why a kernel whose config has every option may still lack the
-	 * event's tracepoint: said of the modes that hook it alone
-	 */
-	const char *tp_may_lack;
-	const char *help;
-};
-
-#define PAIR_LOW	0
-#define PAIR_HIGH	1
-
 static const struct overhead_event events[] = {
 	{
 		.trigger = { .name = "task_rename", .run = rename_run },
@@ -690,8 +420,8 @@ static const struct overhead_event events[] = {
 };
 #define NR_EVENTS ((int)ARRAY_SIZE(events))
 
-static bool mode_applies(const struct attach_mode *mode,
-			 const struct overhead_event *ev)
+bool mode_applies(const struct attach_mode *mode,
+		  const struct overhead_event *ev)
 {
 	if (!mode->kind)
 		return true;
@@ -703,8 +433,8 @@ static bool mode_applies(const struct attach_mode *mode,
 }
 
 /* the test_flags bit of @mode and @ev, 0 when none */
-static __u64 flag_of(const struct attach_mode *mode,
-		     const struct overhead_event *ev)
+__u64 flag_of(const struct attach_mode *mode,
+	      const struct overhead_event *ev)
 {
 	if (!mode_applies(mode, ev))
 		return 0;
@@ -721,36 +451,30 @@ enum {
 	OPT_ATTACH_TIME,
 };
 
-/* --progs: at most this many programs on one hook, and counts in a list */
-#define PROGS_MAX	256
-#define PROGS_COUNTS	16
-
 /* --attach-time: how many kernel functions one program is attached to */
 static const int attach_time_funcs[] = { 100, 1000 };
 #define NR_ATTACH_TIME	2
 
-static const char *const body_names[] = {
+const char *const body_names[] = {
 	[BODY_COUNT] = "count",
 	[BODY_READS] = "reads",
 	[BODY_UPSTREAM] = "upstream",
 };
 
-static const char *const body_help[] = {
+const char *const body_help[] = {
 	[BODY_COUNT] = "the hit count alone: the attach cost",
 	[BODY_READS] = "upstream's reads of the renamed task in every mode",
 	[BODY_UPSTREAM] = "upstream's programs: the reads in kprobe only",
 };
 
+struct overhead_opts opt;
+
+/* -m and -e: the modes and the events of the rows */
 static struct {
 	bool modes_given, events_given;
 	bool mode_on[NR_MODES];
 	bool event_on[NR_EVENTS];
-	__u64 flags;		/* 0: every row */
-	enum overhead_body body;
-	__u64 progs[PROGS_COUNTS];	/* --progs, ascending */
-	int nr_progs;			/* 0: one program, no progs param */
-	bool attach_time;
-} opt;
+} sel;
 
 static const struct bench_option options[] = {
 	{ "modes", 'm', "LIST", "modes to run, comma-separated (default: all)",
@@ -800,13 +524,13 @@ static int parse_option(int key, const char *arg)
 
 	switch (key) {
 	case 'm':
-		opt.modes_given = true;
+		sel.modes_given = true;
 		return parse_names(arg, "mode", NR_MODES, mode_name,
-				   opt.mode_on);
+				   sel.mode_on);
 	case 'e':
-		opt.events_given = true;
+		sel.events_given = true;
 		return parse_names(arg, "event", NR_EVENTS, event_name,
-				   opt.event_on);
+				   sel.event_on);
 	case OPT_BODY:
 		i = name_index(arg, body_names, 3);
 		if (i < 0) {
@@ -849,8 +573,8 @@ static bool any_row_selected(void)
 
 	for (m = 0; m < NR_MODES; m++)
 		for (e = 0; e < NR_EVENTS; e++)
-			if ((!opt.modes_given || opt.mode_on[m]) &&
-			    (!opt.events_given || opt.event_on[e]) &&
+			if ((!sel.modes_given || sel.mode_on[m]) &&
+			    (!sel.events_given || sel.event_on[e]) &&
 			    mode_applies(&modes[m], &events[e]) &&
 			    (!opt.flags ||
 			     (opt.flags & flag_of(&modes[m], &events[e]))))
@@ -952,32 +676,6 @@ static void usage_tables(FILE *f)
 
 /* ---- rows ---- */
 
-/* one loaded object: its program, and the link while attached */
-struct prog_instance {
-	void *skel;
-	struct bpf_program *prog;
-	struct bpf_link *link;
-	/* each CPU's hits, and foreign runs, already taken by collect() */
-	__u64 taken[OVERHEAD_MAX_CPUS];
-	__u64 taken_foreign[OVERHEAD_MAX_CPUS];
-};
-
-struct overhead_row {
-	const struct attach_mode *mode;
-	const struct overhead_event *ev;
-	/* what it hooks: the event's, or the row's copy of its function */
-	struct attach_target target;
-	int copy;			/* a copied event's: the row's copy */
-	char copy_name[32];
-	const char *hooked;		/* the kernel name attached to */
-	struct prog_instance *inst;	/* nr_counters of them */
-	/* --attach-time: the functions hooked at once, and their links */
-	int nr_funcs;
-	const char **funcs;
-	struct bpf_link **links;
-	int nr_links;
-};
-
 /* the event every --attach-time row runs: its function is hooked first */
 #define EV_RENAME	0
 
@@ -991,13 +689,9 @@ static struct outcome progs_cap_why[NR_MODES][NR_EVENTS];
 /* the rows of this run, for the fit across --progs rows */
 static const struct bench_rows *run_rows;
 
-/* lookups one fib datagram makes, counted once per run (0: not yet) */
-static unsigned int fib_lookups;
-static struct outcome fib_calibration;
-
 static bool row_selected(int m, int e)
 {
-	if (!opt.mode_on[m] || !opt.event_on[e])
+	if (!sel.mode_on[m] || !sel.event_on[e])
 		return false;
 	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
 }
@@ -1124,9 +818,9 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 
 	base_hooked = run_fault(rs)->kind == BENCH_FAULT_BASE_HOOKED;
 	for (m = 0; m < NR_MODES; m++)
-		opt.mode_on[m] |= !opt.modes_given;
+		sel.mode_on[m] |= !sel.modes_given;
 	for (e = 0; e < NR_EVENTS; e++)
-		opt.event_on[e] |= !opt.events_given;
+		sel.event_on[e] |= !sel.events_given;
 	for (m = 0; m < NR_MODES; m++) {
 		for (e = 0; e < NR_EVENTS; e++) {
 			if (!mode_applies(&modes[m], &events[e]) ||
@@ -1157,131 +851,6 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 }
 
 /* ---- one row's programs ---- */
-
-static void detach_funcs(struct overhead_row *r)
-{
-	while (r->nr_links > 0)
-		bpf_link__destroy(r->links[--r->nr_links]);
-}
-
-static void destroy_instances(struct bench_row *row)
-{
-	struct overhead_row *r = row->priv;
-	int i;
-
-	detach_funcs(r);
-	for (i = 0; r->inst && i < row->nr_counters; i++) {
-		bpf_link__destroy(r->inst[i].link);
-		if (r->inst[i].skel)
-			r->mode->skel->destroy(r->inst[i].skel);
-	}
-	free(r->inst);
-	r->inst = NULL;
-}
-
-/* program @i of the row's @nr: a test fault may pick one of them */
-/* the BPF programs' fault numbers are the runner's: test_overhead.h */
-_Static_assert((int)FAULT_MISS_ODD == (int)BENCH_FAULT_MISS_ODD &&
-	       (int)FAULT_MISS_CPU == (int)BENCH_FAULT_MISS_CPU &&
-	       (int)FAULT_UNCOUNTED == (int)BENCH_FAULT_UNCOUNTED &&
-	       (int)FAULT_EXTRA_ODD == (int)BENCH_FAULT_EXTRA_ODD &&
-	       (int)FAULT_MISS_RARE == (int)BENCH_FAULT_MISS_RARE,
-	       "test_overhead.h's faults are numbered as bench.h's");
-
-static void configure(const struct run_settings *rs,
-		      struct overhead_config *cfg,
-		      const struct overhead_event *ev, int i, int nr)
-{
-	bool initial = true;
-
-	cfg->body = opt.body;
-	cfg->syscall_nr = ev->syscall_nr;
-	cfg->fault = prog_fault(rs, i, nr);
-	cfg->fault_cpu = run_fault(rs)->cpu;
-	/* in a container: the workers' pids are the namespace's */
-	if (!pid_namespace(&cfg->pidns_dev, &cfg->pidns_ino, &initial))
-		cfg->use_pidns = !initial;
-}
-
-/*
- * Each CPU's slot counts the runs for its worker apart from any other
- * task's: before the programs are attached, every slot is zeroed and
- * given its worker, or none.
- */
-static void slots_reset(struct hit_slot *slots, const int *cpu,
-			const pid_t *pid, int nr)
-{
-	int i;
-
-	memset(slots, 0, sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
-	for (i = 0; i < OVERHEAD_MAX_CPUS; i++)
-		slots[i].tgid = -1;
-	for (i = 0; i < nr; i++)
-		slots[cpu[i] & (OVERHEAD_MAX_CPUS - 1)].tgid = pid[i];
-}
-
-static int open_instance(const struct run_settings *rs, struct bench_row *row,
-			 int i, struct outcome *out)
-{
-	struct overhead_row *r = row->priv;
-	struct prog_instance *pi = &r->inst[i];
-	const struct overhead_skel *sk = r->mode->skel;
-	size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
-
-	pi->skel = sk->open();
-	if (!pi->skel) {
-		outcome_set(out, ST_FAILED, "opening the %s object: %s",
-			    r->mode->name, strerror(errno));
-		return -errno;
-	}
-	configure(rs, sk->cfg(pi->skel), r->ev, i, row->nr_counters);
-	pi->prog = skel_prog(pi->skel, off);
-	return attach_load(r->mode->kind, sk->skeleton(pi->skel), pi->prog,
-			   &r->target, &r->hooked, out);
-}
-
-/* how many fib_table_lookup calls one datagram makes on this kernel */
-static int count_fib_lookups(const struct run_settings *rs,
-			     const struct overhead_event *ev,
-			     const struct cpu_list *cpus, struct outcome *out);
-
-/*
- * --attach-time: the event's own function first, so its hits prove the
- * attachment, then the first traceable functions the kernel lists.
- */
-static int open_funcs(struct overhead_row *r, struct outcome *out)
-{
-	/* kprobes hold two file descriptors each: a perf event and a link */
-	rlim_t need = 2 * (rlim_t)r->nr_funcs + 64;
-	const char **more;
-	struct rlimit rl;
-	int i, k, err;
-
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < need) {
-		rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		if (rl.rlim_cur < need) {
-			outcome_set(out, ST_SKIPPED,
-				    "%d functions need %llu file descriptors; RLIMIT_NOFILE allows %llu",
-				    r->nr_funcs, (unsigned long long)need,
-				    (unsigned long long)rl.rlim_max);
-			return -EMFILE;
-		}
-	}
-	err = traceable_functions(r->nr_funcs, &more, out);
-	if (err)
-		return err;
-	r->funcs = calloc(r->nr_funcs, sizeof(*r->funcs));
-	r->links = calloc(r->nr_funcs, sizeof(*r->links));
-	if (!r->funcs || !r->links)
-		return -ENOMEM;
-	r->funcs[0] = r->hooked;
-	for (i = 0, k = 1; k < r->nr_funcs; i++)
-		if (strcmp(more[i], r->hooked))
-			r->funcs[k++] = more[i];
-	free(more);	/* the names stay: r->funcs holds them */
-	return 0;
-}
 
 static int open_row(const struct run_settings *rs, struct bench_row *row,
 		    struct outcome *out)
@@ -1343,26 +912,6 @@ static void progs_capped(struct bench_row *row, int attached,
 	progs_cap_why[r->mode - modes][r->ev - events] = *out;
 }
 
-/*
- * A new session's workers for a row still attached: each CPU's slot now
- * counts the runs for its new worker as its own. Only the owner changes:
- * the counts go on, collect() takes what was added since.
- */
-static void new_workers(struct bench_row *row,
-			const struct bench_workers *workers)
-{
-	struct overhead_row *r = row->priv;
-	struct hit_slot *slots;
-	int i, w;
-
-	for (i = 0; i < row->nr_counters; i++) {
-		slots = r->mode->skel->slots(r->inst[i].skel);
-		for (w = 0; w < workers->nr; w++)
-			slots[workers->cpu[w] & (OVERHEAD_MAX_CPUS - 1)].tgid =
-				workers->pid[w];
-	}
-}
-
 static int attach_row(struct bench_row *row,
 		      const struct bench_workers *workers, struct outcome *out)
 {
@@ -1395,203 +944,6 @@ static int attach_row(struct bench_row *row,
 			progs_capped(row, i, out);
 		return err;
 	}
-	return 0;
-}
-
-static void detach_row(struct bench_row *row)
-{
-	struct overhead_row *r = row->priv;
-	int i;
-
-	/* the links first: the programs stop firing before they are read */
-	detach_funcs(r);
-	for (i = 0; r->inst && i < row->nr_counters; i++) {
-		bpf_link__destroy(r->inst[i].link);
-		r->inst[i].link = NULL;
-	}
-}
-
-static int collect(struct bench_row *row, struct sample *s)
-{
-	struct overhead_row *r = row->priv;
-	const struct overhead_skel *sk = r->mode->skel;
-	int i, cpu;
-
-	/*
-	 * The links may stay attached: a program may count on any CPU as
-	 * this reads, so take what was added since the last read rather
-	 * than zero the slots under it.
-	 */
-	for (i = 0; i < row->nr_counters; i++) {
-		struct prog_instance *pi = &r->inst[i];
-		const struct hit_slot *slots = sk->slots(pi->skel);
-		__u64 *hits = sample_hits(s, i);
-
-		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-			__u64 now = slots[cpu].hits;
-			__u64 foreign = slots[cpu].foreign;
-
-			hits[cpu] = now - pi->taken[cpu];
-			pi->taken[cpu] = now;
-			/* every run the kernel made counts, other tasks' too */
-			row->runs_counted += hits[cpu] + foreign -
-					     pi->taken_foreign[cpu];
-			pi->taken_foreign[cpu] = foreign;
-		}
-	}
-	return 0;
-}
-
-static const volatile __u64 *hit_slot(const struct bench_row *row,
-				      int counter, int cpu)
-{
-	const struct overhead_row *r = row->priv;
-
-	return &r->mode->skel->slots(r->inst[counter].skel)[cpu].hits;
-}
-
-static const volatile __u64 *foreign_slot(const struct bench_row *row,
-					  int counter, int cpu)
-{
-	const struct overhead_row *r = row->priv;
-
-	return &r->mode->skel->slots(r->inst[counter].skel)[cpu].foreign;
-}
-
-static int prog_fds(const struct bench_row *row, int *fds, int max)
-{
-	const struct overhead_row *r = row->priv;
-	int i;
-
-	for (i = 0; i < row->nr_counters && i < max; i++)
-		fds[i] = bpf_program__fd(r->inst[i].prog);
-	return i;
-}
-
-static void close_row(struct bench_row *row)
-{
-	struct overhead_row *r = row->priv;
-
-	destroy_instances(row);
-	free(r->links);
-	free(r->funcs);
-	r->links = NULL;
-	r->funcs = NULL;
-}
-
-/*
- * A datagram's route lookups depend on the kernel (local and main
- * tables merged or not, the ICMP reply): count them with a raw_tp program
- * over a thousand datagrams on the first CPU, inside the worker's loop as
- * every sample is verified, and verify against that. Measured: one on
- * 6.1, 6.12 and 6.18 (sendto's route). Foreign lookups in the loop can
- * only add: keep the least of three counts, and it must be a whole
- * number of lookups per datagram, or the rows could not be verified.
- */
-#define FIB_CALIBRATION	1000
-/* lookups in the loop beyond a whole number per datagram: interrupts' */
-#define FIB_SLACK	5
-
-static int fib_calibrate_once(const struct overhead_event *ev,
-			      const struct cpu_list *cpus,
-			      struct test_overhead_raw_tp_kern *skel,
-			      const char *name, __u64 *hits,
-			      struct outcome *out)
-{
-	struct cpu_list one = { 1, cpus->cpu };
-	int fd = bpf_program__fd(skel->progs.raw_tp_count);
-	const volatile __u64 *slot = &skel->bss->slots[one.cpu[0]].hits;
-	struct hit_window win = { 1, &slot };
-	const struct trigger *trig = &ev->trigger;
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	struct worker_result res;
-	struct worker_pool pool;
-	struct bpf_link *link;
-	__u64 skipped = 0;
-	int err;
-
-	err = pool_start(&pool, &one, &trig, 1, 0, &win, out);
-	if (err)
-		return err;
-	slots_reset(skel->bss->slots, pool.cpu, pool.pid, pool.nr);
-	link = attach_link(&kind_raw_tp, skel->progs.raw_tp_count,
-			   &ev->target, name, out);
-	if (!link) {
-		pool_stop(&pool);
-		return -ENOENT;
-	}
-	/* runs the kernel skipped (re-entry in softirq) were lookups too */
-	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
-		skipped = info.recursion_misses;
-	err = pool_run(&pool, 0, FIB_CALIBRATION, &res, hits, 0, out);
-	memset(&info, 0, sizeof(info));
-	len = sizeof(info);
-	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
-		*hits += info.recursion_misses - skipped;
-	bpf_link__destroy(link);
-	pool_stop(&pool);
-	return err;
-}
-
-static int count_fib_lookups(const struct run_settings *rs,
-			     const struct overhead_event *ev,
-			     const struct cpu_list *cpus, struct outcome *out)
-{
-	struct test_overhead_raw_tp_kern *skel;
-	__u64 n, least = ~0ull;
-	const char *name;
-	int i, err;
-
-	if (fib_lookups || fib_calibration.status != ST_OK) {
-		*out = fib_calibration;
-		return fib_lookups ? 0 : -ENOENT;
-	}
-	skel = test_overhead_raw_tp_kern__open();
-	if (!skel) {
-		outcome_set(out, ST_FAILED, "opening the raw_tp object: %s",
-			    strerror(errno));
-		return -errno;
-	}
-	/*
-	 * A program like the rows': the test build's fault applies alike,
-	 * but for uncounted, whose rows run unverified yet must run
-	 */
-	configure(rs, &skel->rodata->cfg, ev, 0, 1);
-	if (run_fault(rs)->kind == BENCH_FAULT_UNCOUNTED)
-		skel->rodata->cfg.fault = FAULT_NONE;
-	err = attach_load(&kind_raw_tp, skel->skeleton,
-			  skel->progs.raw_tp_count,
-			  &ev->target, &name, out);
-	for (i = 0; !err && i < 3; i++) {
-		err = fib_calibrate_once(ev, cpus, skel, name, &n, out);
-		if (!err && n < least)
-			least = n;
-	}
-	test_overhead_raw_tp_kern__destroy(skel);
-	if (!err && least < FIB_CALIBRATION) {
-		outcome_set(out, ST_FAILED,
-			    "fib_table_lookup fired %llu times for %d datagrams: less than once each",
-			    least, FIB_CALIBRATION);
-		err = -ENOENT;
-	} else if (!err && least % FIB_CALIBRATION > FIB_SLACK) {
-		outcome_set(out, ST_FAILED,
-			    "fib_table_lookup fired %llu times for %d datagrams: no whole number per datagram to verify against",
-			    least, FIB_CALIBRATION);
-		err = -ERANGE;
-	}
-	if (err) {
-		/* every fib row says the same, without trying again */
-		fib_calibration = *out;
-		if (fib_calibration.status == ST_OK)
-			fib_calibration.status = ST_FAILED;
-		outcome_set(&fib_calibration, fib_calibration.status,
-			    "counting lookups per datagram: %.150s",
-			    out->reason);
-		*out = fib_calibration;
-		return err;
-	}
-	fib_lookups = least / FIB_CALIBRATION;
 	return 0;
 }
 
