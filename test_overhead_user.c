@@ -420,6 +420,21 @@ static const struct overhead_event events[] = {
 };
 #define NR_EVENTS ((int)ARRAY_SIZE(events))
 
+/*
+ * The event named @name: code that needs a particular event (the bit
+ * pairs' task_rename and fib_table_lookup) asks for it by name, never by
+ * its place in the table.
+ */
+static const struct overhead_event *event_named(const char *name)
+{
+	int e;
+
+	for (e = 0; e < NR_EVENTS; e++)
+		if (!strcmp(events[e].trigger.name, name))
+			return &events[e];
+	return NULL;
+}
+
 bool mode_applies(const struct attach_mode *mode,
 		  const struct overhead_event *ev)
 {
@@ -615,6 +630,8 @@ static int parse_args(int argc, char **argv)
 
 static void usage_tables(FILE *f)
 {
+	const struct overhead_event *rename = event_named("task_rename");
+	const struct overhead_event *fib = event_named("fib_table_lookup");
 	int m, e;
 
 	fprintf(f, "\nEvents:\n");
@@ -630,8 +647,8 @@ static void usage_tables(FILE *f)
 "\ntest_flags (upstream-compatible; default: all): for each mode, the low\n"
 "bit selects task_rename, the high bit fib_table_lookup:\n");
 	for (m = 0; m < NR_MODES; m++) {
-		__u64 low = flag_of(&modes[m], &events[0]);
-		__u64 high = flag_of(&modes[m], &events[1]);
+		__u64 low = flag_of(&modes[m], rename);
+		__u64 high = flag_of(&modes[m], fib);
 
 		if (!low && !high)
 			continue;
@@ -677,7 +694,7 @@ static void usage_tables(FILE *f)
 /* ---- rows ---- */
 
 /* the event every --attach-time row runs: its function is hooked first */
-#define EV_RENAME	0
+#define EV_RENAME	"task_rename"
 
 /*
  * Programs the kernel took on one hook of a mode and event before it
@@ -767,7 +784,7 @@ static int add_attach_time_rows(struct bench_rows *rows,
 	struct bench_row *row;
 	int k;
 
-	if (!kind || !kind->attach_syms || e != EV_RENAME)
+	if (!kind || !kind->attach_syms || &events[e] != event_named(EV_RENAME))
 		return 0;
 	for (k = 0; k < NR_ATTACH_TIME; k++) {
 		row = add_row(rows, cpus, m, e);
