@@ -6,33 +6,18 @@
  * program counts its hits per CPU, and a figure is shown only when, on
  * every worker's CPU, the hits cover every event that worker made.
  *
- * This file is the family: its events, its modes, its options and its
- * output. The runner (bench_main.c) does the rest.
+ * This file is the family: its modes, its events and its options, and
+ * the callbacks that glue them to the runner (bench_main.c). Their parts
+ * are in overhead/, one job per file: the triggers, fib, the uprobe and
+ * USDT site checks, the test-run driver, the programs of a row, and the
+ * output (upstream's lines, the summary, the --progs fit, JSON).
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <link.h>
-#include <math.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <arpa/inet.h>
-#include <net/if.h>
-#include <netinet/in.h>
-#include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
-#include <linux/sock_diag.h>
-#include <jansson.h>
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
