@@ -96,7 +96,9 @@ PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 RUNNER := bench_main.c bench_msg.c bench_cmdline.c bench_kernel.c bench_sampler.c \
 	  bench_workers.c bench_attach.c bench_report.c bench_stats.c \
 	  bench_compare.c bench_verify.c bench_util.c
-HEADERS := $(wildcard *.h)
+HEADERS := $(wildcard *.h overhead/*.h)
+# test_overhead's parts, one job per file (overhead/)
+test_overhead_SRCS := $(wildcard overhead/*.c)
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 		     test_overhead_uprobe_kern test_overhead_batch_kern \
@@ -105,7 +107,7 @@ test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 map_perf_test_BPF := map_perf_test_kern
 
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I.
+CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I. -Ioverhead
 # uprobe targets need frame pointers to start with "push %rbp" (x86-64)
 CFLAGS += -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
@@ -182,10 +184,12 @@ $(OBJDIR): | $(TOOLCHAIN)
 	$(Q)mkdir -p $@
 
 $(OBJDIR)/%.o: %.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
+	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
+$(patsubst %.c,$(OBJDIR)/%.o,test_overhead_user.c $(test_overhead_SRCS)): \
+	$(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
 $(OBJDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h)
 
 # static binaries land in build/static/ (build/arm64/static/ for ARCH=arm64),
@@ -201,8 +205,8 @@ $(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
 map_perf_test_SRCS := map_perf_consumer.c map_perf_syscall.c
 $(BINDIR)/map_perf_test: $(patsubst %.c,$(OBJDIR)/%.o,$(map_perf_test_SRCS))
 
-# the uprobe events' targets, per architecture
-$(BINDIR)/test_overhead: $(OBJDIR)/uprobe_targets.o
+# the uprobe events' targets, per architecture, and the rest of overhead/
+$(BINDIR)/test_overhead: $(patsubst %.c,$(OBJDIR)/%.o,$(test_overhead_SRCS))
 
 # The test build, for the tests that inject faults (BENCH_TEST_FAULT, see
 # bench.h): the same programs compiled with -DBENCH_TESTING, BPF objects
@@ -226,12 +230,14 @@ $(TESTDIR)/%_kern.skel.h: $(TESTDIR)/%_kern.o
 
 # its skeletons before the shipped ones in build/
 $(TESTDIR)/%.o: %.c $(HEADERS) | $(TESTDIR)
+	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CFLAGS) -c $< -o $@
 
-$(TESTDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(TESTDIR)/%.skel.h)
+$(patsubst %.c,$(TESTDIR)/%.o,test_overhead_user.c $(test_overhead_SRCS)): \
+	$(test_overhead_BPF:%=$(TESTDIR)/%.skel.h)
 $(TESTDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(TESTDIR)/%.skel.h)
-$(TESTDIR)/test_overhead: $(TESTDIR)/uprobe_targets.o
+$(TESTDIR)/test_overhead: $(patsubst %.c,$(TESTDIR)/%.o,$(test_overhead_SRCS))
 $(TESTDIR)/map_perf_test: $(patsubst %.c,$(TESTDIR)/%.o,$(map_perf_test_SRCS))
 
 $(TESTING_PROGS): $(TESTDIR)/%: $(TESTDIR)/%_user.o \
@@ -253,7 +259,7 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
 	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c \
-	       bench_report.c bench_util.c bench_workers.c uprobe_targets.c)
+	       bench_report.c bench_util.c bench_workers.c overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -270,7 +276,7 @@ $(OBJDIR)/tests/map_flags_test.o: map_perf_test_user.c \
 	$(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h)
 
 $(OBJDIR)/overhead_flags_test: $(OBJDIR)/tests/overhead_flags_test.o \
-	$(OBJDIR)/uprobe_targets.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
+	$(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER) $(test_overhead_SRCS))
 $(OBJDIR)/map_flags_test: $(OBJDIR)/tests/map_flags_test.o \
 	$(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER) $(map_perf_test_SRCS))
 $(FLAGS_TESTS):

@@ -169,7 +169,10 @@ mutate() {
 	python3 - "$1" "$2" "$3" "$4" <<'PY'
 import glob, os, re, sys
 root, func, old, new = sys.argv[1:]
-files = sorted(glob.glob(os.path.join(root, "*.[ch]")))
+# the top's sources and its folders' (overhead/ ...), never build/'s
+files = sorted(f for f in glob.glob(os.path.join(root, "*.[ch]")) +
+	       glob.glob(os.path.join(root, "*", "*.[ch]"))
+	       if not os.path.relpath(f, root).startswith("build" + os.sep))
 if ":" in func:
 	name, func = func.split(":")
 	files = [os.path.join(root, name)]

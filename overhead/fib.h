@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* test_overhead's fib_table_lookup event (fib.c) */
+#ifndef __OVERHEAD_FIB_H
+#define __OVERHEAD_FIB_H
+
+#include <linux/types.h>
+
+struct cpu_list;
+struct outcome;
+struct overhead_event;
+struct run_settings;
+
+/* once per run, in the parent: the network namespace of the run's own */
+void fib_prepare(void);
+/* a worker's receiver, filled, and its sender */
+int fib_setup(void **state);
+void fib_run(void *state, __u64 count);
+
+/* lookups one fib datagram makes, counted once per run (0: not yet) */
+extern unsigned int fib_lookups;
+
+/* how many fib_table_lookup calls one datagram makes on this kernel */
+int count_fib_lookups(const struct run_settings *rs,
+		      const struct overhead_event *ev,
+		      const struct cpu_list *cpus, struct outcome *out);
+
+#endif /* __OVERHEAD_FIB_H */

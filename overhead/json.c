@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_overhead's part of the results file (--json) and of --list
+ * --json: the run's context, each row's own fields.
+ */
+#include <math.h>
+#include <jansson.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "bench_attach.h"
+#include "bench_report.h"
+#include "overhead.h"
+#include "fib.h"
+
+void json_context(const struct run_settings *rs, json_t *ctx)
+{
+	json_object_set_new(ctx, "body", json_string(body_names[opt.body]));
+	json_object_set_new(ctx, "fib_lookups_per_datagram",
+			    fib_lookups ? json_integer(fib_lookups) :
+			    json_null());
+	if (run_fault(rs)->kind)
+		json_object_set_new(ctx, "fault",
+				    json_string(run_fault(rs)->name));
+}
+
+/* the group's fit, the same in each of its rows: null without one */
+static json_t *fit_json(const struct bench_row *row)
+{
+	struct line_fit fit;
+	json_t *o;
+	int nr;
+
+	if (progs_fit(row, &fit, &nr))
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "value", json_real(fit.slope));
+	json_object_set_new(o, "uncertainty", json_real(fit.slope_unc));
+	json_object_set_new(o, "points", json_integer(fit.n));
+	return o;
+}
+
+void json_row(const struct bench_row *row, json_t *o)
+{
+	const struct overhead_row *r = row->priv;
+	double attach = row_median(row->attach_ns, row->nr_attach);
+
+	json_object_set_new(o, "hooked", r->hooked ? json_string(r->hooked) :
+			    json_null());
+	/* a bare call's few ns make a percentage meaningless */
+	if (r->ev->base_is_call)
+		json_object_set_new(o, "overhead_pct", json_null());
+	if (row_param(row, "progs"))
+		json_object_set_new(o, "marginal_ns_per_prog", fit_json(row));
+	if (r->nr_funcs) {
+		json_object_set_new(o, "functions", json_integer(r->nr_funcs));
+		json_object_set_new(o, "attach_ns_per_function",
+				    isfinite(attach) ?
+				    json_real(attach / r->nr_funcs) :
+				    json_null());
+		/* the events only proved the attachment: no event cost */
+		json_object_set_new(o, "overhead_ns", json_null());
+		json_object_set_new(o, "overhead_pct", json_null());
+	}
+}
+
+void list_row(const struct bench_row *row, json_t *o)
+{
+	const struct overhead_row *r = row->priv;
+	const struct attach_kind *kind = r->mode->kind;
+	size_t off = r->ev->prog[r->mode - modes] ?: r->mode->count_prog;
+	void *skel;
+
+	json_object_set_new(o, "flag", json_integer(flag_of(r->mode, r->ev)));
+	json_object_set_new(o, "header", json_string(r->mode->header));
+	json_object_set_new(o, "upstream", json_boolean(upstream_row(r)));
+	if (!kind)
+		return;
+	/* fmod_ret may change an LSM hook or an injectable function */
+	list_kind(o, kind, kind != &kind_fmod_ret ? NULL :
+		  r->ev->target.lsm_hook ? "SECURITY" :
+		  "FUNCTION_ERROR_INJECTION");
+	if (r->ev->tp_may_lack && kind->tracepoint)
+		json_object_set_new(o, "may_lack", json_string(r->ev->tp_may_lack));
+	/* opening needs no privileges: it only reads the ELF */
+	skel = r->mode->skel->open();
+	if (!skel)
+		return;
+	json_object_set_new(o, "program",
+			    json_string(bpf_program__name(skel_prog(skel, off))));
+	r->mode->skel->destroy(skel);
+}
