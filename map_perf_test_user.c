@@ -34,7 +34,7 @@
 #include "bench_report.h"
 #include "bench_util.h"
 #include "map_perf_test.h"
-#include "map_perf_kinds.h"
+#include "maps/kinds.h"
 #include "map_perf_test_kern.skel.h"
 
 #define DEFAULT_COUNT	50000ull

@@ -170,7 +170,8 @@ mutate() {
 	python3 - "$1" "$2" "$3" "$4" <<'PY'
 import glob, os, re, sys
 root, func, old, new = sys.argv[1:]
-files = sorted(glob.glob(os.path.join(root, "*.[ch]")))
+files = sorted(glob.glob(os.path.join(root, "*.[ch]")) +
+	       glob.glob(os.path.join(root, "maps", "*.[ch]")))
 if ":" in func:
 	name, func = func.split(":")
 	files = [os.path.join(root, name)]
