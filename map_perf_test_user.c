@@ -227,6 +227,24 @@ struct map_row {
 	struct map_perf_counters *pc;	/* the last sample's, per CPU */
 };
 
+/*
+ * A kind of map test: what its map needs before the runs, what its
+ * samples must show beyond the counts every test's do, and what its rows
+ * report of their own. Each test's table entry names its kind; a new test
+ * of an existing kind is its entry and its BPF program.
+ */
+struct map_kind {
+	enum test_shape shape;
+	/* after load, before the workers start: the map's contents */
+	int (*fill)(const struct run_settings *rs, struct map_row *r);
+	/* a sample whose counts passed the common checks (a program's) */
+	void (*verify)(struct map_row *r, struct sample *s);
+	/* the row's own figures: in its JSON, and in the summary's notes */
+	void (*json)(const struct map_row *r, json_t *o);
+	void (*notes)(const struct map_row *r, char *buf, size_t len,
+		      size_t off);
+};
+
 struct map_test {
 	/* -t name, and its programs' suffix */
 	const char *name;
@@ -240,11 +258,11 @@ struct map_test {
 	struct attach_target target;
 	size_t map;		/* the map it uses, which -E resizes */
 	size_t prog[4];		/* its program for each attach method */
-	/* fills the map after load, before the workers start */
-	int (*fill)(const struct run_settings *rs, struct map_row *r);
+	const struct map_kind *kind;
 	bool miss;		/* --miss applies */
-	enum test_shape shape;
 	unsigned int takes;	/* TAKES_*: the sweeps that apply */
+	__u32 min_key_size;	/* --key-size below it: no row */
+	bool record_bufs;	/* its program builds records in record_bufs */
 	/* helpers probed for the method's program type before load */
 	struct helper {
 		enum bpf_func_id id;
@@ -542,18 +560,24 @@ static int fill_inner_lru(const struct run_settings *rs, struct map_row *r)
 	{								\
 		.name = n, .line = n, .unit = u, .ops = nr_ops,		\
 		.trigger = { "bpf", sys_setup, sys_run },		\
-		.shape = SHAPE_SYSCALL, .count = cnt,			\
+		.kind = &map_kind_syscall, .count = cnt,		\
 		.sys_type = BPF_MAP_TYPE_##type, .sys_op = op,		\
 		.takes = TAKES_ENTRIES |				\
 			 (BPF_MAP_TYPE_##type == BPF_MAP_TYPE_HASH ?	\
 			  TAKES_KEY_SIZE : 0),				\
 	}
 
+static const struct map_kind map_kind_prog, map_kind_hash_lookup,
+	map_kind_lpm, map_kind_inner_lru, map_kind_lru_hash_lookup,
+	map_kind_bloom_lookup, map_kind_bloom_update, map_kind_push_pop,
+	map_kind_ringbuf, map_kind_perfbuf, map_kind_syscall;
+
 static const struct map_test tests[NR_TESTS] = {
 	[HASH_PREALLOC] = {
 		.name = "hash_prealloc", .line = "hash_map_perf pre-alloc",
 		.ops = 30, SYSCALL_EVENT(getuid), .map = SKEL_MAP(hash_map),
 		.prog = METHOD_PROGS(hash_prealloc),
+		.kind = &map_kind_prog,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 		.count = 15000,
 	},
@@ -563,6 +587,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 30, SYSCALL_EVENT(geteuid),
 		.map = SKEL_MAP(percpu_hash_map),
 		.prog = METHOD_PROGS(percpu_hash_prealloc),
+		.kind = &map_kind_prog,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 		.count = 12000,
 	},
@@ -571,6 +596,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 30, SYSCALL_EVENT(getgid),
 		.map = SKEL_MAP(hash_map_alloc),
 		.prog = METHOD_PROGS(hash_kmalloc),
+		.kind = &map_kind_prog,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 		.count = 14000,
 	},
@@ -580,6 +606,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 30, SYSCALL_EVENT(getegid),
 		.map = SKEL_MAP(percpu_hash_map_alloc),
 		.prog = METHOD_PROGS(percpu_hash_kmalloc),
+		.kind = &map_kind_prog,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 		.count = 11000,
 	},
@@ -589,6 +616,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 1, CONNECT_EVENT(lru_hash_run),
 		.map = SKEL_MAP(lru_hash_map),
 		.prog = METHOD_PROGS(lru_hash_prealloc),
+		.kind = &map_kind_prog,
 		.takes = TAKES_ENTRIES,
 	},
 	[NOCOMMON_LRU_HASH_PREALLOC] = {
@@ -597,6 +625,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 1, CONNECT_EVENT(nocommon_lru_hash_run),
 		.map = SKEL_MAP(nocommon_lru_hash_map),
 		.prog = METHOD_PROGS(nocommon_lru_hash_prealloc),
+		.kind = &map_kind_prog,
 		.takes = TAKES_ENTRIES,
 	},
 	[LPM_KMALLOC] = {
@@ -604,15 +633,17 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 32, SYSCALL_EVENT(gettid),
 		.map = SKEL_MAP(lpm_trie_map_alloc),
 		.prog = METHOD_PROGS(lpm_kmalloc),
-		.fill = fill_lpm, .miss = true,
+		.kind = &map_kind_lpm, .miss = true,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
+		/* a 4-byte prefix length and at least a byte */
+		.min_key_size = 5,
 		.count = 20000,
 	},
 	[HASH_LOOKUP] = {
 		.name = "hash_lookup", .line = "hash_lookup",
 		.per_lookup = true, .ops = 64, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(hash_map), .prog = METHOD_PROGS(hash_lookup),
-		.fill = fill_hash_lookup, .miss = true,
+		.kind = &map_kind_hash_lookup, .miss = true,
 		.takes = TAKES_ENTRIES | TAKES_KEY_SIZE,
 		.count = 15000,
 	},
@@ -620,6 +651,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.name = "array_lookup", .line = "array_lookup",
 		.per_lookup = true, .ops = 64, SYSCALL_EVENT(getppid),
 		.map = SKEL_MAP(array_map), .prog = METHOD_PROGS(array_lookup),
+		.kind = &map_kind_prog,
 		.takes = TAKES_ENTRIES,
 	},
 	[INNER_LRU_HASH_PREALLOC] = {
@@ -628,7 +660,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 1, CONNECT_EVENT(inner_lru_hash_run),
 		.map = SKEL_MAP(array_of_lru_hashs),
 		.prog = METHOD_PROGS(inner_lru_hash_prealloc),
-		.fill = fill_inner_lru, .takes = TAKES_ENTRIES,
+		.kind = &map_kind_inner_lru, .takes = TAKES_ENTRIES,
 	},
 	[LRU_HASH_LOOKUP] = {
 		.name = "lru_hash_lookup",
@@ -636,7 +668,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.ops = 32, CONNECT_EVENT(lru_hash_lookup_run),
 		.map = SKEL_MAP(lru_hash_lookup_map),
 		.prog = METHOD_PROGS(lru_hash_lookup),
-		.fill = fill_lru_hash_lookup, .miss = true,
+		.kind = &map_kind_lru_hash_lookup, .miss = true,
 		.takes = TAKES_ENTRIES,
 		.count = 25000,
 	},
@@ -644,28 +676,30 @@ static const struct map_test tests[NR_TESTS] = {
 		.name = "bloom_lookup", .line = "bloom_lookup",
 		.unit = "lookups", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_lookup),
-		.fill = fill_bloom, .takes = TAKES_ENTRIES,
+		.kind = &map_kind_bloom_lookup, .takes = TAKES_ENTRIES,
 		.count = 15000,
 	},
 	[BLOOM_UPDATE] = {
 		.name = "bloom_update", .line = "bloom_update",
 		.unit = "updates", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_update),
-		.fill = fill_bloom, .takes = TAKES_ENTRIES,
+		.kind = &map_kind_bloom_update, .takes = TAKES_ENTRIES,
 		.count = 12000,
 	},
 	[QUEUE_PUSH_POP] = {
 		.name = "queue_push_pop", .line = "queue_push_pop",
 		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(queue_map),
-		.prog = METHOD_PROGS(queue_push_pop), .takes = TAKES_ENTRIES,
+		.prog = METHOD_PROGS(queue_push_pop),
+		.kind = &map_kind_push_pop, .takes = TAKES_ENTRIES,
 		.count = 10000,
 	},
 	[STACK_PUSH_POP] = {
 		.name = "stack_push_pop", .line = "stack_push_pop",
 		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(stack_map),
-		.prog = METHOD_PROGS(stack_push_pop), .takes = TAKES_ENTRIES,
+		.prog = METHOD_PROGS(stack_push_pop),
+		.kind = &map_kind_push_pop, .takes = TAKES_ENTRIES,
 		.count = 8000,
 	},
 	[TASK_STORAGE] = {
@@ -673,6 +707,7 @@ static const struct map_test tests[NR_TESTS] = {
 		.unit = "lookups", .ops = TASK_STORAGE_OPS,
 		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(task_storage_map),
 		.prog = METHOD_PROGS(task_storage),
+		.kind = &map_kind_prog,
 		.helpers = { HELPER(get_current_task_btf),
 			     HELPER(task_storage_get) },
 	},
@@ -680,7 +715,8 @@ static const struct map_test tests[NR_TESTS] = {
 		.name = "ringbuf_reserve", .line = "ringbuf reserve/submit",
 		.unit = "records", .ops = RECORDS_PER_CALL,
 		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(ringbuf_map),
-		.prog = METHOD_PROGS(ringbuf_reserve), .shape = SHAPE_RINGBUF,
+		.prog = METHOD_PROGS(ringbuf_reserve),
+		.kind = &map_kind_ringbuf,
 		.takes = TAKES_RECORDS, .count = 5000,
 		.helpers = { HELPER(ringbuf_reserve), HELPER(ringbuf_submit) },
 	},
@@ -688,7 +724,8 @@ static const struct map_test tests[NR_TESTS] = {
 		.name = "ringbuf_output", .line = "ringbuf output",
 		.unit = "records", .ops = RECORDS_PER_CALL,
 		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(ringbuf_map),
-		.prog = METHOD_PROGS(ringbuf_output), .shape = SHAPE_RINGBUF,
+		.prog = METHOD_PROGS(ringbuf_output),
+		.kind = &map_kind_ringbuf, .record_bufs = true,
 		.takes = TAKES_RECORDS, .count = 5000,
 		.helpers = { HELPER(ringbuf_output) },
 	},
@@ -696,7 +733,8 @@ static const struct map_test tests[NR_TESTS] = {
 		.name = "perfbuf_output", .line = "perfbuf output",
 		.unit = "records", .ops = RECORDS_PER_CALL,
 		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(perfbuf_map),
-		.prog = METHOD_PROGS(perfbuf_output), .shape = SHAPE_PERFBUF,
+		.prog = METHOD_PROGS(perfbuf_output),
+		.kind = &map_kind_perfbuf, .record_bufs = true,
 		.takes = TAKES_RECORDS, .count = 5000,
 		.helpers = { HELPER(perf_event_output) },
 	},
@@ -1080,7 +1118,7 @@ static int make_prefixes(const struct cpu_list *selected)
 
 static bool has_consumer(const struct map_test *test)
 {
-	return test->shape == SHAPE_RINGBUF || test->shape == SHAPE_PERFBUF;
+	return test->kind->shape == SHAPE_RINGBUF || test->kind->shape == SHAPE_PERFBUF;
 }
 
 /*
@@ -1152,20 +1190,20 @@ static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
 	struct map_row *r;
 
 	r = calloc(1, sizeof(*r));
-	row = bench_add_row(rows, test->name, test->shape == SHAPE_SYSCALL ?
+	row = bench_add_row(rows, test->name, test->kind->shape == SHAPE_SYSCALL ?
 			    "syscall" : m >= 0 ? methods[m].name : "auto");
 	if (!r || !row)
 		return NULL;
 	r->test = test;
-	r->method = m >= 0 && test->shape != SHAPE_SYSCALL ? &methods[m] : NULL;
+	r->method = m >= 0 && test->kind->shape != SHAPE_SYSCALL ? &methods[m] : NULL;
 	r->set = *set;
 	r->sys_fd = -1;
 	r->trig = test->trigger;
 	r->lru_range = set->entries > LRU_LOOKUP_SPAN ? set->entries :
 		       LRU_LOOKUP_SPAN;
-	r->trig.arg = test->shape == SHAPE_SYSCALL ? (void *)&r->sys :
+	r->trig.arg = test->kind->shape == SHAPE_SYSCALL ? (void *)&r->sys :
 		      (void *)&r->lru_range;
-	if (test->shape == SHAPE_SYSCALL && test->sys_op >= SYS_BATCH_LOOKUP)
+	if (test->kind->shape == SHAPE_SYSCALL && test->sys_op >= SYS_BATCH_LOOKUP)
 		r->trig.events_per_call = set->entries ?: SYS_ENTRIES;
 	row->priv = r;
 	row->cpus = cpus;
@@ -1219,11 +1257,9 @@ static bool row_applies(const struct map_test *test,
 			const struct row_settings *set)
 {
 	/* the perf buffer's wake-ups are the perf event's: no adaptive */
-	if (test->shape == SHAPE_PERFBUF && set->wakeup == WAKEUP_ADAPTIVE)
+	if (test->kind->shape == SHAPE_PERFBUF && set->wakeup == WAKEUP_ADAPTIVE)
 		return false;
-	/* an LPM key is a 4-byte prefix length and at least a byte */
-	return !(test - tests == LPM_KMALLOC && set->key_size &&
-		 set->key_size < 5);
+	return !(set->key_size && set->key_size < test->min_key_size);
 }
 
 /* every row of test @t with method @m: one per value of each sweep */
@@ -1243,7 +1279,7 @@ static int add_test_rows(const struct run_settings *rs,
 		     &o2);
 	W = sweep_or(opt.wakeup.nr ? &opt.wakeup : &default_wakeups,
 		     !all && test->takes & TAKES_RECORDS,
-		     test->shape == SHAPE_PERFBUF ? WAKEUP_EVERY :
+		     test->kind->shape == SHAPE_PERFBUF ? WAKEUP_EVERY :
 		     WAKEUP_ADAPTIVE, &o3);
 	R = sweep_or(&opt.record_size, !all && test->takes & TAKES_RECORDS,
 		     DEFAULT_RECORD_SIZE, &o4);
@@ -1285,7 +1321,7 @@ static int add_base_rows(const struct run_settings *rs,
 	int t, c, nc, nr[1024];
 
 	for (t = 0; t < NR_TESTS; t++) {
-		if (!test_selected(t) || tests[t].shape == SHAPE_SYSCALL)
+		if (!test_selected(t) || tests[t].kind->shape == SHAPE_SYSCALL)
 			continue;
 		nc = worker_counts(&rs->cpus, &tests[t], all, nr);
 		if (!nc && !base_row(rs, rows, t, &rs->cpus))
@@ -1299,12 +1335,15 @@ static int add_base_rows(const struct run_settings *rs,
 
 static void note_skipped_sizes(void)
 {
-	int k;
+	int k, t;
 
 	for (k = 0; k < opt.key_size.nr; k++)
-		if (opt.key_size.v[k] < 5 && test_selected(LPM_KMALLOC))
-			pr_note("--key-size %llu: lpm_kmalloc's keys need 5 bytes or more; it runs at the other sizes",
-				opt.key_size.v[k]);
+		for (t = 0; t < NR_TESTS; t++)
+			if (opt.key_size.v[k] < tests[t].min_key_size &&
+			    test_selected(t))
+				pr_note("--key-size %llu: %s's keys need %u bytes or more; it runs at the other sizes",
+					opt.key_size.v[k], tests[t].name,
+					tests[t].min_key_size);
 }
 
 /* what auto picked, for the JSON's context; -1 before or without */
@@ -1351,18 +1390,18 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 			  listing || m == picked;
 
 		for (t = 0; !err && on && t < NR_TESTS; t++)
-			if (test_selected(t) && tests[t].shape != SHAPE_SYSCALL)
+			if (test_selected(t) && tests[t].kind->shape != SHAPE_SYSCALL)
 				err = add_test_rows(rs, rows, t, m, NULL,
 						    listing);
 	}
 	/* no method works: every test says why, as a row of its own */
 	for (t = 0; !err && !listing && picked < 0 && !opt.methods_given &&
 	     t < NR_TESTS; t++)
-		if (test_selected(t) && tests[t].shape != SHAPE_SYSCALL)
+		if (test_selected(t) && tests[t].kind->shape != SHAPE_SYSCALL)
 			err = add_test_rows(rs, rows, t, -1, &none, true);
 	/* no program, no method: once */
 	for (t = 0; !err && t < NR_TESTS; t++)
-		if (test_selected(t) && tests[t].shape == SHAPE_SYSCALL)
+		if (test_selected(t) && tests[t].kind->shape == SHAPE_SYSCALL)
 			err = add_test_rows(rs, rows, t, -1, NULL, listing);
 	if (err)
 		return err;
@@ -1374,7 +1413,7 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 	for (i = 0; i < rows->nr; i++) {
 		struct map_row *r = rows->row[i].priv;
 
-		if (r && r->test->shape != SHAPE_SYSCALL)
+		if (r && r->test->kind->shape != SHAPE_SYSCALL)
 			rows->row[i].base = base_row(rs, rows, r->test - tests,
 						     rows->row[i].cpus);
 	}
@@ -1434,7 +1473,7 @@ static int setup_maps(struct map_row *r, struct outcome *out)
 	int t, err;
 
 	for (t = 0; t < NR_TESTS; t++)
-		if (tests[t].shape != SHAPE_SYSCALL &&
+		if (tests[t].kind->shape != SHAPE_SYSCALL &&
 		    tests[t].map != r->test->map)
 			bpf_map__set_autocreate(skel_map(r->skel, tests[t].map),
 						false);
@@ -1442,8 +1481,7 @@ static int setup_maps(struct map_row *r, struct outcome *out)
 	bpf_map__set_autocreate(r->skel->maps.key_bufs,
 				r->test->takes & TAKES_KEY_SIZE);
 	bpf_map__set_autocreate(r->skel->maps.record_bufs,
-				r->test - tests == RINGBUF_OUTPUT ||
-				r->test - tests == PERFBUF_OUTPUT);
+				r->test->record_bufs);
 	err = probe_map(map, out);
 	if (err)
 		return err;
@@ -1551,8 +1589,8 @@ static int fill_map(const struct run_settings *rs, struct map_row *r,
 	/* a map of maps: the fill learns the kernel's size of its inner maps */
 	if (!r->inner.max_entries)
 		err = kernel_max_entries(bpf_map__fd(map), &r->entries);
-	if (!err && r->test->fill)
-		err = r->test->fill(rs, r);
+	if (!err && r->test->kind->fill)
+		err = r->test->kind->fill(rs, r);
 	if (err)
 		outcome_set(out, ST_FAILED, "filling %s: %s",
 			    bpf_map__name(map), strerror(-err));
@@ -1648,7 +1686,7 @@ static int open_consumer(struct map_row *r, struct outcome *out)
 {
 	struct bpf_map *map = skel_map(r->skel, r->test->map);
 
-	r->consumer = consumer_new(r->test->shape == SHAPE_RINGBUF ?
+	r->consumer = consumer_new(r->test->kind->shape == SHAPE_RINGBUF ?
 				   CONSUME_RINGBUF : CONSUME_PERFBUF,
 				   bpf_map__fd(map), r->test - tests,
 				   r->set.record_size, r->set.wakeup, out);
@@ -1670,7 +1708,7 @@ static bool records_kept(const struct map_row *r, struct sample *s,
 	__u64 holds = consumer_holds(r->consumer), made = 0, got = 0;
 	int k, cpu;
 
-	if (r->test->shape == SHAPE_RINGBUF) {
+	if (r->test->kind->shape == SHAPE_RINGBUF) {
 		/* one ring for every producer */
 		for (k = 0; k < s->nr_workers; k++)
 			made += s->res[k].events * RECORDS_PER_CALL;
@@ -1703,10 +1741,10 @@ static bool records_kept(const struct map_row *r, struct sample *s,
  * consumed once, in order, whole, and no fewer consumed than an empty
  * buffer takes; the consumer's rate and cost are kept.
  */
-static void verify_records(struct map_row *r, struct sample *s,
-			   const struct map_perf_counters *pc)
+static void verify_records(struct map_row *r, struct sample *s)
 {
 	const struct consumer_counts *n = consumer_counts(r->consumer);
+	const struct map_perf_counters *pc = r->pc;
 	__u64 consumed = 0;
 	int cpu;
 
@@ -1784,7 +1822,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 		outcome_set(out, ST_FAILED, "out of memory");
 		return -ENOMEM;
 	}
-	if (r->test->shape == SHAPE_SYSCALL) {
+	if (r->test->kind->shape == SHAPE_SYSCALL) {
 		err = open_sys(rs, row, out);
 		if (err)
 			close_sys(r);
@@ -1826,7 +1864,7 @@ static int attach_row(struct bench_row *row,
 	struct map_row *r = row->priv;
 	int i, err;
 
-	if (r->test->shape == SHAPE_SYSCALL) {
+	if (r->test->kind->shape == SHAPE_SYSCALL) {
 		memset(r->sys.slots, 0,
 		       sizeof(struct sys_slot) * nr_cpus_possible());
 		return 0;
@@ -1871,7 +1909,7 @@ static int collect(struct bench_row *row, struct sample *s)
 	struct map_perf_counters *v = r->pc;
 	__u32 key = r->test - tests;
 
-	if (r->test->shape == SHAPE_SYSCALL) {
+	if (r->test->kind->shape == SHAPE_SYSCALL) {
 		collect_sys(r, s);
 		return 0;
 	}
@@ -1907,8 +1945,9 @@ static void verify(struct bench_row *row, struct sample *s)
 	struct map_perf_counters *c = &r->c;
 	__u64 min_found = 0;
 
-	if (r->test->shape == SHAPE_SYSCALL) {
-		verify_sys(r, s);
+	/* no program: the kind's own checks alone */
+	if (r->test->kind->shape == SHAPE_SYSCALL) {
+		r->test->kind->verify(r, s);
 		return;
 	}
 	/* filtered out by the programs: shown beside the hits */
@@ -1936,11 +1975,8 @@ static void verify(struct bench_row *row, struct sample *s)
 		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu lookups hit; the keys kept make %llu",
 			    c->found, c->lookups, min_found);
-	else if (has_consumer(r->test))
-		verify_records(r, s, r->pc);
-	else if (r->test - tests == QUEUE_PUSH_POP ||
-		 r->test - tests == STACK_PUSH_POP)
-		verify_empty(r, s);
+	else if (r->test->kind->verify)
+		r->test->kind->verify(r, s);
 	r->last.lookups = c->lookups;
 	r->last.found = c->found;
 	r->last.negatives = c->negatives;
@@ -1974,7 +2010,7 @@ static const volatile __u64 *hit_slot(const struct bench_row *row,
 {
 	const struct map_row *r = row->priv;
 
-	if (r->test->shape == SHAPE_SYSCALL)
+	if (r->test->kind->shape == SHAPE_SYSCALL)
 		return &r->sys.slots[cpu].ok;
 	return &r->skel->bss->call_slots[cpu].calls;
 }
@@ -1983,7 +2019,7 @@ static int prog_fds(const struct bench_row *row, int *fds, int max)
 {
 	const struct map_row *r = row->priv;
 
-	if (r->test->shape == SHAPE_SYSCALL)
+	if (r->test->kind->shape == SHAPE_SYSCALL)
 		return 0;
 	fds[0] = bpf_program__fd(r->prog);
 	return 1;
@@ -2126,15 +2162,27 @@ static void kind_notes(const struct bench_row *row, char *buf, size_t len)
 	off = strlen(buf);
 	if (off)	/* " [k=v]": the leading space is the table's */
 		memmove(buf, buf + 1, off--);
-	if (!r)
-		return;
+	if (r && r->test->kind->notes)
+		r->test->kind->notes(r, buf, len, off);
+}
+
+/* bloom filters: how often an absent key hit */
+static void notes_bloom(const struct map_row *r, char *buf, size_t len,
+			size_t off)
+{
 	if (r->total.negatives && off < len)
-		off += snprintf(buf + off, len - off,
-				"%sfalse positives %.2f%% of %llu",
-				off ? ", " : "",
-				100.0 * r->total.false_pos / r->total.negatives,
-				r->total.negatives);
-	if (has_consumer(r->test) && r->total.produced && off < len)
+		snprintf(buf + off, len - off,
+			 "%sfalse positives %.2f%% of %llu",
+			 off ? ", " : "",
+			 100.0 * r->total.false_pos / r->total.negatives,
+			 r->total.negatives);
+}
+
+/* ring and perf buffers: the consumer's rate and cost, the drops */
+static void notes_records(const struct map_row *r, char *buf, size_t len,
+			  size_t off)
+{
+	if (r->total.produced && off < len)
 		snprintf(buf + off, len - off,
 			 "%sconsumed %.3fM/s (%.0f ns CPU per record), dropped %llu of %llu",
 			 off ? ", " : "", consumer_rate(r) / 1e6,
@@ -2157,7 +2205,7 @@ static void print_row(const struct bench_row *row)
 	}
 	row_summarize(row, &s);
 	/* the units' figure: the overhead, or the bpf() call alone */
-	if (r && (s.has_overhead || r->test->shape == SHAPE_SYSCALL))
+	if (r && (s.has_overhead || r->test->kind->shape == SHAPE_SYSCALL))
 		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
 			 s.units.mean / r->test->ops, s.ci95 / r->test->ops);
 	if (r && r->total.lookups)
@@ -2259,34 +2307,44 @@ static json_t *number(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* what the other map kinds add: records, false positives, the rate per CPU */
+/* what the other map kinds add: records, false positives, key sizes */
 static void json_kind(const struct bench_row *row, const struct map_row *r,
 		      json_t *o)
 {
-	json_t *rec;
+	if (r->test->kind->json)
+		r->test->kind->json(r, o);
+}
 
-	if (r->test->shape == SHAPE_SYSCALL)
-		json_object_set_new(o, "key_size", json_integer(r->sys.key_size));
-	if (r->test - tests == BLOOM_LOOKUP) {
-		json_object_set_new(o, "negative_lookups",
-				    json_integer(r->total.negatives));
-		json_object_set_new(o, "false_positives",
-				    json_integer(r->total.false_pos));
-	}
-	if (has_consumer(r->test)) {
-		rec = json_object();
-		json_object_set_new(rec, "produced", json_integer(r->total.produced));
-		json_object_set_new(rec, "consumed", json_integer(r->total.consumed));
-		json_object_set_new(rec, "dropped", json_integer(r->total.dropped));
-		json_object_set_new(rec, "lost_reported", json_integer(r->total.lost));
-		json_object_set_new(o, "records", rec);
-		json_object_set_new(o, "consumer_cpu",
-				    json_integer(r->set.consumer_cpu));
-		json_object_set_new(o, "consumer_rate",
-				    number(consumer_rate(r)));
-		json_object_set_new(o, "consumer_ns_per_record",
-				    number(consumer_ns_per_record(r)));
-	}
+/* the bpf() calls' keys, as the map made for them has them */
+static void json_sys(const struct map_row *r, json_t *o)
+{
+	json_object_set_new(o, "key_size", json_integer(r->sys.key_size));
+}
+
+static void json_bloom(const struct map_row *r, json_t *o)
+{
+	json_object_set_new(o, "negative_lookups",
+			    json_integer(r->total.negatives));
+	json_object_set_new(o, "false_positives",
+			    json_integer(r->total.false_pos));
+}
+
+/* ring and perf buffers: where the records went, and the consumer */
+static void json_records(const struct map_row *r, json_t *o)
+{
+	json_t *rec = json_object();
+
+	json_object_set_new(rec, "produced", json_integer(r->total.produced));
+	json_object_set_new(rec, "consumed", json_integer(r->total.consumed));
+	json_object_set_new(rec, "dropped", json_integer(r->total.dropped));
+	json_object_set_new(rec, "lost_reported", json_integer(r->total.lost));
+	json_object_set_new(o, "records", rec);
+	json_object_set_new(o, "consumer_cpu",
+			    json_integer(r->set.consumer_cpu));
+	json_object_set_new(o, "consumer_rate",
+			    number(consumer_rate(r)));
+	json_object_set_new(o, "consumer_ns_per_record",
+			    number(consumer_ns_per_record(r)));
 }
 
 static void json_row(const struct bench_row *row, json_t *o)
@@ -2316,7 +2374,7 @@ static void json_row(const struct bench_row *row, json_t *o)
 	json_kind(row, r, o);
 	if (!row_has_figure(row))
 		return;
-	if (!s.has_overhead && r->test->shape != SHAPE_SYSCALL) {
+	if (!s.has_overhead && r->test->kind->shape != SHAPE_SYSCALL) {
 		json_object_set_new(o, "ns_per_op", json_null());
 		return;
 	}
@@ -2352,6 +2410,55 @@ static void list_row(const struct bench_row *row, json_t *o)
 		skel_prog(skel, r->test->prog[r->method - methods]))));
 	map_perf_test_kern__destroy(skel);
 }
+
+/* ---- the kinds ---- */
+
+/* a program's map operations, checked by its counts alone */
+static const struct map_kind map_kind_prog = { .shape = SHAPE_PROG };
+
+static const struct map_kind map_kind_hash_lookup = {
+	.shape = SHAPE_PROG, .fill = fill_hash_lookup,
+};
+
+static const struct map_kind map_kind_lpm = {
+	.shape = SHAPE_PROG, .fill = fill_lpm,
+};
+
+static const struct map_kind map_kind_inner_lru = {
+	.shape = SHAPE_PROG, .fill = fill_inner_lru,
+};
+
+static const struct map_kind map_kind_lru_hash_lookup = {
+	.shape = SHAPE_PROG, .fill = fill_lru_hash_lookup,
+};
+
+static const struct map_kind map_kind_bloom_lookup = {
+	.shape = SHAPE_PROG, .fill = fill_bloom, .json = json_bloom,
+	.notes = notes_bloom,
+};
+
+static const struct map_kind map_kind_bloom_update = {
+	.shape = SHAPE_PROG, .fill = fill_bloom,
+};
+
+/* queue and stack: nothing left behind */
+static const struct map_kind map_kind_push_pop = {
+	.shape = SHAPE_PROG, .verify = verify_empty,
+};
+
+static const struct map_kind map_kind_ringbuf = {
+	.shape = SHAPE_RINGBUF, .verify = verify_records,
+	.json = json_records, .notes = notes_records,
+};
+
+static const struct map_kind map_kind_perfbuf = {
+	.shape = SHAPE_PERFBUF, .verify = verify_records,
+	.json = json_records, .notes = notes_records,
+};
+
+static const struct map_kind map_kind_syscall = {
+	.shape = SHAPE_SYSCALL, .verify = verify_sys, .json = json_sys,
+};
 
 static const struct bench_family map_perf_family = {
 	.name = "map_perf_test",
