@@ -49,7 +49,7 @@ struct map_def {
 
 /* how a test runs, beyond a program on the workers' syscalls */
 enum test_shape {
-	SHAPE_PROG,
+	SHAPE_PROG,		/* 0: a kind that names none */
 	SHAPE_RINGBUF,		/* and a consumer on a CPU of its own */
 	SHAPE_PERFBUF,
 	SHAPE_SYSCALL,		/* no program: the workers' own bpf() calls */
