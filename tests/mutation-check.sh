@@ -162,7 +162,8 @@ run_until() {
 
 # mutate DIR FUNC OLD NEW: OLD, which must be there once inside the body
 # of the function FUNC ("file.c:FUNC" where two files define one), becomes
-# NEW. The function is looked up in every source file of DIR, so that the
+# NEW. The function is looked up in every source file of DIR (and of its
+# maps/; "maps/file.c:FUNC" names one there), so that the
 # mutation survives code moved between files or renamed around it; a
 # function not found, or OLD not found once in it, is said and the
 # mutation counts as invalid, never as killed.
