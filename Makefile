@@ -105,6 +105,8 @@ test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 		     test_overhead_raw_tp_kern test_overhead_fentry_kern \
 		     test_overhead_usdt_kern
 map_perf_test_BPF := map_perf_test_kern
+# map_perf_test's own files, one job each
+HEADERS += $(wildcard maps/*.h)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I. -Ioverhead
@@ -201,9 +203,16 @@ $(BINDIR)/%: $(OBJDIR)/%_user.o $(patsubst %.c,$(OBJDIR)/%.o,$(RUNNER))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# map_perf_test's tests of other shapes: a buffer's consumer, bpf() calls
-map_perf_test_SRCS := map_perf_consumer.c map_perf_syscall.c
+# map_perf_test's fills, verification, output and its tests of other
+# shapes (a buffer's consumer, bpf() calls): maps/, one job a file
+map_perf_test_SRCS := $(wildcard maps/*.c)
 $(BINDIR)/map_perf_test: $(patsubst %.c,$(OBJDIR)/%.o,$(map_perf_test_SRCS))
+$(patsubst %.c,$(OBJDIR)/%.o,$(map_perf_test_SRCS)): \
+	$(map_perf_test_BPF:%=$(OUTPUT)/%.skel.h)
+$(OBJDIR)/maps/%.o: maps/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # the uprobe events' targets, per architecture, and the rest of overhead/
 $(BINDIR)/test_overhead: $(patsubst %.c,$(OBJDIR)/%.o,$(test_overhead_SRCS))
@@ -239,6 +248,12 @@ $(patsubst %.c,$(TESTDIR)/%.o,test_overhead_user.c $(test_overhead_SRCS)): \
 $(TESTDIR)/map_perf_test_user.o: $(map_perf_test_BPF:%=$(TESTDIR)/%.skel.h)
 $(TESTDIR)/test_overhead: $(patsubst %.c,$(TESTDIR)/%.o,$(test_overhead_SRCS))
 $(TESTDIR)/map_perf_test: $(patsubst %.c,$(TESTDIR)/%.o,$(map_perf_test_SRCS))
+$(patsubst %.c,$(TESTDIR)/%.o,$(map_perf_test_SRCS)): \
+	$(map_perf_test_BPF:%=$(TESTDIR)/%.skel.h)
+$(TESTDIR)/maps/%.o: maps/%.c $(HEADERS) | $(TESTDIR)
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CFLAGS) -c $< -o $@
 
 $(TESTING_PROGS): $(TESTDIR)/%: $(TESTDIR)/%_user.o \
 		  $(patsubst %.c,$(TESTDIR)/%.o,$(RUNNER))

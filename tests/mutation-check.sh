@@ -71,10 +71,10 @@ sample-deadline|workers_stuck|deadline_ns \&\& now > deadline_ns|0|test_faults.s
 no-figure-unless-ok|row_has_figure|return row->out.status == ST_OK \&\& row->nr > 0;|return row->nr > 0;|test_faults.sh:later|a worker killed after a unit was counted: the row failed
 exit-disturbed|exit_status|if (disturbed)|if (0)|test_faults.sh:disturbed|a 10 ms stop in every sample: exit 3
 exit-failed|exit_status|if (failed)|if (0)|test_map_perf.sh:faults|wrong-key: exit 1, a row failed though another ran
-map-update-fails|map_perf_test_user.c:verify|else if (c->update_fails)|else if (0)|test_map_perf.sh:sizes|-E 1 hash_prealloc: failed
-map-hits-all|map_perf_test_user.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh:faults|wrong-key: hash_lookup raw_tp failed
-map-hits-none|map_perf_test_user.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh:faults|fill-all: hash_lookup raw_tp --miss failed
-map-hits-kept|map_perf_test_user.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh:faults|wrong-key: lru_hash_lookup raw_tp failed
+map-update-fails|maps/verify.c:verify|else if (c->update_fails)|else if (0)|test_map_perf.sh:sizes|-E 1 hash_prealloc: failed
+map-hits-all|maps/verify.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh:faults|wrong-key: hash_lookup raw_tp failed
+map-hits-none|maps/verify.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh:faults|fill-all: hash_lookup raw_tp --miss failed
+map-hits-kept|maps/verify.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh:faults|wrong-key: lru_hash_lookup raw_tp failed
 lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh:faults|empty-map: lru_hash_lookup raw_tp failed
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
 from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh:hog|with another process's getpgid: hash_lookup's hits are exactly its events
@@ -161,7 +161,8 @@ run_until() {
 
 # mutate DIR FUNC OLD NEW: OLD, which must be there once inside the body
 # of the function FUNC ("file.c:FUNC" where two files define one), becomes
-# NEW. The function is looked up in every source file of DIR, so that the
+# NEW. The function is looked up in every source file of DIR (and of its
+# maps/; "maps/file.c:FUNC" names one there), so that the
 # mutation survives code moved between files or renamed around it; a
 # function not found, or OLD not found once in it, is said and the
 # mutation counts as invalid, never as killed.

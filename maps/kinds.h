@@ -2,11 +2,11 @@
 /*
  * map_perf_test's map kinds whose tests have another shape than a program
  * on a syscall: the consumer that drains a ring or perf buffer on a CPU
- * of its own (map_perf_consumer.c), and map operations the workers make
- * themselves through the bpf syscall (map_perf_syscall.c).
+ * of its own (maps/consumer.c), and map operations the workers make
+ * themselves through the bpf syscall (maps/syscall.c).
  */
-#ifndef __MAP_PERF_KINDS_H
-#define __MAP_PERF_KINDS_H
+#ifndef __MAPS_KINDS_H
+#define __MAPS_KINDS_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -104,4 +104,4 @@ int sys_map_create(enum bpf_map_type type, enum sys_op op, __u32 key_size,
 int sys_map_check(int fd, enum bpf_map_type type, __u32 key_size,
 		  __u32 entries, struct outcome *out);
 
-#endif /* __MAP_PERF_KINDS_H */
+#endif /* __MAPS_KINDS_H */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "map_perf_kinds.h"
+#include "maps/kinds.h"
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */

@@ -23,7 +23,7 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "map_perf_kinds.h"
+#include "maps/kinds.h"
 #include "map_perf_test.h"
 
 /* pages of each CPU's perf buffer: 256 KiB with 4 KiB pages */

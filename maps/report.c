@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * map_perf_test's output: upstream's lines, the summary, the JSON and
+ * --list's rows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <bpf/libbpf.h>
+#include "bench_report.h"
+#include "maps/map_perf.h"
+
+/* the unit of upstream's line, and how many of it one event makes */
+static const char *line_unit(const struct map_test *t, unsigned int *mult)
+{
+	if (t->unit) {
+		*mult = t->ops;
+		return t->unit;
+	}
+	*mult = t->per_lookup ? t->ops : 1;
+	return t->per_lookup ? "lookups" : "events";
+}
+
+/* a row's mode, as the runner groups skipped rows by: its method */
+static const char *row_method(const struct bench_row *row)
+{
+	return row->variant;
+}
+
+/* upstream's eleven tests, all it ever printed */
+static bool upstream_test(const struct map_test *t)
+{
+	return t - tests <= LRU_HASH_LOOKUP;
+}
+
+/*
+ * Whose lines upstream's section has: upstream's tests; every row when
+ * test_flags is given (upstream's words) or with -v. The other rows'
+ * figures per worker are in --json.
+ */
+static bool upstream_line(const struct bench_row *row)
+{
+	const struct map_row *r = row->priv;
+
+	return r && (opt.flags || verbosity > 1 || upstream_test(r->test));
+}
+
+/*
+ * upstream's line for each worker: the median of its samples. Skipped
+ * rows are said once per reason, where the first of them comes.
+ */
+void print_upstream(const struct bench_rows *rows)
+{
+	struct skip_group *g = NULL;
+	bool *in, *said = NULL;
+	char params[96], label[256];
+	unsigned int mult;
+	const char *unit;
+	int i, k, w, nr;
+
+	in = calloc(rows->nr ?: 1, sizeof(*in));
+	for (i = 0; in && i < rows->nr; i++)
+		in[i] = upstream_line(&rows->row[i]);
+	nr = in ? skip_groups(rows, in, row_method, &g) : -ENOMEM;
+	said = nr > 0 ? calloc(nr, sizeof(*said)) : NULL;
+	if (nr < 0 || (nr > 0 && !said)) {
+		pr_err("out of memory: upstream's lines left out");
+		goto out;
+	}
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+		const struct map_row *r = row->priv;
+
+		if (!in[i])
+			continue;	/* base rows have no upstream line */
+		format_params(row, params, sizeof(params));
+		for (k = 0; row->out.status == ST_SKIPPED && k < nr; k++)
+			if (skip_group_has(rows, &g[k], row_method, i))
+				break;
+		if (row->out.status == ST_SKIPPED && k < nr) {
+			if (said[k])
+				continue;
+			said[k] = true;
+			if (g[k].nr > 1) {
+				skip_group_label(rows, in, &g[k], row_method,
+						 NULL, label, sizeof(label));
+				printf("%s: %s: %s\n", label,
+				       status_name(ST_SKIPPED),
+				       skip_group_reason(rows, &g[k]));
+				continue;
+			}
+		}
+		if (!row_has_figure(row)) {
+			printf("%s%s: %s: %s\n", r->test->name, params,
+			       status_name(row->out.status), row->out.reason);
+			continue;
+		}
+		unit = line_unit(r->test, &mult);
+		for (w = 0; w < row->cpus->nr; w++)
+			printf("%d:%s %.0f %s per sec%s\n", row->cpus->cpu[w],
+			       r->test->line, worker_median_rate(row, w) * mult,
+			       unit, params);
+	}
+out:
+	free(said);
+	free(g);
+	free(in);
+}
+
+/* the consumer's rate while records flowed, and its CPU per record */
+static double consumer_rate(const struct map_row *r)
+{
+	return r->total.consume_ns > 0 ? r->total.consumed * 1e9 / r->total.consume_ns : NAN;
+}
+
+static double consumer_ns_per_record(const struct map_row *r)
+{
+	return r->total.consumed ? r->total.consumer_cpu_ns / r->total.consumed : NAN;
+}
+
+/* what a row of the other map kinds adds to its notes */
+static void kind_notes(const struct bench_row *row, char *buf, size_t len)
+{
+	const struct map_row *r = row->priv;
+	size_t off = 0;
+
+	format_params(row, buf, len);
+	off = strlen(buf);
+	if (off)	/* " [k=v]": the leading space is the table's */
+		memmove(buf, buf + 1, off--);
+	if (r && r->test->kind->notes)
+		r->test->kind->notes(r, buf, len, off);
+}
+
+/* bloom filters: how often an absent key hit */
+void notes_bloom(const struct map_row *r, char *buf, size_t len,
+		 size_t off)
+{
+	if (r->total.negatives && off < len)
+		snprintf(buf + off, len - off,
+			 "%sfalse positives %.2f%% of %llu",
+			 off ? ", " : "",
+			 100.0 * r->total.false_pos / r->total.negatives,
+			 r->total.negatives);
+}
+
+/* ring and perf buffers: the consumer's rate and cost, the drops */
+void notes_records(const struct map_row *r, char *buf, size_t len,
+		   size_t off)
+{
+	if (r->total.produced && off < len)
+		snprintf(buf + off, len - off,
+			 "%sconsumed %.3fM/s (%.0f ns CPU per record), dropped %llu of %llu",
+			 off ? ", " : "", consumer_rate(r) / 1e6,
+			 consumer_ns_per_record(r), r->total.dropped, r->total.produced);
+}
+
+static void print_row(const struct bench_row *row)
+{
+	const struct map_row *r = row->priv;
+	char nsop[32] = "-", ratio[16] = "-", calls[48] = "-", entries[16] = "-";
+	char notes[REASON_LEN + 128], more[256];
+	struct row_summary s;
+
+	printf("  %-26s %-10s %-9s ", row->name, row->variant,
+	       status_name(row->out.status));
+	kind_notes(row, more, sizeof(more));
+	if (!row_has_figure(row)) {
+		printf("%s%s%s\n", row->out.reason, more[0] ? "  " : "", more);
+		return;
+	}
+	row_summarize(row, &s);
+	/* the units' figure: the overhead, or the bpf() call alone */
+	if (r && (s.has_overhead || r->test->kind->shape == SHAPE_SYSCALL))
+		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
+			 s.units.mean / r->test->ops, s.ci95 / r->test->ops);
+	if (r && r->total.lookups)
+		snprintf(ratio, sizeof(ratio), "%.3f",
+			 (double)r->total.found / r->total.lookups);
+	if (r) {
+		format_hits(row, calls, sizeof(calls));
+		snprintf(entries, sizeof(entries), "%u", r->entries);
+	}
+	row_notes(row, &s, notes, sizeof(notes));
+	printf("%8.3fM ± %-7.3f %10.3fM %16s %6s %8s %21s%s%s%s%s",
+	       s.rate.mean / 1e6, s.rate.stddev / 1e6,
+	       s.rate.mean * (r ? r->test->ops : 0) / 1e6, nsop, ratio,
+	       entries, calls, more[0] ? "  " : "", more,
+	       notes[0] ? "  " : "", notes);
+	if (!isnan(row->prog_ns))
+		printf("  prog %.1f ns/run", row_prog_body(row));
+	printf("\n");
+}
+
+static void print_sweep(const char *what, const struct sweep *sw)
+{
+	int i;
+
+	if (!sw->nr)
+		return;
+	printf("%s ", what);
+	for (i = 0; i < sw->nr; i++)
+		printf("%s%llu", i ? "," : "", sw->v[i]);
+	printf(", ");
+}
+
+void print_summary(const struct run_settings *rs,
+		   const struct bench_rows *rows)
+{
+	char cpus[256];
+	struct utsname uts;
+	int i;
+
+	uname(&uts);
+	format_cpus(&rs->cpus, cpus, sizeof(cpus));
+	printf("\nSummary: %d worker(s) on CPU %s, ", rs->cpus.nr, cpus);
+	if (opt.entries.nr == 1)
+		printf("maps resized to %llu entries, ", opt.entries.v[0]);
+	else
+		print_sweep("entries", &opt.entries);
+	print_sweep("key sizes", &opt.key_size);
+	if (opt.scale)
+		printf("scaled over 1..%d CPUs, ", rs->cpus.nr);
+	printf("%s%skernel %s, libbpf %s\n", opt.miss ? "--miss, " : "",
+	       run_fault(rs)->kind ? "UNVERIFIED (a test fault is injected), " : "",
+	       uts.release, libbpf_version_text());
+	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
+	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
+	       "ns/op ± 95%", "hits", "entries", "calls/syscalls");
+	/* the rows this kernel cannot run follow, said once per reason */
+	for (i = 0; i < rows->nr; i++)
+		if (rows->row[i].out.status != ST_SKIPPED)
+			print_row(&rows->row[i]);
+	print_row_counts(rows);
+	print_skip_groups(rows, row_method);
+	print_excused(rows);
+}
+
+static json_t *sweep_json(const struct sweep *sw)
+{
+	json_t *a;
+	int i;
+
+	if (!sw->nr)
+		return json_null();
+	if (sw->nr == 1)
+		return json_integer(sw->v[0]);
+	a = json_array();
+	for (i = 0; i < sw->nr; i++)
+		json_array_append_new(a, json_integer(sw->v[i]));
+	return a;
+}
+
+/* the method every test row uses, or -1 when rows differ */
+static int context_method(void)
+{
+	int m, one = -1;
+
+	if (!opt.methods_given)
+		return auto_picked;
+	for (m = 0; m < NR_METHODS; m++) {
+		if (!opt.method_on[m])
+			continue;
+		if (one >= 0)
+			return -1;
+		one = m;
+	}
+	return one;
+}
+
+void json_context(const struct run_settings *rs, json_t *ctx)
+{
+	json_object_set_new(ctx, "entries", sweep_json(&opt.entries));
+	json_object_set_new(ctx, "key_size", sweep_json(&opt.key_size));
+	json_object_set_new(ctx, "scale", json_boolean(opt.scale));
+	json_object_set_new(ctx, "records_per_call",
+			    json_integer(RECORDS_PER_CALL));
+	json_object_set_new(ctx, "miss", json_boolean(opt.miss));
+	/* what auto picked, or the one method -a named; null for several */
+	json_object_set_new(ctx, "attach_method", context_method() >= 0 ?
+			    json_string(methods[context_method()].name) :
+			    json_null());
+	if (run_fault(rs)->kind)
+		json_object_set_new(ctx, "fault",
+				    json_string(run_fault(rs)->name));
+}
+
+static json_t *number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* what the other map kinds add: records, false positives, key sizes */
+static void json_kind(const struct bench_row *row, const struct map_row *r,
+		      json_t *o)
+{
+	if (r->test->kind->json)
+		r->test->kind->json(r, o);
+}
+
+/* the bpf() calls' keys, as the map made for them has them */
+void json_sys(const struct map_row *r, json_t *o)
+{
+	json_object_set_new(o, "key_size", json_integer(r->sys.key_size));
+}
+
+void json_bloom(const struct map_row *r, json_t *o)
+{
+	json_object_set_new(o, "negative_lookups",
+			    json_integer(r->total.negatives));
+	json_object_set_new(o, "false_positives",
+			    json_integer(r->total.false_pos));
+}
+
+/* ring and perf buffers: where the records went, and the consumer */
+void json_records(const struct map_row *r, json_t *o)
+{
+	json_t *rec = json_object();
+
+	json_object_set_new(rec, "produced", json_integer(r->total.produced));
+	json_object_set_new(rec, "consumed", json_integer(r->total.consumed));
+	json_object_set_new(rec, "dropped", json_integer(r->total.dropped));
+	json_object_set_new(rec, "lost_reported", json_integer(r->total.lost));
+	json_object_set_new(o, "records", rec);
+	json_object_set_new(o, "consumer_cpu",
+			    json_integer(r->set.consumer_cpu));
+	json_object_set_new(o, "consumer_rate",
+			    number(consumer_rate(r)));
+	json_object_set_new(o, "consumer_ns_per_record",
+			    number(consumer_ns_per_record(r)));
+}
+
+void json_row(const struct bench_row *row, json_t *o)
+{
+	const struct map_row *r = row->priv;
+	struct row_summary s;
+	json_t *nsop, *per;
+
+	if (row_has_figure(row)) {
+		/* each worker's share: what --scale's curve is made of */
+		row_summarize(row, &s);
+		per = json_object();
+		json_object_set_new(per, "mean",
+				    number(s.rate.mean / row->cpus->nr));
+		json_object_set_new(per, "stddev",
+				    number(s.rate.stddev / row->cpus->nr));
+		json_object_set_new(o, "rate_per_cpu", per);
+	}
+	if (!r)
+		return;
+	json_object_set_new(o, "attach_method", r->method ?
+			    json_string(r->method->name) : json_null());
+	json_object_set_new(o, "ops_per_event", json_integer(r->test->ops));
+	json_object_set_new(o, "lookups", json_integer(r->total.lookups));
+	json_object_set_new(o, "found", json_integer(r->total.found));
+	json_object_set_new(o, "entries", json_integer(r->entries));
+	json_kind(row, r, o);
+	if (!row_has_figure(row))
+		return;
+	if (!s.has_overhead && r->test->kind->shape != SHAPE_SYSCALL) {
+		json_object_set_new(o, "ns_per_op", json_null());
+		return;
+	}
+	nsop = json_object();
+	json_object_set_new(nsop, "value", number(s.units.mean / r->test->ops));
+	json_object_set_new(nsop, "ci95", number(s.ci95 / r->test->ops));
+	json_object_set_new(o, "ns_per_op", nsop);
+}
+
+void list_row(const struct bench_row *row, json_t *o)
+{
+	const struct map_row *r = row->priv;
+	struct map_perf_test_kern *skel;
+	unsigned int mult;
+
+	if (!r)
+		return;		/* a base row: nothing attached */
+	json_object_set_new(o, "flag", json_integer(1ull << (r->test - tests)));
+	json_object_set_new(o, "line", json_string(r->test->line));
+	json_object_set_new(o, "unit", json_string(line_unit(r->test, &mult)));
+	json_object_set_new(o, "upstream", json_boolean(upstream_test(r->test)));
+	if (!r->method) {
+		/* bpf() calls of the workers': no program, no attach */
+		json_object_set_new(o, "program", json_null());
+		return;
+	}
+	list_kind(o, r->method->kind, NULL);
+	/* opening needs no privileges: it only reads the ELF */
+	skel = map_perf_test_kern__open();
+	if (!skel)
+		return;
+	json_object_set_new(o, "program", json_string(bpf_program__name(
+		skel_prog(skel, r->test->prog[r->method - methods]))));
+	map_perf_test_kern__destroy(skel);
+}
