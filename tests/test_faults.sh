@@ -642,6 +642,19 @@ sec_pidns() {
 		'len(rows("raw_tp") + rows("tracepoint")) == 4 and all(verified(r) for r in rows("raw_tp") + rows("tracepoint"))'
 }
 
+# usdt_as_nobody NAME DIR JSONDIR: DIR's copy of test_overhead's usdt row,
+# run from DIR as nobody with CAP_BPF and CAP_PERFMON alone; its JSON,
+# written to JSONDIR (nobody may write there), then copied to T_TMP
+usdt_as_nobody() {
+	BIN=sh run_bg "$1" -c 'cd "$1" && shift && exec "$@"' sh "$2" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon \
+		./test_overhead -q -m base,usdt -e usdt-nop -r 1 -n 20000 \
+		--json "$3/$1.json"
+	run_end "$1"
+	cp "$3/$1.json" "$T_TMP/$1.json" 2>/dev/null
+}
+
 # --- capabilities only, no root: what needs more is skipped, saying what
 sec_caps() {
 	local nb=$T_TMP/nobody failed m
@@ -672,23 +685,11 @@ sec_caps() {
 	# probed: skipped, saying so
 	priv=$(mktemp -d "$T_TMP/priv.XXXXXX")
 	cp ./test_overhead "$priv/test_overhead"
-	BIN=sh run_bg usdtcaps -c 'cd "$1" && shift && exec "$@"' sh "$priv" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon \
-		./test_overhead -q -m base,usdt -e usdt-nop -r 1 -n 20000 \
-		--json "$nb/usdtcaps.json"
-	run_end usdtcaps
-	cp "$nb/usdtcaps.json" "$T_TMP/usdtcaps.json" 2>/dev/null
+	usdt_as_nobody usdtcaps "$priv" "$nb"
 	jexpect "capabilities only, run from a directory only root may enter: usdt verified (rc=$RC)" "$T_TMP/usdtcaps.json" \
 		'verified(row("usdt", "usdt-nop"))'
 	chmod 755 "$priv" && chmod 711 "$priv/test_overhead"
-	BIN=sh run_bg usdtnoread -c 'cd "$1" && shift && exec "$@"' sh "$priv" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon \
-		./test_overhead -q -m base,usdt -e usdt-nop -r 1 -n 20000 \
-		--json "$nb/usdtnoread.json"
-	run_end usdtnoread
-	cp "$nb/usdtnoread.json" "$T_TMP/usdtnoread.json" 2>/dev/null
+	usdt_as_nobody usdtnoread "$priv" "$nb"
 	jexpect "capabilities only, its own file unreadable (0711): usdt skipped, saying so (rc=$RC)" "$T_TMP/usdtnoread.json" \
 		'(lambda r: r["status"] == "skipped" and "cannot be read" in r["reason"])(row("usdt", "usdt-nop"))'
 	run_capture nopriv setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
