@@ -93,10 +93,11 @@ endif
 
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 # the runner both programs share, one file per job
-RUNNER := bench_main.c bench_msg.c bench_cmdline.c bench_kernel.c bench_sampler.c \
-	  bench_workers.c bench_attach.c bench_report.c bench_stats.c \
-	  bench_compare.c bench_verify.c bench_util.c
-HEADERS := $(wildcard *.h)
+RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_cmdline.c \
+	  bench_kernel.c bench_sampler.c bench_workers.c bench_attach.c \
+	  bench_report.c bench_stats.c bench_compare.c bench_verify.c \
+	  bench_util.c)
+HEADERS := $(wildcard *.h runner/*.h)
 # each program's BPF objects, one skeleton each
 test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 		     test_overhead_uprobe_kern test_overhead_batch_kern \
@@ -105,7 +106,7 @@ test_overhead_BPF := test_overhead_kprobe_kern test_overhead_tp_kern \
 map_perf_test_BPF := map_perf_test_kern
 
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I.
+CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I. -Irunner
 # uprobe targets need frame pointers to start with "push %rbp" (x86-64)
 CFLAGS += -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
@@ -183,6 +184,7 @@ $(OBJDIR): | $(TOOLCHAIN)
 
 $(OBJDIR)/%.o: %.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(OBJDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
@@ -227,6 +229,7 @@ $(TESTDIR)/%_kern.skel.h: $(TESTDIR)/%_kern.o
 # its skeletons before the shipped ones in build/
 $(TESTDIR)/%.o: %.c $(HEADERS) | $(TESTDIR)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CFLAGS) -c $< -o $@
 
 $(TESTDIR)/test_overhead_user.o: $(test_overhead_BPF:%=$(TESTDIR)/%.skel.h)
@@ -251,9 +254,9 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
-	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
+	       $(patsubst %.c,$(OBJDIR)/%.o,$(addprefix runner/,bench_stats.c \
 	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c \
-	       bench_report.c bench_util.c bench_workers.c uprobe_targets.c)
+	       bench_report.c bench_util.c bench_workers.c) uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -170,7 +170,10 @@ mutate() {
 	python3 - "$1" "$2" "$3" "$4" <<'PY'
 import glob, os, re, sys
 root, func, old, new = sys.argv[1:]
-files = sorted(glob.glob(os.path.join(root, "*.[ch]")))
+# the top level's sources and those of its folders (runner/ ...)
+files = sorted(glob.glob(os.path.join(root, "*.[ch]")) +
+	       glob.glob(os.path.join(root, "*", "*.[ch]")))
+files = [f for f in files if not os.path.relpath(f, root).startswith(("tests/", "build/"))]
 if ":" in func:
 	name, func = func.split(":")
 	files = [os.path.join(root, name)]
