@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parsing what users type: numbers, CPU lists, name lists. Pure functions
- * with no messages of their own, so the unit tests can call them.
+ * The command line: the runner's options and the family's, --help, the
+ * checks of what they ask together, the CPUs and the test build's
+ * BENCH_TEST_FAULT. First the parsing of what users type (numbers, CPU
+ * lists, name lists): pure functions with no messages of their own, so
+ * the unit tests can call them.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_runner.h"
+#include "bench_cmdline.h"
+#include "bench_kernel.h"
+#include "bench_util.h"
 
 /* the CPU numbers a list may name: the kernel's NR_CPUS limit */
 #define MAX_CPU_NUMBER	8191
@@ -265,3 +271,518 @@ int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
 			return -EINVAL;
 	return 0;
 }
+
+/*
+ * A row is measured in units until the 95% interval of its figure is
+ * within 3% of it (1 ns at least), after 4 units (fewer leave Student's t
+ * too wide to say much), or until it has taken 16 units or half a
+ * second: see bench_sampler.c.
+ */
+#define DEFAULT_MIN_UNITS	4
+#define DEFAULT_MAX_UNITS	16
+#define DEFAULT_PRECISION	0.03
+#define DEFAULT_ROW_BUDGET	0.5
+#define DEFAULT_LOCK_WAIT	600
+
+/* ---- options ---- */
+
+enum {
+	OPT_JSON = 0x100,
+	OPT_PROG_STATS,
+	OPT_COMPARE,
+	OPT_FAIL_ON_REGRESSION,
+	OPT_IGNORE_PARAM,
+	OPT_THRESHOLD,
+	OPT_LIST,
+	OPT_PRECISION,
+	OPT_MAX_UNITS,
+	OPT_BUDGET,
+	OPT_LOCK_WAIT,
+	OPT_KTAP,
+};
+
+static const struct bench_option common_options[] = {
+	{ "cpus", 'c', "N|LIST",
+	  "N: the first N usable CPUs; or a list like 0,2-3\n"
+	  "(default: every CPU this process may use), one worker each",
+	  USE_SELECT },
+	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
+	  "own, paced to about 0.01 s)", USE_RUN },
+	{ "repeat", 'r', "N", "exactly N units per row: a row's sample between\n"
+	  "two of its base's (default: 4 to --max-units,\n"
+	  "until --precision is met)", USE_RUN },
+	{ "precision", OPT_PRECISION, "PCT",
+	  "stop sampling a row once the 95% interval of its\n"
+	  "overhead (of its ns per event, without a base) is\n"
+	  "within +-PCT% of it, or 1 ns (default 3)", USE_RUN },
+	{ "max-units", OPT_MAX_UNITS, "N",
+	  "at most N units per row (default 16)", USE_RUN },
+	{ "budget", OPT_BUDGET, "S",
+	  "at most S seconds per row short of --precision\n"
+	  "(default 0.5)", USE_RUN },
+	{ "warmup", 'w', "N", "units each session runs first, not counted\n"
+	  "(default 0)", USE_RUN },
+	{ "duration", 'd', "S", "seconds per sample instead of a count",
+	  USE_RUN },
+	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)",
+	  USE_ANY },
+	{ "ktap", OPT_KTAP, NULL,
+	  "the results as KTAP on stdout instead of the\n"
+	  "summary, one test point per row, and kselftest's\n"
+	  "exit status: 0 pass, 1 fail, 4 nothing measured", USE_RUN },
+	{ "prog-stats", OPT_PROG_STATS, NULL,
+	  "an extra pass with the kernel's BPF run-time\n"
+	  "stats: ns inside the program per run", USE_RUN },
+	{ "list", OPT_LIST, NULL,
+	  "print the rows the other options select and what\n"
+	  "each needs of the kernel (with --json, as JSON);\n"
+	  "runs nothing, needs no privileges", USE_ANY },
+	{ "compare", OPT_COMPARE, "A B",
+	  "compare --json files, A B or A1 A2 ... -- B1 B2 ...\n"
+	  "(each side's runs pooled): nothing is run; with\n"
+	  "--json FILE, the verdicts as JSON", USE_ANY },
+	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT",
+	  "with --compare: exit 1 when a row is\n"
+	  "significantly slower by more than PCT percent", USE_ANY },
+	{ "threshold", OPT_THRESHOLD, "PCT",
+	  "with --compare: a change within PCT% of A's\n"
+	  "figure, or 1 ns, is no change, however\n"
+	  "significant (default 5: single runs of one build\n"
+	  "differ by that on a shared machine)", USE_ANY },
+	{ "ignore-param", OPT_IGNORE_PARAM, "KEY[,KEY]",
+	  "with --compare: match rows ignoring these params\n"
+	  "(--ignore-param progs: a --progs 1 run against\n"
+	  "a --progs 2 one)", USE_ANY },
+	{ "lock-wait", OPT_LOCK_WAIT, "S",
+	  "wait up to S seconds for another run of these\n"
+	  "tools to finish (default 600; 0: do not wait)", USE_RUN },
+	{ "quiet", 'q', NULL, "only the summary", USE_ANY },
+	{ "verbose", 'v', NULL, "libbpf's messages too", USE_ANY },
+	{ "help", 'h', NULL, "this text", USE_ANY },
+	{}
+};
+
+static int nr_options(const struct bench_option *o)
+{
+	int n = 0;
+
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+void print_help_item(FILE *f, const char *head, const char *help)
+{
+	const char *line, *nl;
+	int len = fprintf(f, "  %s", head);
+
+	for (line = help; line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (len >= 26) {
+			fputc('\n', f);
+			len = 0;
+		}
+		fprintf(f, "%*s%.*s\n", 26 - len, "",
+			nl ? (int)(nl - line) : (int)strlen(line), line);
+		len = 0;
+	}
+}
+
+static void print_option(FILE *f, const struct bench_option *o)
+{
+	char head[48];
+
+	if (o->key < 0x100)
+		snprintf(head, sizeof(head), "-%c, --%s%s%s", o->key, o->name,
+			 o->arg ? " " : "", o->arg ?: "");
+	else
+		snprintf(head, sizeof(head), "    --%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ?: "");
+	print_help_item(f, head, o->help);
+}
+
+static void usage(const struct bench_family *fam, FILE *f)
+{
+	const struct bench_option *o;
+
+	fprintf(f, "Usage: %s [options] %s\n"
+		"       %s --compare A.json B.json [--fail-on-regression PCT]\n"
+		"         [--ignore-param KEY[,KEY...]] [--json FILE]\n"
+		"       %s --compare A1.json A2.json ... -- B1.json B2.json ...\n"
+		"       %s --list [--json FILE]\n%s\n",
+		fam->name, fam->args, fam->name, fam->name, fam->name,
+		fam->about);
+	for (o = fam->options; o && o->name; o++)
+		print_option(f, o);
+	for (o = common_options; o->name; o++)
+		print_option(f, o);
+	fam->usage_tables(f);
+	fprintf(f,
+"\nExit status: 0 when every selected row ran verified and undisturbed or\n"
+"was skipped for a reason the kernel gives; 1 when one failed or none could\n"
+"run; 2 on a usage error; 3 when rows were disturbed (stopped, throttled or\n"
+"moved workers) but none failed; 128+signal when interrupted. --compare:\n"
+"0, or 1 for a regression beyond --fail-on-regression. --ktap: kselftest's,\n"
+"0 pass, 1 a row failed, 4 (skip) nothing measured; 2 and 128+signal stay.\n");
+}
+
+/* getopt's tables from the family's options and the common ones */
+static int getopt_tables(const struct bench_family *fam,
+			 struct option **longopts, char *shortopts, size_t len)
+{
+	int nf = nr_options(fam->options), nc = nr_options(common_options);
+	const struct bench_option *o;
+	struct option *lo;
+	size_t off = 1;
+	int i;
+
+	lo = calloc(nf + nc + 1, sizeof(*lo));
+	if (!lo)
+		return -ENOMEM;
+	shortopts[0] = ':';	/* a missing value is ':', not '?' */
+	for (i = 0; i < nf + nc; i++) {
+		o = i < nf ? &fam->options[i] : &common_options[i - nf];
+		lo[i] = (struct option){ o->name, o->arg ? required_argument :
+					 no_argument, NULL, o->key };
+		if (o->key >= 0x100 || off + 3 > len)
+			continue;
+		shortopts[off++] = o->key;
+		if (o->arg)
+			shortopts[off++] = ':';
+	}
+	shortopts[off] = '\0';
+	*longopts = lo;
+	return 0;
+}
+
+/* getopt leaves a bad short option in optopt, a long one in argv */
+static const char *offending_option(char **argv)
+{
+	static char shortopt[3] = "-";
+
+	if (!optopt || !strncmp(argv[optind - 1], "--", 2))
+		return printable(argv[optind - 1]);
+	shortopt[1] = optopt;
+	return shortopt;
+}
+
+static const struct bench_option *find_option(const struct bench_family *fam,
+					      int key)
+{
+	const struct bench_option *o;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (o = pass ? common_options : fam->options; o && o->name; o++)
+			if (o->key == key)
+				return o;
+	return NULL;
+}
+
+static const char *option_name(const struct bench_family *fam, int key)
+{
+	static char name[64];
+	const struct bench_option *o = find_option(fam, key);
+
+	snprintf(name, sizeof(name), "--%s", o ? o->name : "?");
+	return name;
+}
+
+static const char *cpus_arg;
+static bool count_given;
+/* --compare, --fail-on-regression, --ignore-param */
+struct compare_args compare_args = {
+	.fail_on_regression = -1,
+	.threshold_pct = COMPARE_THRESHOLD_PCT,
+};
+static bool threshold_given;
+
+int bench_cpus_arg(const char *s, const char *what)
+{
+	if (cpus_arg) {
+		pr_err("give the CPUs once: %s or -c", what);
+		return -1;
+	}
+	cpus_arg = s;
+	return 0;
+}
+
+int bench_count_arg(const char *s, __u64 max, const char *what)
+{
+	if (count_given) {
+		pr_err("give the count once: %s or -n", what);
+		return -1;
+	}
+	if (parse_u64(s, 1, max, &bench_rs.count)) {
+		pr_err("bad %s '%s': 1 to %llu", what, printable(s), max);
+		return -1;
+	}
+	count_given = true;
+	return 0;
+}
+
+/*
+ * The first option given that only a run takes (refused by --list), and
+ * the first that selects rows or runs (refused by --compare too).
+ */
+static const char *run_option, *select_option;
+/* --precision, --max-units or --budget, which -r makes meaningless */
+static const char *adaptive_option;
+
+static int parse_common(const struct bench_family *fam, int c,
+			const char *arg, int argc, char **argv)
+{
+	struct run_settings *rs = &bench_rs;
+	double budget;
+	__u64 n;
+	int err = 0;
+
+	switch (c) {
+	case 'c':
+		return bench_cpus_arg(arg, "num_cpu");
+	case 'n':
+		return bench_count_arg(arg, 10000000000ull, "count");
+	case 'r':
+		err = parse_u64(arg, 1, MAX_UNITS, &n);
+		rs->repeat = n;
+		break;
+	case 'w':
+		err = parse_u64(arg, 0, MAX_UNITS, &n);
+		rs->warmup = n;
+		break;
+	case OPT_MAX_UNITS:
+		err = parse_u64(arg, 2, MAX_UNITS, &n);
+		rs->max_units = n;
+		if (rs->min_units > rs->max_units)
+			rs->min_units = rs->max_units;
+		adaptive_option = "--max-units";
+		break;
+	case OPT_BUDGET:
+		err = parse_double(arg, 0.001, 3600, &budget);
+		rs->row_budget_ns = budget * 1e9;
+		adaptive_option = "--budget";
+		break;
+	case OPT_PRECISION:
+		err = parse_double(arg, 0.01, 100, &rs->precision);
+		rs->precision /= 100;
+		adaptive_option = "--precision";
+		break;
+	case 'd':
+		err = parse_double(arg, 0.001, 3600, &rs->duration);
+		break;
+	case OPT_JSON:
+		rs->json = arg;
+		break;
+	case OPT_PROG_STATS:
+		rs->prog_stats = true;
+		break;
+	case OPT_KTAP:
+		rs->ktap = true;
+		break;
+	case OPT_LIST:
+		rs->list = true;
+		return 0;
+	case OPT_LOCK_WAIT:
+		err = parse_double(arg, 0, 86400, &rs->lock_wait);
+		break;
+	case OPT_COMPARE:
+		/* the files are the words after it that are no option */
+		return compare_parse_files(&compare_args, arg, argc, argv,
+					   &optind);
+	case OPT_FAIL_ON_REGRESSION:
+		err = parse_double(arg, 0, 1e6,
+				   &compare_args.fail_on_regression);
+		return err ? -2 : 0;
+	case OPT_IGNORE_PARAM:
+		return compare_parse_ignore(&compare_args, arg);
+	case OPT_THRESHOLD:
+		threshold_given = true;
+		err = parse_double(arg, 0, 1000, &compare_args.threshold_pct);
+		return err ? -2 : 0;
+	case 'q':
+		verbosity = 0;
+		return 0;
+	case 'v':
+		verbosity = 2;
+		return 0;
+	default:
+		return 1;	/* not a common option */
+	}
+	return err ? -2 : 0;
+}
+
+int parse_options(const struct bench_family *fam, int argc, char **argv)
+{
+	struct run_settings *rs = &bench_rs;
+	const struct bench_option *o;
+	struct option *longopts;
+	char shortopts[128];
+	int c, ret = 0;
+
+	rs->min_units = DEFAULT_MIN_UNITS;
+	rs->max_units = DEFAULT_MAX_UNITS;
+	rs->precision = DEFAULT_PRECISION;
+	rs->row_budget_ns = DEFAULT_ROW_BUDGET * 1e9;
+	rs->lock_wait = DEFAULT_LOCK_WAIT;
+	if (getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
+		return -1;
+	opterr = 0;	/* one line of ours instead of getopt's */
+	while (!ret && (c = getopt_long(argc, argv, shortopts, longopts,
+					NULL)) != -1) {
+		if (c == 'h') {
+			usage(fam, stdout);
+			exit(0);
+		}
+		if (c == ':' || c == '?') {
+			pr_err("%s %s (see --help)", c == ':' ?
+			       "missing value for option" : "unknown option",
+			       offending_option(argv));
+			ret = -1;
+			break;
+		}
+		/* what --compare and --list would ignore: refused there */
+		o = find_option(fam, c);
+		if (o && o->use != USE_ANY && !select_option)
+			select_option = option_name(fam, c);
+		if (o && o->use == USE_RUN && !run_option)
+			run_option = option_name(fam, c);
+		ret = parse_common(fam, c, optarg, argc, argv);
+		if (ret == 1)
+			ret = fam->parse_option(c, optarg);
+		if (ret == -2) {
+			pr_err("bad value '%s' for %s (see --help)",
+			       printable(optarg), option_name(fam, c));
+			ret = -1;
+		}
+	}
+	free(longopts);
+	return ret;
+}
+
+/* options that contradict each other, or that --compare would ignore */
+int check_options(const struct bench_family *fam, int argc, char **argv)
+{
+	struct run_settings *rs = &bench_rs;
+	struct compare_args *cmp = &compare_args;
+
+	if (!cmp->nr_files[SIDE_A] &&
+	    (cmp->fail_on_regression >= 0 || cmp->nr_ignore ||
+	     threshold_given)) {
+		pr_err("%s goes with --compare", cmp->nr_ignore ?
+		       "--ignore-param" : threshold_given ? "--threshold" :
+		       "--fail-on-regression");
+		return -1;
+	}
+	if (cmp->nr_files[SIDE_A]) {
+		if (select_option || rs->list || optind < argc) {
+			pr_err("--compare takes files, --json and no run options (%s)",
+			       select_option ?: rs->list ? "--list" :
+			       printable(argv[optind]));
+			return -1;
+		}
+		cmp->json = rs->json;
+		return 0;
+	}
+	if (rs->list && run_option) {
+		pr_err("--list takes the options that select rows, and --json: not %s",
+		       run_option);
+		return -1;
+	}
+	if (rs->ktap && rs->json && !strcmp(rs->json, "-")) {
+		pr_err("--ktap writes to stdout: give --json a file, not -");
+		return -1;
+	}
+	if (rs->duration && count_given) {
+		pr_err("give a count (-n) or a duration (-d), not both");
+		return -1;
+	}
+	if (rs->repeat && adaptive_option) {
+		pr_err("-r gives the number of units: %s goes without it",
+		       adaptive_option);
+		return -1;
+	}
+	return fam->parse_args(argc - optind, argv + optind);
+}
+
+int select_cpus(void)
+{
+	struct cpu_list usable = {};
+	int err;
+
+	err = usable_cpus(&usable);
+	if (err) {
+		pr_err("cannot tell which CPUs this process may use: %s",
+		       strerror(-err));
+		return 1;
+	}
+	if (!cpus_arg) {
+		bench_rs.cpus = usable;
+		return 0;
+	}
+	err = parse_cpus(cpus_arg, &usable, &bench_rs.cpus);
+	if (err) {
+		char list[1024];
+
+		format_cpus(&usable, list, sizeof(list));
+		pr_err("bad CPUs '%s': a count from 1 to %d, or a list of CPUs among %s (online, and allowed by this process's affinity and cpuset)",
+		       printable(cpus_arg), usable.nr, list);
+	}
+	cpu_list_free(&usable);
+	return err ? EXIT_USAGE : 0;
+}
+
+#ifdef BENCH_TESTING
+/* BENCH_TEST_FAULT's names, but for miss-cpu=N */
+static const struct {
+	const char *name;
+	enum test_fault_kind kind;
+} fault_names[] = {
+	{ "miss-odd", BENCH_FAULT_MISS_ODD },
+	{ "uncounted", BENCH_FAULT_UNCOUNTED },
+	{ "miss-one", BENCH_FAULT_MISS_ONE },
+	{ "wrong-key", BENCH_FAULT_WRONG_KEY },
+	{ "fill-all", BENCH_FAULT_FILL_ALL },
+	{ "drop-all", BENCH_FAULT_DROP_ALL },
+	{ "empty-map", BENCH_FAULT_EMPTY_MAP },
+	{ "extra-odd", BENCH_FAULT_EXTRA_ODD },
+	{ "wrong-value", BENCH_FAULT_WRONG_VALUE },
+	{ "extra-push", BENCH_FAULT_EXTRA_PUSH },
+	{ "slow-base", BENCH_FAULT_SLOW_BASE },
+	{ "base-hooked", BENCH_FAULT_BASE_HOOKED },
+	{ "miss-rare", BENCH_FAULT_MISS_RARE },
+};
+
+/* BENCH_TEST_FAULT: the tests' way to make programs miss events */
+int read_fault(void)
+{
+	struct test_fault *fault = &bench_rs.fault;
+	const char *s = getenv("BENCH_TEST_FAULT");
+	size_t i;
+	__u64 cpu;
+
+	if (!s || !*s)
+		return 0;
+	fault->name = s;
+	for (i = 0; i < ARRAY_SIZE(fault_names); i++)
+		if (!strcmp(s, fault_names[i].name))
+			fault->kind = fault_names[i].kind;
+	if (!strncmp(s, "miss-cpu=", 9) && !parse_u64(s + 9, 0, 8191, &cpu)) {
+		fault->kind = BENCH_FAULT_MISS_CPU;
+		fault->cpu = cpu;
+	}
+	if (fault->kind == BENCH_FAULT_NONE) {
+		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push, slow-base, base-hooked or miss-rare",
+		       printable(s));
+		return -1;
+	}
+	pr_note("test fault '%s' injected: no figure of this run is to be trusted",
+		s);
+	return 0;
+}
+#else
+/* what make builds: no test faults, whatever the environment holds */
+int read_fault(void)
+{
+	return 0;
+}
+#endif

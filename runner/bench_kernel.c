@@ -26,7 +26,10 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench_runner.h"
+#include "bench_kernel.h"
+#include "bench_cmdline.h"
+#include "bench_msg.h"
+#include "bench_workers.h"
 #include "bench_util.h"
 
 /* the inodes the kernel gives its initial namespaces */

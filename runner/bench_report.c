@@ -18,12 +18,17 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
-#include "bench_runner.h"
+#include "bench_cmdline.h"
+#include "bench_kernel.h"
+#include "bench_msg.h"
+#include "bench_workers.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
 #include "bench_report.h"
 #include "bench_util.h"
 
+/* the JSON's "version" */
+#define TOOL_VERSION	"2.0"
 /* a median absolute deviation of fewer samples says little */
 #define MIN_OUTLIER_SAMPLES	5
 /* foreign hits above this share of all hits make a row noisy */

@@ -39,7 +39,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "bench_runner.h"
+#include "bench_sampler.h"
+#include "bench_cmdline.h"
+#include "bench_msg.h"
+#include "bench_verify.h"
+#include "bench_workers.h"
 #include "bench_util.h"
 #include "bench_attach.h"
 #include "bench_report.h"

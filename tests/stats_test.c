@@ -21,7 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench_runner.h"
+#include "bench_cmdline.h"
+#include "bench_kernel.h"
+#include "bench_msg.h"
+#include "bench_verify.h"
+#include "bench_workers.h"
 #include "bench_compare.h"
 #include "bench_report.h"
 #include "bench_stats.h"

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runner's side of messages and signals: bench_msg.c. What a family
+ * prints with (pr_err(), pr_note(), outcome_set()) is in bench.h.
+ */
+#ifndef __BENCH_MSG_H
+#define __BENCH_MSG_H
+
+#include "bench.h"
+
+void bench_init(const char *prog_name);
+/* a status in lower case, as JSON writes it */
+const char *status_json(enum status st);
+
+/* SIGINT/SIGTERM/SIGHUP interrupt blocking waits instead of killing us */
+void install_signal_handlers(void);
+/* the signal that arrived, or 0 */
+int bench_interrupted(void);
+/* from now on a signal ends the run at once: only output is left */
+void bench_writing_results(void);
+
+#endif /* __BENCH_MSG_H */
