@@ -31,6 +31,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_map_probe.h"
 #include "bench_report.h"
 #include "bench_util.h"
 #include "map_perf_test.h"

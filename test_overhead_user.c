@@ -36,7 +36,9 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_funcs.h"
 #include "bench_report.h"
+#include "bench_usdt.h"
 #include "bench_util.h"
 #include "bench_workers.h"
 #include "test_overhead.h"

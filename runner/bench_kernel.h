@@ -22,4 +22,14 @@ void warn_cpu_quota(int nr_cpus);
  */
 int bench_lock(const char *tool, double wait_s);
 
+/* stat(), not access(): access() drops the capabilities of a non-root uid */
+bool exists(const char *path);
+/*
+ * @rel in the first tracefs mount that has it, into @buf; false with
+ * errno EACCES when any place was refused, else ENOENT
+ */
+bool tracefs_path(const char *rel, char *buf, size_t len);
+/* a line of kallsyms, "address type name [module]": a text symbol's name */
+const char *text_symbol(const char *line, char *sym);
+
 #endif /* __BENCH_KERNEL_H */

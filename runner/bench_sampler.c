@@ -42,6 +42,7 @@
 #include "bench_sampler.h"
 #include "bench_cmdline.h"
 #include "bench_msg.h"
+#include "bench_prog_stats.h"
 #include "bench_verify.h"
 #include "bench_workers.h"
 #include "bench_util.h"
