@@ -1557,7 +1557,7 @@ static int fill_map(const struct run_settings *rs, struct map_row *r,
 	if (err)
 		outcome_set(out, ST_FAILED, "filling %s: %s",
 			    bpf_map__name(map), strerror(-err));
-	else if (verbosity > 1)
+	else if (rs->verbosity > 1)
 		pr_note("%s: %s has max_entries %u", r->test->name,
 			bpf_map__name(map), r->entries);
 	return err;
@@ -1902,7 +1902,7 @@ static int collect(struct bench_row *row, struct sample *s)
 }
 
 /* beyond one run per syscall: the outcomes the test expects */
-static void verify(struct bench_row *row, struct sample *s)
+static void verify(const struct bench_row *row, struct sample *s)
 {
 	struct map_row *r = row->priv;
 	struct map_perf_counters *c = &r->c;
@@ -1952,7 +1952,7 @@ static void verify(struct bench_row *row, struct sample *s)
  * A sample that counts (not a warm-up, not one run again): its totals
  * join the row's, as the runner's events and hits do.
  */
-static void count(struct bench_row *row, const struct sample *s)
+static void count(const struct bench_row *row, const struct sample *s)
 {
 	struct map_row *r = row->priv;
 	struct map_totals *t = &r->total, *l = &r->last;
@@ -2037,18 +2037,20 @@ static bool upstream_test(const struct map_test *t)
  * test_flags is given (upstream's words) or with -v. The other rows'
  * figures per worker are in --json.
  */
-static bool upstream_line(const struct bench_row *row)
+static bool upstream_line(const struct run_settings *rs,
+			  const struct bench_row *row)
 {
 	const struct map_row *r = row->priv;
 
-	return r && (opt.flags || verbosity > 1 || upstream_test(r->test));
+	return r && (opt.flags || rs->verbosity > 1 || upstream_test(r->test));
 }
 
 /*
  * upstream's line for each worker: the median of its samples. Skipped
  * rows are said once per reason, where the first of them comes.
  */
-static void print_upstream(const struct bench_rows *rows)
+static void print_upstream(const struct run_settings *rs,
+			   const struct bench_rows *rows)
 {
 	struct skip_group *g = NULL;
 	bool *in, *said = NULL;
@@ -2059,7 +2061,7 @@ static void print_upstream(const struct bench_rows *rows)
 
 	in = calloc(rows->nr ?: 1, sizeof(*in));
 	for (i = 0; in && i < rows->nr; i++)
-		in[i] = upstream_line(&rows->row[i]);
+		in[i] = upstream_line(rs, &rows->row[i]);
 	nr = in ? skip_groups(rows, in, row_method, &g) : -ENOMEM;
 	said = nr > 0 ? calloc(nr, sizeof(*said)) : NULL;
 	if (nr < 0 || (nr > 0 && !said)) {
@@ -2174,7 +2176,7 @@ static void print_row(const struct bench_row *row)
 	       s.rate.mean * (r ? r->test->ops : 0) / 1e6, nsop, ratio,
 	       entries, calls, more[0] ? "  " : "", more,
 	       notes[0] ? "  " : "", notes);
-	if (!isnan(row->prog_ns))
+	if (!isnan(row_prog_ns(row)))
 		printf("  prog %.1f ns/run", row_prog_body(row));
 	printf("\n");
 }
@@ -2290,7 +2292,8 @@ static void json_kind(const struct bench_row *row, const struct map_row *r,
 	}
 }
 
-static void json_row(const struct bench_row *row, json_t *o)
+static void json_row(const struct bench_rows *rows,
+		     const struct bench_row *row, json_t *o)
 {
 	const struct map_row *r = row->priv;
 	struct row_summary s;

@@ -1354,9 +1354,6 @@ struct overhead_row {
 static int progs_cap[NR_MODES][NR_EVENTS];
 static struct outcome progs_cap_why[NR_MODES][NR_EVENTS];
 
-/* the rows of this run, for the fit across --progs rows */
-static const struct bench_rows *run_rows;
-
 /* lookups one fib datagram makes, counted once per run (0: not yet) */
 static unsigned int fib_lookups;
 static struct outcome fib_calibration;
@@ -1518,7 +1515,6 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 		if (!rs->list && priv->ev->prepare)
 			priv->ev->prepare();
 	}
-	run_rows = rows;
 	return 0;
 }
 
@@ -2007,9 +2003,10 @@ static bool upstream_row(const struct overhead_row *r)
  * when the run was asked in upstream's words (test_flags given) or with
  * -v. The other rows' figures per worker are in --json.
  */
-static bool upstream_line(const struct bench_row *row)
+static bool upstream_line(const struct run_settings *rs,
+			  const struct bench_row *row)
 {
-	return opt.flags || verbosity > 1 || upstream_row(row->priv);
+	return opt.flags || rs->verbosity > 1 || upstream_row(row->priv);
 }
 
 /*
@@ -2095,7 +2092,8 @@ static void print_upstream_row(const struct bench_row *row)
  * modes shares replaces their headers ("w/FENTRY, w/FEXIT: skipped:
  * refused by this kernel (EPERM at load)").
  */
-static void print_upstream(const struct bench_rows *rows)
+static void print_upstream(const struct run_settings *rs,
+			   const struct bench_rows *rows)
 {
 	const struct attach_mode *mode = NULL;
 	const struct attach_mode **said_in = NULL;
@@ -2111,7 +2109,7 @@ static void print_upstream(const struct bench_rows *rows)
 	in = calloc(rows->nr ?: 1, sizeof(*in));
 	gof = calloc(rows->nr ?: 1, sizeof(*gof));
 	for (i = 0; in && i < rows->nr; i++)
-		in[i] = upstream_line(&rows->row[i]);
+		in[i] = upstream_line(rs, &rows->row[i]);
 	nr = in && gof ? skip_groups(rows, in, row_mode, &g) : -ENOMEM;
 	if (nr > 0) {
 		whole = calloc(nr, sizeof(*whole));
@@ -2193,7 +2191,7 @@ static void print_row(const struct bench_row *row)
 			sizeof(ratio));
 	if (row->runs_prog)
 		format_hits(row, hits, sizeof(hits));
-	if (!isnan(row->prog_ns))
+	if (!isnan(row_prog_ns(row)))
 		snprintf(body, sizeof(body), s.has_overhead ?
 			 "  body %.1f + attach %.1f" : "  body %.1f",
 			 row_prog_body(row),
@@ -2219,7 +2217,8 @@ static bool same_group(const struct bench_row *a, const struct bench_row *b)
  * mode and event that have a figure: the slope is what one more program
  * costs. @nr_rows: how many rows the group has.
  */
-static int progs_fit(const struct bench_row *row, struct line_fit *fit,
+static int progs_fit(const struct bench_rows *rows,
+		     const struct bench_row *row, struct line_fit *fit,
 		     int *nr_rows)
 {
 	double x[PROGS_COUNTS], y[PROGS_COUNTS], sd[PROGS_COUNTS];
@@ -2227,8 +2226,8 @@ static int progs_fit(const struct bench_row *row, struct line_fit *fit,
 	int i, n = 0;
 
 	*nr_rows = 0;
-	for (i = 0; run_rows && i < run_rows->nr; i++) {
-		const struct bench_row *o = &run_rows->row[i];
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *o = &rows->row[i];
 
 		if (!same_group(row, o) || *nr_rows >= PROGS_COUNTS)
 			continue;
@@ -2257,7 +2256,7 @@ static void print_fits(const struct bench_rows *rows)
 		    (i > 0 && same_group(row, &rows->row[i - 1])))
 			continue;
 		printf("  %-15s %-17s ", row->name, row->variant);
-		if (progs_fit(row, &fit, &nr))
+		if (progs_fit(rows, row, &fit, &nr))
 			printf("-  (%d of %d rows measured: a fit needs two)\n",
 			       fit.n, nr);
 		else
@@ -2281,8 +2280,8 @@ static void print_attach_times(const struct bench_rows *rows)
 			printf("\nAttach and detach, µs, median over samples (outside the timed loop):\n");
 		any = true;
 		printf("  %-15s %-24s attach %9.1f  detach %9.1f\n", row->name,
-		       row_label(row), row_median(row->attach_ns, row->nr_attach) / 1e3,
-		       row_median(row->detach_ns, row->nr_detach) / 1e3);
+		       row_label(row), row_attach_median(row) / 1e3,
+		       row_detach_median(row) / 1e3);
 	}
 }
 
@@ -2299,8 +2298,8 @@ static void print_attach_time_row(const struct bench_row *row)
 		printf("%s\n", row->out.reason);
 		return;
 	}
-	attach = row_median(row->attach_ns, row->nr_attach);
-	detach = row_median(row->detach_ns, row->nr_detach);
+	attach = row_attach_median(row);
+	detach = row_detach_median(row);
 	printf("%10.2f %10.2f %12.2f %12.2f\n", attach / 1e6,
 	       detach / 1e6, attach / 1e3 / r->nr_funcs,
 	       detach / 1e3 / r->nr_funcs);
@@ -2361,10 +2360,10 @@ static void print_summary(const struct run_settings *rs,
 	print_row_counts(rows);
 	print_skip_groups(rows, row_mode);
 	print_excused(rows);
-	if (fib_lookups && verbosity > 0)
+	if (fib_lookups && rs->verbosity > 0)
 		printf("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel\n",
 		       fib_lookups);
-	if (verbosity > 1)
+	if (rs->verbosity > 1)
 		print_attach_times(rows);
 }
 
@@ -2380,13 +2379,14 @@ static void json_context(const struct run_settings *rs, json_t *ctx)
 }
 
 /* the group's fit, the same in each of its rows: null without one */
-static json_t *fit_json(const struct bench_row *row)
+static json_t *fit_json(const struct bench_rows *rows,
+			const struct bench_row *row)
 {
 	struct line_fit fit;
 	json_t *o;
 	int nr;
 
-	if (progs_fit(row, &fit, &nr))
+	if (progs_fit(rows, row, &fit, &nr))
 		return json_null();
 	o = json_object();
 	json_object_set_new(o, "value", json_real(fit.slope));
@@ -2395,10 +2395,11 @@ static json_t *fit_json(const struct bench_row *row)
 	return o;
 }
 
-static void json_row(const struct bench_row *row, json_t *o)
+static void json_row(const struct bench_rows *rows,
+		     const struct bench_row *row, json_t *o)
 {
 	const struct overhead_row *r = row->priv;
-	double attach = row_median(row->attach_ns, row->nr_attach);
+	double attach = row_attach_median(row);
 
 	json_object_set_new(o, "hooked", r->hooked ? json_string(r->hooked) :
 			    json_null());
@@ -2406,7 +2407,8 @@ static void json_row(const struct bench_row *row, json_t *o)
 	if (r->ev->base_is_call)
 		json_object_set_new(o, "overhead_pct", json_null());
 	if (row_param(row, "progs"))
-		json_object_set_new(o, "marginal_ns_per_prog", fit_json(row));
+		json_object_set_new(o, "marginal_ns_per_prog",
+				    fit_json(rows, row));
 	if (r->nr_funcs) {
 		json_object_set_new(o, "functions", json_integer(r->nr_funcs));
 		json_object_set_new(o, "attach_ns_per_function",

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include "bench_attach.h"
+#include "bench_msg.h"
 #include "bench_kernel.h"
 #include "bench_util.h"
 

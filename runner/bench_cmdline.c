@@ -15,6 +15,7 @@
 #include <string.h>
 #include "bench_cmdline.h"
 #include "bench_kernel.h"
+#include "bench_msg.h"
 #include "bench_util.h"
 
 /* the CPU numbers a list may name: the kernel's NR_CPUS limit */
@@ -655,6 +656,7 @@ int parse_options(const struct bench_family *fam, int argc, char **argv)
 			ret = -1;
 		}
 	}
+	rs->verbosity = verbosity;
 	free(longopts);
 	return ret;
 }

@@ -16,6 +16,7 @@
 #include "bench_cmdline.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
+#include "bench_row.h"
 #include "bench_sampler.h"
 #include "bench_compare.h"
 #include "bench_report.h"
@@ -179,7 +180,7 @@ static int run(const struct bench_family *fam, FILE *json)
 		write_ktap(fam, &rows, stdout);
 	} else if (json != stdout) {
 		if (verbosity > 0)
-			fam->print_upstream(&rows);
+			fam->print_upstream(&bench_rs, &rows);
 		fam->print_summary(&bench_rs, &rows);
 	}
 	if (json && write_results(fam, &rows, json))

@@ -8,6 +8,12 @@
 
 #include "bench.h"
 
+/*
+ * 0: -q, 1: default, 2: -v (libbpf's messages too): the runner's; a
+ * family reads run_settings' copy
+ */
+extern int verbosity;
+
 void bench_init(const char *prog_name);
 /* a status in lower case, as JSON writes it */
 const char *status_json(enum status st);
