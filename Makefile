@@ -110,7 +110,8 @@ CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I. -Irunner
 # uprobe targets need frame pointers to start with "push %rbp" (x86-64)
 CFLAGS += -fno-omit-frame-pointer
-BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
+BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I. \
+	      -Irunner
 # usdt.bpf.h includes <linux/errno.h>, whose <asm/errno.h> lives in the
 # target's multiarch directory, which clang -target bpf does not search:
 # ask the C compiler, so that a cross build names its own

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "bench_faults.h"
 #include "bench_stats.h"
 
 #define REASON_LEN	192
@@ -352,35 +353,7 @@ const struct row_param *row_param(const struct bench_row *row,
 
 /* ---- the run's settings ---- */
 
-/*
- * Faults the tests inject through the environment, to prove that each
- * check bites: a program that misses events must give FAILED. The names
- * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
- * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value,
- * extra-push, slow-base, base-hooked and miss-rare, one per kind below.
- * They exist in the test build only (make testing: -DBENCH_TESTING, in
- * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
- * builds reads no environment for them: there run_fault() is a constant
- * none, every test of it is constant, and the compiler drops the faults.
- */
-enum test_fault_kind {
-	BENCH_FAULT_NONE,
-	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
-	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
-	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
-	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
-	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
-	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
-	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
-	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
-	BENCH_FAULT_EXTRA_ODD,	/* programs count every other hit twice */
-	BENCH_FAULT_WRONG_VALUE,	/* user space's bpf() writes another value */
-	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
-	BENCH_FAULT_MISS_RARE,	/* programs miss 1 worker's run in 1024 */
-	BENCH_FAULT_SLOW_BASE,	/* base samples run their loop twice */
-	BENCH_FAULT_BASE_HOOKED,	/* base calls the first row's copy */
-};
-
+/* enum test_fault_kind: the test faults, a table the BPF programs share */
 struct test_fault {
 	enum test_fault_kind kind;
 	int cpu;		/* miss-cpu=N's CPU */

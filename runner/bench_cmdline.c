@@ -734,47 +734,62 @@ int select_cpus(void)
 }
 
 #ifdef BENCH_TESTING
-/* BENCH_TEST_FAULT's names, but for miss-cpu=N */
+/* BENCH_TEST_FAULT's names: bench_faults.h's table */
+#define FAULT_NAME(kind, nr, name)	{ name, BENCH_FAULT_##kind },
 static const struct {
-	const char *name;
+	const char *name;	/* ending in '=': a CPU follows */
 	enum test_fault_kind kind;
 } fault_names[] = {
-	{ "miss-odd", BENCH_FAULT_MISS_ODD },
-	{ "uncounted", BENCH_FAULT_UNCOUNTED },
-	{ "miss-one", BENCH_FAULT_MISS_ONE },
-	{ "wrong-key", BENCH_FAULT_WRONG_KEY },
-	{ "fill-all", BENCH_FAULT_FILL_ALL },
-	{ "drop-all", BENCH_FAULT_DROP_ALL },
-	{ "empty-map", BENCH_FAULT_EMPTY_MAP },
-	{ "extra-odd", BENCH_FAULT_EXTRA_ODD },
-	{ "wrong-value", BENCH_FAULT_WRONG_VALUE },
-	{ "extra-push", BENCH_FAULT_EXTRA_PUSH },
-	{ "slow-base", BENCH_FAULT_SLOW_BASE },
-	{ "base-hooked", BENCH_FAULT_BASE_HOOKED },
-	{ "miss-rare", BENCH_FAULT_MISS_RARE },
+	BENCH_FAULTS(FAULT_NAME)
 };
+#undef FAULT_NAME
+
+/* whether @s names fault @i, and its CPU into *@cpu where it takes one */
+static bool fault_named(const char *s, size_t i, __u64 *cpu)
+{
+	const char *name = fault_names[i].name;
+	size_t n = strlen(name);
+
+	if (name[n - 1] != '=')
+		return !strcmp(s, name);
+	return !strncmp(s, name, n) && !parse_u64(s + n, 0, 8191, cpu);
+}
+
+/* "miss-odd, miss-cpu=N, ... or miss-rare": the names, for an error */
+static void fault_list(char *buf, size_t len)
+{
+	size_t i, nr = ARRAY_SIZE(fault_names), off = 0;
+	const char *name;
+
+	for (i = 0; i < nr && off < len; i++) {
+		name = fault_names[i].name;
+		off += snprintf(buf + off, len - off, "%s%s%s",
+				!i ? "" : i + 1 < nr ? ", " : " or ", name,
+				name[strlen(name) - 1] == '=' ? "N" : "");
+	}
+}
 
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
 int read_fault(void)
 {
 	struct test_fault *fault = &bench_rs.fault;
 	const char *s = getenv("BENCH_TEST_FAULT");
+	char names[256];
+	__u64 cpu = 0;
 	size_t i;
-	__u64 cpu;
 
 	if (!s || !*s)
 		return 0;
 	fault->name = s;
-	for (i = 0; i < ARRAY_SIZE(fault_names); i++)
-		if (!strcmp(s, fault_names[i].name))
+	for (i = 0; i < ARRAY_SIZE(fault_names); i++) {
+		if (fault_named(s, i, &cpu)) {
 			fault->kind = fault_names[i].kind;
-	if (!strncmp(s, "miss-cpu=", 9) && !parse_u64(s + 9, 0, 8191, &cpu)) {
-		fault->kind = BENCH_FAULT_MISS_CPU;
-		fault->cpu = cpu;
+			fault->cpu = cpu;
+		}
 	}
 	if (fault->kind == BENCH_FAULT_NONE) {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push, slow-base, base-hooked or miss-rare",
-		       printable(s));
+		fault_list(names, sizeof(names));
+		pr_err("BENCH_TEST_FAULT='%s': %s", printable(s), names);
 		return -1;
 	}
 	pr_note("test fault '%s' injected: no figure of this run is to be trusted",
