@@ -9,8 +9,9 @@
  * sampling, the statistics, JSON, --compare and the exit codes. It knows
  * nothing about any single benchmark.
  *
- * The runner's own interfaces between its files are in bench_runner.h; the
- * worker pool's in bench_workers.h; the attach kinds' in bench_attach.h.
+ * The runner lives in runner/, one job a file, each with its header: the
+ * attach kinds' in bench_attach.h, the worker pool's in bench_workers.h,
+ * what the runner keeps of a row in bench_row.h.
  */
 #ifndef __BENCH_H
 #define __BENCH_H
