@@ -93,10 +93,12 @@ endif
 
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 # the runner both programs share, one file per job
-RUNNER := bench_main.c bench_msg.c bench_cmdline.c bench_kernel.c bench_sampler.c \
-	  bench_workers.c bench_attach.c bench_report.c bench_stats.c \
-	  bench_compare.c bench_verify.c bench_util.c
-HEADERS := $(wildcard *.h overhead/*.h)
+RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_cmdline.c \
+	  bench_kernel.c bench_sampler.c bench_workers.c bench_attach.c \
+	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
+	  bench_report.c bench_stats.c bench_compare.c bench_verify.c \
+	  bench_util.c)
+HEADERS := $(wildcard *.h runner/*.h overhead/*.h)
 # test_overhead's parts, one job per file (overhead/)
 test_overhead_SRCS := $(wildcard overhead/*.c)
 # each program's BPF objects, one skeleton each
@@ -109,10 +111,11 @@ map_perf_test_BPF := map_perf_test_kern
 HEADERS += $(wildcard maps/*.h)
 
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I. -Ioverhead
+CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I. -Ioverhead -Irunner
 # uprobe targets need frame pointers to start with "push %rbp" (x86-64)
 CFLAGS += -fno-omit-frame-pointer
-BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I.
+BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I. \
+	      -Irunner
 # usdt.bpf.h includes <linux/errno.h>, whose <asm/errno.h> lives in the
 # target's multiarch directory, which clang -target bpf does not search:
 # ask the C compiler, so that a cross build names its own
@@ -272,9 +275,10 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
-	       $(patsubst %.c,$(OBJDIR)/%.o,bench_stats.c \
+	       $(patsubst %.c,$(OBJDIR)/%.o,$(addprefix runner/,bench_stats.c \
 	       bench_compare.c bench_cmdline.c bench_msg.c bench_verify.c \
-	       bench_report.c bench_util.c bench_workers.c overhead/uprobe_targets.c)
+	       bench_report.c bench_util.c bench_workers.c) \
+	       overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

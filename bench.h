@@ -9,8 +9,9 @@
  * sampling, the statistics, JSON, --compare and the exit codes. It knows
  * nothing about any single benchmark.
  *
- * The runner's own interfaces between its files are in bench_runner.h; the
- * worker pool's in bench_workers.h; the attach kinds' in bench_attach.h.
+ * The runner lives in runner/, one job a file, each with its header: the
+ * attach kinds' in bench_attach.h, the worker pool's in bench_workers.h,
+ * what the runner keeps of a row in bench_row.h.
  */
 #ifndef __BENCH_H
 #define __BENCH_H
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "bench_faults.h"
 #include "bench_stats.h"
 
 #define REASON_LEN	192
@@ -29,9 +31,6 @@
 #define MAX_UNITS	200
 
 /* ---- messages: bench_msg.c ---- */
-
-/* 0: -q, 1: default, 2: -v (libbpf's messages too) */
-extern int verbosity;
 
 /* the one way to print an error: "prog: message" on stderr */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -187,10 +186,14 @@ struct row_param {
  * (test_overhead), or a test and an attach method (map_perf_test)
  *
  * A family adds its rows in setup() with bench_add_row() and sets the
- * first group of fields; open() may set the second. Everything after is
- * the runner's: a family reads it (for its summary and JSON), never
- * writes it. @priv is the family's alone; the runner never looks at it.
+ * first group of fields; open() may set the second; collect() adds to
+ * @runs_counted. What the runner keeps of the row is behind @state,
+ * which a family never dereferences: it reads the row's figures through
+ * row_summarize() and the other functions for its summary. @priv is the
+ * family's alone; the runner never looks at it.
  */
+struct row_state;
+
 struct bench_row {
 	/* -- set by the family's setup() -- */
 	const char *name;		/* mode, or map test */
@@ -260,71 +263,20 @@ struct bench_row {
 	unsigned int hits_per_event;	/* the kernel's hook fires this often */
 	char others[REASON_LEN];	/* other BPF links on the same hook */
 
-	/* -- the runner's -- */
-	bool opened;
-	int loads;			/* times open() succeeded */
-	__u32 *prog_ids;		/* every load's programs, in order */
-	int nr_prog_ids;
-	bool attached;			/* its programs are */
-	enum row_stop stop;		/* why its sampling ended */
-	int nr;				/* counted samples */
-	double rate[MAX_SAMPLES];	/* events/s, all workers together */
-	double ns[MAX_SAMPLES];		/* mean over workers of ns per event */
-	double *worker_rate;		/* [sample * cpus->nr + worker] */
 	/*
-	 * Units (bench_sampler.c): with a base, the row's sample between
-	 * two of its base's, @unit its ns per event less theirs; without,
-	 * one sample, @unit its ns per event. A base row's units are those
-	 * of the rows measured against it, @unit their base samples' mean.
-	 */
-	int nr_units;
-	bool paired;			/* its units hold its base's samples */
-	bool fed;			/* a base: its rows' units are its own */
-	double unit[MAX_UNITS];
-	double unit_ns[MAX_UNITS];	/* the row's ns per event in it */
-	double unit_base_ns[MAX_UNITS];	/* its base samples' mean; NAN */
-	int unit_round[MAX_UNITS];	/* the round it ran in */
-	__u64 unit_count[MAX_UNITS];	/* events per worker of its sample */
-	bool unit_retry[MAX_UNITS];	/* run again for a disturbed one */
-	int sessions;			/* rounds it had a session in */
-	int attempts;			/* units run, retries included */
-	/* its samples run: pacing, -w, retries, --prog-stats' too */
-	int samples_run;
-	int disturbed_units;		/* of them, disturbed */
-	struct outcome last_disturbed;	/* the last one's reason */
-	__u64 spent_ns;			/* in its sessions */
-	double session_ns;		/* a session's cost besides its units */
-	double unit_ns_spent;		/* what a unit takes */
-	double attach_ns[MAX_SAMPLES];	/* each attach(), the first 100 */
-	double detach_ns[MAX_SAMPLES];
-	int nr_attach, nr_detach;
-	double settle_ns[MAX_SAMPLES];	/* waited for the kernel to go quiet */
-	__u64 steal_ns;			/* the host's, counted samples */
-	__u64 last_wall_ns;		/* the last sample's, for its deadline */
-	__u64 paced_count;		/* @count for this machine's pace */
-	__u64 events;			/* over counted samples */
-	__u64 hits;			/* the first program's, every CPU */
-	__u64 hits_window;		/* of them, in the workers' loops */
-	__u64 foreign;			/* in the loops, beyond the events */
-	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
-	__u64 kernel_skips;		/* runs it says it skipped in the loops */
-	/*
-	 * runs of its first program, in counted samples, that the kernel's
-	 * BPF run-time stats timed: each paid for two clock reads more
-	 */
-	__u64 stats_runs;
-	/*
-	 * every run the row's programs counted, all of them on every CPU,
+	 * -- the family's, over the run: collect() adds to it --
+	 * Every run the row's programs counted, all of them on every CPU,
 	 * in every sample run (warm-up, run again, --prog-stats' too): what
-	 * the kernel's own run count of the programs must match
+	 * the kernel's own run count of the programs must match.
 	 */
 	__u64 runs_counted;
-	int retries;			/* units run again as disturbed */
-	__u64 retry_ns;			/* the time they took */
-	double prog_ns;			/* --prog-stats: ns per program run */
-	double prog_clock_ns;		/* of which the stats' clock reads */
-	__u64 prog_runs, prog_hits;	/* in that pass */
-	struct outcome prog_out;	/* why prog_ns is missing */
+
+	/*
+	 * -- the runner's: what it keeps of the row (samples, units, times,
+	 * counts), opaque to a family, which reads it through the
+	 * functions below (row_summarize(), row_prog_ns(), ...) --
+	 */
+	struct row_state *state;
 };
 
 /**
@@ -332,8 +284,9 @@ struct bench_row {
  *
  * The runner owns it and fills everything but @hits, which the family's
  * collect() fills (sample_hits()). verify() may set @out to make the
- * sample FAILED; the rest is read-only to a family. It lives until the
- * next sample: keep nothing that points into it.
+ * sample FAILED, and add to @foreign the runs its programs made for
+ * other tasks and filtered out; the rest is read-only to a family. It
+ * lives until the next sample: keep nothing that points into it.
  */
 struct sample {
 	struct outcome out;
@@ -364,7 +317,10 @@ struct sample {
 	__u64 skipped;			/* the events those explain */
 	/* the largest share of a program's hits those excused */
 	double excused_share;
-	/* inside the loops, beyond the events: other tasks', interrupts' */
+	/*
+	 * inside the loops, beyond the events: other tasks', interrupts';
+	 * verify() adds those its programs filtered out
+	 */
 	__u64 foreign;
 	double settle_ns;
 	__u64 steal_ns;			/* the host's, workers' CPUs */
@@ -398,35 +354,7 @@ const struct row_param *row_param(const struct bench_row *row,
 
 /* ---- the run's settings ---- */
 
-/*
- * Faults the tests inject through the environment, to prove that each
- * check bites: a program that misses events must give FAILED. The names
- * BENCH_TEST_FAULT takes are miss-odd, miss-cpu=N, uncounted, miss-one,
- * wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value,
- * extra-push, slow-base, base-hooked and miss-rare, one per kind below.
- * They exist in the test build only (make testing: -DBENCH_TESTING, in
- * build/testing/), as the kernel's CONFIG_FAULT_INJECTION does. What make
- * builds reads no environment for them: there run_fault() is a constant
- * none, every test of it is constant, and the compiler drops the faults.
- */
-enum test_fault_kind {
-	BENCH_FAULT_NONE,
-	BENCH_FAULT_MISS_ODD,	/* programs count every other hit */
-	BENCH_FAULT_MISS_CPU,	/* programs count nothing on one CPU */
-	BENCH_FAULT_UNCOUNTED,	/* programs count nothing, unverified */
-	BENCH_FAULT_MISS_ONE,	/* the last of a row's programs misses odd hits */
-	BENCH_FAULT_WRONG_KEY,	/* map programs look up keys not there */
-	BENCH_FAULT_FILL_ALL,	/* map fills put the keys in despite --miss */
-	BENCH_FAULT_DROP_ALL,	/* ring/perf buffer programs drop every record */
-	BENCH_FAULT_EMPTY_MAP,	/* lru_hash_lookup's map emptied after its fill */
-	BENCH_FAULT_EXTRA_ODD,	/* programs count every other hit twice */
-	BENCH_FAULT_WRONG_VALUE,	/* user space's bpf() writes another value */
-	BENCH_FAULT_EXTRA_PUSH,	/* queue/stack programs push a value uncounted */
-	BENCH_FAULT_MISS_RARE,	/* programs miss 1 worker's run in 1024 */
-	BENCH_FAULT_SLOW_BASE,	/* base samples run their loop twice */
-	BENCH_FAULT_BASE_HOOKED,	/* base calls the first row's copy */
-};
-
+/* enum test_fault_kind: the test faults, a table the BPF programs share */
 struct test_fault {
 	enum test_fault_kind kind;
 	int cpu;		/* miss-cpu=N's CPU */
@@ -452,6 +380,7 @@ struct run_settings {
 	bool prog_stats;
 	bool list;		/* --list: rows are listed, nothing runs */
 	double lock_wait;	/* seconds to wait for another run */
+	int verbosity;		/* 0: -q, 1: default, 2: -v */
 	/* the test build's only: read it through run_fault() */
 	struct test_fault fault;
 };
@@ -576,7 +505,9 @@ struct json_t;
  *	for any other task, counted apart: only shown. May be NULL (the
  *	programs do not run for other tasks, or count them elsewhere).
  * @verify: checks of the family's own, after the runner's per-CPU check
- *	passed; may set s->out FAILED, saying why. May be NULL.
+ *	passed; may set s->out FAILED, saying why, and add to s->foreign
+ *	the runs its programs made for other tasks and filtered out (shown
+ *	beside the hits). May be NULL.
  * @count: called for a sample that counts (no warm-up, not run again),
  *	verified, ok or disturbed: the family keeps what it needs of it
  *	(in the row's @priv), as the runner keeps events and hits. May be
@@ -594,12 +525,12 @@ struct json_t;
  * every row is there, closed or not, and none may be changed.
  *
  * @print_upstream: the lines upstream's program printed, to stdout,
- *	unless -q. Required.
+ *	unless -q (@rs->verbosity 0). Required.
  * @print_summary: the summary table to stdout. Required.
  * @json_context: what the family adds to the JSON's "context" object
  *	@ctx (the runner's). May be NULL.
- * @json_row: what the family adds to each row's JSON object @obj (the
- *	runner's). May be NULL.
+ * @json_row: what the family adds to the JSON object @obj (the
+ *	runner's) of @row, one of @rows. May be NULL.
  *
  * Callbacks run in the parent only, one at a time; the workers run the
  * row's trigger and nothing else of the family.
@@ -630,16 +561,18 @@ struct bench_family {
 					  int counter, int cpu);
 	const volatile __u64 *(*foreign_slot)(const struct bench_row *row,
 					      int counter, int cpu);
-	void (*verify)(struct bench_row *row, struct sample *s);
-	void (*count)(struct bench_row *row, const struct sample *s);
+	void (*verify)(const struct bench_row *row, struct sample *s);
+	void (*count)(const struct bench_row *row, const struct sample *s);
 	int (*prog_fds)(const struct bench_row *row, int *fds, int max);
 	void (*close)(struct bench_row *row);
 
-	void (*print_upstream)(const struct bench_rows *rows);
+	void (*print_upstream)(const struct run_settings *rs,
+			       const struct bench_rows *rows);
 	void (*print_summary)(const struct run_settings *rs,
 			      const struct bench_rows *rows);
 	void (*json_context)(const struct run_settings *rs, struct json_t *ctx);
-	void (*json_row)(const struct bench_row *row, struct json_t *obj);
+	void (*json_row)(const struct bench_rows *rows,
+			 const struct bench_row *row, struct json_t *obj);
 };
 
 /*
@@ -699,8 +632,11 @@ void format_hits(const struct bench_row *row, char *buf, size_t len);
 void format_params(const struct bench_row *row, char *buf, size_t len);
 /* the median over samples of one worker's events per second */
 double worker_median_rate(const struct bench_row *row, int worker);
-/* the median of attach or detach ns, NAN without samples */
-double row_median(const double *x, int n);
+/* the medians of the row's attach() and detach() times, NAN without any */
+double row_attach_median(const struct bench_row *row);
+double row_detach_median(const struct bench_row *row);
+/* --prog-stats: ns in the program per run, NAN where it is missing */
+double row_prog_ns(const struct bench_row *row);
 /*
  * Skipped rows by reason. A kernel that cannot run a mode skips each of
  * its rows for one reason, and modes of one kind for the same reason but

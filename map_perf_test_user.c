@@ -661,7 +661,7 @@ static int collect(struct bench_row *row, struct sample *s)
  * A sample that counts (not a warm-up, not one run again): its totals
  * join the row's, as the runner's events and hits do.
  */
-static void count(struct bench_row *row, const struct sample *s)
+static void count(const struct bench_row *row, const struct sample *s)
 {
 	struct map_row *r = row->priv;
 	struct map_totals *t = &r->total, *l = &r->last;

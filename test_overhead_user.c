@@ -845,7 +845,6 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 		if (!rs->list && priv->ev->prepare)
 			priv->ev->prepare();
 	}
-	run_rows = rows;
 	return 0;
 }
 

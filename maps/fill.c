@@ -217,7 +217,7 @@ int fill_map(const struct run_settings *rs, struct map_row *r,
 	if (err)
 		outcome_set(out, ST_FAILED, "filling %s: %s",
 			    bpf_map__name(map), strerror(-err));
-	else if (verbosity > 1)
+	else if (rs->verbosity > 1)
 		pr_note("%s: %s has max_entries %u", r->test->name,
 			bpf_map__name(map), r->entries);
 	return err;

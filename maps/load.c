@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bench_map_probe.h"
 #include "maps/map_perf.h"
 
 /*

@@ -293,18 +293,20 @@ void close_sys(struct map_row *r);
 
 /* ---- verification (maps/verify.c) ---- */
 
-void verify(struct bench_row *row, struct sample *s);
+void verify(const struct bench_row *row, struct sample *s);
 void verify_records(struct map_row *r, struct sample *s);
 void verify_empty(struct map_row *r, struct sample *s);
 void verify_sys(struct map_row *r, struct sample *s);
 
 /* ---- output (maps/report.c) ---- */
 
-void print_upstream(const struct bench_rows *rows);
+void print_upstream(const struct run_settings *rs,
+		    const struct bench_rows *rows);
 void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows);
 void json_context(const struct run_settings *rs, json_t *ctx);
-void json_row(const struct bench_row *row, json_t *o);
+void json_row(const struct bench_rows *rows, const struct bench_row *row,
+	      json_t *o);
 void list_row(const struct bench_row *row, json_t *o);
 void json_sys(const struct map_row *r, json_t *o);
 void json_bloom(const struct map_row *r, json_t *o);

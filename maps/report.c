@@ -40,18 +40,20 @@ static bool upstream_test(const struct map_test *t)
  * test_flags is given (upstream's words) or with -v. The other rows'
  * figures per worker are in --json.
  */
-static bool upstream_line(const struct bench_row *row)
+static bool upstream_line(const struct run_settings *rs,
+			  const struct bench_row *row)
 {
 	const struct map_row *r = row->priv;
 
-	return r && (opt.flags || verbosity > 1 || upstream_test(r->test));
+	return r && (opt.flags || rs->verbosity > 1 || upstream_test(r->test));
 }
 
 /*
  * upstream's line for each worker: the median of its samples. Skipped
  * rows are said once per reason, where the first of them comes.
  */
-void print_upstream(const struct bench_rows *rows)
+void print_upstream(const struct run_settings *rs,
+		    const struct bench_rows *rows)
 {
 	struct skip_group *g = NULL;
 	bool *in, *said = NULL;
@@ -62,7 +64,7 @@ void print_upstream(const struct bench_rows *rows)
 
 	in = calloc(rows->nr ?: 1, sizeof(*in));
 	for (i = 0; in && i < rows->nr; i++)
-		in[i] = upstream_line(&rows->row[i]);
+		in[i] = upstream_line(rs, &rows->row[i]);
 	nr = in ? skip_groups(rows, in, row_method, &g) : -ENOMEM;
 	said = nr > 0 ? calloc(nr, sizeof(*said)) : NULL;
 	if (nr < 0 || (nr > 0 && !said)) {
@@ -189,7 +191,7 @@ static void print_row(const struct bench_row *row)
 	       s.rate.mean * (r ? r->test->ops : 0) / 1e6, nsop, ratio,
 	       entries, calls, more[0] ? "  " : "", more,
 	       notes[0] ? "  " : "", notes);
-	if (!isnan(row->prog_ns))
+	if (!isnan(row_prog_ns(row)))
 		printf("  prog %.1f ns/run", row_prog_body(row));
 	printf("\n");
 }
@@ -332,7 +334,8 @@ void json_records(const struct map_row *r, json_t *o)
 			    number(consumer_ns_per_record(r)));
 }
 
-void json_row(const struct bench_row *row, json_t *o)
+void json_row(const struct bench_rows *rows, const struct bench_row *row,
+	      json_t *o)
 {
 	const struct map_row *r = row->priv;
 	struct row_summary s;

@@ -140,7 +140,7 @@ void verify_sys(struct map_row *r, struct sample *s)
 }
 
 /* beyond one run per syscall: the outcomes the test expects */
-void verify(struct bench_row *row, struct sample *s)
+void verify(const struct bench_row *row, struct sample *s)
 {
 	struct map_row *r = row->priv;
 	struct map_perf_counters *c = &r->c;

@@ -9,9 +9,6 @@
 #include "bench_report.h"
 #include "overhead.h"
 
-/* the rows of this run, for the fit across --progs rows */
-const struct bench_rows *run_rows;
-
 static bool same_group(const struct bench_row *a, const struct bench_row *b)
 {
 	const struct overhead_row *ra = a->priv, *rb = b->priv;
@@ -25,16 +22,16 @@ static bool same_group(const struct bench_row *a, const struct bench_row *b)
  * mode and event that have a figure: the slope is what one more program
  * costs. @nr_rows: how many rows the group has.
  */
-int progs_fit(const struct bench_row *row, struct line_fit *fit,
-	      int *nr_rows)
+int progs_fit(const struct bench_rows *rows, const struct bench_row *row,
+	      struct line_fit *fit, int *nr_rows)
 {
 	double x[PROGS_COUNTS], y[PROGS_COUNTS], sd[PROGS_COUNTS];
 	struct row_summary s;
 	int i, n = 0;
 
 	*nr_rows = 0;
-	for (i = 0; run_rows && i < run_rows->nr; i++) {
-		const struct bench_row *o = &run_rows->row[i];
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *o = &rows->row[i];
 
 		if (!same_group(row, o) || *nr_rows >= PROGS_COUNTS)
 			continue;
@@ -63,7 +60,7 @@ void print_fits(const struct bench_rows *rows)
 		    (i > 0 && same_group(row, &rows->row[i - 1])))
 			continue;
 		printf("  %-15s %-17s ", row->name, row->variant);
-		if (progs_fit(row, &fit, &nr))
+		if (progs_fit(rows, row, &fit, &nr))
 			printf("-  (%d of %d rows measured: a fit needs two)\n",
 			       fit.n, nr);
 		else

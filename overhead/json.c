@@ -24,13 +24,14 @@ void json_context(const struct run_settings *rs, json_t *ctx)
 }
 
 /* the group's fit, the same in each of its rows: null without one */
-static json_t *fit_json(const struct bench_row *row)
+static json_t *fit_json(const struct bench_rows *rows,
+			const struct bench_row *row)
 {
 	struct line_fit fit;
 	json_t *o;
 	int nr;
 
-	if (progs_fit(row, &fit, &nr))
+	if (progs_fit(rows, row, &fit, &nr))
 		return json_null();
 	o = json_object();
 	json_object_set_new(o, "value", json_real(fit.slope));
@@ -39,10 +40,11 @@ static json_t *fit_json(const struct bench_row *row)
 	return o;
 }
 
-void json_row(const struct bench_row *row, json_t *o)
+void json_row(const struct bench_rows *rows, const struct bench_row *row,
+	      json_t *o)
 {
 	const struct overhead_row *r = row->priv;
-	double attach = row_median(row->attach_ns, row->nr_attach);
+	double attach = row_attach_median(row);
 
 	json_object_set_new(o, "hooked", r->hooked ? json_string(r->hooked) :
 			    json_null());
@@ -50,7 +52,8 @@ void json_row(const struct bench_row *row, json_t *o)
 	if (r->ev->base_is_call)
 		json_object_set_new(o, "overhead_pct", json_null());
 	if (row_param(row, "progs"))
-		json_object_set_new(o, "marginal_ns_per_prog", fit_json(row));
+		json_object_set_new(o, "marginal_ns_per_prog",
+				    fit_json(rows, row));
 	if (r->nr_funcs) {
 		json_object_set_new(o, "functions", json_integer(r->nr_funcs));
 		json_object_set_new(o, "attach_ns_per_function",

@@ -233,7 +233,8 @@ void close_row(struct bench_row *row);
 
 /* upstream.c: upstream's lines */
 bool upstream_row(const struct overhead_row *r);
-void print_upstream(const struct bench_rows *rows);
+void print_upstream(const struct run_settings *rs,
+		    const struct bench_rows *rows);
 
 /* summary.c: the summary's table */
 const char *row_label(const struct bench_row *row);
@@ -242,14 +243,14 @@ void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows);
 
 /* fit.c: the cost of each added program, over the rows of this run */
-extern const struct bench_rows *run_rows;
-int progs_fit(const struct bench_row *row, struct line_fit *fit,
-	      int *nr_rows);
+int progs_fit(const struct bench_rows *rows, const struct bench_row *row,
+	      struct line_fit *fit, int *nr_rows);
 void print_fits(const struct bench_rows *rows);
 
 /* json.c: the results file's and --list's fields */
 void json_context(const struct run_settings *rs, json_t *ctx);
-void json_row(const struct bench_row *row, json_t *o);
+void json_row(const struct bench_rows *rows, const struct bench_row *row,
+	      json_t *o);
 void list_row(const struct bench_row *row, json_t *o);
 
 #endif /* __OVERHEAD_OVERHEAD_H */

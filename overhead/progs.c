@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_funcs.h"
 #include "bench_workers.h"
 #include "overhead.h"
 

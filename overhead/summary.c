@@ -59,7 +59,7 @@ static void print_row(const struct bench_row *row)
 			sizeof(ratio));
 	if (row->runs_prog)
 		format_hits(row, hits, sizeof(hits));
-	if (!isnan(row->prog_ns))
+	if (!isnan(row_prog_ns(row)))
 		snprintf(body, sizeof(body), s.has_overhead ?
 			 "  body %.1f + attach %.1f" : "  body %.1f",
 			 row_prog_body(row),
@@ -85,8 +85,8 @@ static void print_attach_times(const struct bench_rows *rows)
 			printf("\nAttach and detach, µs, median over samples (outside the timed loop):\n");
 		any = true;
 		printf("  %-15s %-24s attach %9.1f  detach %9.1f\n", row->name,
-		       row_label(row), row_median(row->attach_ns, row->nr_attach) / 1e3,
-		       row_median(row->detach_ns, row->nr_detach) / 1e3);
+		       row_label(row), row_attach_median(row) / 1e3,
+		       row_detach_median(row) / 1e3);
 	}
 }
 
@@ -103,8 +103,8 @@ static void print_attach_time_row(const struct bench_row *row)
 		printf("%s\n", row->out.reason);
 		return;
 	}
-	attach = row_median(row->attach_ns, row->nr_attach);
-	detach = row_median(row->detach_ns, row->nr_detach);
+	attach = row_attach_median(row);
+	detach = row_detach_median(row);
 	printf("%10.2f %10.2f %12.2f %12.2f\n", attach / 1e6,
 	       detach / 1e6, attach / 1e3 / r->nr_funcs,
 	       detach / 1e3 / r->nr_funcs);
@@ -165,9 +165,9 @@ void print_summary(const struct run_settings *rs,
 	print_row_counts(rows);
 	print_skip_groups(rows, row_mode);
 	print_excused(rows);
-	if (fib_lookups && verbosity > 0)
+	if (fib_lookups && rs->verbosity > 0)
 		printf("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel\n",
 		       fib_lookups);
-	if (verbosity > 1)
+	if (rs->verbosity > 1)
 		print_attach_times(rows);
 }

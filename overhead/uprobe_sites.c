@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "bench.h"
 #include "bench_attach.h"
+#include "bench_usdt.h"
 #include "uprobe_sites.h"
 
 /*

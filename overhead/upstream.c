@@ -38,9 +38,10 @@ bool upstream_row(const struct overhead_row *r)
  * when the run was asked in upstream's words (test_flags given) or with
  * -v. The other rows' figures per worker are in --json.
  */
-static bool upstream_line(const struct bench_row *row)
+static bool upstream_line(const struct run_settings *rs,
+			  const struct bench_row *row)
 {
-	return opt.flags || verbosity > 1 || upstream_row(row->priv);
+	return opt.flags || rs->verbosity > 1 || upstream_row(row->priv);
 }
 
 /*
@@ -126,7 +127,8 @@ static void print_upstream_row(const struct bench_row *row)
  * modes shares replaces their headers ("w/FENTRY, w/FEXIT: skipped:
  * refused by this kernel (EPERM at load)").
  */
-void print_upstream(const struct bench_rows *rows)
+void print_upstream(const struct run_settings *rs,
+		    const struct bench_rows *rows)
 {
 	const struct attach_mode *mode = NULL;
 	const struct attach_mode **said_in = NULL;
@@ -142,7 +144,7 @@ void print_upstream(const struct bench_rows *rows)
 	in = calloc(rows->nr ?: 1, sizeof(*in));
 	gof = calloc(rows->nr ?: 1, sizeof(*gof));
 	for (i = 0; in && i < rows->nr; i++)
-		in[i] = upstream_line(&rows->row[i]);
+		in[i] = upstream_line(rs, &rows->row[i]);
 	nr = in && gof ? skip_groups(rows, in, row_mode, &g) : -ENOMEM;
 	if (nr > 0) {
 		whole = calloc(nr, sizeof(*whole));

@@ -21,9 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench_runner.h"
+#include "bench_cmdline.h"
+#include "bench_kernel.h"
+#include "bench_msg.h"
+#include "bench_verify.h"
+#include "bench_workers.h"
 #include "bench_compare.h"
 #include "bench_report.h"
+#include "bench_row.h"
 #include "bench_stats.h"
 #include "bench_util.h"
 #include "map_perf_test.h"
@@ -1107,10 +1112,15 @@ static void test_sample_disturbed(void)
 
 static void test_excused_line(void)
 {
+	struct row_state st[3] = {
+		{ .events = 1000, .kernel_skipped = 1 },
+		{ .events = 5000 },
+		{ .events = 1000, .kernel_skipped = 2 },
+	};
 	struct bench_row row[3] = {
-		{ .events = 1000, .hits_per_event = 1, .kernel_skipped = 1 },
-		{ .events = 5000, .hits_per_event = 1 },
-		{ .events = 1000, .hits_per_event = 2, .kernel_skipped = 2 },
+		{ .hits_per_event = 1, .state = &st[0] },
+		{ .hits_per_event = 1, .state = &st[1] },
+		{ .hits_per_event = 2, .state = &st[2] },
 	};
 	struct bench_rows rows = { row, 3, 3 };
 	char line[256];
@@ -1119,14 +1129,15 @@ static void test_excused_line(void)
 	check(strstr(line, "skipped 3 of the 3000 program runs") &&
 	      strstr(line, "in 2 rows"),
 	      "excused: the summary says how many runs were excused (%s)", line);
-	row[0].kernel_skipped = row[2].kernel_skipped = 0;
+	st[0].kernel_skipped = st[2].kernel_skipped = 0;
 	excused_line(&rows, line, sizeof(line));
 	check(!line[0], "excused: nothing said when nothing was (%s)", line);
 }
 
 static void test_settle(void)
 {
-	struct bench_row row = { .nr = 3, .settle_ns = { 2e6, 250e6, 4e6 } };
+	struct row_state st = { .nr = 3, .settle_ns = { 2e6, 250e6, 4e6 } };
+	struct bench_row row = { .state = &st };
 	cpu_set_t workers, allowed;
 	char notes[512];
 	struct row_summary s = {};
@@ -1162,11 +1173,11 @@ static void test_labels(void)
 	 * one's ns/event swings, so the mean of ns/event (what the ± is of)
 	 * varies by 10%, the rate not at all
 	 */
-	struct bench_row row = {
+	struct row_state st = {
 		.nr = 3, .rate = { 2e6, 2e6, 2e6 }, .ns = { 900, 1100, 1000 },
-		.events = 3000, .hits_per_event = 1, .hits = 3010,
-		.hits_window = 2990,
+		.events = 3000, .hits = 3010, .hits_window = 2990,
 	};
+	struct bench_row row = { .hits_per_event = 1, .state = &st };
 	struct row_summary s;
 	char buf[512];
 
@@ -1407,11 +1418,14 @@ static const struct bench_family fake_family = {
  * A row as the runner leaves it after its units: each unit one sample of
  * the row, between base samples of SPEC_BASE_NS when paired
  */
-static void spec_row(const struct row_spec *r, struct bench_row *row)
+static void spec_row(const struct row_spec *r, struct bench_row *row,
+		     struct row_state *st)
 {
 	int i;
 
 	memset(row, 0, sizeof(*row));
+	memset(st, 0, sizeof(*st));
+	row->state = st;
 	row->name = r->name;
 	row->variant = r->variant;
 	if (r->param)
@@ -1422,18 +1436,18 @@ static void spec_row(const struct row_spec *r, struct bench_row *row)
 		 r->reason ?: "");
 	if (r->status != ST_OK)
 		return;
-	row->nr = row->nr_units = r->n;
-	row->paired = r->paired;
-	row->stop = STOP_REPEAT;
+	st->nr = st->nr_units = r->n;
+	st->paired = r->paired;
+	st->stop = STOP_REPEAT;
 	for (i = 0; i < r->n; i++) {
-		row->unit[i] = r->units[i];
-		row->unit_ns[i] = r->units[i] + (r->paired ? SPEC_BASE_NS : 0);
-		row->unit_base_ns[i] = r->paired ? SPEC_BASE_NS : NAN;
-		row->unit_round[i] = i;
-		row->ns[i] = row->unit_ns[i];
-		row->rate[i] = 1e9 / row->unit_ns[i];
+		st->unit[i] = r->units[i];
+		st->unit_ns[i] = r->units[i] + (r->paired ? SPEC_BASE_NS : 0);
+		st->unit_base_ns[i] = r->paired ? SPEC_BASE_NS : NAN;
+		st->unit_round[i] = i;
+		st->ns[i] = st->unit_ns[i];
+		st->rate[i] = 1e9 / st->unit_ns[i];
 	}
-	row->events = 100000ULL * r->n;
+	st->events = 100000ULL * r->n;
 }
 
 /* @rows written by bench_report.c's write_results() into @path */
@@ -1441,23 +1455,26 @@ static int write_doc(const char *path, const struct ctx_spec *c,
 		     const struct row_spec *rows, int nr)
 {
 	struct bench_rows br = { .nr = nr };
+	struct row_state *st;
 	FILE *f;
 	int ret, i;
 
 	br.row = calloc(nr, sizeof(*br.row));
+	st = calloc(nr, sizeof(*st));
 	f = fopen(path, "w");
-	if (!br.row || !f) {
+	if (!br.row || !st || !f) {
 		ret = -errno;
 		goto out;
 	}
 	for (i = 0; i < nr; i++)
-		spec_row(&rows[i], &br.row[i]);
+		spec_row(&rows[i], &br.row[i], &st[i]);
 	written_ctx = c;
 	ret = write_results(&fake_family, &br, f);
 out:
 	if (f && fclose(f) && !ret)
 		ret = -EIO;
 	free(br.row);
+	free(st);
 	return ret;
 }
 

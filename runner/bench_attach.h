@@ -106,32 +106,4 @@ bool attach_refused(const struct attach_kind *kind, struct outcome *out);
  */
 #define SELF_EXE	"/proc/self/exe"
 
-/*
- * The USDT probe @provider:@name in the ELF file @path: how many sites it
- * has, the first one's link-time address in @pc. -ENOENT when there is
- * none, -errno when the file cannot be read.
- */
-int usdt_note_find(const char *path, const char *provider, const char *name,
-		   __u64 *pc, int *nr);
-
-/*
- * The first @nr functions of available_filter_functions that are in no
- * module, listed once there and in kallsyms, and not on the kprobe
- * blacklist: what many-function
- * attach modes hook. -errno with @out saying why when there are not enough.
- */
-int traceable_functions(int nr, const char ***syms, struct outcome *out);
-
-/* ---- the kernel's run-time stats, for --prog-stats ---- */
-
-/* on while the returned fd is open; never through the sysctl */
-int prog_stats_enable(struct outcome *out);
-int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt);
-/* the stats' own clock reads per run, measured on an empty program */
-int prog_stats_clock_cost(double *ns);
-
-/* before load: can this kernel create @map as defined (type, flags)? */
-struct bpf_map;
-int probe_map(struct bpf_map *map, struct outcome *out);
-
 #endif /* __BENCH_ATTACH_H */

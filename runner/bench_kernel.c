@@ -26,7 +26,10 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench_runner.h"
+#include "bench_kernel.h"
+#include "bench_cmdline.h"
+#include "bench_msg.h"
+#include "bench_workers.h"
 #include "bench_util.h"
 
 /* the inodes the kernel gives its initial namespaces */
@@ -129,6 +132,34 @@ int check_privileges(void)
 
 /* ---- tracefs ---- */
 
+static const char *const tracefs_dirs[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+
+bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+bool tracefs_path(const char *rel, char *buf, size_t len)
+{
+	int err = ENOENT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
+		snprintf(buf, len, "%s/%s", tracefs_dirs[i], rel);
+		if (exists(buf))
+			return true;
+		if (errno == EACCES)
+			err = EACCES;
+	}
+	errno = err;
+	return false;
+}
+
 static bool is_tracefs(const char *path)
 {
 	struct statfs st;
@@ -156,6 +187,18 @@ int ensure_tracefs(void)
 	}
 	pr_note("mounted tracefs at %s", path);
 	return 0;
+}
+
+/* ---- kallsyms ---- */
+
+const char *text_symbol(const char *line, char *sym)
+{
+	char type;
+
+	if (sscanf(line, "%*s %c %255s", &type, sym) != 2 ||
+	    (type != 't' && type != 'T'))
+		return NULL;
+	return sym;
 }
 
 /* ---- the kernel's config and BTF ---- */

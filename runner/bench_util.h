@@ -6,6 +6,10 @@
 #ifndef __BENCH_UTIL_H
 #define __BENCH_UTIL_H
 
+#ifndef ENOTSUPP
+#define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
+#endif
+
 /* elements in the array @a (an array, never a pointer) */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "bench_runner.h"
+#include "bench_msg.h"
 
 int verbosity = 1;
 static const char *bench_name = "bench";

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sched.h>
-#include <gelf.h>
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -24,6 +23,8 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include "bench_attach.h"
+#include "bench_msg.h"
+#include "bench_kernel.h"
 #include "bench_util.h"
 
 #define LIBBPF_AT_LEAST(major, minor)					\
@@ -35,15 +36,6 @@
 #define LIBBPF_LACKS(api)						\
 	"built against libbpf " STR(LIBBPF_MAJOR_VERSION) "."		\
 	STR(LIBBPF_MINOR_VERSION) ", which lacks " api
-
-#ifndef ENOTSUPP
-#define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
-#endif
-
-static const char *const tracefs_dirs[] = {
-	"/sys/kernel/tracing",
-	"/sys/kernel/debug/tracing",
-};
 
 /* ---- kernel probes ---- */
 
@@ -81,31 +73,6 @@ bool attach_refused(const struct attach_kind *kind, struct outcome *out)
 			*out = refused[i].why;
 		return true;
 	}
-	return false;
-}
-
-/* stat(), not access(): access() drops the capabilities of a non-root uid */
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st);
-}
-
-/* false with errno EACCES when any place was refused, else ENOENT */
-static bool tracefs_path(const char *rel, char *buf, size_t len)
-{
-	int err = ENOENT;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
-		snprintf(buf, len, "%s/%s", tracefs_dirs[i], rel);
-		if (exists(buf))
-			return true;
-		if (errno == EACCES)
-			err = EACCES;
-	}
-	errno = err;
 	return false;
 }
 
@@ -179,16 +146,6 @@ static bool error_injectable(const char *func, struct outcome *out)
 	return found;
 }
 
-/* a line of kallsyms, "address type name [module]": a text symbol's name */
-static const char *text_symbol(const char *line, char *sym)
-{
-	char type;
-
-	if (sscanf(line, "%*s %c %255s", &type, sym) != 2 ||
-	    (type != 't' && type != 'T'))
-		return NULL;
-	return sym;
-}
 
 static int names_text_symbol(char *line, void *name)
 {
@@ -998,270 +955,6 @@ const struct attach_kind kind_usdt = {
 	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
 };
 
-/* ---- ELF notes of USDT probes ---- */
-
-/* an NT_STAPSDT note: three addresses, then provider, name and args */
-#define NT_STAPSDT	3
-
-static int usdt_scan(Elf *elf, const char *provider, const char *name,
-		     __u64 *pc, int *nr)
-{
-	size_t shstrndx, off, name_off, desc_off, addr_sz;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Nhdr nh;
-	Elf_Data *d;
-	const char *sec, *desc;
-
-	addr_sz = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return -EINVAL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		sec = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!sec || strcmp(sec, ".note.stapsdt"))
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (off = 0; d && (off = gelf_getnote(d, off, &nh, &name_off,
-						       &desc_off));) {
-			desc = (const char *)d->d_buf + desc_off;
-			if (nh.n_type != NT_STAPSDT ||
-			    nh.n_descsz < 3 * addr_sz + 2 ||
-			    strcmp((const char *)d->d_buf + name_off, "stapsdt") ||
-			    strcmp(desc + 3 * addr_sz, provider) ||
-			    strcmp(desc + 3 * addr_sz + strlen(provider) + 1, name))
-				continue;
-			if (!(*nr)++) {
-				*pc = 0;
-				memcpy(pc, desc, addr_sz);	/* little-endian */
-			}
-		}
-	}
-	return *nr ? 0 : -ENOENT;
-}
-
-int usdt_note_find(const char *path, const char *provider, const char *name,
-		   __u64 *pc, int *nr)
-{
-	Elf *elf;
-	int fd, err;
-
-	*nr = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	err = elf ? usdt_scan(elf, provider, name, pc, nr) : -EINVAL;
-	elf_end(elf);
-	close(fd);
-	return err;
-}
-
-/* ---- many functions at once ---- */
-
-struct func_entry {
-	char *name;
-	int order;
-};
-
-static int cmp_func_name(const void *a, const void *b)
-{
-	return strcmp(((const struct func_entry *)a)->name,
-		      ((const struct func_entry *)b)->name);
-}
-
-static int cmp_func_order(const void *a, const void *b)
-{
-	return ((const struct func_entry *)a)->order -
-	       ((const struct func_entry *)b)->order;
-}
-
-/* a list of the kernel's functions, growing as its file is read */
-struct func_list {
-	struct func_entry *l;
-	int n, cap;
-};
-
-static int func_list_add(struct func_list *fl, const char *name)
-{
-	struct func_entry *grown;
-	int cap = fl->cap ? 2 * fl->cap : 1024;
-
-	if (fl->n == fl->cap) {
-		grown = realloc(fl->l, cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		fl->l = grown;
-		fl->cap = cap;
-	}
-	fl->l[fl->n].name = strdup(name);
-	if (!fl->l[fl->n].name)
-		return -ENOMEM;
-	fl->l[fl->n].order = fl->n;
-	fl->n++;
-	return 0;
-}
-
-/* the kprobe blacklist's "start-end name" */
-static int blacklist_line(char *line, void *fl)
-{
-	char sym[256];
-
-	return sscanf(line, "%*s %255s", sym) == 1 ? func_list_add(fl, sym) : 0;
-}
-
-/*
- * Text symbols of the kernel (no module's): a name listed twice is two
- * functions, which kprobes refuse to choose between (EADDRNOTAVAIL).
- */
-static int kernel_text_line(char *line, void *fl)
-{
-	char sym[256];
-
-	if (strchr(line, '[') || !text_symbol(line, sym))
-		return 0;
-	return func_list_add(fl, sym);
-}
-
-/* "name [module]": module functions come and go */
-static int filter_function_line(char *line, void *fl)
-{
-	char sym[256];
-
-	if (strchr(line, '[') || sscanf(line, "%255s", sym) != 1 ||
-	    strchr(sym, '.'))
-		return 0;
-	return func_list_add(fl, sym);
-}
-
-static void free_funcs(struct func_entry *l, int n)
-{
-	while (n--)
-		free(l[n].name);
-	free(l);
-}
-
-/*
- * The names @parse takes from the lines of @path, sorted, each with its
- * line's order. -errno, and an empty list, when @path cannot be read.
- */
-static int read_funcs(const char *path, line_fn parse,
-		      struct func_entry **list, int *nr)
-{
-	struct func_list fl = {};
-	int err;
-
-	err = for_each_line(path, parse, &fl);
-	if (err) {
-		free_funcs(fl.l, fl.n);
-		fl.l = NULL;
-		fl.n = 0;
-	}
-	qsort(fl.l, fl.n, sizeof(*fl.l), cmp_func_name);
-	*list = fl.l;
-	*nr = fl.n;
-	return err;
-}
-
-/* how often @e's name is in the sorted @l */
-static int times_listed(const struct func_entry *e,
-			const struct func_entry *l, int n)
-{
-	const struct func_entry *p = bsearch(e, l, n, sizeof(*l),
-					     cmp_func_name);
-	const struct func_entry *q;
-	int times = 0;
-
-	if (!p)
-		return 0;
-	while (p > l && !strcmp(p[-1].name, e->name))
-		p--;
-	for (q = p; q < l + n && !strcmp(q->name, e->name); q++)
-		times++;
-	return times;
-}
-
-/* the functions of available_filter_functions outside modules, sorted */
-static int read_filter_functions(struct func_entry **list, int *nr,
-				 struct outcome *out)
-{
-	char path[256];
-	int err;
-
-	*list = NULL;
-	*nr = 0;
-	if (tracefs_path("available_filter_functions", path, sizeof(path)))
-		err = read_funcs(path, filter_function_line, list, nr);
-	else
-		err = -errno;
-	if (err == -ENOMEM)
-		outcome_set(out, ST_FAILED, "reading %s: %s", path,
-			    strerror(-err));
-	else if (err)
-		outcome_set(out, ST_SKIPPED,
-			    "cannot read tracefs available_filter_functions: %s%s",
-			    strerror(-err), tracefs_mounted() ? "" :
-			    " (tracefs is not mounted)");
-	return err;
-}
-
-int traceable_functions(int want, const char ***syms, struct outcome *out)
-{
-	struct func_entry *l, *bl, *ks;
-	int n, nbl, nks, i, j, kept = 0, order, err;
-	const char **s;
-	char *name;
-
-	err = read_filter_functions(&l, &n, out);
-	if (err)
-		return err;
-	/* a list the kernel does not show leaves its check out */
-	read_funcs("/sys/kernel/debug/kprobes/blacklist", blacklist_line,
-		   &bl, &nbl);
-	read_funcs("/proc/kallsyms", kernel_text_line, &ks, &nks);
-	/* a name listed twice is two static functions: neither is chosen */
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && !strcmp(l[i].name, l[j].name); j++)
-			;
-		if (j - i > 1 ||
-		    bsearch(&l[i], bl, nbl, sizeof(*bl), cmp_func_name) ||
-		    (nks && times_listed(&l[i], ks, nks) != 1))
-			continue;
-		name = l[i].name;
-		order = l[i].order;
-		l[i].name = NULL;	/* moved, never freed twice */
-		l[kept].name = name;
-		l[kept++].order = order;
-	}
-	for (i = kept; i < n; i++)
-		free(l[i].name);
-	free_funcs(bl, nbl);
-	free_funcs(ks, nks);
-	qsort(l, kept, sizeof(*l), cmp_func_order);
-	if (kept < want) {
-		outcome_set(out, ST_SKIPPED,
-			    "only %d traceable functions listed once in available_filter_functions",
-			    kept);
-		free_funcs(l, kept);
-		return -ENOENT;
-	}
-	s = calloc(want, sizeof(*s));
-	if (!s) {
-		free_funcs(l, kept);
-		return -ENOMEM;
-	}
-	for (i = 0; i < want; i++)
-		s[i] = l[i].name;
-	for (; i < kept; i++)
-		free(l[i].name);
-	free(l);
-	*syms = s;
-	return 0;
-}
-
 /* ---- load and attach ---- */
 
 /* the verifier's log of the last load of a sleepable program */
@@ -1397,125 +1090,4 @@ struct bpf_link *attach_link(const struct attach_kind *kind,
 		errno = err;	/* the caller's to read, whatever was probed */
 	}
 	return link;
-}
-
-/* ---- run-time stats ---- */
-
-int prog_stats_enable(struct outcome *out)
-{
-	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-
-	if (fd < 0)
-		outcome_set(out, ST_SKIPPED,
-			    "kernel cannot enable BPF run-time stats (BPF_ENABLE_STATS: %s)",
-			    strerror(errno));
-	return fd < 0 ? -errno : fd;
-}
-
-int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -errno;
-	*run_time_ns = info.run_time_ns;
-	*run_cnt = info.run_cnt;
-	return 0;
-}
-
-/*
- * The clock cost is a small difference of two means, so an interrupt in
- * the calibration would show as a body below zero: time it in blocks and
- * keep the quietest block, as an interrupt only ever adds time.
- */
-#define CLOCK_BLOCKS 10
-#define CLOCK_BLOCK_RUNS 2000
-
-int prog_stats_clock_cost(double *ns)
-{
-	/* r0 = 0; exit: a program that does nothing at all */
-	const struct bpf_insn empty[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	__u64 time0 = 0, cnt0 = 0, time1 = 0, cnt1 = 0;
-	double block, best = 0;
-	__u64 args[1] = {};
-	int fd, b, i, err = 0;
-
-	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "stats_clock", "GPL",
-			   empty, 2, NULL);
-	if (fd < 0)
-		return -errno;
-	opts.ctx_in = args;
-	opts.ctx_size_in = sizeof(args);
-	for (b = 0; b < CLOCK_BLOCKS && !err; b++) {
-		for (i = 0; i < CLOCK_BLOCK_RUNS && !err; i++)
-			err = bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
-		if (!err)
-			err = prog_run_totals(fd, &time1, &cnt1);
-		if (!err && cnt1 == cnt0)
-			err = -ENODATA;
-		if (err)
-			break;
-		block = (double)(time1 - time0) / (cnt1 - cnt0);
-		if (b == 0 || block < best)
-			best = block;
-		time0 = time1;
-		cnt0 = cnt1;
-	}
-	if (!err)
-		*ns = best;
-	close(fd);
-	return err;
-}
-
-/* ---- maps ---- */
-
-/* a small map of @map's definition, with or without its flags */
-static int try_map_create(struct bpf_map *map, __u32 flags)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
-	int fd;
-
-	/* small: only the type and the flags are in question */
-	fd = bpf_map_create(bpf_map__type(map), NULL, bpf_map__key_size(map),
-			    bpf_map__value_size(map), 1, &opts);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
-int probe_map(struct bpf_map *map, struct outcome *out)
-{
-	enum bpf_map_type type = bpf_map__type(map);
-	__u32 flags = bpf_map__map_flags(map);
-	const char *tname = libbpf_bpf_map_type_str(type);
-	struct bpf_map *inner = bpf_map__inner_map(map);
-	int err;
-
-	if (libbpf_probe_bpf_map_type(type, NULL) == 0) {
-		outcome_set(out, ST_SKIPPED,
-			    "kernel has no BPF_MAP_TYPE_%s maps (%s)",
-			    tname ? tname : "?", bpf_map__name(map));
-		return -EOPNOTSUPP;
-	}
-	/* a map of maps is probed through the maps it holds */
-	if (inner)
-		return probe_map(inner, out);
-	if (!flags)
-		return 0;
-	err = try_map_create(map, flags);
-	if (err != -EINVAL && err != -EOPNOTSUPP && err != -ENOTSUPP)
-		return 0;	/* created, or a failure load will report */
-	/* invalid only with the flags: the kernel does not take them */
-	if (try_map_create(map, 0))
-		return 0;
-	outcome_set(out, ST_SKIPPED,
-		    "kernel refuses map_flags 0x%x on %s maps (%s): %s", flags,
-		    tname ? tname : "?", bpf_map__name(map), strerror(-err));
-	return -EOPNOTSUPP;
 }

@@ -25,7 +25,8 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include "bench_runner.h"
+#include "bench_workers.h"
+#include "bench_msg.h"
 #include "bench_util.h"
 
 /* how often the parent looks at its waiting workers */

@@ -1,26 +1,277 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The runner: the command line, then each selected row's samples, back to
- * back, until it is known well enough, each sample verified per CPU and
- * judged undisturbed, then the family's lines and summary, the JSON file
- * and the exit status. A family gives rows and callbacks; nothing here
- * knows what a mode or a map is.
+ * The command line: the runner's options and the family's, --help, the
+ * checks of what they ask together, the CPUs and the test build's
+ * BENCH_TEST_FAULT. First the parsing of what users type (numbers, CPU
+ * lists, name lists): pure functions with no messages of their own, so
+ * the unit tests can call them.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <bpf/bpf.h>
-#include "bench_runner.h"
+#include "bench_cmdline.h"
+#include "bench_kernel.h"
+#include "bench_msg.h"
 #include "bench_util.h"
-#include "bench_attach.h"
-#include "bench_compare.h"
-#include "bench_report.h"
+
+/* the CPU numbers a list may name: the kernel's NR_CPUS limit */
+#define MAX_CPU_NUMBER	8191
+
+int parse_u64(const char *s, __u64 min, __u64 max, __u64 *out)
+{
+	const char *digits = "0123456789";
+	unsigned long long v;
+	int base = 10;
+	char *end;
+
+	if (!s)
+		return -EINVAL;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		digits = "0123456789abcdefABCDEF";
+		s += 2;
+	}
+	/* digits only: strtoull would take spaces, signs and a second 0x */
+	if (!*s || s[strspn(s, digits)])
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	/* decimal only: strtod would take hex, "inf", "nan" and spaces */
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
+	    s[strspn(s, "0123456789.eE+-")])
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || !(v >= min && v <= max))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+bool cpu_list_has(const struct cpu_list *cpus, int cpu)
+{
+	int i;
+
+	for (i = 0; i < cpus->nr; i++)
+		if (cpus->cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+void cpu_list_free(struct cpu_list *cpus)
+{
+	free(cpus->cpu);
+	cpus->cpu = NULL;
+	cpus->nr = 0;
+}
+
+static int cpu_list_add(struct cpu_list *out, int *cap, __u64 cpu)
+{
+	int *grown;
+
+	if (cpu_list_has(out, cpu))
+		return -EINVAL;
+	if (out->nr == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		grown = realloc(out->cpu, *cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		out->cpu = grown;
+	}
+	out->cpu[out->nr++] = cpu;
+	return 0;
+}
+
+int parse_cpu_ranges(const char *s, struct cpu_list *out)
+{
+	char *buf, *tok, *save = NULL, *dash;
+	int err = 0, cap = 0;
+	__u64 lo, hi;
+
+	out->nr = 0;
+	out->cpu = NULL;
+	buf = strdup(s);
+	if (!buf)
+		return -ENOMEM;
+	/* the kernel's lists end in a newline; nothing else may */
+	if (*buf && buf[strlen(buf) - 1] == '\n')
+		buf[strlen(buf) - 1] = '\0';
+	/* strtok_r would skip empty items: "0,,1" is a typo, not a list */
+	if (!*buf || strchr(buf, '\n') || strstr(buf, ",,") ||
+	    buf[0] == ',' || buf[strlen(buf) - 1] == ',')
+		err = -EINVAL;
+	for (tok = err ? NULL : strtok_r(buf, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash)
+			*dash = '\0';
+		err = parse_u64(tok, 0, MAX_CPU_NUMBER, &lo);
+		hi = lo;
+		if (!err && dash)
+			err = parse_u64(dash + 1, lo, MAX_CPU_NUMBER, &hi);
+		for (; !err && lo <= hi; lo++)
+			err = cpu_list_add(out, &cap, lo);
+	}
+	if (!err && !out->nr)
+		err = -EINVAL;
+	free(buf);
+	if (err)
+		cpu_list_free(out);
+	return err ? (err == -ERANGE ? -EINVAL : err) : 0;
+}
+
+int parse_cpus(const char *s, const struct cpu_list *allowed,
+	       struct cpu_list *out)
+{
+	__u64 n;
+	int i, err;
+
+	if (!strpbrk(s, ",-")) {
+		/* a bare number is a count, as upstream's num_cpu */
+		if (parse_u64(s, 1, allowed->nr, &n))
+			return -ERANGE;
+		out->cpu = malloc(n * sizeof(*out->cpu));
+		if (!out->cpu)
+			return -ENOMEM;
+		out->nr = n;
+		memcpy(out->cpu, allowed->cpu, n * sizeof(*out->cpu));
+		return 0;
+	}
+	err = parse_cpu_ranges(s, out);
+	if (err)
+		return err;
+	for (i = 0; i < out->nr; i++) {
+		if (!cpu_list_has(allowed, out->cpu[i])) {
+			cpu_list_free(out);
+			return -ERANGE;
+		}
+	}
+	return 0;
+}
+
+void format_cpus(const struct cpu_list *cpus, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i, j;
+
+	buf[0] = '\0';
+	for (i = 0; i < cpus->nr && off < len; i = j) {
+		for (j = i + 1; j < cpus->nr &&
+		     cpus->cpu[j] == cpus->cpu[j - 1] + 1; j++)
+			;
+		off += snprintf(buf + off, len - off, "%s%d", i ? "," : "",
+				cpus->cpu[i]);
+		if (j - 1 > i && off < len)
+			off += snprintf(buf + off, len - off, "-%d",
+					cpus->cpu[j - 1]);
+	}
+}
+
+int name_index(const char *name, const char *const *names, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+int parse_name_list(const char *list, const char *what,
+		    const char *const *names, int nr, bool *mask)
+{
+	char *buf, *tok, *save = NULL;
+	int i, err = 0;
+
+	buf = strdup(list);
+	if (!buf)
+		return -1;
+	memset(mask, 0, nr * sizeof(*mask));
+	for (tok = strtok_r(buf, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		i = name_index(tok, names, nr);
+		if (i < 0) {
+			pr_err("unknown %s '%s' (see --help)", what,
+			       printable(tok));
+			err = -1;
+		} else {
+			mask[i] = true;
+		}
+	}
+	for (i = 0; !err && i < nr && !mask[i]; i++)
+		;
+	if (!err && i == nr) {
+		pr_err("empty %s list", what);
+		err = -1;
+	}
+	free(buf);
+	return err;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
+		   int max_nr, int *nr)
+{
+	char *buf, *tok, *save = NULL, *dash;
+	__u64 lo, hi;
+	int i, err = 0;
+
+	*nr = 0;
+	buf = strdup(s);
+	if (!buf)
+		return -ENOMEM;
+	for (tok = strtok_r(buf, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash)
+			*dash = '\0';
+		err = parse_u64(tok, min, max, &lo);
+		hi = lo;
+		if (!err && dash)
+			err = parse_u64(dash + 1, lo, max, &hi);
+		for (; !err && lo <= hi; lo++) {
+			if (*nr == max_nr)
+				err = -E2BIG;
+			else
+				out[(*nr)++] = lo;
+			if (lo == hi)
+				break;	/* hi may be the largest __u64 */
+		}
+	}
+	free(buf);
+	if (!err && !*nr)
+		err = -EINVAL;
+	if (err)
+		return err;
+	qsort(out, *nr, sizeof(*out), cmp_u64);
+	for (i = 1; i < *nr; i++)
+		if (out[i] == out[i - 1])
+			return -EINVAL;
+	return 0;
+}
 
 /*
  * A row is measured in units until the 95% interval of its figure is
@@ -33,12 +284,6 @@
 #define DEFAULT_PRECISION	0.03
 #define DEFAULT_ROW_BUDGET	0.5
 #define DEFAULT_LOCK_WAIT	600
-/* exit status when rows were disturbed but none failed */
-#define EXIT_DISTURBED		3
-/* --ktap: kselftest's status for a test that could not run (KSFT_SKIP) */
-#define EXIT_KSFT_SKIP		4
-
-struct run_settings bench_rs;
 
 /* ---- options ---- */
 
@@ -247,7 +492,7 @@ static const char *option_name(const struct bench_family *fam, int key)
 static const char *cpus_arg;
 static bool count_given;
 /* --compare, --fail-on-regression, --ignore-param */
-static struct compare_args compare_args = {
+struct compare_args compare_args = {
 	.fail_on_regression = -1,
 	.threshold_pct = COMPARE_THRESHOLD_PCT,
 };
@@ -367,8 +612,7 @@ static int parse_common(const struct bench_family *fam, int c,
 	return err ? -2 : 0;
 }
 
-static int parse_options(const struct bench_family *fam, int argc,
-			 char **argv)
+int parse_options(const struct bench_family *fam, int argc, char **argv)
 {
 	struct run_settings *rs = &bench_rs;
 	const struct bench_option *o;
@@ -412,13 +656,13 @@ static int parse_options(const struct bench_family *fam, int argc,
 			ret = -1;
 		}
 	}
+	rs->verbosity = verbosity;
 	free(longopts);
 	return ret;
 }
 
 /* options that contradict each other, or that --compare would ignore */
-static int check_options(const struct bench_family *fam, int argc,
-			 char **argv)
+int check_options(const struct bench_family *fam, int argc, char **argv)
 {
 	struct run_settings *rs = &bench_rs;
 	struct compare_args *cmp = &compare_args;
@@ -462,7 +706,7 @@ static int check_options(const struct bench_family *fam, int argc,
 	return fam->parse_args(argc - optind, argv + optind);
 }
 
-static int select_cpus(void)
+int select_cpus(void)
 {
 	struct cpu_list usable = {};
 	int err;
@@ -489,219 +733,63 @@ static int select_cpus(void)
 	return err ? EXIT_USAGE : 0;
 }
 
-static int exit_interrupted(void)
-{
-	int sig = bench_interrupted();
-
-	progress_end();
-	pr_err("interrupted by %s; everything detached", strsignal(sig));
-	return 128 + sig;
-}
-
-static int exit_status(const struct bench_rows *rows)
-{
-	int i, ok = 0, failed = 0, disturbed = 0, progs = 0;
-
-	for (i = 0; i < rows->nr; i++)
-		progs += rows->row[i].runs_prog;
-	for (i = 0; i < rows->nr; i++) {
-		/* bases alone are no measurement when programs were asked for */
-		ok += rows->row[i].out.status == ST_OK &&
-		      (rows->row[i].runs_prog || !progs);
-		failed += rows->row[i].out.status == ST_FAILED;
-		disturbed += rows->row[i].out.status == ST_DISTURBED;
-	}
-	if (failed)
-		return 1;
-	if (disturbed)
-		return EXIT_DISTURBED;
-	if (!ok) {
-		pr_err("nothing could be measured on this kernel");
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * --ktap's status, as kselftest's runner reads it: 1 when a row failed;
- * 4 (KSFT_SKIP) when nothing was measured: every row skipped or
- * disturbed, or only bases measured for rows that all were; else 0. A
- * disturbed row is a SKIP there: the machine's doing, not the kernel's.
- */
-static int ktap_exit_status(const struct bench_rows *rows)
-{
-	int i, ok = 0, progs = 0;
-
-	for (i = 0; i < rows->nr; i++)
-		progs += rows->row[i].runs_prog;
-	for (i = 0; i < rows->nr; i++) {
-		if (rows->row[i].out.status == ST_FAILED)
-			return 1;
-		ok += rows->row[i].out.status == ST_OK &&
-		      (rows->row[i].runs_prog || !progs);
-	}
-	return ok ? 0 : EXIT_KSFT_SKIP;
-}
-
-/* stdout was closed when we started: /dev/null stands in its place */
-static bool stdout_closed;
-
-/*
- * A closed fd 1 or 2 would be taken by the next open(), and the summary
- * written into a BPF object or the lock file: hold them with /dev/null.
- */
-static void hold_std_fds(void)
-{
-	int fd;
-
-	for (fd = 1; fd <= 2; fd++) {
-		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
-			continue;
-		if (open("/dev/null", O_WRONLY) != fd)
-			continue;	/* nothing better to do */
-		if (fd == 1)
-			stdout_closed = true;
-	}
-}
-
-/* stdout and the JSON file: everything written, or 1 after saying why */
-static int flush_output(FILE *json)
-{
-	int err = 0;
-
-	if (stdout_closed && json != stdout) {
-		pr_err("stdout is closed: the results could not be written there");
-		err = 1;
-	} else if (fflush(stdout) || ferror(stdout)) {
-		pr_err("writing the results to stdout failed: %s",
-		       strerror(errno ?: EIO));
-		err = 1;
-	}
-	if (json && json != stdout && (fflush(json) || ferror(json) ||
-				       fclose(json))) {
-		pr_err("writing %s failed: %s", bench_rs.json,
-		       strerror(errno ?: EIO));
-		err = 1;
-	}
-	return err;
-}
-
-/* --json FILE is opened before the run: a bad path must not cost one */
-static FILE *open_json(void)
-{
-	FILE *f;
-
-	if (!bench_rs.json)
-		return NULL;
-	if (!strcmp(bench_rs.json, "-"))
-		return stdout;
-	f = fopen(bench_rs.json, "w");
-	if (!f)
-		pr_err("cannot write %s: %s", printable(bench_rs.json),
-		       strerror(errno));
-	return f;
-}
-
-static int run_list(const struct bench_family *fam)
-{
-	struct bench_rows all = {};
-	FILE *json;
-	int err;
-
-	err = fam->setup(&bench_rs, &all);
-	if (err)
-		return 1;
-	json = open_json();
-	if (bench_rs.json && !json)
-		return 1;
-	err = json ? write_list(fam, &all, json) : 0;
-	if (!json)
-		print_list(fam, &all);
-	sampler_close(fam, &all);
-	return err || flush_output(json) ? 1 : 0;
-}
-
-static int run(const struct bench_family *fam, FILE *json)
-{
-	struct bench_rows rows = {};
-	int ret;
-
-	if (fam->setup(&bench_rs, &rows)) {
-		ret = 1;
-		goto out;
-	}
-	warn_cpu_quota(bench_rs.cpus.nr);
-	if (sampler_run(fam, &rows) ||
-	    (bench_rs.prog_stats && sampler_prog_stats(fam, &rows))) {
-		ret = exit_interrupted();
-		goto out;
-	}
-	bench_writing_results();
-	if (bench_rs.ktap) {
-		write_ktap(fam, &rows, stdout);
-	} else if (json != stdout) {
-		if (verbosity > 0)
-			fam->print_upstream(&rows);
-		fam->print_summary(&bench_rs, &rows);
-	}
-	if (json && write_results(fam, &rows, json))
-		pr_err("writing %s failed", bench_rs.json);
-	ret = bench_rs.ktap ? ktap_exit_status(&rows) : exit_status(&rows);
-	if (flush_output(json))
-		ret = 1;
-	json = NULL;
-	/* a signal while the results were written still ends the run so */
-	if (bench_interrupted())
-		ret = exit_interrupted();
-out:
-	if (json && json != stdout)
-		fclose(json);
-	sampler_close(fam, &rows);
-	return ret;
-}
-
 #ifdef BENCH_TESTING
-/* BENCH_TEST_FAULT's names, but for miss-cpu=N */
+/* BENCH_TEST_FAULT's names: bench_faults.h's table */
+#define FAULT_NAME(kind, nr, name)	{ name, BENCH_FAULT_##kind },
 static const struct {
-	const char *name;
+	const char *name;	/* ending in '=': a CPU follows */
 	enum test_fault_kind kind;
 } fault_names[] = {
-	{ "miss-odd", BENCH_FAULT_MISS_ODD },
-	{ "uncounted", BENCH_FAULT_UNCOUNTED },
-	{ "miss-one", BENCH_FAULT_MISS_ONE },
-	{ "wrong-key", BENCH_FAULT_WRONG_KEY },
-	{ "fill-all", BENCH_FAULT_FILL_ALL },
-	{ "drop-all", BENCH_FAULT_DROP_ALL },
-	{ "empty-map", BENCH_FAULT_EMPTY_MAP },
-	{ "extra-odd", BENCH_FAULT_EXTRA_ODD },
-	{ "wrong-value", BENCH_FAULT_WRONG_VALUE },
-	{ "extra-push", BENCH_FAULT_EXTRA_PUSH },
-	{ "slow-base", BENCH_FAULT_SLOW_BASE },
-	{ "base-hooked", BENCH_FAULT_BASE_HOOKED },
-	{ "miss-rare", BENCH_FAULT_MISS_RARE },
+	BENCH_FAULTS(FAULT_NAME)
 };
+#undef FAULT_NAME
+
+/* whether @s names fault @i, and its CPU into *@cpu where it takes one */
+static bool fault_named(const char *s, size_t i, __u64 *cpu)
+{
+	const char *name = fault_names[i].name;
+	size_t n = strlen(name);
+
+	if (name[n - 1] != '=')
+		return !strcmp(s, name);
+	return !strncmp(s, name, n) && !parse_u64(s + n, 0, 8191, cpu);
+}
+
+/* "miss-odd, miss-cpu=N, ... or miss-rare": the names, for an error */
+static void fault_list(char *buf, size_t len)
+{
+	size_t i, nr = ARRAY_SIZE(fault_names), off = 0;
+	const char *name;
+
+	for (i = 0; i < nr && off < len; i++) {
+		name = fault_names[i].name;
+		off += snprintf(buf + off, len - off, "%s%s%s",
+				!i ? "" : i + 1 < nr ? ", " : " or ", name,
+				name[strlen(name) - 1] == '=' ? "N" : "");
+	}
+}
 
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
-static int read_fault(void)
+int read_fault(void)
 {
 	struct test_fault *fault = &bench_rs.fault;
 	const char *s = getenv("BENCH_TEST_FAULT");
+	char names[256];
+	__u64 cpu = 0;
 	size_t i;
-	__u64 cpu;
 
 	if (!s || !*s)
 		return 0;
 	fault->name = s;
-	for (i = 0; i < ARRAY_SIZE(fault_names); i++)
-		if (!strcmp(s, fault_names[i].name))
+	for (i = 0; i < ARRAY_SIZE(fault_names); i++) {
+		if (fault_named(s, i, &cpu)) {
 			fault->kind = fault_names[i].kind;
-	if (!strncmp(s, "miss-cpu=", 9) && !parse_u64(s + 9, 0, 8191, &cpu)) {
-		fault->kind = BENCH_FAULT_MISS_CPU;
-		fault->cpu = cpu;
+			fault->cpu = cpu;
+		}
 	}
 	if (fault->kind == BENCH_FAULT_NONE) {
-		pr_err("BENCH_TEST_FAULT='%s': miss-odd, miss-cpu=N, uncounted, miss-one, wrong-key, fill-all, drop-all, empty-map, extra-odd, wrong-value, extra-push, slow-base, base-hooked or miss-rare",
-		       printable(s));
+		fault_list(names, sizeof(names));
+		pr_err("BENCH_TEST_FAULT='%s': %s", printable(s), names);
 		return -1;
 	}
 	pr_note("test fault '%s' injected: no figure of this run is to be trusted",
@@ -710,43 +798,8 @@ static int read_fault(void)
 }
 #else
 /* what make builds: no test faults, whatever the environment holds */
-static int read_fault(void)
+int read_fault(void)
 {
 	return 0;
 }
 #endif
-
-int bench_main(const struct bench_family *fam, int argc, char **argv)
-{
-	FILE *json;
-	int err;
-
-	hold_std_fds();
-	bench_init(fam->name);
-	if (parse_options(fam, argc, argv) || check_options(fam, argc, argv))
-		return EXIT_USAGE;
-	if (compare_args.nr_files[SIDE_A]) {
-		err = bench_compare(&compare_args);
-		return err < 0 ? EXIT_USAGE : err;
-	}
-	if (bench_rs.list)
-		return run_list(fam);
-	if (read_fault())
-		return EXIT_USAGE;
-	err = select_cpus();
-	if (err)
-		return err;
-	if (check_privileges())
-		return 1;
-	install_signal_handlers();
-	json = open_json();
-	if (bench_rs.json && !json)
-		return 1;
-	if (bench_lock(fam->name, bench_rs.lock_wait)) {
-		if (json && json != stdout)
-			fclose(json);
-		return bench_interrupted() ? exit_interrupted() : 1;
-	}
-	ensure_tracefs();
-	return run(fam, json);
-}

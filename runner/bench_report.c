@@ -18,12 +18,18 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
-#include "bench_runner.h"
+#include "bench_cmdline.h"
+#include "bench_kernel.h"
+#include "bench_msg.h"
+#include "bench_row.h"
+#include "bench_workers.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
 #include "bench_report.h"
 #include "bench_util.h"
 
+/* the JSON's "version" */
+#define TOOL_VERSION	"2.0"
 /* a median absolute deviation of fewer samples says little */
 #define MIN_OUTLIER_SAMPLES	5
 /* foreign hits above this share of all hits make a row noisy */
@@ -35,6 +41,7 @@ struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
 				const char *variant)
 {
 	struct bench_row *row, *grown;
+	struct row_state *state;
 	int i;
 
 	if (rows->nr == rows->cap) {
@@ -48,14 +55,18 @@ struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
 				grown[i].base = grown + (grown[i].base - rows->row);
 		rows->row = grown;
 	}
+	state = calloc(1, sizeof(*state));
+	if (!state)
+		return NULL;
 	row = &rows->row[rows->nr++];
 	memset(row, 0, sizeof(*row));
 	row->name = name;
 	row->variant = variant;
 	row->nr_counters = 1;
 	row->hits_per_event = 1;
-	row->prog_ns = NAN;
-	row->prog_clock_ns = NAN;
+	row->state = state;
+	state->prog_ns = NAN;
+	state->prog_clock_ns = NAN;
 	return row;
 }
 
@@ -95,7 +106,7 @@ void format_params(const struct bench_row *row, char *buf, size_t len)
 
 bool row_has_figure(const struct bench_row *row)
 {
-	return row->out.status == ST_OK && row->nr > 0;
+	return row->out.status == ST_OK && row->state->nr > 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -123,20 +134,38 @@ double row_median(const double *x, int n)
 
 double worker_median_rate(const struct bench_row *row, int worker)
 {
+	const struct row_state *st = row->state;
 	double x[MAX_SAMPLES];
 	int i, nw = row->cpus->nr;
 
-	for (i = 0; i < row->nr; i++)
-		x[i] = row->worker_rate[i * nw + worker];
-	return row_median(x, row->nr);
+	for (i = 0; i < st->nr; i++)
+		x[i] = st->worker_rate[i * nw + worker];
+	return row_median(x, st->nr);
+}
+
+double row_attach_median(const struct bench_row *row)
+{
+	return row_median(row->state->attach_ns, row->state->nr_attach);
+}
+
+double row_detach_median(const struct bench_row *row)
+{
+	return row_median(row->state->detach_ns, row->state->nr_detach);
+}
+
+double row_prog_ns(const struct bench_row *row)
+{
+	return row->state->prog_ns;
 }
 
 double row_prog_body(const struct bench_row *row)
 {
-	if (isnan(row->prog_clock_ns))
-		return row->prog_ns;
+	const struct row_state *st = row->state;
+
+	if (isnan(st->prog_clock_ns))
+		return st->prog_ns;
 	/* a body within the clock's own jitter is nothing measurable */
-	return fmax(row->prog_ns - row->prog_clock_ns, 0);
+	return fmax(st->prog_ns - st->prog_clock_ns, 0);
 }
 
 static const char *const stop_names[] = {
@@ -155,6 +184,7 @@ const char *row_stop_name(enum row_stop stop)
 
 void row_summarize(const struct bench_row *row, struct row_summary *s)
 {
+	const struct row_state *st = row->state;
 	struct sample_stats base_ns, ns;
 	bool flags[MAX_SAMPLES];
 	double mean[MAX_UNITS];
@@ -162,22 +192,22 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 
 	memset(s, 0, sizeof(*s));
 	s->ratio = NAN;
-	stats_compute(row->rate, row->nr, &s->rate);
-	stats_compute(row->ns, row->nr, &s->ns);
+	stats_compute(st->rate, st->nr, &s->rate);
+	stats_compute(st->ns, st->nr, &s->ns);
 	/* a round's units are one observation: their mean (see sampler) */
-	nr = stats_cluster_means(row->unit, row->unit_round, row->nr_units,
+	nr = stats_cluster_means(st->unit, st->unit_round, st->nr_units,
 				 mean);
 	stats_compute(mean, nr, &s->units);
 	s->ci95 = stats_ci_half(&s->units, 0.05);
-	s->outliers = row->nr >= MIN_OUTLIER_SAMPLES ?
-		      stats_outliers(row->rate, row->nr, flags) : 0;
-	s->foreign_share = row->hits_window ?
-			   (double)row->foreign / row->hits_window : 0;
-	s->imprecise = row->stop == STOP_BUDGET || row->stop == STOP_MAX;
-	if (!row->paired)
+	s->outliers = st->nr >= MIN_OUTLIER_SAMPLES ?
+		      stats_outliers(st->rate, st->nr, flags) : 0;
+	s->foreign_share = st->hits_window ?
+			   (double)st->foreign / st->hits_window : 0;
+	s->imprecise = st->stop == STOP_BUDGET || st->stop == STOP_MAX;
+	if (!st->paired)
 		return;
-	stats_compute(row->unit_base_ns, row->nr_units, &base_ns);
-	stats_compute(row->unit_ns, row->nr_units, &ns);
+	stats_compute(st->unit_base_ns, st->nr_units, &base_ns);
+	stats_compute(st->unit_ns, st->nr_units, &ns);
 	stats_overhead(mean, nr, base_ns.mean, &s->overhead);
 	s->has_overhead = true;
 	s->ratio = ns.mean / base_ns.mean;
@@ -186,17 +216,20 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 
 int row_settle_capped(const struct bench_row *row)
 {
+	const struct row_state *st = row->state;
 	int i, n = 0;
 
-	for (i = 0; i < row->nr; i++)
-		n += row->settle_ns[i] >= SETTLE_MAX_NS;
+	for (i = 0; i < st->nr; i++)
+		n += st->settle_ns[i] >= SETTLE_MAX_NS;
 	return n;
 }
 
 void format_hits(const struct bench_row *row, char *buf, size_t len)
 {
-	snprintf(buf, len, "%llu/%llu", row->hits_window,
-		 row->events * (row->hits_per_event ?: 1));
+	const struct row_state *st = row->state;
+
+	snprintf(buf, len, "%llu/%llu", st->hits_window,
+		 st->events * (row->hits_per_event ?: 1));
 }
 
 /* appends ", " and a note to @buf */
@@ -216,6 +249,7 @@ static void note(char *buf, size_t len, size_t *off, const char *fmt, ...)
 void row_notes(const struct bench_row *row, const struct row_summary *s,
 	       char *buf, size_t len)
 {
+	const struct row_state *st = row->state;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -225,11 +259,11 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		     -s->overhead.value, s->overhead.ci95);
 	if (s->imprecise)
 		note(buf, len, &off, "stopped short of --precision (%s) after %d units",
-		     row_stop_name(row->stop), row->nr_units);
-	if (row->stats_runs)
+		     row_stop_name(st->stop), st->nr_units);
+	if (st->stats_runs)
 		note(buf, len, &off,
 		     "the kernel's BPF run-time stats were on: %llu of its runs timed, each dearer by two clock reads",
-		     row->stats_runs);
+		     st->stats_runs);
 	if (stats_noisy(&s->ns))
 		note(buf, len, &off, "noisy (CV of ns/event %.1f%%)",
 		     100 * s->ns.cv);
@@ -239,19 +273,19 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	if (s->foreign_share > FOREIGN_NOISY)
 		note(buf, len, &off, "noisy: %.1f%% of the loops' hits were other processes'",
 		     100 * s->foreign_share);
-	if (row->kernel_skipped)
+	if (st->kernel_skipped)
 		note(buf, len, &off,
 		     "the kernel skipped the program for %llu event(s) of the %llu runs it says it skipped in the loops: re-entry from an interrupt",
-		     row->kernel_skipped, row->kernel_skips);
-	if (row->retries)
+		     st->kernel_skipped, st->kernel_skips);
+	if (st->retries)
 		note(buf, len, &off, "%d disturbed unit%s run again",
-		     row->retries, row->retries > 1 ? "s" : "");
+		     st->retries, st->retries > 1 ? "s" : "");
 	if (row_settle_capped(row))
 		note(buf, len, &off,
 		     "the kernel threads on its CPUs were still busy at the go of %d of %d samples (after %.0f ms)",
-		     row_settle_capped(row), row->nr, SETTLE_MAX_NS / 1e6);
-	if (row->prog_out.status != ST_OK)
-		note(buf, len, &off, "no prog stats: %s", row->prog_out.reason);
+		     row_settle_capped(row), st->nr, SETTLE_MAX_NS / 1e6);
+	if (st->prog_out.status != ST_OK)
+		note(buf, len, &off, "no prog stats: %s", st->prog_out.reason);
 	if (row->others[0])
 		note(buf, len, &off, "other programs on the hook: %s",
 		     row->others);
@@ -268,7 +302,7 @@ void print_row_counts(const struct bench_rows *rows)
 		row_summarize(&rows->row[i], &s);
 		imprecise += s.imprecise;
 		below += s.below_base;
-		stats += rows->row[i].stats_runs > 0;
+		stats += rows->row[i].state->stats_runs > 0;
 	}
 	/* a process's BPF_ENABLE_STATS fd does not show in the sysctl */
 	if (stats)
@@ -443,10 +477,10 @@ void excused_line(const struct bench_rows *rows, char *buf, size_t len)
 	for (i = 0; i < rows->nr; i++) {
 		const struct bench_row *row = &rows->row[i];
 
-		if (!row->kernel_skipped)
+		if (!row->state->kernel_skipped)
 			continue;
-		excused += row->kernel_skipped;
-		events += row->events * (row->hits_per_event ?: 1);
+		excused += row->state->kernel_skipped;
+		events += row->state->events * (row->hits_per_event ?: 1);
 		nr++;
 	}
 	if (nr)
@@ -642,36 +676,39 @@ static json_t *bools_json(const bool *x, int n)
 static json_t *units_json(const struct bench_row *row,
 			  const struct row_summary *s)
 {
+	const struct row_state *st = row->state;
+
 	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"quantity", row->paired ? "overhead_ns" : "ns_per_event",
-		"n", row->nr_units,
+		"quantity", st->paired ? "overhead_ns" : "ns_per_event",
+		"n", st->nr_units,
 		"mean", json_number(s->units.mean),
 		"ci95", json_number(s->ci95),
-		"values", samples_json(row->unit, row->nr_units),
-		"ns", samples_json(row->unit_ns, row->nr_units),
-		"base_ns", row->paired ?
-			samples_json(row->unit_base_ns, row->nr_units) :
+		"values", samples_json(st->unit, st->nr_units),
+		"ns", samples_json(st->unit_ns, st->nr_units),
+		"base_ns", st->paired ?
+			samples_json(st->unit_base_ns, st->nr_units) :
 			json_null(),
-		"rounds", ints_json(row->unit_round, row->nr_units),
-		"counts", counts_array(row->unit_count, row->nr_units),
-		"retries", bools_json(row->unit_retry, row->nr_units));
+		"rounds", ints_json(st->unit_round, st->nr_units),
+		"counts", counts_array(st->unit_count, st->nr_units),
+		"retries", bools_json(st->unit_retry, st->nr_units));
 }
 
 static void stats_json(json_t *o, const struct bench_row *row,
 		       const struct row_summary *s)
 {
+	const struct row_state *st = row->state;
 	bool flags[MAX_SAMPLES] = {}, has = s->has_overhead;
 	json_t *outliers = json_array();
 	int i;
 
-	if (row->nr >= MIN_OUTLIER_SAMPLES)
-		stats_outliers(row->rate, row->nr, flags);
-	for (i = 0; i < row->nr; i++)
+	if (st->nr >= MIN_OUTLIER_SAMPLES)
+		stats_outliers(st->rate, st->nr, flags);
+	for (i = 0; i < st->nr; i++)
 		json_array_append_new(outliers, json_boolean(flags[i]));
 	json_object_update_new(o, json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b,"
 		" s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:b, s:b}",
-		"samples", samples_json(row->rate, row->nr),
+		"samples", samples_json(st->rate, st->nr),
 		"outliers", outliers,
 		"mean", json_number(s->rate.mean),
 		"stddev", json_number(s->rate.stddev),
@@ -685,7 +722,7 @@ static void stats_json(json_t *o, const struct bench_row *row,
 			"mean", json_number(s->ns.mean),
 			"stddev", json_number(s->ns.stddev),
 			"cv", json_number(s->ns.cv),
-			"samples", samples_json(row->ns, row->nr),
+			"samples", samples_json(st->ns, st->nr),
 		"units", units_json(row, s),
 		"overhead_ns", has ? json_pack("{s:o, s:o, s:i}",
 			"value", json_number(s->overhead.value),
@@ -694,7 +731,7 @@ static void stats_json(json_t *o, const struct bench_row *row,
 			json_null(),
 		"overhead_pct", has ? json_number(s->overhead.pct) : json_null(),
 		"ratio_to_base", has ? json_number(s->ratio) : json_null(),
-		"precise", row->stop == STOP_PRECISE,
+		"precise", st->stop == STOP_PRECISE,
 		"below_base", s->below_base));
 }
 
@@ -705,18 +742,21 @@ static void stats_json(json_t *o, const struct bench_row *row,
  */
 static json_t *prog_ids_json(const struct bench_row *row)
 {
+	const struct row_state *st = row->state;
 	json_t *a = json_array();
 	int i;
 
-	for (i = 0; i < row->nr_prog_ids; i++)
-		json_array_append_new(a, json_integer(row->prog_ids[i]));
+	for (i = 0; i < st->nr_prog_ids; i++)
+		json_array_append_new(a, json_integer(st->prog_ids[i]));
 	return a;
 }
 
 static void counts_json(json_t *o, const struct bench_family *fam,
 			const struct bench_row *row)
 {
-	json_object_set_new(o, "events", json_integer(row->events));
+	const struct row_state *st = row->state;
+
+	json_object_set_new(o, "events", json_integer(st->events));
 	if (!row->runs_prog) {
 		json_object_set_new(o, "hits", json_null());
 		return;
@@ -724,34 +764,32 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 	json_object_update_new(o, json_pack(
 		"{s:I, s:I, s:I, s:I, s:o, s:i, s:I, s:I, s:I, s:I, s:i, s:i,"
 		" s:o, s:o, s:o, s:o, s:o, s:o, s:o*}",
-		"hits", (json_int_t)row->hits,
+		"hits", (json_int_t)st->hits,
 		/* the verified ones: inside the workers' loops, on their CPUs */
-		"hits_window", (json_int_t)row->hits_window,
-		"hits_outside", (json_int_t)(row->hits - row->hits_window),
+		"hits_window", (json_int_t)st->hits_window,
+		"hits_outside", (json_int_t)(st->hits - st->hits_window),
 		"runs_counted", (json_int_t)row->runs_counted,
 		"prog_ids", prog_ids_json(row),
 		/* a row loaded afresh each session has each load's ids */
-		"loads", row->loads,
-		"foreign_hits", (json_int_t)row->foreign,
-		"kernel_skipped", (json_int_t)row->kernel_skipped,
-		"kernel_skips", (json_int_t)row->kernel_skips,
+		"loads", st->loads,
+		"foreign_hits", (json_int_t)st->foreign,
+		"kernel_skipped", (json_int_t)st->kernel_skipped,
+		"kernel_skips", (json_int_t)st->kernel_skips,
 		/* runs the kernel's BPF run-time stats timed (someone's on) */
-		"bpf_stats_runs", (json_int_t)row->stats_runs,
+		"bpf_stats_runs", (json_int_t)st->stats_runs,
 		"hits_per_event", (int)row->hits_per_event,
 		"programs", row->nr_counters,
-		"attach_ns", json_number(row_median(row->attach_ns,
-						    row->nr_attach)),
-		"detach_ns", json_number(row_median(row->detach_ns,
-						    row->nr_detach)),
-		"prog_ns_per_run", json_number(row->prog_ns),
-		"prog_stats_clock_ns", json_number(row->prog_clock_ns),
+		"attach_ns", json_number(row_attach_median(row)),
+		"detach_ns", json_number(row_detach_median(row)),
+		"prog_ns_per_run", json_number(st->prog_ns),
+		"prog_stats_clock_ns", json_number(st->prog_clock_ns),
 		/* the runs beside the hits they counted: a dilution shows */
-		"prog_runs", row->prog_runs ?
-			     json_integer(row->prog_runs) : json_null(),
-		"prog_hits", row->prog_runs ?
-			     json_integer(row->prog_hits) : json_null(),
-		"prog_stats_reason", row->prog_out.status == ST_OK ? NULL :
-				     json_text(row->prog_out.reason)));
+		"prog_runs", st->prog_runs ?
+			     json_integer(st->prog_runs) : json_null(),
+		"prog_hits", st->prog_runs ?
+			     json_integer(st->prog_hits) : json_null(),
+		"prog_stats_reason", st->prog_out.status == ST_OK ? NULL :
+				     json_text(st->prog_out.reason)));
 }
 
 static json_t *params_json(const struct bench_row *row)
@@ -766,8 +804,10 @@ static json_t *params_json(const struct bench_row *row)
 }
 
 static json_t *row_json(const struct bench_family *fam,
+			const struct bench_rows *rows,
 			const struct bench_row *row)
 {
+	const struct row_state *st = row->state;
 	bool figure = row_has_figure(row);
 	struct row_summary s;
 	char cpus[1024];
@@ -791,26 +831,26 @@ static json_t *row_json(const struct bench_family *fam,
 	}
 	json_object_update_new(o, json_pack(
 		"{s:s, s:b, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:o, s:i, s:I, s:s?}",
-		"stop", row_stop_name(row->stop),
+		"stop", row_stop_name(st->stop),
 		/* a base row whose samples came from its rows' units */
-		"fed", row->fed,
-		"samples_run", row->samples_run,
-		"sessions", row->sessions,
-		"attempts", row->attempts,
-		"disturbed_units", row->disturbed_units,
-		"spent_ns", (json_int_t)row->spent_ns,
-		"disturbed_retries", row->retries,
-		"retry_ns", (json_int_t)row->retry_ns,
+		"fed", st->fed,
+		"samples_run", st->samples_run,
+		"sessions", st->sessions,
+		"attempts", st->attempts,
+		"disturbed_units", st->disturbed_units,
+		"spent_ns", (json_int_t)st->spent_ns,
+		"disturbed_retries", st->retries,
+		"retry_ns", (json_int_t)st->retry_ns,
 		/* how long the kernel took to go quiet before the go */
-		"settle_ns", json_number(row_median(row->settle_ns, row->nr)),
+		"settle_ns", json_number(row_median(st->settle_ns, st->nr)),
 		/* samples released after the longest wait, not into quiet */
 		"settle_capped", row_settle_capped(row),
 		/* the host's steal on the workers' CPUs in counted samples */
-		"steal_ns", (json_int_t)row->steal_ns,
+		"steal_ns", (json_int_t)st->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));
 	counts_json(o, fam, row);
 	if (fam->json_row)
-		fam->json_row(row, o);
+		fam->json_row(rows, row, o);
 	return o;
 }
 
@@ -821,7 +861,7 @@ int write_results(const struct bench_family *fam,
 	int i, err;
 
 	for (i = 0; i < rows->nr; i++)
-		json_array_append_new(results, row_json(fam, &rows->row[i]));
+		json_array_append_new(results, row_json(fam, rows, &rows->row[i]));
 	root = json_pack("{s:s, s:s, s:s, s:o, s:o}",
 			 "schema", BENCH_SCHEMA,
 			 "tool", fam->name,
@@ -999,7 +1039,7 @@ void write_ktap(const struct bench_family *fam,
 		switch (row->out.status) {
 		case ST_OK:
 			/* the JSON's own figure: one source for both */
-			o = row_json(fam, row);
+			o = row_json(fam, rows, row);
 			ktap_figure(o, figure, sizeof(figure));
 			json_decref(o);
 			fprintf(f, "# %s: %s\nok %d %s\n", name, figure,

@@ -7,7 +7,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bench_runner.h"
+#include "bench_verify.h"
 
 /*
  * A worker that had its CPU for less than this share of its loop's wall

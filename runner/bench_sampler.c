@@ -39,7 +39,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "bench_runner.h"
+#include "bench_sampler.h"
+#include "bench_cmdline.h"
+#include "bench_msg.h"
+#include "bench_row.h"
+#include "bench_prog_stats.h"
+#include "bench_verify.h"
+#include "bench_workers.h"
 #include "bench_util.h"
 #include "bench_attach.h"
 #include "bench_report.h"
@@ -66,7 +72,7 @@
 static __u64 deadline_ns(const struct bench_row *row)
 {
 	__u64 expected = bench_rs.duration ? bench_rs.duration * 1e9 :
-			 row->last_wall_ns;
+			 row->state->last_wall_ns;
 
 	/* unknown the first time: the workers' watch still catches a hang */
 	return expected ? 5000000000ull + 10 * expected : 0;
@@ -225,7 +231,7 @@ static __u64 row_sample_count(const struct bench_family *fam,
 		return bench_rs.count;
 	if (!row_paced(fam, row))
 		return row->count;
-	return row->paced_count ?: row->count / PACE_MIN_SHARE ?: 1;
+	return row->state->paced_count ?: row->count / PACE_MIN_SHARE ?: 1;
 }
 
 static void row_pace(const struct bench_family *fam, struct bench_row *row,
@@ -238,7 +244,7 @@ static void row_pace(const struct bench_family *fam, struct bench_row *row,
 	want = (double)count * SAMPLE_TARGET_NS / wall;
 	if (want < least)
 		want = least;
-	row->paced_count = want < row->count ? want : row->count;
+	row->state->paced_count = want < row->count ? want : row->count;
 }
 
 /* the row is measured against a base that can run */
@@ -301,7 +307,7 @@ static int session_start(const struct bench_family *fam, struct session *sess,
 		return -1;
 	sess->started = true;
 	/* attached in an earlier session: the new workers are the row's */
-	if (row->attached && fam->workers) {
+	if (row->state->attached && fam->workers) {
 		struct bench_workers workers = {
 			sess->pool.nr, sess->pool.cpu, sess->pool.pid
 		};
@@ -322,23 +328,24 @@ static int session_attach(const struct bench_family *fam,
 	__u64 t0 = now_ns();
 	int err;
 
-	if (row->attached || !row->runs_prog)
+	if (row->state->attached || !row->runs_prog)
 		return 0;
 	err = fam->attach(row, &workers, out);
-	time_link(row->attach_ns, &row->nr_attach, now_ns() - t0);
-	row->attached = true;
+	time_link(row->state->attach_ns, &row->state->nr_attach, now_ns() - t0);
+	row->state->attached = true;
 	return err || bench_interrupted() ? -1 : 0;
 }
 
 static void row_detach(const struct bench_family *fam, struct bench_row *row)
 {
+	struct row_state *st = row->state;
 	__u64 t0 = now_ns();
 
-	if (!row->attached)
+	if (!st->attached)
 		return;
 	fam->detach(row);
-	time_link(row->detach_ns, &row->nr_detach, now_ns() - t0);
-	row->attached = false;
+	time_link(st->detach_ns, &st->nr_detach, now_ns() - t0);
+	st->attached = false;
 }
 
 static void session_detach(const struct bench_family *fam,
@@ -360,7 +367,7 @@ static void session_end(const struct bench_family *fam, struct session *sess)
 	sess->started = false;
 	free(sess->slots);
 	sess->slots = NULL;
-	sess->row->spent_ns += now_ns() - sess->started_ns;
+	sess->row->state->spent_ns += now_ns() - sess->started_ns;
 }
 
 /* ---- samples of a session ---- */
@@ -400,7 +407,7 @@ static void row_sample_run(const struct bench_family *fam,
 		read_kernel_skips(fam, row, s, true);
 	err = pool_run(&sess->pool, 0, count, s->res, s->window,
 		       deadline_ns(row), &s->out);
-	row->samples_run++;
+	row->state->samples_run++;
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s, false);
 	if (err)
@@ -408,7 +415,7 @@ static void row_sample_run(const struct bench_family *fam,
 	if (last && !row_stays_attached(row))
 		session_detach(fam, sess);
 	sample_measure(s);
-	row->last_wall_ns = sample_wall(s);
+	row->state->last_wall_ns = sample_wall(s);
 	/* taken every sample: the next one's hits start here */
 	err = row->runs_prog && fam->collect(row, s);
 	s->unverified = sample_judge_moved(s);
@@ -462,11 +469,11 @@ static void base_sample_run(const struct bench_family *fam,
 			       sample_in_loop(s, row->nr_counters, w, c, true);
 			if (!hits)
 				continue;
-			outcome_set(&s->out, row->attached ? ST_FAILED :
+			outcome_set(&s->out, row->state->attached ? ST_FAILED :
 				    ST_DISTURBED,
 				    "program %d counted %llu hits on CPU %d in a base sample, where %s",
 				    c + 1, hits, s->res[w].cpu,
-				    row->attached ?
+				    row->state->attached ?
 				    "the row's events alone may reach it" :
 				    "it was detached (a reference to its link held up the detach)");
 			return;
@@ -527,7 +534,7 @@ static bool sample_ends_unit(const struct sample *s)
 static __u64 base_sample_count(const struct bench_family *fam,
 			       const struct bench_row *base, __u64 count)
 {
-	__u64 least = base->paced_count / PACE_MIN_SHARE;
+	__u64 least = base->state->paced_count / PACE_MIN_SHARE;
 
 	return row_paced(fam, base) && count < least ? least : count;
 }
@@ -542,15 +549,16 @@ static __u64 base_sample_count(const struct bench_family *fam,
  */
 static int unit_row_samples(const struct bench_row *row)
 {
+	const struct row_state *st = row->state;
 	double toggle, sample;
 	int m;
 
-	if (bench_rs.repeat || row_stays_attached(row) || !row->nr_attach ||
-	    !row->last_wall_ns)
+	if (bench_rs.repeat || row_stays_attached(row) || !st->nr_attach ||
+	    !st->last_wall_ns)
 		return 1;
-	toggle = row_median(row->attach_ns, row->nr_attach) +
-		 row_median(row->detach_ns, row->nr_detach);
-	sample = row->last_wall_ns;
+	toggle = row_median(st->attach_ns, st->nr_attach) +
+		 row_median(st->detach_ns, st->nr_detach);
+	sample = st->last_wall_ns;
 	m = toggle / (2 * sample);
 	return m < 1 ? 1 : m > MAX_UNIT_ROW_SAMPLES ? MAX_UNIT_ROW_SAMPLES : m;
 }
@@ -615,17 +623,18 @@ static void plain_unit_run(const struct bench_family *fam,
 /* a sample's figures among @row's samples */
 static void row_add_sample(struct bench_row *row, const struct sample *s)
 {
-	int i, n = row->nr, nw = s->nr_workers;
+	struct row_state *st = row->state;
+	int i, n = st->nr, nw = s->nr_workers;
 
 	if (n >= MAX_SAMPLES)
 		return;
-	row->rate[n] = s->rate;
-	row->ns[n] = s->ns_per_event;
-	row->settle_ns[n] = s->settle_ns;
+	st->rate[n] = s->rate;
+	st->ns[n] = s->ns_per_event;
+	st->settle_ns[n] = s->settle_ns;
 	for (i = 0; i < nw; i++)
-		row->worker_rate[n * nw + i] = s->res[i].events * 1e9 /
+		st->worker_rate[n * nw + i] = s->res[i].events * 1e9 /
 			(s->res[i].elapsed_ns ?: 1);
-	row->nr++;
+	st->nr++;
 }
 
 /* what a unit was, beside its figures */
@@ -638,34 +647,37 @@ struct unit_info {
 static void row_add_unit(struct bench_row *row, double value, double ns,
 			 double base_ns, const struct unit_info *info)
 {
-	int n = row->nr_units;
+	struct row_state *st = row->state;
+	int n = st->nr_units;
 
 	if (n >= MAX_UNITS)
 		return;
-	row->unit[n] = value;
-	row->unit_ns[n] = ns;
-	row->unit_base_ns[n] = base_ns;
-	row->unit_round[n] = info->round;
-	row->unit_count[n] = info->count;
-	row->unit_retry[n] = info->retry;
-	row->nr_units++;
+	st->unit[n] = value;
+	st->unit_ns[n] = ns;
+	st->unit_base_ns[n] = base_ns;
+	st->unit_round[n] = info->round;
+	st->unit_count[n] = info->count;
+	st->unit_retry[n] = info->retry;
+	st->nr_units++;
 }
 
 /* the counts of a verified sample, kept even when it was disturbed */
 static void row_count(const struct bench_family *fam, struct bench_row *row,
 		      const struct sample *s)
 {
+	struct row_state *st = row->state;
+
 	if (s->unverified || !s->res ||
 	    (s->out.status != ST_OK && s->out.status != ST_DISTURBED))
 		return;
-	row->events += s->events;
-	row->steal_ns += s->steal_ns;
-	row->stats_runs += s->stats_runs;
-	row->hits += s->counted;
-	row->hits_window += s->in_window;
-	row->foreign += s->foreign;
-	row->kernel_skipped += s->skipped;
-	row->kernel_skips += s->kernel_skips[0];
+	st->events += s->events;
+	st->steal_ns += s->steal_ns;
+	st->stats_runs += s->stats_runs;
+	st->hits += s->counted;
+	st->hits_window += s->in_window;
+	st->foreign += s->foreign;
+	st->kernel_skipped += s->skipped;
+	st->kernel_skips += s->kernel_skips[0];
 	if (fam->count && row->runs_prog)
 		fam->count(row, s);
 }
@@ -686,34 +698,37 @@ static void unit_record(struct session *sess, const struct unit *u,
 		return;
 	}
 	base_ns = (u->base[0].ns_per_event + u->base[1].ns_per_event) / 2;
-	row->paired = true;
+	row->state->paired = true;
 	row_add_unit(row, row_ns - base_ns, row_ns, base_ns, info);
 	row_add_sample(base, &u->base[0]);
 	row_add_sample(base, &u->base[1]);
 	base_info.count = u->base[0].res[0].events;
 	row_add_unit(base, base_ns, base_ns, NAN, &base_info);
-	base->fed = true;
-	base->events += u->base[0].events + u->base[1].events;
+	base->state->fed = true;
+	base->state->events += u->base[0].events + u->base[1].events;
 }
 
 /* ---- when a row is known well enough ---- */
 
 static enum row_stop row_stop_reason(const struct bench_row *row)
 {
-	return units_enough(row->unit, row->unit_round, row->nr_units,
-			    row->paired, row->spent_ns, &bench_rs);
+	const struct row_state *st = row->state;
+
+	return units_enough(st->unit, st->unit_round, st->nr_units,
+			    st->paired, st->spent_ns, &bench_rs);
 }
 
 /* units the row still wants; at least one */
 static int units_wanted(const struct bench_row *row)
 {
+	const struct row_state *st = row->state;
 	const struct run_settings *rs = &bench_rs;
 	int want;
 
 	if (rs->repeat)
-		want = rs->repeat - row->nr_units;
-	else if (row->nr_units < rs->min_units)
-		want = rs->min_units - row->nr_units;
+		want = rs->repeat - st->nr_units;
+	else if (st->nr_units < rs->min_units)
+		want = rs->min_units - st->nr_units;
 	else
 		want = 1;
 	return want > 0 ? want : 1;
@@ -729,16 +744,17 @@ static int units_wanted(const struct bench_row *row)
  */
 static int session_units(const struct bench_row *row)
 {
+	const struct row_state *st = row->state;
 	double fixed, unit, u;
 	int want = units_wanted(row);
 
-	if (!row->sessions)
+	if (!st->sessions)
 		return row_stays_attached(row) && !row->links_own ? want : 1;
-	fixed = row->session_ns;
-	unit = row->unit_ns_spent;
+	fixed = st->session_ns;
+	unit = st->unit_ns_spent;
 	if (row_stays_attached(row) && !row->links_own)
-		fixed += row_median(row->attach_ns, row->nr_attach) +
-			 row_median(row->detach_ns, row->nr_detach);
+		fixed += row_median(st->attach_ns, st->nr_attach) +
+			 row_median(st->detach_ns, st->nr_detach);
 	u = unit > 0 ? ceil(SESSION_SHARE * fixed / unit) : 1;
 	if (!(u >= 1))
 		u = 1;
@@ -750,18 +766,21 @@ static int session_units(const struct bench_row *row)
 /* may a disturbed unit of @row be run again, @spent ns into retries? */
 static bool retry_allowed(const struct bench_row *row, __u64 spent)
 {
-	__u64 budget = RETRY_BUDGET_UNITS * row->unit_ns_spent;
+	const struct row_state *st = row->state;
+	__u64 budget = RETRY_BUDGET_UNITS * st->unit_ns_spent;
 
 	if (budget < RETRY_BUDGET_NS)
 		budget = RETRY_BUDGET_NS;
-	return row->retry_ns + spent < budget;
+	return st->retry_ns + spent < budget;
 }
 
 /* the session's wall time besides its units, for session_units() */
 static void note_session_cost(struct bench_row *row, __u64 fixed)
 {
-	row->session_ns = row->sessions > 1 ?
-			  (row->session_ns + fixed) / 2 : fixed;
+	struct row_state *st = row->state;
+
+	st->session_ns = st->sessions > 1 ?
+			  (st->session_ns + fixed) / 2 : fixed;
 }
 
 /*
@@ -787,18 +806,18 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 		took = now_ns() - start;
 		if (tries)
 			spent += took;
-		row->attempts++;
+		row->state->attempts++;
 		if (bench_interrupted())
 			return -EINTR;
 		if (u.out.status != ST_DISTURBED)
 			break;
-		row->disturbed_units++;
-		row->last_disturbed = u.out;
+		row->state->disturbed_units++;
+		row->state->last_disturbed = u.out;
 		if (!retry_allowed(row, spent))
 			break;
-		row->retries++;
+		row->state->retries++;
 	}
-	row->retry_ns += spent;
+	row->state->retry_ns += spent;
 	/* the last try's counts, disturbed or not, as its figures */
 	for (i = 0; counted && i < u.nr_row; i++)
 		row_count(fam, row, &u.row[i]);
@@ -806,8 +825,8 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 		row->out = u.out;
 		return 0;
 	}
-	row->unit_ns_spent = row->unit_ns_spent ?
-			     (row->unit_ns_spent + took) / 2 : took;
+	row->state->unit_ns_spent = row->state->unit_ns_spent ?
+			     (row->state->unit_ns_spent + took) / 2 : took;
 	if (counted) {
 		struct unit_info info = {
 			round, u.row[0].res[0].events, tries > 0
@@ -822,31 +841,34 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 static void note_prog_ids(const struct bench_family *fam,
 			  struct bench_row *row)
 {
+	struct row_state *st = row->state;
 	struct bpf_prog_info info;
 	int fds[64], i, n;
 	__u32 *ids, len;
 
 	n = fam->prog_fds(row, fds, 64);
-	ids = realloc(row->prog_ids,
-		      (row->nr_prog_ids + (n > 0 ? n : 0) + 1) * sizeof(*ids));
+	ids = realloc(st->prog_ids,
+		      (st->nr_prog_ids + (n > 0 ? n : 0) + 1) * sizeof(*ids));
 	if (!ids)
 		return;
-	row->prog_ids = ids;
+	st->prog_ids = ids;
 	for (i = 0; i < n; i++) {
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);
 		if (fds[i] >= 0 && !bpf_obj_get_info_by_fd(fds[i], &info, &len))
-			ids[row->nr_prog_ids++] = info.id;
+			ids[st->nr_prog_ids++] = info.id;
 	}
 }
 
 /* loads @row's programs: 0, or its outcome says why not */
 static int row_open(const struct bench_family *fam, struct bench_row *row)
 {
+	struct row_state *st = row->state;
+
 	if (fam->open(&bench_rs, row, &row->out))
 		return -1;
-	row->opened = true;
-	row->loads++;
+	st->opened = true;
+	st->loads++;
 	note_prog_ids(fam, row);
 	return 0;
 }
@@ -857,10 +879,12 @@ static int row_open(const struct bench_family *fam, struct bench_row *row)
  */
 static int row_reload(const struct bench_family *fam, struct bench_row *row)
 {
-	if (!row->reload || !row->opened || !row->sessions)
+	struct row_state *st = row->state;
+
+	if (!row->reload || !st->opened || !st->sessions)
 		return 0;
 	fam->close(row);
-	row->opened = false;
+	st->opened = false;
 	return row_open(fam, row);
 }
 
@@ -873,12 +897,13 @@ static int row_reload(const struct bench_family *fam, struct bench_row *row)
 static int row_session(const struct bench_family *fam, struct bench_row *row,
 		       int index, int total, int round)
 {
+	struct row_state *st = row->state;
 	struct session sess = { .row = row };
 	int n, units = session_units(row), err = 0;
 	int uncounted = bench_rs.warmup;
 	__u64 t0 = now_ns(), in_units;
 
-	if (row_paced(fam, row) && !row->paced_count)
+	if (row_paced(fam, row) && !st->paced_count)
 		uncounted++;
 	if (row_has_base(row))
 		sess.base = row->base;
@@ -888,7 +913,7 @@ static int row_session(const struct bench_family *fam, struct bench_row *row,
 		session_end(fam, &sess);
 		return 0;
 	}
-	row->sessions++;
+	st->sessions++;
 	in_units = now_ns();
 	for (n = 0; !err && row->out.status == ST_OK && n < uncounted + units;
 	     n++) {
@@ -925,10 +950,11 @@ static int alloc_worker_rates(struct bench_rows *rows)
 
 	for (i = 0; i < rows->nr; i++) {
 		struct bench_row *row = &rows->row[i];
+		struct row_state *st = row->state;
 
-		row->worker_rate = calloc((size_t)MAX_SAMPLES * row->cpus->nr,
-					  sizeof(double));
-		if (!row->worker_rate)
+		st->worker_rate = calloc((size_t)MAX_SAMPLES * row->cpus->nr,
+					 sizeof(double));
+		if (!st->worker_rate)
 			return -ENOMEM;
 	}
 	return 0;
@@ -957,12 +983,14 @@ static int open_rows(const struct bench_family *fam, struct bench_rows *rows)
 static bool row_wants_session(const struct bench_rows *rows,
 			      struct bench_row *row)
 {
-	if (row->out.status != ST_OK || row->stop != STOP_NOT)
+	struct row_state *st = row->state;
+
+	if (row->out.status != ST_OK || st->stop != STOP_NOT)
 		return false;
 	if (!row->runs_prog && base_is_fed(rows, row))
 		return false;
-	row->stop = row_stop_reason(row);
-	return row->stop == STOP_NOT;
+	st->stop = row_stop_reason(row);
+	return st->stop == STOP_NOT;
 }
 
 /* a row most of whose units were disturbed has no figure: see there */
@@ -974,13 +1002,13 @@ static void judge_retries(struct bench_rows *rows)
 		struct bench_row *row = &rows->row[i];
 
 		if (row->out.status != ST_OK ||
-		    !units_mostly_disturbed(row->disturbed_units,
-					    row->attempts))
+		    !units_mostly_disturbed(row->state->disturbed_units,
+					    row->state->attempts))
 			continue;
 		outcome_set(&row->out, ST_DISTURBED,
 			    "%d of its %d units were disturbed, the rest may be biased; the last: %s",
-			    row->disturbed_units, row->attempts,
-			    row->last_disturbed.reason);
+			    row->state->disturbed_units, row->state->attempts,
+			    row->state->last_disturbed.reason);
 	}
 }
 
@@ -991,13 +1019,14 @@ static void stop_fed_bases(struct bench_rows *rows)
 
 	for (i = 0; i < rows->nr; i++) {
 		struct bench_row *row = &rows->row[i];
+		struct row_state *st = row->state;
 
-		if (row->out.status == ST_OK && row->stop == STOP_NOT &&
+		if (row->out.status == ST_OK && st->stop == STOP_NOT &&
 		    !row->runs_prog && base_is_fed(rows, row))
-			row->stop = units_precise(row->unit, row->unit_round,
-						  row->nr_units,
-						  row->paired, &bench_rs) ?
-				    STOP_PRECISE : STOP_FED;
+			st->stop = units_precise(st->unit, st->unit_round,
+						 st->nr_units, st->paired,
+						 &bench_rs) ?
+				   STOP_PRECISE : STOP_FED;
 	}
 }
 
@@ -1029,7 +1058,7 @@ static void detach_all(const struct bench_family *fam,
 	int i;
 
 	for (i = 0; i < rows->nr; i++) {
-		if (!rows->row[i].attached)
+		if (!rows->row[i].state->attached)
 			continue;
 		if (!d) {
 			row_detach(fam, &rows->row[i]);
@@ -1081,6 +1110,7 @@ int sampler_run(const struct bench_family *fam, struct bench_rows *rows)
 static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 			double clock)
 {
+	struct row_state *st = row->state;
 	struct session sess = { .row = row };
 	__u64 t0 = 0, n0 = 0, t1, n1, spent = 0, start;
 	struct sample s;
@@ -1088,11 +1118,11 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 
 	/* a row verified by its own counts, with no program to time */
 	if (fam->prog_fds(row, &fd, 1) < 1) {
-		outcome_set(&row->prog_out, ST_SKIPPED,
+		outcome_set(&st->prog_out, ST_SKIPPED,
 			    "no BPF program runs in this row");
 		return 0;
 	}
-	if (session_start(fam, &sess, &row->prog_out)) {
+	if (session_start(fam, &sess, &st->prog_out)) {
 		session_end(fam, &sess);
 		return 0;
 	}
@@ -1112,26 +1142,26 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 	if (bench_interrupted())
 		return -EINTR;
 	if (s.out.status != ST_OK) {
-		row->prog_out = s.out;
+		st->prog_out = s.out;
 		return 0;
 	}
 	if (prog_run_totals(fd, &t1, &n1) || n1 == n0) {
-		outcome_set(&row->prog_out, ST_FAILED,
+		outcome_set(&st->prog_out, ST_FAILED,
 			    "the kernel's run-time stats counted no runs");
 		return 0;
 	}
-	row->prog_runs = n1 - n0;
-	row->prog_hits = s.counted;
+	st->prog_runs = n1 - n0;
+	st->prog_hits = s.counted;
 	/* uncounted programs (the bench's reference) have no hits to compare */
 	if (run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED &&
-	    row->prog_runs > s.counted + s.counted / 100 + 100) {
-		outcome_set(&row->prog_out, ST_SKIPPED,
+	    st->prog_runs > s.counted + s.counted / 100 + 100) {
+		outcome_set(&st->prog_out, ST_SKIPPED,
 			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
-			    row->prog_runs, s.counted);
+			    st->prog_runs, s.counted);
 		return 0;
 	}
-	row->prog_ns = (double)(t1 - t0) / row->prog_runs;
-	row->prog_clock_ns = clock;
+	st->prog_ns = (double)(t1 - t0) / st->prog_runs;
+	st->prog_clock_ns = clock;
 	return 0;
 }
 
@@ -1151,7 +1181,7 @@ int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows)
 		if (!row_has_figure(row) || !row->runs_prog)
 			continue;
 		if (fd < 0)
-			row->prog_out = why;
+			row->state->prog_out = why;
 		else
 			err = stats_sample(fam, row, clock);
 	}
@@ -1167,10 +1197,11 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 
 	detach_all(fam, rows);
 	for (i = 0; i < rows->nr; i++) {
-		if (rows->row[i].opened && rows->row[i].runs_prog)
+		if (rows->row[i].state->opened && rows->row[i].runs_prog)
 			fam->close(&rows->row[i]);
-		free(rows->row[i].worker_rate);
-		free(rows->row[i].prog_ids);
+		free(rows->row[i].state->worker_rate);
+		free(rows->row[i].state->prog_ids);
+		free(rows->row[i].state);
 	}
 	free(rows->row);
 	rows->row = NULL;

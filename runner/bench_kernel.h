@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The machine, before a run: bench_kernel.c. What a family's probes ask
+ * of the kernel (kernel_config(), btf_has_func(), ...) is in bench.h.
+ */
+#ifndef __BENCH_KERNEL_H
+#define __BENCH_KERNEL_H
+
+#include "bench.h"
+
+/* online CPUs this process may run on (cpuset, affinity) */
+int usable_cpus(struct cpu_list *out);
+/* root, or the capabilities BPF needs, in the initial user namespace */
+int check_privileges(void);
+/* mounts tracefs when it is missing, and says so */
+int ensure_tracefs(void);
+/* notes a cgroup CPU quota smaller than @nr_cpus CPUs */
+void warn_cpu_quota(int nr_cpus);
+/*
+ * One run of these tools at a time per machine: waits up to @wait_s for
+ * the one that holds the lock, naming it. 0, or -1 said.
+ */
+int bench_lock(const char *tool, double wait_s);
+
+/* stat(), not access(): access() drops the capabilities of a non-root uid */
+bool exists(const char *path);
+/*
+ * @rel in the first tracefs mount that has it, into @buf; false with
+ * errno EACCES when any place was refused, else ENOENT
+ */
+bool tracefs_path(const char *rel, char *buf, size_t len);
+/* a line of kallsyms, "address type name [module]": a text symbol's name */
+const char *text_symbol(const char *line, char *sym);
+
+#endif /* __BENCH_KERNEL_H */

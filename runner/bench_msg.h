@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runner's side of messages and signals: bench_msg.c. What a family
+ * prints with (pr_err(), pr_note(), outcome_set()) is in bench.h.
+ */
+#ifndef __BENCH_MSG_H
+#define __BENCH_MSG_H
+
+#include "bench.h"
+
+/*
+ * 0: -q, 1: default, 2: -v (libbpf's messages too): the runner's; a
+ * family reads run_settings' copy
+ */
+extern int verbosity;
+
+void bench_init(const char *prog_name);
+/* a status in lower case, as JSON writes it */
+const char *status_json(enum status st);
+
+/* SIGINT/SIGTERM/SIGHUP interrupt blocking waits instead of killing us */
+void install_signal_handlers(void);
+/* the signal that arrived, or 0 */
+int bench_interrupted(void);
+/* from now on a signal ends the run at once: only output is left */
+void bench_writing_results(void);
+
+#endif /* __BENCH_MSG_H */

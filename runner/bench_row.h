@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the runner keeps of a row: its samples, units, retries, times and
+ * counts. A row reaches it through its @state (bench.h), which no family
+ * dereferences: the sampler writes it, the report and the checks read it.
+ */
+#ifndef __BENCH_ROW_H
+#define __BENCH_ROW_H
+
+#include "bench.h"
+
+struct row_state {
+	bool opened;
+	int loads;			/* times open() succeeded */
+	__u32 *prog_ids;		/* every load's programs, in order */
+	int nr_prog_ids;
+	bool attached;			/* its programs are */
+	enum row_stop stop;		/* why its sampling ended */
+	int nr;				/* counted samples */
+	double rate[MAX_SAMPLES];	/* events/s, all workers together */
+	double ns[MAX_SAMPLES];		/* mean over workers of ns per event */
+	double *worker_rate;		/* [sample * cpus->nr + worker] */
+	/*
+	 * Units (bench_sampler.c): with a base, the row's sample between
+	 * two of its base's, @unit its ns per event less theirs; without,
+	 * one sample, @unit its ns per event. A base row's units are those
+	 * of the rows measured against it, @unit their base samples' mean.
+	 */
+	int nr_units;
+	bool paired;			/* its units hold its base's samples */
+	bool fed;			/* a base: its rows' units are its own */
+	double unit[MAX_UNITS];
+	double unit_ns[MAX_UNITS];	/* the row's ns per event in it */
+	double unit_base_ns[MAX_UNITS];	/* its base samples' mean; NAN */
+	int unit_round[MAX_UNITS];	/* the round it ran in */
+	__u64 unit_count[MAX_UNITS];	/* events per worker of its sample */
+	bool unit_retry[MAX_UNITS];	/* run again for a disturbed one */
+	int sessions;			/* rounds it had a session in */
+	int attempts;			/* units run, retries included */
+	/* its samples run: pacing, -w, retries, --prog-stats' too */
+	int samples_run;
+	int disturbed_units;		/* of them, disturbed */
+	struct outcome last_disturbed;	/* the last one's reason */
+	__u64 spent_ns;			/* in its sessions */
+	double session_ns;		/* a session's cost besides its units */
+	double unit_ns_spent;		/* what a unit takes */
+	double attach_ns[MAX_SAMPLES];	/* each attach(), the first 100 */
+	double detach_ns[MAX_SAMPLES];
+	int nr_attach, nr_detach;
+	double settle_ns[MAX_SAMPLES];	/* waited for the kernel to go quiet */
+	__u64 steal_ns;			/* the host's, counted samples */
+	__u64 last_wall_ns;		/* the last sample's, for its deadline */
+	__u64 paced_count;		/* @count for this machine's pace */
+	__u64 events;			/* over counted samples */
+	__u64 hits;			/* the first program's, every CPU */
+	__u64 hits_window;		/* of them, in the workers' loops */
+	__u64 foreign;			/* in the loops, beyond the events */
+	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
+	__u64 kernel_skips;		/* runs it says it skipped in the loops */
+	/*
+	 * runs of its first program, in counted samples, that the kernel's
+	 * BPF run-time stats timed: each paid for two clock reads more
+	 */
+	__u64 stats_runs;
+	int retries;			/* units run again as disturbed */
+	__u64 retry_ns;			/* the time they took */
+	double prog_ns;			/* --prog-stats: ns per program run */
+	double prog_clock_ns;		/* of which the stats' clock reads */
+	__u64 prog_runs, prog_hits;	/* in that pass */
+	struct outcome prog_out;	/* why prog_ns is missing */
+};
+
+#endif /* __BENCH_ROW_H */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The sampler: bench_sampler.c. */
+#ifndef __BENCH_SAMPLER_H
+#define __BENCH_SAMPLER_H
+
+#include "bench.h"
+
+/*
+ * Opens every row and measures them in rounds until each is known well
+ * enough (see bench_sampler.c). -EINTR when a signal ended it.
+ */
+int sampler_run(const struct bench_family *fam, struct bench_rows *rows);
+/* --prog-stats: one more sample of each row with a figure */
+int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows);
+/* closes the opened rows and frees them */
+void sampler_close(const struct bench_family *fam, struct bench_rows *rows);
+
+#endif /* __BENCH_SAMPLER_H */
