@@ -572,6 +572,9 @@ static int parse_common(const struct bench_family *fam, int c,
 		err = parse_double(arg, 0.001, 3600, &rs->duration);
 		break;
 	case OPT_JSON:
+		/* "--json --attach-time" would write to a file of that name */
+		if (arg[0] == '-' && arg[1])
+			return -2;
 		rs->json = arg;
 		break;
 	case OPT_PROG_STATS:

@@ -196,6 +196,7 @@ expect "--compare with a missing file: exit 2, one line (rc=$RC)" \
 
 # --- bad values of the sampling options
 bad_arg "-r 0" -r 0
+bad_arg "--json followed by an option, not a file" --json --attach-time
 bad_arg "-r 201" -r 201
 bad_arg "-w -1" -w -1
 bad_arg "-d 0" -d 0
