@@ -412,37 +412,51 @@ struct proc_state {
 	__u64 cpu_ns;		/* /proc/<pid>/schedstat's time on a CPU */
 };
 
-static int read_proc_state(pid_t pid, struct proc_state *ps)
+static int read_text(int fd, char *buf, size_t len)
 {
-	char path[64], buf[512], *p;
-	unsigned long long cpu_ns;
-	ssize_t n;
-	int fd;
+	ssize_t n = pread(fd, buf, len - 1, 0);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (n <= 0)
 		return -EIO;
 	buf[n] = '\0';
+	return 0;
+}
+
+/* /proc/@pid/@name's text into @buf */
+static int read_proc_text(pid_t pid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = read_text(fd, buf, len);
+	close(fd);
+	return err;
+}
+
+static int read_proc_state(pid_t pid, struct proc_state *ps)
+{
+	unsigned long long cpu_ns;
+	char buf[512], *p;
+	int err;
+
+	err = read_proc_text(pid, "stat", buf, sizeof(buf));
+	if (err)
+		return err;
 	/* the name may hold spaces and parentheses: skip to its end */
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 2, "%c", &ps->state) != 1)
 		return -EIO;
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
+	err = read_proc_text(pid, "schedstat", buf, sizeof(buf));
+	if (err)
+		return err;
+	if (sscanf(buf, "%llu", &cpu_ns) != 1)
 		return -EIO;
-	buf[n] = '\0';
-	return sscanf(buf, "%llu", &cpu_ns) == 1 ?
-	       (ps->cpu_ns = cpu_ns, 0) : -EIO;
+	ps->cpu_ns = cpu_ns;
+	return 0;
 }
 
 struct watch {
@@ -887,16 +901,6 @@ static const char *stat_field(const char *buf, int n)
 		p = p ? p + 1 : NULL;
 	}
 	return p;
-}
-
-static int read_text(int fd, char *buf, size_t len)
-{
-	ssize_t n = pread(fd, buf, len - 1, 0);
-
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	return 0;
 }
 
 static bool is_kthread(int stat_fd)
