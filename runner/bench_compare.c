@@ -1,37 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Compares results files: the runs of side A (before) with those of side
- * B (after). The schema read, "bpf-bench/1", as written by test_overhead
- * and map_perf_test with --json (the members the compare reads):
+ * B (after): here the command line's files, and the compare run from
+ * them. Its parts, one job a file, share compare.h:
  *
- * {
- *   "schema": "bpf-bench/1",
- *   "tool": "test_overhead",		(or "map_perf_test")
- *   "context": {
- *     "kernel_release": "...",		uname -r
- *     "kernel_build": "...",		uname -v
- *     "cpu_model": "...", "online_cpus": 2, "cpus_used": "0-1",
- *     "attach_method": null | "kprobe",
- *     "count": 1000000 | null,		events per worker
- *     "duration_s": null | 5,		instead of a count
- *     "body": "count",			test_overhead's programs
- *     "timestamp": "2026-11-30T05:10:00Z",
- *     "fault": "miss-odd"		only from the test build's
- *					BENCH_TEST_FAULT: refused
- *   },
- *   "results": [ {
- *     "name": "kprobe", "variant": "task_rename",
- *     "params": { "progs": 4 },	optional: numbers and strings
- *     "status": "ok" | "skipped" | "failed" | "disturbed",
- *     "reason": null | "...",
- *     "samples": [ 3.6e6, ... ],	events/s, at most MAX_SAMPLES
- *     "units": {
- *       "quantity": "overhead_ns" | "ns_per_event",
- *       "values": [ 22.1, ... ],	one per unit, at most MAX_UNITS
- *       ...
- *     }, ...
- *   }, ... ]
- * }
+ *   compare_read.c	reading and validating the results files (the
+ *			schema read), where their contexts differ
  *
  * A unit is a sample of the row between two samples of its base, its
  * figure the row's ns per event less its base's (the overhead); or, for a
@@ -57,24 +31,6 @@
  * with units of a known quantity is pooled; "disturbed" is a run the tool
  * itself distrusts: like "skipped" and "failed", and like an ok row of a
  * file written before units were, it is listed, never pooled.
- *
- * What the compare requires: "schema", the "context" object without a
- * "fault" (a run with a test fault may show unverified rows as ok), the
- * "results" array, each row's "name", "variant" and "status", and of an
- * "ok" row's "units", when there, a "quantity" string and a "values" array
- * of numbers. Everything a verdict rests on comes from the values, never
- * from the summary figures beside them.
- *
- * The files may come from anywhere, so reading them is bounded: at most
- * JSON_MAX_FILE_SIZE bytes each and COMPARE_MAX_TOTAL_SIZE in all,
- * COMPARE_MAX_FILES a side, COMPARE_MAX_ROWS rows, MAX_SAMPLES samples and
- * MAX_UNITS units a row, and jansson may allocate at most
- * COMPARE_MEM_FACTOR times what it has read of a file. A file's tree is
- * freed once its rows are read: what is kept of a row is its strings and
- * its units' count, mean and spread. A key twice in one object is
- * refused: a file that says two things at once is not one to draw
- * verdicts from. Every string from a file is escaped before it is printed
- * (see shown()).
  *
  * With --json, the verdicts as COMPARE_SCHEMA:
  *
@@ -119,76 +75,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "bench.h"
 #include "bench_compare.h"
 #include "bench_stats.h"
 #include "bench_util.h"
-
-/* what Welch's test needs of a row's units, and of a side's pool */
-struct pool {
-	int n;
-	double mean;
-	double m2;		/* sum of squared deviations from the mean */
-};
-
-/* one results[] entry: what the compare keeps of it */
-struct row {
-	const char *name;	/* into @text, once loaded */
-	const char *variant;
-	const char *params;	/* canonical "k=v,...", less ignored keys */
-	const char *status;
-	const char *reason;	/* may be NULL */
-	const char *quantity;	/* of its units; NULL: none */
-	char *text;		/* holds the strings above */
-	char *params_buf;	/* while loading: params when not "" */
-	int index;		/* in results[] */
-	int file;		/* in its side */
-	bool ok;
-	struct pool units;
-	int nr_dups;		/* later rows of its file, same identity */
-};
-
-struct bench_file {
-	const char *path;
-	json_t *context;	/* the members kept, and "tool" */
-	struct row *rows;	/* in file order */
-	int nr;
-	dev_t dev;		/* of a regular file; 0 otherwise */
-	ino_t ino;
-};
-
-/* the rows of one identity on one side: one a file, in file order */
-struct group {
-	struct row **rows;	/* into its side's @sorted */
-	int nr;
-	const char *quantity;	/* of the pooled rows; NULL: none pooled */
-	bool mixed;		/* pooled rows of two quantities */
-	int nr_pooled;
-	struct pool pool;
-};
-
-struct side {
-	const char *label;	/* "A", "B" */
-	struct bench_file files[COMPARE_MAX_FILES];
-	int nr_files;
-	struct row **sorted;	/* every file's rows by identity, dups out */
-	int nr_sorted;
-	struct group *groups;	/* by identity */
-	int nr_groups;
-};
-
-/* why an identity got no verdict */
-enum why {
-	WHY_NONE,
-	WHY_ONLY_A,
-	WHY_ONLY_B,
-	WHY_NOT_OK,		/* no file of a side has it ok */
-	WHY_NO_UNITS,		/* ok, from a file written before units */
-	WHY_UNKNOWN_QUANTITY,	/* units of no cost known here */
-	WHY_QUANTITY_MIXED,	/* a side's files disagree on the quantity */
-	WHY_QUANTITY_DIFFERS,	/* the sides do */
-};
+#include "compare.h"
 
 static const char *const why_kinds[] = {
 	[WHY_NONE] = "compared",
@@ -201,37 +92,6 @@ static const char *const why_kinds[] = {
 	[WHY_QUANTITY_DIFFERS] = "quantity_differs",
 };
 
-/* an identity, on both sides or one */
-struct entry {
-	const struct group *a, *b;
-	enum why why;
-	struct sample_stats st_a, st_b;	/* n, mean, stddev of the pools */
-	struct welch w;
-	enum verdict v;
-	double ci95_a, ci95_b;
-	double delta, delta_ci95;	/* B - A, ns */
-	double delta_pct;		/* of A's mean; NAN when it is <= 0 */
-	/* significant, but no further than the threshold: no change */
-	bool within_threshold;
-	bool regression;
-};
-
-struct ctx_diff;
-
-struct compare {
-	const struct compare_args *args;
-	struct side side[2];
-	size_t read;		/* bytes of every file read so far */
-	struct ctx_diff *diffs;	/* of the files' contexts */
-	int nr_diffs;
-	struct entry *entries;	/* compared ones first, in A's order */
-	int nr_entries;
-	int nr_compared;
-	int nr_verdicts[3];	/* by enum verdict, of the decidable */
-	int nr_cannot_tell;
-	int nr_regressions;
-};
-
 /* both quantities the runner writes: costs, higher is slower */
 static const char *const known_quantities[] = {
 	"overhead_ns", "ns_per_event",
@@ -241,21 +101,7 @@ static const char *const quantity_shown[] = {
 	"overhead", "ns/event",
 };
 
-/* context fields that make two runs measure different things */
-static const char *const context_mismatch[] = {
-	"tool", "cpu_model", "online_cpus", "cpus_used", "attach_method",
-	"count", "duration_s", "body",
-};
-/* context fields expected to differ when the point is comparing kernels */
-static const char *const context_kernel[] = {
-	"kernel_release", "kernel_build",
-};
-
 /* ---- text from a file, made safe to print ---- */
-
-/* bytes of text shown of a name, and of a reason or params */
-#define NAME_SHOWN	64
-#define LONG_SHOWN	200
 
 /* the code point of the UTF-8 sequence at @s and its length; 0 if bad */
 static int utf8_decode(const unsigned char *s, unsigned int *cp)
@@ -323,7 +169,7 @@ static int shown_piece(const unsigned char *s, char *piece, int *used)
  * start a fake one or send a terminal escape. Bytes that are unsafe or
  * not UTF-8 become \xNN; text longer than @size ends in "...".
  */
-static const char *shown(char *buf, size_t size, const char *s)
+const char *shown(char *buf, size_t size, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t o = 0, cut = 0;
@@ -346,224 +192,9 @@ static const char *shown(char *buf, size_t size, const char *s)
 	return buf;
 }
 
-/* "name" and "variant [params]", shown: how every line names a row */
-struct label {
-	char name[NAME_SHOWN];
-	char variant[NAME_SHOWN + LONG_SHOWN + 4];
-};
-
-static const struct label *row_label(const struct row *r, struct label *l)
-{
-	char params[LONG_SHOWN];
-	size_t n;
-
-	shown(l->name, sizeof(l->name), r->name);
-	shown(l->variant, NAME_SHOWN, r->variant);
-	if (r->params && r->params[0]) {
-		n = strlen(l->variant);
-		snprintf(l->variant + n, sizeof(l->variant) - n, " [%s]",
-			 shown(params, sizeof(params), r->params));
-	}
-	return l;
-}
-
-/* ---- loading ---- */
-
-/*
- * What the parse of one file has read and allocated. jansson's allocator
- * is global and takes no argument, so the budget is too; the compare
- * loads one file at a time, on one thread.
- */
-struct load_budget {
-	FILE *f;
-	size_t read;
-	size_t before;		/* read of the compare's earlier files */
-	size_t allocated;
-	bool too_big;		/* more than JSON_MAX_FILE_SIZE bytes */
-	bool too_big_total;	/* more than COMPARE_MAX_TOTAL_SIZE in all */
-	bool over_budget;	/* more memory than its size allows */
-	int read_err;
-	json_malloc_t malloc_fn;
-};
-
-static struct load_budget *budget;
-
-/*
- * A tree takes more memory than its text: 11 times for a plain results
- * file, 75 for "[{},{},...]". Allocation is held to a multiple of the
- * bytes read so far, so no file can ask for more than that.
- */
-static void *budget_malloc(size_t size)
-{
-	size_t limit = COMPARE_MEM_FACTOR * budget->read + COMPARE_MEM_SLACK;
-
-	if (size > limit || budget->allocated > limit - size) {
-		budget->over_budget = true;
-		return NULL;
-	}
-	budget->allocated += size;
-	return budget->malloc_fn(size);
-}
-
-/* jansson's reader: fails past the limits, however the file grew */
-static size_t budget_read(void *buf, size_t len, void *data)
-{
-	struct load_budget *b = data;
-	size_t n;
-
-	n = fread(buf, 1, len, b->f);
-	if (!n && ferror(b->f)) {
-		b->read_err = errno ? -errno : -EIO;
-		return (size_t)-1;
-	}
-	b->read += n;
-	if (b->read > JSON_MAX_FILE_SIZE) {
-		b->too_big = true;
-		return (size_t)-1;
-	}
-	if (b->before + b->read > COMPARE_MAX_TOTAL_SIZE) {
-		b->too_big_total = true;
-		return (size_t)-1;
-	}
-	return n;
-}
-
-static int report_parse_error(const struct bench_file *f,
-			      const struct load_budget *b,
-			      const json_error_t *jerr)
-{
-	char text[JSON_ERROR_TEXT_LENGTH * 4];
-
-	if (b->too_big) {
-		pr_err("%s: larger than %d MiB: refused", f->path,
-		       JSON_MAX_FILE_SIZE >> 20);
-		return -EFBIG;
-	}
-	if (b->too_big_total) {
-		pr_err("%s: the files of the compare are larger than %d MiB together: refused",
-		       f->path, COMPARE_MAX_TOTAL_SIZE >> 20);
-		return -EFBIG;
-	}
-	if (b->over_budget) {
-		pr_err("%s: needs more than %d times its size in memory to read: refused",
-		       f->path, COMPARE_MEM_FACTOR);
-		return -EFBIG;
-	}
-	if (b->read_err) {
-		pr_err("%s: %s", f->path, strerror(-b->read_err));
-		return b->read_err;
-	}
-	/* jansson quotes the file near the error: escape it too */
-	pr_err("%s: line %d, column %d: %s", f->path, jerr->line, jerr->column,
-	       shown(text, sizeof(text), jerr->text));
-	return -EINVAL;
-}
-
-/* what stat says of the open file, before jansson sees a byte */
-static int check_size(struct bench_file *f, FILE *file, size_t before)
-{
-	struct stat st;
-	int err;
-
-	if (fstat(fileno(file), &st)) {
-		err = -errno;
-		pr_err("%s: %s", f->path, strerror(-err));
-		return err;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		pr_err("%s: %s", f->path, strerror(EISDIR));
-		return -EISDIR;
-	}
-	if (!S_ISREG(st.st_mode))
-		return 0;
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	if (st.st_size > JSON_MAX_FILE_SIZE) {
-		pr_err("%s: %lld bytes, larger than %d MiB: refused", f->path,
-		       (long long)st.st_size, JSON_MAX_FILE_SIZE >> 20);
-		return -EFBIG;
-	}
-	if (before + st.st_size > COMPARE_MAX_TOTAL_SIZE) {
-		pr_err("%s: the files of the compare are larger than %d MiB together: refused",
-		       f->path, COMPARE_MAX_TOTAL_SIZE >> 20);
-		return -EFBIG;
-	}
-	return 0;
-}
-
-/*
- * The size is checked on the open file, before jansson sees a byte; the
- * reader enforces it again for what stat cannot tell (pipes, growth).
- * Adds what was read to *@read.
- */
-static int parse_file(struct bench_file *f, size_t *read, json_t **root)
-{
-	struct load_budget b = { .before = *read };
-	json_free_t free_fn;
-	json_error_t jerr;
-	int ret;
-
-	b.f = fopen(f->path, "r");
-	if (!b.f) {
-		ret = -errno;
-		pr_err("%s: %s", f->path, strerror(-ret));
-		return ret;
-	}
-	ret = check_size(f, b.f, *read);
-	if (ret)
-		goto out;
-
-	json_get_alloc_funcs(&b.malloc_fn, &free_fn);
-	budget = &b;
-	json_set_alloc_funcs(budget_malloc, free_fn);
-	*root = json_load_callback(budget_read, &b,
-				   JSON_REJECT_DUPLICATES |
-				   JSON_DECODE_INT_AS_REAL, &jerr);
-	json_set_alloc_funcs(b.malloc_fn, free_fn);
-	budget = NULL;
-	*read += b.read;
-	if (!*root)
-		ret = report_parse_error(f, &b, &jerr);
-out:
-	fclose(b.f);
-	return ret;
-}
-
-static const char *get_string(const json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-/* one results[] entry's complaint: the row, and what is wrong with it */
-static int row_error(const struct bench_file *f, const struct row *r,
-		     const char *why)
-{
-	struct label l;
-
-	if (r->name && r->variant)
-		pr_err("%s: results[%d] (%s %s): %s", f->path, r->index,
-		       row_label(r, &l)->name, l.variant, why);
-	else
-		pr_err("%s: results[%d]: %s", f->path, r->index, why);
-	return -EINVAL;
-}
-
-/* an array of the row's holds at most @max elements */
-static int check_bound(const struct bench_file *f, const struct row *r,
-		       const json_t *array, int max, const char *what)
-{
-	size_t n = json_array_size(array);
-	char why[64];
-
-	if (n <= (size_t)max)
-		return 0;
-	snprintf(why, sizeof(why), "%zu %s, at most %d", n, what, max);
-	return row_error(f, r, why);
-}
-
 /* the count, mean and spread of @n values, in two passes */
-static void pool_values(const json_t *values, const json_t *rounds,
-			struct pool *p)
+void pool_values(const json_t *values, const json_t *rounds,
+		 struct pool *p)
 {
 	size_t i, n = json_array_size(values);
 	double x[MAX_UNITS], mean[MAX_UNITS], sum = 0, d;
@@ -615,406 +246,6 @@ static void pool_add(struct pool *p, const struct pool *q)
 	p->n = n;
 }
 
-/* a row's units: their count, mean and spread, and their quantity */
-static int row_units(const struct bench_file *f, struct row *r,
-		     const json_t *units)
-{
-	static const char bad[] = "an ok row's \"units\" needs a \"quantity\" string and a \"values\" array of numbers";
-	const json_t *values, *rounds;
-	size_t i;
-	int err;
-
-	/* a file written before units were: listed, not pooled */
-	if (!units || json_is_null(units))
-		return 0;
-	if (!json_is_object(units))
-		return row_error(f, r, "\"units\" must be an object");
-	values = json_object_get(units, "values");
-	err = check_bound(f, r, values, MAX_UNITS, "units");
-	if (err || !r->ok)
-		return err;
-	r->quantity = get_string(units, "quantity");
-	if (!r->quantity || !json_is_array(values))
-		return row_error(f, r, bad);
-	for (i = 0; i < json_array_size(values); i++)
-		if (!json_is_number(json_array_get(values, i)))
-			return row_error(f, r, bad);
-	rounds = json_object_get(units, "rounds");
-	if (rounds && !json_is_null(rounds)) {
-		err = check_bound(f, r, rounds, MAX_UNITS, "units' rounds");
-		if (err)
-			return err;
-	}
-	pool_values(values, rounds, &r->units);
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * ',', '=' and '\' inside a key or a string value get a backslash, so
- * that { "a": "1,b=2" } and { "a": 1, "b": 2 } stay different rows.
- */
-static char *put_param_text(char *o, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == ',' || *s == '=' || *s == '\\')
-			*o++ = '\\';
-		*o++ = *s;
-	}
-	return o;
-}
-
-/*
- * A number as the identity has it: %.17g reads back exactly. Integers,
- * what params nearly always are, print the same through %lld at a
- * fraction of the cost, and -0 becomes the 0 anyone choosing it meant.
- */
-static char *put_param_number(char *o, double v)
-{
-	if (fabs(v) < 1e17 && v == (double)(long long)v)
-		return o + sprintf(o, "%lld", (long long)v);
-	return o + sprintf(o, "%.17g", v);
-}
-
-/* room for every member escaped, a number's %.17g, '=' and ',' */
-static size_t params_room(json_t *params)
-{
-	const char *key;
-	json_t *v;
-	size_t room = 1;
-
-	json_object_foreach(params, key, v) {
-		room += 2 * strlen(key) + 2;
-		room += json_is_string(v) ? 2 * json_string_length(v) : 32;
-	}
-	return room;
-}
-
-static int params_write(json_t *params, const char **keys, size_t n,
-			char **out)
-{
-	char *buf, *o;
-	json_t *v;
-	size_t i;
-
-	buf = malloc(params_room(params));
-	if (!buf)
-		return -ENOMEM;
-	o = buf;
-	for (i = 0; i < n; i++) {
-		v = json_object_get(params, keys[i]);
-		if (i)
-			*o++ = ',';
-		o = put_param_text(o, keys[i]);
-		*o++ = '=';
-		if (json_is_string(v))
-			o = put_param_text(o, json_string_value(v));
-		else
-			o = put_param_number(o, json_number_value(v));
-	}
-	*o = '\0';
-	*out = buf;
-	return 0;
-}
-
-/* the keys --ignore-param names, sorted */
-struct ignored {
-	const char *keys[COMPARE_MAX_PARAMS];
-	int nr;
-};
-
-static bool is_ignored(const struct ignored *ig, const char *key)
-{
-	return ig->nr && bsearch(&key, ig->keys, ig->nr, sizeof(*ig->keys),
-				 cmp_str);
-}
-
-/*
- * The canonical text of "params": its members sorted by key, those
- * --ignore-param names left out
- */
-static int row_params(const struct bench_file *f, struct row *r,
-		      json_t *params, const struct ignored *ig)
-{
-	const char **keys = NULL, *key;
-	size_t i = 0, n;
-	char why[64];
-	json_t *v;
-	int err;
-
-	r->params = "";
-	n = json_object_size(params);
-	if (!n)
-		return 0;
-	if (n > COMPARE_MAX_PARAMS) {
-		snprintf(why, sizeof(why), "%zu \"params\", at most %d", n,
-			 COMPARE_MAX_PARAMS);
-		return row_error(f, r, why);
-	}
-	keys = malloc(n * sizeof(*keys));
-	if (!keys)
-		return -ENOMEM;
-	json_object_foreach(params, key, v) {
-		if (!json_is_number(v) && !json_is_string(v)) {
-			err = row_error(f, r, "\"params\" members must be numbers or strings");
-			goto out;
-		}
-		if (!is_ignored(ig, key))
-			keys[i++] = key;
-	}
-	err = 0;
-	if (!i)
-		goto out;
-	qsort(keys, i, sizeof(*keys), cmp_str);
-	err = params_write(params, keys, i, &r->params_buf);
-	if (!err)
-		r->params = r->params_buf;
-out:
-	free(keys);
-	return err;
-}
-
-static int check_status(const struct bench_file *f, struct row *r)
-{
-	static const char *const statuses[] = {
-		"ok", "skipped", "failed", "disturbed",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(statuses); i++)
-		if (!strcmp(r->status, statuses[i]))
-			break;
-	if (i == ARRAY_SIZE(statuses))
-		return row_error(f, r, "status is none of ok, skipped, failed, disturbed");
-	r->ok = i == 0;
-	return 0;
-}
-
-/* @s copied to @o, which moves past it; @s again when it is NULL */
-static const char *keep(char **o, const char *s)
-{
-	const char *at = *o;
-	size_t len;
-
-	if (!s)
-		return NULL;
-	len = strlen(s) + 1;
-	memcpy(*o, s, len);
-	*o += len;
-	return at;
-}
-
-static size_t text_len(const char *s)
-{
-	return s ? strlen(s) + 1 : 0;
-}
-
-/* the row's strings, out of the file's tree, which is freed after */
-static int keep_text(struct row *r)
-{
-	char *o;
-
-	r->text = malloc(text_len(r->name) + text_len(r->variant) +
-			 text_len(r->params) + text_len(r->status) +
-			 text_len(r->reason) + text_len(r->quantity));
-	if (!r->text)
-		return -ENOMEM;
-	o = r->text;
-	r->name = keep(&o, r->name);
-	r->variant = keep(&o, r->variant);
-	r->params = keep(&o, r->params);
-	r->status = keep(&o, r->status);
-	r->reason = keep(&o, r->reason);
-	r->quantity = keep(&o, r->quantity);
-	free(r->params_buf);
-	r->params_buf = NULL;
-	return 0;
-}
-
-/* one results[] entry */
-static int load_row(const struct bench_file *f, const json_t *v,
-		    struct row *r, const struct ignored *ig)
-{
-	json_t *params;
-	int err;
-
-	if (!json_is_object(v))
-		return row_error(f, r, "not an object");
-	r->name = get_string(v, "name");
-	r->variant = get_string(v, "variant");
-	r->status = get_string(v, "status");
-	r->reason = get_string(v, "reason");
-	if (!r->name || !r->variant || !r->status)
-		return row_error(f, r, "needs string \"name\", \"variant\" and \"status\"");
-	params = json_object_get(v, "params");
-	if (params && !json_is_object(params) && !json_is_null(params))
-		return row_error(f, r, "\"params\" must be an object");
-	err = row_params(f, r, params, ig);
-	if (!err)
-		err = check_status(f, r);
-	if (!err)
-		err = check_bound(f, r, json_object_get(v, "samples"),
-				  MAX_SAMPLES, "samples");
-	if (!err)
-		err = row_units(f, r, json_object_get(v, "units"));
-	if (!err)
-		err = keep_text(r);
-	return err;
-}
-
-static void free_rows(struct bench_file *f)
-{
-	int i;
-
-	if (f->rows)
-		for (i = 0; i < f->nr; i++) {
-			free(f->rows[i].params_buf);
-			free(f->rows[i].text);
-		}
-	free(f->rows);
-	f->rows = NULL;
-}
-
-static int load_rows(struct bench_file *f, const json_t *results, int file,
-		     const struct ignored *ig)
-{
-	size_t n = json_array_size(results);
-	int i, err;
-
-	if (n > COMPARE_MAX_ROWS) {
-		pr_err("%s: %zu results rows, at most %d", f->path, n,
-		       COMPARE_MAX_ROWS);
-		return -EFBIG;
-	}
-	f->rows = calloc(n ? n : 1, sizeof(*f->rows));
-	if (!f->rows) {
-		pr_err("%s: out of memory", f->path);
-		return -ENOMEM;
-	}
-	f->nr = n;
-	for (i = 0; i < f->nr; i++) {
-		f->rows[i].index = i;
-		f->rows[i].file = file;
-		err = load_row(f, json_array_get(results, i), &f->rows[i], ig);
-		if (err == -ENOMEM)
-			pr_err("%s: out of memory", f->path);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/*
- * A run made with a test fault (the test build's BENCH_TEST_FAULT) says so
- * in context.fault: its rows may be "ok" with nothing verified, so no
- * verdict is drawn from it.
- */
-static int refuse_fault(const struct bench_file *f, const json_t *context)
-{
-	const json_t *fault = json_object_get(context, "fault");
-	const char *name = json_string_value(fault);
-	char shown_fault[NAME_SHOWN];
-
-	if (!fault || json_is_null(fault))
-		return 0;
-	if (name)
-		pr_err("%s: made with the test fault '%s' (context.fault): its figures are not to be trusted",
-		       f->path, shown(shown_fault, sizeof(shown_fault), name));
-	else
-		pr_err("%s: context.fault is set: made with a test fault, its figures are not to be trusted",
-		       f->path);
-	return -EINVAL;
-}
-
-/*
- * A context member kept for the headers and the differences: a scalar as
- * it is (a string is no longer than the file was); an array or object,
- * which no runner writes there, by its kind alone
- */
-static void keep_member(json_t *kept, const char *key, json_t *v)
-{
-	if (!v)
-		return;
-	if (json_is_array(v) || json_is_object(v))
-		json_object_set_new(kept, key, json_string(
-			json_is_array(v) ? "<array>" : "<object>"));
-	else
-		json_object_set_new(kept, key, json_deep_copy(v));
-}
-
-static int keep_context(struct bench_file *f, json_t *root, json_t *context)
-{
-	size_t i;
-
-	f->context = json_object();
-	if (!f->context) {
-		pr_err("%s: out of memory", f->path);
-		return -ENOMEM;
-	}
-	for (i = 0; i < ARRAY_SIZE(context_mismatch); i++)
-		keep_member(f->context, context_mismatch[i],
-			    json_object_get(context, context_mismatch[i]));
-	for (i = 0; i < ARRAY_SIZE(context_kernel); i++)
-		keep_member(f->context, context_kernel[i],
-			    json_object_get(context, context_kernel[i]));
-	keep_member(f->context, "timestamp",
-		    json_object_get(context, "timestamp"));
-	/* the tool is the file's, not its context's */
-	json_object_del(f->context, "tool");
-	keep_member(f->context, "tool", json_object_get(root, "tool"));
-	return 0;
-}
-
-static int load_file(struct bench_file *f, int file, size_t *read,
-		     const struct ignored *ig)
-{
-	char shown_schema[NAME_SHOWN];
-	json_t *root = NULL, *context, *results;
-	const char *schema;
-	int ret;
-
-	ret = parse_file(f, read, &root);
-	if (ret)
-		goto out;
-	schema = get_string(root, "schema");
-	if (!schema || strcmp(schema, BENCH_SCHEMA)) {
-		pr_err("%s: not a results file: \"schema\" is %s%s%s, expected \"%s\"",
-		       f->path, schema ? "\"" : "",
-		       schema ? shown(shown_schema, sizeof(shown_schema), schema)
-			      : "missing",
-		       schema ? "\"" : "", BENCH_SCHEMA);
-		ret = -EINVAL;
-		goto out;
-	}
-	context = json_object_get(root, "context");
-	results = json_object_get(root, "results");
-	if (!json_is_object(context) || !json_is_array(results)) {
-		pr_err("%s: needs a \"context\" object and a \"results\" array",
-		       f->path);
-		ret = -EINVAL;
-		goto out;
-	}
-	ret = refuse_fault(f, context);
-	if (!ret)
-		ret = load_rows(f, results, file, ig);
-	if (!ret)
-		ret = keep_context(f, root, context);
-out:
-	json_decref(root);
-	return ret;
-}
-
-static void free_file(struct bench_file *f)
-{
-	free_rows(f);
-	json_decref(f->context);
-	f->context = NULL;
-}
-
 /* ---- sides: every file's rows, by identity ---- */
 
 static int cmp_identity(const struct row *a, const struct row *b)
@@ -1040,44 +271,8 @@ static int cmp_side_order(const void *pa, const void *pb)
 	return d ? d : a->index - b->index;
 }
 
-/* one file given twice on a side would count its units twice */
-static int refuse_twice(const struct side *s, int file)
-{
-	const struct bench_file *f = &s->files[file];
-	int i;
-
-	if (!f->dev && !f->ino)
-		return 0;
-	for (i = 0; i < file; i++)
-		if (s->files[i].dev == f->dev && s->files[i].ino == f->ino) {
-			pr_err("%s: given twice for %s (as %s): its units would count twice",
-			       f->path, s->label, s->files[i].path);
-			return -EINVAL;
-		}
-	return 0;
-}
-
-static int load_side(struct compare *c, enum compare_side which,
-		     const struct ignored *ig)
-{
-	struct side *s = &c->side[which];
-	int i, ret;
-
-	s->label = which == SIDE_A ? "A" : "B";
-	s->nr_files = c->args->nr_files[which];
-	for (i = 0; i < s->nr_files; i++) {
-		s->files[i].path = c->args->files[which][i];
-		ret = load_file(&s->files[i], i, &c->read, ig);
-		if (!ret)
-			ret = refuse_twice(s, i);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* a row a side's pool takes: ok, with units of a cost known here */
-static bool poolable(const struct row *r)
+bool poolable(const struct row *r)
 {
 	size_t i;
 
@@ -1112,7 +307,7 @@ static void pool_group(struct group *g)
  * file already had is a duplicate, left out; the rows of one identity
  * from the side's files make a group, pooled
  */
-static int index_side(struct side *s)
+int index_side(struct side *s)
 {
 	struct row *r, *kept = NULL;
 	struct group *g = NULL;
@@ -1150,7 +345,7 @@ static int index_side(struct side *s)
 	return 0;
 }
 
-static void free_side(struct side *s)
+void free_side(struct side *s)
 {
 	int i;
 
@@ -1273,7 +468,7 @@ static int cmp_entries(const void *pa, const void *pb)
 }
 
 /* both sides' groups are sorted, so one pass pairs every identity */
-static int match_sides(struct compare *c)
+int match_sides(struct compare *c)
 {
 	const struct side *a = &c->side[SIDE_A], *b = &c->side[SIDE_B];
 	struct entry *e;
@@ -1306,12 +501,8 @@ static int match_sides(struct compare *c)
 
 /* ---- what is said of rows and contexts, for the table and the JSON ---- */
 
-/* bytes of a side's state, and of a reason made of both */
-#define STATE_LEN	(2 * NAME_SHOWN + LONG_SHOWN + 64)
-#define REASON_LEN_MAX	(2 * STATE_LEN + 16)
-
 /* what became of a row the pool did not take, shown */
-static const char *row_state(const struct row *r, char *buf, size_t len)
+const char *row_state(const struct row *r, char *buf, size_t len)
 {
 	char status[NAME_SHOWN], text[LONG_SHOWN];
 
@@ -1358,7 +549,7 @@ static const char *group_state(const struct group *g, char *buf, size_t len)
 }
 
 /* why an entry got no verdict, as the table and the JSON say it */
-static const char *entry_reason(const struct entry *e, char *buf, size_t len)
+const char *entry_reason(const struct entry *e, char *buf, size_t len)
 {
 	char a[STATE_LEN], b[STATE_LEN];
 
@@ -1394,86 +585,6 @@ static const char *value_text(const json_t *v, char *buf, size_t len)
 	default:
 		return "object";
 	}
-}
-
-/* a context member that differs between two files */
-struct ctx_diff {
-	const char *key;
-	const char *within;	/* a side's label; NULL: between the sides */
-	bool expected;		/* a kernel's, between the sides */
-	const struct bench_file *f[2];
-	const char *side[2];
-};
-
-static bool same_member(const json_t *a, const json_t *b)
-{
-	return a && b ? json_equal(a, b) : a == b;
-}
-
-static bool differs(const char *key, const struct bench_file *a,
-		    const struct bench_file *b)
-{
-	return !same_member(json_object_get(a->context, key),
-			    json_object_get(b->context, key));
-}
-
-static int nr_context_keys(void)
-{
-	return ARRAY_SIZE(context_mismatch) + ARRAY_SIZE(context_kernel);
-}
-
-static const char *context_key(int i, bool *kernel)
-{
-	int n = ARRAY_SIZE(context_mismatch);
-
-	*kernel = i >= n;
-	return i < n ? context_mismatch[i] : context_kernel[i - n];
-}
-
-/*
- * The differences: the sides' first files, then each file of a side
- * against its first (files pooled together should be alike, kernels too).
- * @d holds nr_context_keys() * (files + 1) of them. Returns how many.
- */
-static int context_diffs(const struct compare *c, struct ctx_diff *d)
-{
-	const struct side *a = &c->side[SIDE_A], *s;
-	const char *key;
-	int i, k, n = 0;
-	bool kernel;
-
-	for (k = 0; k < nr_context_keys(); k++) {
-		key = context_key(k, &kernel);
-		if (differs(key, &a->files[0], &c->side[SIDE_B].files[0]))
-			d[n++] = (struct ctx_diff){ key, NULL, kernel,
-				{ &a->files[0], &c->side[SIDE_B].files[0] },
-				{ "A", "B" } };
-	}
-	for (s = c->side; s < c->side + 2; s++)
-		for (k = 0; k < nr_context_keys(); k++)
-			for (i = 1; i < s->nr_files; i++) {
-				key = context_key(k, &kernel);
-				if (differs(key, &s->files[0], &s->files[i]))
-					d[n++] = (struct ctx_diff){ key,
-						s->label, false,
-						{ &s->files[0], &s->files[i] },
-						{ s->label, s->label } };
-			}
-	return n;
-}
-
-/* every difference of the files' contexts, into @c */
-static int find_context_diffs(struct compare *c)
-{
-	int files = c->side[SIDE_A].nr_files + c->side[SIDE_B].nr_files;
-
-	c->diffs = calloc(nr_context_keys() * (files + 1), sizeof(*c->diffs));
-	if (!c->diffs) {
-		pr_err("out of memory");
-		return -ENOMEM;
-	}
-	c->nr_diffs = context_diffs(c, c->diffs);
-	return 0;
 }
 
 /* ---- the table ---- */
@@ -1691,7 +802,7 @@ static void print_dups(FILE *out, const struct side *s)
 					r->nr_dups > 1 ? "s" : "");
 }
 
-static void print_compare(FILE *out, const struct compare *c)
+void print_compare(FILE *out, const struct compare *c)
 {
 	int nr_not = c->nr_entries - c->nr_compared;
 
@@ -1914,7 +1025,7 @@ static json_t *compare_json(const struct compare *c)
  * leaves the file as it was) but before the table is printed (a bad path
  * gives one line, not a table and an error); "-" is @out
  */
-static int open_json(FILE *out, const char *path, FILE **f)
+int open_json(FILE *out, const char *path, FILE **f)
 {
 	int err;
 
@@ -1930,7 +1041,7 @@ static int open_json(FILE *out, const char *path, FILE **f)
 }
 
 /* the verdicts as JSON into @f, closed unless it is @out */
-static int write_json(FILE *out, FILE *f, const struct compare *c)
+int write_json(FILE *out, FILE *f, const struct compare *c)
 {
 	const char *path = c->args->json;
 	json_t *root = compare_json(c);
@@ -2074,13 +1185,6 @@ static int check_args(const struct compare_args *args)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static void sort_ignored(const struct compare_args *args, struct ignored *ig)
-{
-	ig->nr = args->nr_ignore;
-	memcpy(ig->keys, args->ignore, ig->nr * sizeof(*ig->keys));
-	qsort(ig->keys, ig->nr, sizeof(*ig->keys), cmp_str);
 }
 
 static int load(struct compare *c)

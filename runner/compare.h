@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the compare's files (bench_compare.c and its parts, compare_*.c)
+ * share: the rows, sides and verdicts a compare keeps, and the functions
+ * more than one of them calls. The runner includes bench_compare.h.
+ */
+#ifndef __COMPARE_H
+#define __COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <jansson.h>
+#include "bench_compare.h"
+#include "bench_stats.h"
+
+/* what Welch's test needs of a row's units, and of a side's pool */
+struct pool {
+	int n;
+	double mean;
+	double m2;		/* sum of squared deviations from the mean */
+};
+
+/* one results[] entry: what the compare keeps of it */
+struct row {
+	const char *name;	/* into @text, once loaded */
+	const char *variant;
+	const char *params;	/* canonical "k=v,...", less ignored keys */
+	const char *status;
+	const char *reason;	/* may be NULL */
+	const char *quantity;	/* of its units; NULL: none */
+	char *text;		/* holds the strings above */
+	char *params_buf;	/* while loading: params when not "" */
+	int index;		/* in results[] */
+	int file;		/* in its side */
+	bool ok;
+	struct pool units;
+	int nr_dups;		/* later rows of its file, same identity */
+};
+
+struct bench_file {
+	const char *path;
+	json_t *context;	/* the members kept, and "tool" */
+	struct row *rows;	/* in file order */
+	int nr;
+	dev_t dev;		/* of a regular file; 0 otherwise */
+	ino_t ino;
+};
+
+/* the rows of one identity on one side: one a file, in file order */
+struct group {
+	struct row **rows;	/* into its side's @sorted */
+	int nr;
+	const char *quantity;	/* of the pooled rows; NULL: none pooled */
+	bool mixed;		/* pooled rows of two quantities */
+	int nr_pooled;
+	struct pool pool;
+};
+
+struct side {
+	const char *label;	/* "A", "B" */
+	struct bench_file files[COMPARE_MAX_FILES];
+	int nr_files;
+	struct row **sorted;	/* every file's rows by identity, dups out */
+	int nr_sorted;
+	struct group *groups;	/* by identity */
+	int nr_groups;
+};
+
+/* why an identity got no verdict */
+enum why {
+	WHY_NONE,
+	WHY_ONLY_A,
+	WHY_ONLY_B,
+	WHY_NOT_OK,		/* no file of a side has it ok */
+	WHY_NO_UNITS,		/* ok, from a file written before units */
+	WHY_UNKNOWN_QUANTITY,	/* units of no cost known here */
+	WHY_QUANTITY_MIXED,	/* a side's files disagree on the quantity */
+	WHY_QUANTITY_DIFFERS,	/* the sides do */
+};
+
+/* an identity, on both sides or one */
+struct entry {
+	const struct group *a, *b;
+	enum why why;
+	struct sample_stats st_a, st_b;	/* n, mean, stddev of the pools */
+	struct welch w;
+	enum verdict v;
+	double ci95_a, ci95_b;
+	double delta, delta_ci95;	/* B - A, ns */
+	double delta_pct;		/* of A's mean; NAN when it is <= 0 */
+	/* significant, but no further than the threshold: no change */
+	bool within_threshold;
+	bool regression;
+};
+
+/* a context member that differs between two files */
+struct ctx_diff {
+	const char *key;
+	const char *within;	/* a side's label; NULL: between the sides */
+	bool expected;		/* a kernel's, between the sides */
+	const struct bench_file *f[2];
+	const char *side[2];
+};
+
+struct compare {
+	const struct compare_args *args;
+	struct side side[2];
+	size_t read;		/* bytes of every file read so far */
+	struct ctx_diff *diffs;	/* of the files' contexts */
+	int nr_diffs;
+	struct entry *entries;	/* compared ones first, in A's order */
+	int nr_entries;
+	int nr_compared;
+	int nr_verdicts[3];	/* by enum verdict, of the decidable */
+	int nr_cannot_tell;
+	int nr_regressions;
+};
+
+/* bytes of text shown of a name, and of a reason or params */
+#define NAME_SHOWN	64
+#define LONG_SHOWN	200
+
+/* "name" and "variant [params]", shown: how every line names a row */
+struct label {
+	char name[NAME_SHOWN];
+	char variant[NAME_SHOWN + LONG_SHOWN + 4];
+};
+
+/* bytes of a side's state, and of a reason made of both */
+#define STATE_LEN	(2 * NAME_SHOWN + LONG_SHOWN + 64)
+#define REASON_LEN_MAX	(2 * STATE_LEN + 16)
+
+/* the keys --ignore-param names, sorted */
+struct ignored {
+	const char *keys[COMPARE_MAX_PARAMS];
+	int nr;
+};
+
+/* compare_read.c */
+const char *get_string(const json_t *obj, const char *key);
+int load_side(struct compare *c, enum compare_side which,
+	      const struct ignored *ig);
+void free_file(struct bench_file *f);
+void sort_ignored(const struct compare_args *args, struct ignored *ig);
+int find_context_diffs(struct compare *c);
+
+/* bench_compare.c */
+const char *shown(char *buf, size_t size, const char *s);
+const char *row_state(const struct row *r, char *buf, size_t len);
+const char *entry_reason(const struct entry *e, char *buf, size_t len);
+void pool_values(const json_t *values, const json_t *rounds,
+		 struct pool *p);
+bool poolable(const struct row *r);
+int index_side(struct side *s);
+void free_side(struct side *s);
+int match_sides(struct compare *c);
+void print_compare(FILE *out, const struct compare *c);
+int open_json(FILE *out, const char *path, FILE **f);
+int write_json(FILE *out, FILE *f, const struct compare *c);
+
+/*
+ * @l filled for @r. Inline here, where a static function of one file
+ * would be: test_overhead has a row_label() of its own (overhead/summary.c)
+ */
+static inline const struct label *row_label(const struct row *r,
+					     struct label *l)
+{
+	char params[LONG_SHOWN];
+	size_t n;
+
+	shown(l->name, sizeof(l->name), r->name);
+	shown(l->variant, NAME_SHOWN, r->variant);
+	if (r->params && r->params[0]) {
+		n = strlen(l->variant);
+		snprintf(l->variant + n, sizeof(l->variant) - n, " [%s]",
+			 shown(params, sizeof(params), r->params));
+	}
+	return l;
+}
+
+#endif /* __COMPARE_H */
