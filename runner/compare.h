@@ -146,10 +146,12 @@ void free_file(struct bench_file *f);
 void sort_ignored(const struct compare_args *args, struct ignored *ig);
 int find_context_diffs(struct compare *c);
 
-/* bench_compare.c */
+/* compare_text.c */
 const char *shown(char *buf, size_t size, const char *s);
 const char *row_state(const struct row *r, char *buf, size_t len);
 const char *entry_reason(const struct entry *e, char *buf, size_t len);
+
+/* bench_compare.c */
 void pool_values(const json_t *values, const json_t *rounds,
 		 struct pool *p);
 bool poolable(const struct row *r);
