@@ -138,6 +138,13 @@ struct ignored {
 	int nr;
 };
 
+/*
+ * the quantities of units a pool takes (compare_pool.c), in the order
+ * of what the table calls them (quantity_shown[], compare_print.c)
+ */
+#define NR_QUANTITIES	2
+extern const char *const known_quantities[NR_QUANTITIES];
+
 /* compare_read.c */
 const char *get_string(const json_t *obj, const char *key);
 int load_side(struct compare *c, enum compare_side which,
@@ -151,13 +158,15 @@ const char *shown(char *buf, size_t size, const char *s);
 const char *row_state(const struct row *r, char *buf, size_t len);
 const char *entry_reason(const struct entry *e, char *buf, size_t len);
 
-/* bench_compare.c */
+/* compare_pool.c */
 void pool_values(const json_t *values, const json_t *rounds,
 		 struct pool *p);
 bool poolable(const struct row *r);
 int index_side(struct side *s);
 void free_side(struct side *s);
 int match_sides(struct compare *c);
+
+/* bench_compare.c */
 void print_compare(FILE *out, const struct compare *c);
 int open_json(FILE *out, const char *path, FILE **f);
 int write_json(FILE *out, FILE *f, const struct compare *c);
