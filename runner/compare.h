@@ -166,8 +166,10 @@ int index_side(struct side *s);
 void free_side(struct side *s);
 int match_sides(struct compare *c);
 
-/* bench_compare.c */
+/* compare_print.c */
 void print_compare(FILE *out, const struct compare *c);
+
+/* bench_compare.c */
 int open_json(FILE *out, const char *path, FILE **f);
 int write_json(FILE *out, FILE *f, const struct compare *c);
 
