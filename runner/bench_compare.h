@@ -3,7 +3,7 @@
  * A/B comparison of results files: per row, the units of every file of a
  * side pooled, both sides' means with their 95% intervals, the difference
  * with its interval and a Welch's t-test verdict. The schema read is at
- * the top of compare_read.c, the one written at the top of bench_compare.c.
+ * the top of compare_read.c, the one written at the top of compare_json.c.
  */
 #ifndef __BENCH_COMPARE_H
 #define __BENCH_COMPARE_H

@@ -169,7 +169,7 @@ int match_sides(struct compare *c);
 /* compare_print.c */
 void print_compare(FILE *out, const struct compare *c);
 
-/* bench_compare.c */
+/* compare_json.c */
 int open_json(FILE *out, const char *path, FILE **f);
 int write_json(FILE *out, FILE *f, const struct compare *c);
 
