@@ -298,7 +298,9 @@ jexpect "overhead_ns in A, ns_per_event in B: not compared" "$T_TMP/params.json"
 jexpect "one unit in A: cannot tell" "$T_TMP/params.json" \
 	'row("few", "kprobe")["verdict"] == "cannot tell" and row("few", "kprobe")["p"] is None and d["summary"]["cannot_tell"] == 1'
 
-# --- 60,000 rows a side: sorted and merged, not searched row by row
+# --- 60,000 rows a side: sorted and merged, not searched row by row (about
+# 5 s here; a search row by row, 3.6e9 comparisons, would take minutes:
+# the bound is far from both, so that a busy machine does not fail it)
 gen_big() {
 	python3 - "$T_TMP" <<'EOF'
 import json, sys
@@ -318,10 +320,10 @@ EOF
 }
 set_up "python3 writes two 60,000-row files" gen_big
 start=$(date +%s%N)
-run_capture big timeout 10 "$PROG" --compare "$T_TMP/big_a.json" "$T_TMP/big_b.json" \
+run_capture big timeout 60 "$PROG" --compare "$T_TMP/big_a.json" "$T_TMP/big_b.json" \
 	--json "$T_TMP/big.json"
 ms=$((($(date +%s%N) - start) / 1000000))
-expect "60,000-row pair compares in under 10 s (rc=$RC, ${ms} ms)" test "$RC" -eq 0
+expect "60,000-row pair compares in under 60 s, not row by row (rc=$RC, ${ms} ms)" test "$RC" -eq 0
 jexpect "60,000-row pair: every row matched, none only in one" "$T_TMP/big.json" \
 	'len(R) == 60000 and not d["not_compared"] and not d["duplicates"]'
 
