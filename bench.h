@@ -442,7 +442,8 @@ struct json_t;
  *	the runner may shorten them on a slow machine: each row starts with
  *	an uncounted run of a sixteenth of its @count (struct bench_row), and
  *	after it and each undisturbed sample, the next one's count is set to
- *	take about 0.02 s at its pace, never above the row's own @count.
+ *	take about 0.01 s at its pace (SAMPLE_TARGET_NS in
+ *	bench_sampler.c), never above the row's own @count.
  *	Without it every sample runs the row's own count
  *
  * @parse_option: called once per option of @options given, in order,
