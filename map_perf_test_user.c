@@ -30,30 +30,17 @@
 
 #define MAX_COUNT	10000000000ull
 
-/* the arch's syscall stubs, what fentry attaches to */
-#if defined(__x86_64__)
-#define SYS_PREFIX "__x64_sys_"
-#elif defined(__aarch64__)
-#define SYS_PREFIX "__arm64_sys_"
-#elif defined(__s390x__)
-#define SYS_PREFIX "__s390x_sys_"
-#elif defined(__riscv)
-#define SYS_PREFIX "__riscv_sys_"
-#else
-#define SYS_PREFIX "sys_"
-#endif
-
 /*
  * A test whose workers make syscall @sc. fentry tries the arch stub, then
- * __do_sys_<sc>: SYSCALL_DEFINE0's stubs are aliases of it, the one name
- * with BTF. raw_tp hooks sys_enter and keeps the syscall's number.
+ * __se_sys_<sc> and __do_sys_<sc> (SYSCALL_KFUNCS). raw_tp hooks
+ * sys_enter and keeps the syscall's number.
  */
 #define SYSCALL_EVENT(sc)						\
 	.trigger = { #sc, NULL, sc##_run },				\
 	.syscall = #sc,							\
 	.nr = __NR_##sc,						\
 	.target = {							\
-		.kfunc = { SYS_PREFIX #sc, "__do_sys_" #sc },		\
+		.kfunc = SYSCALL_KFUNCS(sc),				\
 		.tp_category = "syscalls",				\
 		.tp_name = "sys_enter_" #sc,				\
 		.raw_tp_name = "sys_enter",				\
@@ -66,7 +53,7 @@
 	.syscall = "connect",						\
 	.nr = __NR_connect,						\
 	.target = {							\
-		.kfunc = { SYS_PREFIX "connect" },			\
+		.kfunc = SYSCALL_KFUNCS(connect),			\
 		.tp_category = "syscalls",				\
 		.tp_name = "sys_enter_connect",				\
 		.raw_tp_name = "sys_enter",				\

@@ -281,9 +281,7 @@ static const struct overhead_event events[] = {
 	{
 		.trigger = { .name = "getpgid", .run = getpgid_run },
 		.target = {
-			/* the architecture's syscall wrapper */
-			.kfunc = { "__x64_sys_getpgid", "__arm64_sys_getpgid",
-				   "sys_getpgid" },
+			.kfunc = SYSCALL_KFUNCS(getpgid),
 			.tp_category = "syscalls",
 			.tp_name = "sys_enter_getpgid",
 			.raw_tp_name = "sys_enter",
@@ -391,9 +389,7 @@ static const struct overhead_event events[] = {
 			.run = kill_run,
 		},
 		.target = {
-			/* the architecture's syscall wrapper */
-			.kfunc = { "__x64_sys_kill", "__arm64_sys_kill",
-				   "sys_kill" },
+			.kfunc = SYSCALL_KFUNCS(kill),
 			.tp_category = "signal",
 			.tp_name = "signal_generate",
 		},
