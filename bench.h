@@ -466,6 +466,11 @@ struct json_t;
  * @list_row: --list --json: called once per row, before @setup's rows
  *	are freed, to add what the row needs and runs to @o, the row's
  *	JSON object, which the runner owns. Required.
+ * @list_doc: --list: called once, to add the family's tables to @root,
+ *	the document, whatever the selection: each entry's name, test_flags
+ *	bits and help text (what README's tables are made from, by make
+ *	docs), and "free_bits", the test_flags bits no entry takes, which
+ *	--list without --json prints too. May be NULL.
  *
  * The callbacks below are called only for rows that run programs
  * (runs_prog), @open first; the runner calls the others only after it
@@ -548,6 +553,7 @@ struct bench_family {
 
 	int (*setup)(const struct run_settings *rs, struct bench_rows *rows);
 	void (*list_row)(const struct bench_row *row, struct json_t *o);
+	void (*list_doc)(struct json_t *root);
 
 	int (*open)(const struct run_settings *rs, struct bench_row *row,
 		    struct outcome *out);

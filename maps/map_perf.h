@@ -126,6 +126,8 @@ struct map_kind {
 struct map_test {
 	/* -t name, and its programs' suffix */
 	const char *name;
+	/* what each syscall does: README's map tests table (make docs) */
+	const char *help;
 	/* upstream's line for each worker: "<cpu>:<line> <n> <unit> per sec" */
 	const char *line;
 	bool per_lookup;	/* the line counts lookups, not events */
