@@ -322,6 +322,14 @@ deps-run deps-vmtest deps-plot:
 deps-arm64:
 	$(Q)tools/install-deps.sh arm64
 
+# README's tables of modes, events and map tests, from the programs' own
+# (tools/readme-tables.py); tests/test_docs.sh fails when they differ
+docs: all
+	$(Q)./test_overhead --list --json $(OUTPUT)/test_overhead.list.json
+	$(Q)./map_perf_test --list --json $(OUTPUT)/map_perf_test.list.json
+	$(Q)tools/readme-tables.py README.rst $(OUTPUT)/test_overhead.list.json \
+		$(OUTPUT)/map_perf_test.list.json
+
 check: deps
 	$(Q)$(MAKE) --no-print-directory all testing
 	$(Q)tests/run.sh
@@ -409,7 +417,7 @@ clean:
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
 	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest
 
-.PHONY: all tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
+.PHONY: all docs tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:

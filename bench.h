@@ -442,7 +442,8 @@ struct json_t;
  *	the runner may shorten them on a slow machine: each row starts with
  *	an uncounted run of a sixteenth of its @count (struct bench_row), and
  *	after it and each undisturbed sample, the next one's count is set to
- *	take about 0.02 s at its pace, never above the row's own @count.
+ *	take about 0.01 s at its pace (SAMPLE_TARGET_NS in
+ *	bench_sampler.c), never above the row's own @count.
  *	Without it every sample runs the row's own count
  *
  * @parse_option: called once per option of @options given, in order,
@@ -465,6 +466,11 @@ struct json_t;
  * @list_row: --list --json: called once per row, before @setup's rows
  *	are freed, to add what the row needs and runs to @o, the row's
  *	JSON object, which the runner owns. Required.
+ * @list_doc: --list: called once, to add the family's tables to @root,
+ *	the document, whatever the selection: each entry's name, test_flags
+ *	bits and help text (what README's tables are made from, by make
+ *	docs), and "free_bits", the test_flags bits no entry takes, which
+ *	--list without --json prints too. May be NULL.
  *
  * The callbacks below are called only for rows that run programs
  * (runs_prog), @open first; the runner calls the others only after it
@@ -547,6 +553,7 @@ struct bench_family {
 
 	int (*setup)(const struct run_settings *rs, struct bench_rows *rows);
 	void (*list_row)(const struct bench_row *row, struct json_t *o);
+	void (*list_doc)(struct json_t *root);
 
 	int (*open)(const struct run_settings *rs, struct bench_row *row,
 		    struct outcome *out);

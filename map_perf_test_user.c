@@ -30,30 +30,17 @@
 
 #define MAX_COUNT	10000000000ull
 
-/* the arch's syscall stubs, what fentry attaches to */
-#if defined(__x86_64__)
-#define SYS_PREFIX "__x64_sys_"
-#elif defined(__aarch64__)
-#define SYS_PREFIX "__arm64_sys_"
-#elif defined(__s390x__)
-#define SYS_PREFIX "__s390x_sys_"
-#elif defined(__riscv)
-#define SYS_PREFIX "__riscv_sys_"
-#else
-#define SYS_PREFIX "sys_"
-#endif
-
 /*
  * A test whose workers make syscall @sc. fentry tries the arch stub, then
- * __do_sys_<sc>: SYSCALL_DEFINE0's stubs are aliases of it, the one name
- * with BTF. raw_tp hooks sys_enter and keeps the syscall's number.
+ * __se_sys_<sc> and __do_sys_<sc> (SYSCALL_KFUNCS). raw_tp hooks
+ * sys_enter and keeps the syscall's number.
  */
 #define SYSCALL_EVENT(sc)						\
 	.trigger = { #sc, NULL, sc##_run },				\
 	.syscall = #sc,							\
 	.nr = __NR_##sc,						\
 	.target = {							\
-		.kfunc = { SYS_PREFIX #sc, "__do_sys_" #sc },		\
+		.kfunc = SYSCALL_KFUNCS(sc),				\
 		.tp_category = "syscalls",				\
 		.tp_name = "sys_enter_" #sc,				\
 		.raw_tp_name = "sys_enter",				\
@@ -66,7 +53,7 @@
 	.syscall = "connect",						\
 	.nr = __NR_connect,						\
 	.target = {							\
-		.kfunc = { SYS_PREFIX "connect" },			\
+		.kfunc = SYSCALL_KFUNCS(connect),			\
 		.tp_category = "syscalls",				\
 		.tp_name = "sys_enter_connect",				\
 		.raw_tp_name = "sys_enter",				\
@@ -78,9 +65,10 @@
  * the trigger, and there is no syscall of a test to take out (no base
  * row). A batch call's events are the map's elements: its row sets them.
  */
-#define SYS_TEST(n, type, op, u, nr_ops, cnt)				\
+#define SYS_TEST(n, type, op, u, nr_ops, cnt, h)			\
 	{								\
 		.name = n, .line = n, .unit = u, .ops = nr_ops,		\
+		.help = h,						\
 		.trigger = { "bpf", sys_setup, sys_run },		\
 		.kind = &map_kind_syscall, .count = cnt,		\
 		.sys_type = BPF_MAP_TYPE_##type, .sys_op = op,		\
@@ -92,6 +80,7 @@
 const struct map_test tests[NR_TESTS] = {
 	[HASH_PREALLOC] = {
 		.name = "hash_prealloc", .line = "hash_map_perf pre-alloc",
+		.help = "10 x (update, lookup, delete) in a HASH",
 		.ops = 30, SYSCALL_EVENT(getuid), .map = SKEL_MAP(hash_map),
 		.prog = METHOD_PROGS(hash_prealloc),
 		.kind = &map_kind_prog,
@@ -100,6 +89,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[PERCPU_HASH_PREALLOC] = {
 		.name = "percpu_hash_prealloc",
+		.help = "the same in a PERCPU_HASH",
 		.line = "percpu_hash_map_perf pre-alloc",
 		.ops = 30, SYSCALL_EVENT(geteuid),
 		.map = SKEL_MAP(percpu_hash_map),
@@ -110,6 +100,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[HASH_KMALLOC] = {
 		.name = "hash_kmalloc", .line = "hash_map_perf kmalloc",
+		.help = "HASH with BPF_F_NO_PREALLOC",
 		.ops = 30, SYSCALL_EVENT(getgid),
 		.map = SKEL_MAP(hash_map_alloc),
 		.prog = METHOD_PROGS(hash_kmalloc),
@@ -119,6 +110,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[PERCPU_HASH_KMALLOC] = {
 		.name = "percpu_hash_kmalloc",
+		.help = "PERCPU_HASH with BPF_F_NO_PREALLOC",
 		.line = "percpu_hash_map_perf kmalloc",
 		.ops = 30, SYSCALL_EVENT(getegid),
 		.map = SKEL_MAP(percpu_hash_map_alloc),
@@ -129,6 +121,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[LRU_HASH_PREALLOC] = {
 		.name = "lru_hash_prealloc",
+		.help = "update of a random key in an LRU_HASH",
 		.line = "lru_hash_map_perf pre-alloc",
 		.ops = 1, CONNECT_EVENT(lru_hash_run),
 		.map = SKEL_MAP(lru_hash_map),
@@ -138,6 +131,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[NOCOMMON_LRU_HASH_PREALLOC] = {
 		.name = "nocommon_lru_hash_prealloc",
+		.help = "the same with BPF_F_NO_COMMON_LRU",
 		.line = "nocommon_lru_hash_map_perf pre-alloc",
 		.ops = 1, CONNECT_EVENT(nocommon_lru_hash_run),
 		.map = SKEL_MAP(nocommon_lru_hash_map),
@@ -147,6 +141,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[LPM_KMALLOC] = {
 		.name = "lpm_kmalloc", .line = "lpm_perf kmalloc",
+		.help = "32 lookups of 192.168.0.1/32 in a filled LPM trie",
 		.ops = 32, SYSCALL_EVENT(gettid),
 		.map = SKEL_MAP(lpm_trie_map_alloc),
 		.prog = METHOD_PROGS(lpm_kmalloc),
@@ -158,6 +153,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[HASH_LOOKUP] = {
 		.name = "hash_lookup", .line = "hash_lookup",
+		.help = "64 lookups of a key that is present",
 		.per_lookup = true, .ops = 64, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(hash_map), .prog = METHOD_PROGS(hash_lookup),
 		.kind = &map_kind_hash_lookup, .miss = true,
@@ -166,6 +162,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[ARRAY_LOOKUP] = {
 		.name = "array_lookup", .line = "array_lookup",
+		.help = "64 ARRAY lookups",
 		.per_lookup = true, .ops = 64, SYSCALL_EVENT(getppid),
 		.map = SKEL_MAP(array_map), .prog = METHOD_PROGS(array_lookup),
 		.kind = &map_kind_prog,
@@ -173,6 +170,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[INNER_LRU_HASH_PREALLOC] = {
 		.name = "inner_lru_hash_prealloc",
+		.help = "an LRU_HASH per CPU in an ARRAY_OF_MAPS",
 		.line = "inner_lru_hash_map_perf pre-alloc",
 		.ops = 1, CONNECT_EVENT(inner_lru_hash_run),
 		.map = SKEL_MAP(array_of_lru_hashs),
@@ -181,6 +179,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[LRU_HASH_LOOKUP] = {
 		.name = "lru_hash_lookup",
+		.help = "32 lookups in a pre-filled LRU_HASH",
 		.line = "lru_hash_lookup_perf pre-alloc",
 		.ops = 32, CONNECT_EVENT(lru_hash_lookup_run),
 		.map = SKEL_MAP(lru_hash_lookup_map),
@@ -191,6 +190,9 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[BLOOM_LOOKUP] = {
 		.name = "bloom_lookup", .line = "bloom_lookup",
+		.help = "16 bpf_map_peek_elem of keys pushed (all must hit)\n"
+			"and 16 of keys never pushed (the false positives,\n"
+		"counted)",
 		.unit = "lookups", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_lookup),
 		.kind = &map_kind_bloom_lookup, .takes = TAKES_ENTRIES,
@@ -198,6 +200,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[BLOOM_UPDATE] = {
 		.name = "bloom_update", .line = "bloom_update",
+		.help = "32 bpf_map_push_elem of known keys",
 		.unit = "updates", .ops = BLOOM_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(bloom_map), .prog = METHOD_PROGS(bloom_update),
 		.kind = &map_kind_bloom_update, .takes = TAKES_ENTRIES,
@@ -205,6 +208,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[QUEUE_PUSH_POP] = {
 		.name = "queue_push_pop", .line = "queue_push_pop",
+		.help = "16 pushes then 16 pops in a QUEUE",
 		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(queue_map),
 		.prog = METHOD_PROGS(queue_push_pop),
@@ -213,6 +217,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[STACK_PUSH_POP] = {
 		.name = "stack_push_pop", .line = "stack_push_pop",
+		.help = "the same in a STACK",
 		.unit = "ops", .ops = 2 * QUEUE_OPS, SYSCALL_EVENT(getpgid),
 		.map = SKEL_MAP(stack_map),
 		.prog = METHOD_PROGS(stack_push_pop),
@@ -221,6 +226,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[TASK_STORAGE] = {
 		.name = "task_storage", .line = "task_storage_get",
+		.help = "32 bpf_task_storage_get on the current task",
 		.unit = "lookups", .ops = TASK_STORAGE_OPS,
 		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(task_storage_map),
 		.prog = METHOD_PROGS(task_storage),
@@ -230,6 +236,8 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[RINGBUF_RESERVE] = {
 		.name = "ringbuf_reserve", .line = "ringbuf reserve/submit",
+		.help = "16 records, bpf_ringbuf_reserve and\n"
+			"bpf_ringbuf_submit",
 		.unit = "records", .ops = RECORDS_PER_CALL,
 		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(ringbuf_map),
 		.prog = METHOD_PROGS(ringbuf_reserve),
@@ -239,6 +247,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[RINGBUF_OUTPUT] = {
 		.name = "ringbuf_output", .line = "ringbuf output",
+		.help = "16 records by bpf_ringbuf_output",
 		.unit = "records", .ops = RECORDS_PER_CALL,
 		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(ringbuf_map),
 		.prog = METHOD_PROGS(ringbuf_output),
@@ -248,6 +257,7 @@ const struct map_test tests[NR_TESTS] = {
 	},
 	[PERFBUF_OUTPUT] = {
 		.name = "perfbuf_output", .line = "perfbuf output",
+		.help = "16 records by bpf_perf_event_output",
 		.unit = "records", .ops = RECORDS_PER_CALL,
 		SYSCALL_EVENT(getpgid), .map = SKEL_MAP(perfbuf_map),
 		.prog = METHOD_PROGS(perfbuf_output),
@@ -256,23 +266,33 @@ const struct map_test tests[NR_TESTS] = {
 		.helpers = { HELPER(perf_event_output) },
 	},
 	[SYS_HASH_LOOKUP] = SYS_TEST("sys_hash_lookup", HASH, SYS_LOOKUP,
-				     "lookups", 1, 20000),
+				     "lookups", 1, 20000,
+				     "no program: one BPF_MAP_LOOKUP_ELEM of a HASH per\n"
+				     "worker call"),
 	[SYS_HASH_UPDATE] = SYS_TEST("sys_hash_update", HASH, SYS_UPDATE,
-				     "updates", 1, 20000),
+				     "updates", 1, 20000,
+				     "one BPF_MAP_UPDATE_ELEM of a key"),
 	[SYS_HASH_DELETE] = SYS_TEST("sys_hash_delete", HASH, SYS_DELETE,
-				     "deletes+updates", 2, 10000),
+				     "deletes+updates", 2, 10000,
+				     "delete a key and put it back (2 ops)"),
 	[SYS_ARRAY_LOOKUP] = SYS_TEST("sys_array_lookup", ARRAY, SYS_LOOKUP,
-				      "lookups", 1, 20000),
+				      "lookups", 1, 20000,
+				      "one lookup in an ARRAY"),
 	[SYS_ARRAY_UPDATE] = SYS_TEST("sys_array_update", ARRAY, SYS_UPDATE,
-				      "updates", 1, 20000),
+				      "updates", 1, 20000,
+				      "one update in an ARRAY"),
 	[BATCH_HASH_LOOKUP] = SYS_TEST("batch_hash_lookup", HASH,
-				       SYS_BATCH_LOOKUP, "elements", 1, 200000),
+				       SYS_BATCH_LOOKUP, "elements", 1, 200000,
+				       "a full dump of the HASH by bpf_map_lookup_batch"),
 	[BATCH_HASH_UPDATE] = SYS_TEST("batch_hash_update", HASH,
-				       SYS_BATCH_UPDATE, "elements", 1, 200000),
+				       SYS_BATCH_UPDATE, "elements", 1, 200000,
+				       "the whole HASH by bpf_map_update_batch"),
 	[BATCH_ARRAY_LOOKUP] = SYS_TEST("batch_array_lookup", ARRAY,
-					SYS_BATCH_LOOKUP, "elements", 1, 200000),
+					SYS_BATCH_LOOKUP, "elements", 1, 200000,
+					"a full dump of the ARRAY"),
 	[BATCH_ARRAY_UPDATE] = SYS_TEST("batch_array_update", ARRAY,
-					SYS_BATCH_UPDATE, "elements", 1, 200000),
+					SYS_BATCH_UPDATE, "elements", 1, 200000,
+					"the whole ARRAY in one call"),
 };
 
 /* ---- attach methods ---- */
@@ -430,6 +450,27 @@ static int parse_args(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * --list: every test with its bit, syscall and help, and the bits free:
+ * a test's bit is its number, so a new test takes the first (make docs
+ * makes README's table from this)
+ */
+static void list_doc(json_t *root)
+{
+	json_t *a = json_array();
+	int t;
+
+	for (t = 0; t < NR_TESTS; t++)
+		json_array_append_new(a, json_pack("{s:s, s:i, s:s?, s:s}",
+			"name", tests[t].name, "bit", t,
+			"syscall", tests[t].syscall, "help", tests[t].help));
+	json_object_set_new(root, "tests", a);
+	a = json_array();
+	for (t = NR_TESTS; t < 64; t++)
+		json_array_append_new(a, json_integer(t));
+	json_object_set_new(root, "free_bits", a);
+}
+
 static void usage_tables(FILE *f)
 {
 	int t;
@@ -437,7 +478,7 @@ static void usage_tables(FILE *f)
 	fprintf(f,
 "\ntest_flags (upstream-compatible; default: all): bit 1<<N selects test N:\n");
 	for (t = 0; t < NR_TESTS; t++)
-		fprintf(f, "  %2d  0x%07x  %-26s %s, %u %s\n", t, 1u << t,
+		fprintf(f, "  %2d  0x%07llx  %-26s %s, %u %s\n", t, 1ull << t,
 			tests[t].name, tests[t].syscall ?: "its own bpf() calls",
 			tests[t].ops, tests[t].unit ?: tests[t].ops > 1 ?
 			"map ops" : "map op");
@@ -727,6 +768,7 @@ static const struct bench_family map_perf_family = {
 	.usage_tables = usage_tables,
 	.setup = setup,
 	.list_row = list_row,
+	.list_doc = list_doc,
 	.paced = true,
 	.open = open_row,
 	.attach = attach_row,

@@ -281,9 +281,7 @@ static const struct overhead_event events[] = {
 	{
 		.trigger = { .name = "getpgid", .run = getpgid_run },
 		.target = {
-			/* the architecture's syscall wrapper */
-			.kfunc = { "__x64_sys_getpgid", "__arm64_sys_getpgid",
-				   "sys_getpgid" },
+			.kfunc = SYSCALL_KFUNCS(getpgid),
 			.tp_category = "syscalls",
 			.tp_name = "sys_enter_getpgid",
 			.raw_tp_name = "sys_enter",
@@ -391,9 +389,7 @@ static const struct overhead_event events[] = {
 			.run = kill_run,
 		},
 		.target = {
-			/* the architecture's syscall wrapper */
-			.kfunc = { "__x64_sys_kill", "__arm64_sys_kill",
-				   "sys_kill" },
+			.kfunc = SYSCALL_KFUNCS(kill),
 			.tp_category = "signal",
 			.tp_name = "signal_generate",
 		},
@@ -613,6 +609,75 @@ static int parse_args(int argc, char **argv)
 	return argc > 1 ? bench_cpus_arg(argv[1], "num_cpu") : 0;
 }
 
+/*
+ * The test_flags bits taken: each mode's pair, both of them even when the
+ * mode has no fib_table_lookup row (fmod_ret, lsm, lsm.s: the high bit
+ * selects nothing, and is no other entry's), and each event's own bit.
+ */
+static __u64 taken_flags(void)
+{
+	__u64 taken = 0;
+	int m, e;
+
+	for (m = 0; m < NR_MODES; m++)
+		taken |= modes[m].flag << PAIR_LOW | modes[m].flag << PAIR_HIGH;
+	for (e = 0; e < NR_EVENTS; e++)
+		if (events[e].flag > PAIR_HIGH)
+			taken |= events[e].flag;
+	return taken;
+}
+
+static json_t *flag_json(__u64 flag)
+{
+	return flag ? json_integer(flag) : json_null();
+}
+
+/*
+ * --list: the modes and events with their bits and help, and the bits
+ * free for a new one. What README's tables are made from (make docs).
+ */
+static void list_doc(json_t *root)
+{
+	const struct overhead_event *rename = event_named("task_rename");
+	const struct overhead_event *fib = event_named("fib_table_lookup");
+	json_t *a = json_array(), *o;
+	__u64 taken = taken_flags();
+	int m, e, bit;
+
+	for (m = 0; m < NR_MODES; m++) {
+		o = json_pack("{s:s, s:s, s:s}", "name", modes[m].name,
+			      "header", modes[m].header, "help", modes[m].help);
+		/* the pair's bits; one that selects no row is null there */
+		if (modes[m].flag)
+			json_object_set_new(o, "bits", json_pack("[o, o]",
+				flag_json(flag_of(&modes[m], rename)),
+				flag_json(flag_of(&modes[m], fib))));
+		if (modes[m].flag)
+			json_object_set_new(o, "takes", json_pack("[I, I]",
+				(json_int_t)(modes[m].flag << PAIR_LOW),
+				(json_int_t)(modes[m].flag << PAIR_HIGH)));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "modes", a);
+	a = json_array();
+	for (e = 0; e < NR_EVENTS; e++) {
+		o = json_pack("{s:s, s:s}", "name", events[e].trigger.name,
+			      "help", events[e].help);
+		if (events[e].flag > PAIR_HIGH)
+			json_object_set_new(o, "bit", json_integer(events[e].flag));
+		else
+			json_object_set_new(o, "pair", json_string(
+				events[e].flag == PAIR_LOW ? "low" : "high"));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "events", a);
+	a = json_array();
+	for (bit = 0; bit < 64; bit++)
+		if (!(taken & 1ull << bit))
+			json_array_append_new(a, json_integer(bit));
+	json_object_set_new(root, "free_bits", a);
+}
+
 static void usage_tables(FILE *f)
 {
 	const struct overhead_event *rename = event_named("task_rename");
@@ -630,27 +695,32 @@ static void usage_tables(FILE *f)
 		print_help_item(f, body_names[m], body_help[m]);
 	fprintf(f,
 "\ntest_flags (upstream-compatible; default: all): for each mode, the low\n"
-"bit selects task_rename, the high bit fib_table_lookup:\n");
+"bit selects task_rename, the high bit fib_table_lookup; a mode without\n"
+"fib_table_lookup takes its high bit too, in (), which selects nothing:\n");
 	for (m = 0; m < NR_MODES; m++) {
 		__u64 low = flag_of(&modes[m], rename);
 		__u64 high = flag_of(&modes[m], fib);
 
+		char unused[24];
+
 		if (!low && !high)
 			continue;
-		fprintf(f, "  %#-13llx", low);
+		fprintf(f, "  %#-14llx", low);
+		snprintf(unused, sizeof(unused), "(%#llx)",
+			 modes[m].flag << PAIR_HIGH);
 		if (high)
-			fprintf(f, "%#-13llx", high);
+			fprintf(f, "%#-16llx", high);
 		else
-			fprintf(f, "%-13s", "-");
+			fprintf(f, "%-16s", unused);
 		fprintf(f, "%s\n", modes[m].name);
 	}
 	fprintf(f, "and one bit for each other event, in every mode that applies:\n");
 	for (e = 0; e < NR_EVENTS; e++)
 		if (events[e].flag > PAIR_HIGH)
-			fprintf(f, "  %#-26llx%s\n", events[e].flag,
+			fprintf(f, "  %#-30llx%s\n", events[e].flag,
 				events[e].trigger.name);
 	fprintf(f, "num_cpu: as -c N. Flags, -m and -e combine: a row runs when all\n"
-		"three select it.\n");
+		"three select it. --list names the bits still free.\n");
 	fprintf(f,
 "\nOutput: upstream's lines (a header per mode, \"<event>:<cpu>: <N> events per\n"
 "sec\" per worker, its median over the samples) for upstream's rows, the ones\n"
@@ -957,6 +1027,7 @@ static const struct bench_family overhead_family = {
 	.usage_tables = usage_tables,
 	.setup = setup,
 	.list_row = list_row,
+	.list_doc = list_doc,
 	.open = open_row,
 	.attach = attach_row,
 	.detach = detach_row,

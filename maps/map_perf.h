@@ -126,6 +126,8 @@ struct map_kind {
 struct map_test {
 	/* -t name, and its programs' suffix */
 	const char *name;
+	/* what each syscall does: README's map tests table (make docs) */
+	const char *help;
 	/* upstream's line for each worker: "<cpu>:<line> <n> <unit> per sec" */
 	const char *line;
 	bool per_lookup;	/* the line counts lookups, not events */
@@ -147,10 +149,11 @@ struct map_test {
 		const char *name;
 	} helpers[3];
 	/*
-	 * events per worker and sample, 0: DEFAULT_COUNT; about 0.05 s of
-	 * them on the project's 2-CPU VM, as the runner's -n promises: a
-	 * short sample is as precise over a row's samples, and one that
-	 * an interruption spoils costs less to run again
+	 * events per worker and sample, 0: DEFAULT_COUNT; at most: the
+	 * runner paces a sample down to about 0.01 s at the row's pace
+	 * (SAMPLE_TARGET_NS), as -n's help says, never below a 16th of
+	 * it. A short sample is as precise over a row's samples, and one
+	 * that an interruption spoils costs less to run again
 	 */
 	__u64 count;
 	const char *unit;	/* upstream line's unit: ops times events */

@@ -127,16 +127,20 @@ struct overhead_event {
 	bool copied;
 	enum copied_event copy_of;
 	/*
-	 * events per worker and sample without -n: about 0.05 s of the
-	 * dearest mode that runs on the project's 2-CPU VM (tracepoint;
-	 * uretprobe, and uprobe-ret, which single-steps: 14 us). Longer
-	 * samples are no more precise over a row's samples, and cost more
-	 * to run again when an interruption spoils one.
+	 * events per worker and sample without -n, at most: the runner
+	 * paces a sample down to about 0.01 s at the row's own pace
+	 * (SAMPLE_TARGET_NS), never below a 16th of @count. So @count is
+	 * sized to take at least 0.01 s in the dearest mode that runs the
+	 * event on the project's 2-CPU VM (task_rename's 70000: 12 ms of
+	 * tracepoint; uprobe-ret's 3500: 49 ms of uretprobe, which
+	 * single-steps at 14 us). Longer samples are no more precise over
+	 * a row's samples, and cost more to run again when an interruption
+	 * spoils one.
 	 */
 	__u64 count;
 	/*
-	 * base is a function call, not a syscall: no percentages, and base
-	 * makes base_count calls a sample, about 0.05 s of them
+	 * base is a function call, not a syscall: no percentages, and the
+	 * base row's own count is base_count calls, paced as @count is
 	 */
 	bool base_is_call;
 	__u64 base_count;

@@ -31,6 +31,30 @@ struct attach_target {
 	const char *usdt_name;
 };
 
+/* the architecture's syscall stubs' prefix */
+#if defined(__x86_64__)
+#define SYSCALL_STUB_PREFIX	"__x64_sys_"
+#elif defined(__aarch64__)
+#define SYSCALL_STUB_PREFIX	"__arm64_sys_"
+#elif defined(__s390x__)
+#define SYSCALL_STUB_PREFIX	"__s390x_sys_"
+#elif defined(__riscv)
+#define SYSCALL_STUB_PREFIX	"__riscv_sys_"
+#else
+#define SYSCALL_STUB_PREFIX	"sys_"
+#endif
+
+/*
+ * .kfunc of an event that is syscall @sc: an event names the syscall
+ * alone. The arch's stub first (kprobes find it in kallsyms, and it is
+ * what the kernel marks error-injectable); a trampoline needs BTF, and
+ * where the stub is an alias (SYSCALL_DEFINE0's on x86-64:
+ * __x64_sys_getppid) only __do_sys_<sc> has it; __se_sys_<sc> between
+ * them, for the arches whose stubs call it.
+ */
+#define SYSCALL_KFUNCS(sc)						\
+	{ SYSCALL_STUB_PREFIX #sc, "__se_sys_" #sc, "__do_sys_" #sc }
+
 struct attach_kind {
 	const char *name;
 	/* the kernel config it needs, NULL-terminated: for --list, vmtest */

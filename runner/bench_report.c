@@ -924,11 +924,41 @@ static json_t *list_json(const struct bench_family *fam,
 		fam->list_row(row, o);
 		json_array_append_new(rows, o);
 	}
-	return json_pack("{s:s, s:s, s:b, s:o}",
-			 "schema", BENCH_SCHEMA,
-			 "tool", fam->name,
-			 "paced", fam->paced,
-			 "rows", rows);
+	o = json_pack("{s:s, s:s, s:b, s:o}",
+		      "schema", BENCH_SCHEMA,
+		      "tool", fam->name,
+		      "paced", fam->paced,
+		      "rows", rows);
+	if (o && fam->list_doc)
+		fam->list_doc(o);
+	return o;
+}
+
+/*
+ * --list's last line: the free bits' numbers, in runs, each with its
+ * value: "free test_flags bits: 38-63 (0x4000000000-0x8000000000000000)"
+ */
+static void print_free_bits(json_t *bits)
+{
+	size_t i, n = json_array_size(bits);
+	const char *sep = "";
+	json_int_t first, last;
+
+	printf("free test_flags bits:");
+	for (i = 0; i < n; i++, sep = ",") {
+		first = last = json_integer_value(json_array_get(bits, i));
+		while (i + 1 < n &&
+		       json_integer_value(json_array_get(bits, i + 1)) == last + 1)
+			last = json_integer_value(json_array_get(bits, ++i));
+		printf("%s %lld", sep, (long long)first);
+		if (last != first)
+			printf("-%lld", (long long)last);
+		printf(" (%#llx", 1ull << first);
+		if (last != first)
+			printf("-%#llx", 1ull << last);
+		printf(")");
+	}
+	printf("%s\n", n ? "" : " none");
 }
 
 int write_list(const struct bench_family *fam, const struct bench_rows *all,
@@ -968,6 +998,9 @@ void print_list(const struct bench_family *fam, const struct bench_rows *all)
 		}
 		printf("\n");
 	}
+	rows = json_object_get(root, "free_bits");
+	if (rows)
+		print_free_bits(rows);
 	json_decref(root);
 }
 

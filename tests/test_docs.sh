@@ -3,7 +3,9 @@
 # The documentation: README.rst and every Documentation/*.rst build with
 # docutils without a warning, their links to local files resolve, the
 # index lists every file, each program's --help options are documented,
-# and every row --list has is in the README's tables, with its bits.
+# every row --list has is in the README's tables, with its bits, and
+# those tables are what make docs writes from --list --json, whose text
+# and bits --help prints too (from the same table entries).
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -58,6 +60,56 @@ for prog in test_overhead map_perf_test; do
 	done
 	./$prog --list --json "$T_TMP/$prog.json"
 done
+
+# README's tables are made from the programs' own (make docs): one
+# source for each mode's, event's and test's name, bits and text
+expect "README.rst's tables are what make docs writes from --list --json" \
+	tools/readme-tables.py --check README.rst "$T_TMP/test_overhead.json" \
+	"$T_TMP/map_perf_test.json"
+
+# --help prints the same entries: each one's text, and test_overhead's
+# bits, every one a mode takes (a pair's unused high bit in parentheses)
+./test_overhead --help >"$T_TMP/test_overhead.help"
+./map_perf_test --help >"$T_TMP/map_perf_test.help"
+checks_from /usr/bin/python3 - "$T_TMP" <<'EOF'
+import json, re, sys
+d = sys.argv[1]
+def words(s):
+	return " ".join(s.split())
+def check(ok, what):
+	print("%s - %s" % ("ok" if ok else "not ok", what))
+to = json.load(open(d + "/test_overhead.json"))
+mp = json.load(open(d + "/map_perf_test.json"))
+help_to = open(d + "/test_overhead.help").read()
+text = words(help_to)
+for kind in ("modes", "events"):
+	for e in to[kind]:
+		check(words(e["name"] + " " + e["help"]) in text,
+		      "test_overhead --help gives %s %s's text as --list does" % (kind[:-1], e["name"]))
+lines = {l.split()[-1]: l.split()[:-1] for l in help_to.splitlines()
+	 if re.match(r"^  0x[0-9a-f]+ ", l)}
+taken = 0
+for m in to["modes"]:
+	if "takes" not in m:
+		continue
+	taken |= sum(m["takes"])
+	want = ["%#x" % t if b else "(%#x)" % t for t, b in zip(m["takes"], m["bits"])]
+	check(lines.get(m["name"]) == want,
+	      "test_overhead --help gives mode %s's bits %s" % (m["name"], " ".join(want)))
+for e in to["events"]:
+	if "bit" in e:
+		taken |= e["bit"]
+		check(lines.get(e["name"]) == ["%#x" % e["bit"]],
+		      "test_overhead --help gives event %s's bit %#x" % (e["name"], e["bit"]))
+free = [b for b in range(64) if not taken & 1 << b]
+check(to["free_bits"] == free,
+      "test_overhead --list's free bits are the ones no mode or event takes (%d)" % len(free))
+help_mp = open(d + "/map_perf_test.help").read()
+for t in mp["tests"]:
+	check(re.search(r"^ +%d +0x0*%x +%s +%s," % (t["bit"], 1 << t["bit"], t["name"],
+		re.escape(t["syscall"] or "its own bpf() calls")), help_mp, re.M) is not None,
+	      "map_perf_test --help gives test %s's bit and syscall as --list does" % t["name"])
+EOF
 
 # the README's tables, by their first header: every name and variant of
 # --list is a cell of the right column, and its test_flags bits are there
