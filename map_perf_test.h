@@ -58,6 +58,8 @@ struct map_perf_counters {
 	__u64 dropped;		/* ring/perf buffer: records that found no room */
 	__u64 sum;		/* queue/stack: values pushed less values popped */
 	__u64 seq;		/* ring/perf buffer: records tried on this CPU */
+	__u64 ops;		/* the map operations the runs made, as the
+				 * test's ops count them */
 };
 
 /*

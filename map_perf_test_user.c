@@ -648,6 +648,7 @@ static int collect(struct bench_row *row, struct sample *s)
 		r->c.false_pos += v[cpu].false_pos;
 		r->c.dropped += v[cpu].dropped;
 		r->c.sum += v[cpu].sum;
+		r->c.ops += v[cpu].ops;
 	}
 	/* a run from another process is counted as foreign, not a call */
 	row->runs_counted += r->c.calls + r->c.foreign;
