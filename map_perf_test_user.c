@@ -667,6 +667,7 @@ static void count(const struct bench_row *row, const struct sample *s)
 	struct map_row *r = row->priv;
 	struct map_totals *t = &r->total, *l = &r->last;
 
+	t->ops += l->ops;
 	t->lookups += l->lookups;
 	t->found += l->found;
 	t->negatives += l->negatives;
