@@ -88,6 +88,8 @@ enum map_perf_fault {
 	MAP_FAULT_EXTRA_ODD,	/* test_overhead's programs only */
 	MAP_FAULT_WRONG_VALUE,	/* the runner's: user space's bpf() writes */
 	MAP_FAULT_EXTRA_PUSH,	/* queue/stack: push a value never counted */
+	/* 12 to 14 are the runner's alone */
+	MAP_FAULT_SHORT_OPS = 15,	/* the hash stress skips a delete */
 };
 
 /* set in .rodata before load */

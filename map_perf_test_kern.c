@@ -263,6 +263,25 @@ static __always_inline void count(__u32 test, __u32 lookups, __u32 found,
 /* ---- the bodies: one per test, upstream's work ---- */
 
 /*
+ * The test build's faults wrong-key: keys the fill never put in;
+ * drop-all: ring and perf buffer records dropped as if there were no
+ * room; extra-push: a queue or stack value no count knows of; and
+ * short-ops: a hash stress run that skips its last delete, one map
+ * operation fewer than the test's ops
+ */
+#ifdef BENCH_TESTING
+#define FAULT_KEY_SHIFT		(cfg.fault == MAP_FAULT_WRONG_KEY ? 0x100000 : 0)
+#define FAULT_DROP_ALL		(cfg.fault == MAP_FAULT_DROP_ALL)
+#define FAULT_EXTRA_PUSH	(cfg.fault == MAP_FAULT_EXTRA_PUSH)
+#define FAULT_SHORT_OPS		(cfg.fault == MAP_FAULT_SHORT_OPS)
+#else
+#define FAULT_KEY_SHIFT		0
+#define FAULT_DROP_ALL		false
+#define FAULT_EXTRA_PUSH	false
+#define FAULT_SHORT_OPS		false
+#endif
+
+/*
  * @key as the map's key: itself, or with --key-size its first 4 bytes in
  * a zeroed per-CPU buffer of the size asked. The default is decided by
  * the verifier (frozen .rodata): upstream's work stays as it was.
@@ -305,6 +324,8 @@ static __always_inline void stress_hash(void *map, __u32 test)
 		ops += 2;
 		if (value) {
 			found++;
+			if (FAULT_SHORT_OPS && i == 9)
+				break;
 			bpf_map_delete_elem(map, k);
 			ops++;
 		}
@@ -400,21 +421,6 @@ static __always_inline void lpm_wide(void)
 	}
 	count(LPM_KMALLOC, 32, found, 0, 0, ops);
 }
-
-/*
- * The test build's faults wrong-key: keys the fill never put in;
- * drop-all: ring and perf buffer records dropped as if there were no
- * room; and extra-push: a queue or stack value no count knows of
- */
-#ifdef BENCH_TESTING
-#define FAULT_KEY_SHIFT		(cfg.fault == MAP_FAULT_WRONG_KEY ? 0x100000 : 0)
-#define FAULT_DROP_ALL		(cfg.fault == MAP_FAULT_DROP_ALL)
-#define FAULT_EXTRA_PUSH	(cfg.fault == MAP_FAULT_EXTRA_PUSH)
-#else
-#define FAULT_KEY_SHIFT		0
-#define FAULT_DROP_ALL		false
-#define FAULT_EXTRA_PUSH	false
-#endif
 
 /* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
 static __always_inline void lpm_kmalloc(void)
