@@ -58,6 +58,8 @@ struct map_perf_counters {
 	__u64 dropped;		/* ring/perf buffer: records that found no room */
 	__u64 sum;		/* queue/stack: values pushed less values popped */
 	__u64 seq;		/* ring/perf buffer: records tried on this CPU */
+	__u64 ops;		/* the map operations the runs made, as the
+				 * test's ops count them */
 };
 
 /*
@@ -86,6 +88,8 @@ enum map_perf_fault {
 	MAP_FAULT_EXTRA_ODD,	/* test_overhead's programs only */
 	MAP_FAULT_WRONG_VALUE,	/* the runner's: user space's bpf() writes */
 	MAP_FAULT_EXTRA_PUSH,	/* queue/stack: push a value never counted */
+	/* 12 to 14 are the runner's alone */
+	MAP_FAULT_SHORT_OPS = 15,	/* the hash stress skips a delete */
 };
 
 /* set in .rodata before load */

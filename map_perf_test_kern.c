@@ -241,9 +241,12 @@ static __always_inline bool counted(struct map_perf_counters *c)
 	return true;
 }
 
-/* once per run, after the timed map work: a per-CPU slot, no atomics */
+/*
+ * once per run, after the timed map work: a per-CPU slot, no atomics;
+ * @ops the map operations the run made, as its test's ops count them
+ */
 static __always_inline void count(__u32 test, __u32 lookups, __u32 found,
-				  __u32 updates, __u32 update_fails)
+				  __u32 updates, __u32 update_fails, __u32 ops)
 {
 	struct map_perf_counters *c = bpf_map_lookup_elem(&counters, &test);
 
@@ -254,9 +257,29 @@ static __always_inline void count(__u32 test, __u32 lookups, __u32 found,
 	c->found += found;
 	c->updates += updates;
 	c->update_fails += update_fails;
+	c->ops += ops;
 }
 
 /* ---- the bodies: one per test, upstream's work ---- */
+
+/*
+ * The test build's faults wrong-key: keys the fill never put in;
+ * drop-all: ring and perf buffer records dropped as if there were no
+ * room; extra-push: a queue or stack value no count knows of; and
+ * short-ops: a hash stress run that skips its last delete, one map
+ * operation fewer than the test's ops
+ */
+#ifdef BENCH_TESTING
+#define FAULT_KEY_SHIFT		(cfg.fault == MAP_FAULT_WRONG_KEY ? 0x100000 : 0)
+#define FAULT_DROP_ALL		(cfg.fault == MAP_FAULT_DROP_ALL)
+#define FAULT_EXTRA_PUSH	(cfg.fault == MAP_FAULT_EXTRA_PUSH)
+#define FAULT_SHORT_OPS		(cfg.fault == MAP_FAULT_SHORT_OPS)
+#else
+#define FAULT_KEY_SHIFT		0
+#define FAULT_DROP_ALL		false
+#define FAULT_EXTRA_PUSH	false
+#define FAULT_SHORT_OPS		false
+#endif
 
 /*
  * @key as the map's key: itself, or with --key-size its first 4 bytes in
@@ -276,11 +299,14 @@ static __always_inline void *wide_key(__u32 *key)
 	return buf;
 }
 
-/* 10 x (update, lookup, delete) of the calling thread's own key */
+/*
+ * 10 x (update, lookup, delete) of the calling thread's own key; the
+ * delete follows the lookup's hit, and every lookup must hit
+ */
 static __always_inline void stress_hash(void *map, __u32 test)
 {
 	__u32 key = bpf_get_current_pid_tgid();
-	__u32 found = 0, fails = 0;
+	__u32 found = 0, fails = 0, ops = 0;
 	long init_val = 1;
 	long *value;
 	void *k;
@@ -288,19 +314,23 @@ static __always_inline void stress_hash(void *map, __u32 test)
 
 	k = wide_key(&key);
 	if (!k) {
-		count(test, 0, 0, 1, 1);
+		count(test, 0, 0, 1, 1, 0);
 		return;
 	}
 	for (i = 0; i < 10; i++) {
 		if (bpf_map_update_elem(map, k, &init_val, BPF_ANY))
 			fails++;
 		value = bpf_map_lookup_elem(map, k);
+		ops += 2;
 		if (value) {
 			found++;
+			if (FAULT_SHORT_OPS && i == 9)
+				break;
 			bpf_map_delete_elem(map, k);
+			ops++;
 		}
 	}
-	count(test, 10, found, 10, fails);
+	count(test, 10, found, 10, fails, ops);
 }
 
 static __always_inline void hash_prealloc(void)
@@ -331,7 +361,7 @@ static __always_inline void stress_lru(void *map, __u32 test)
 	int err;
 
 	err = bpf_map_update_elem(map, &key, &val, BPF_ANY);
-	count(test, 0, 0, 1, err != 0);
+	count(test, 0, 0, 1, err != 0, 1);
 }
 
 static __always_inline void lru_hash_prealloc(__u32 key)
@@ -351,7 +381,7 @@ static __always_inline void inner_lru_hash_prealloc(__u32 key)
 	void *inner = bpf_map_lookup_elem(&array_of_lru_hashs, &cpu);
 
 	if (!inner) {
-		count(INNER_LRU_HASH_PREALLOC, 0, 0, 1, 1);
+		count(INNER_LRU_HASH_PREALLOC, 0, 0, 1, 1, 0);
 		return;
 	}
 	stress_lru(inner, INNER_LRU_HASH_PREALLOC);
@@ -370,14 +400,14 @@ static __always_inline void inner_lru_hash_prealloc(__u32 key)
 static __always_inline void lpm_wide(void)
 {
 	const __u8 addr[4] = LPM_ADDR;
-	__u32 zero = 0, found = 0;
+	__u32 zero = 0, found = 0, ops = 0;
 	long *value;
 	__u8 *key;
 	int i;
 
 	key = bpf_map_lookup_elem(&key_bufs, &zero);
 	if (!key) {
-		count(LPM_KMALLOC, 32, 0, 0, 0);
+		count(LPM_KMALLOC, 32, 0, 0, 0, 0);
 		return;
 	}
 	*(__u32 *)key = 8 * (cfg.key_size - 4);
@@ -387,24 +417,10 @@ static __always_inline void lpm_wide(void)
 		value = bpf_map_lookup_elem(&lpm_trie_map_alloc, key);
 		found += value && *value == LPM_VALUE;
 		barrier_var(found);
+		ops++;
 	}
-	count(LPM_KMALLOC, 32, found, 0, 0);
+	count(LPM_KMALLOC, 32, found, 0, 0, ops);
 }
-
-/*
- * The test build's faults wrong-key: keys the fill never put in;
- * drop-all: ring and perf buffer records dropped as if there were no
- * room; and extra-push: a queue or stack value no count knows of
- */
-#ifdef BENCH_TESTING
-#define FAULT_KEY_SHIFT		(cfg.fault == MAP_FAULT_WRONG_KEY ? 0x100000 : 0)
-#define FAULT_DROP_ALL		(cfg.fault == MAP_FAULT_DROP_ALL)
-#define FAULT_EXTRA_PUSH	(cfg.fault == MAP_FAULT_EXTRA_PUSH)
-#else
-#define FAULT_KEY_SHIFT		0
-#define FAULT_DROP_ALL		false
-#define FAULT_EXTRA_PUSH	false
-#endif
 
 /* 32 lookups of 192.168.0.1/32; a hit is the /32's own value */
 static __always_inline void lpm_kmalloc(void)
@@ -414,7 +430,7 @@ static __always_inline void lpm_kmalloc(void)
 		__u8 b8[8];
 	} key;
 	const __u8 addr[4] = LPM_ADDR;
-	__u32 found = 0;
+	__u32 found = 0, ops = 0;
 	long *value;
 	int i;
 
@@ -431,26 +447,28 @@ static __always_inline void lpm_kmalloc(void)
 		value = bpf_map_lookup_elem(&lpm_trie_map_alloc, &key);
 		found += value && *value == LPM_VALUE;
 		barrier_var(found);
+		ops++;
 	}
-	count(LPM_KMALLOC, 32, found, 0, 0);
+	count(LPM_KMALLOC, 32, found, 0, 0, ops);
 }
 
 static __always_inline void lookup64(void *map, __u32 test)
 {
-	__u32 key = LOOKUP_KEY + FAULT_KEY_SHIFT, found = 0;
+	__u32 key = LOOKUP_KEY + FAULT_KEY_SHIFT, found = 0, ops = 0;
 	void *k = wide_key(&key);
 	int i;
 
 	if (!k) {
-		count(test, 64, 0, 0, 0);
+		count(test, 64, 0, 0, 0, 0);
 		return;
 	}
 #pragma clang loop unroll(full)
 	for (i = 0; i < 64; i++) {
 		found += bpf_map_lookup_elem(map, k) != NULL;
 		barrier_var(found);
+		ops++;
 	}
-	count(test, 64, found, 0, 0);
+	count(test, 64, found, 0, 0, ops);
 }
 
 static __always_inline void hash_lookup(void)
@@ -466,7 +484,7 @@ static __always_inline void array_lookup(void)
 /* 32 consecutive keys from the one the worker put in the address */
 static __always_inline void lru_hash_lookup(__u32 key)
 {
-	__u32 found = 0;
+	__u32 found = 0, ops = 0;
 	int i;
 
 	key += FAULT_KEY_SHIFT;
@@ -476,8 +494,9 @@ static __always_inline void lru_hash_lookup(__u32 key)
 			found++;
 		barrier_var(found);
 		key++;
+		ops++;
 	}
-	count(LRU_HASH_LOOKUP, 32, found, 0, 0);
+	count(LRU_HASH_LOOKUP, 32, found, 0, 0, ops);
 }
 
 
@@ -500,6 +519,7 @@ static __always_inline void count_more(__u32 test,
 	c->false_pos += d->false_pos;
 	c->dropped += d->dropped;
 	c->sum += d->sum;
+	c->ops += d->ops;
 }
 
 /*
@@ -518,6 +538,7 @@ static __always_inline void bloom_lookup(void)
 		d.found += !bpf_map_peek_elem(&bloom_map, &key);
 		key = cfg.set_size + (bpf_get_prandom_u32() >> 2);
 		d.false_pos += !bpf_map_peek_elem(&bloom_map, &key);
+		d.ops += 2;
 	}
 	d.lookups = d.negatives = BLOOM_OPS / 2;
 	count_more(BLOOM_LOOKUP, &d);
@@ -526,14 +547,15 @@ static __always_inline void bloom_lookup(void)
 /* keys already in the set again: the filter's bits stay as they were */
 static __always_inline void bloom_update(void)
 {
-	__u32 key, fails = 0;
+	__u32 key, fails = 0, ops = 0;
 	int i;
 
 	for (i = 0; i < BLOOM_OPS; i++) {
 		key = bpf_get_prandom_u32() % cfg.set_size;
 		fails += bpf_map_push_elem(&bloom_map, &key, BPF_ANY) != 0;
+		ops++;
 	}
-	count(BLOOM_UPDATE, 0, 0, BLOOM_OPS, fails);
+	count(BLOOM_UPDATE, 0, 0, BLOOM_OPS, fails, ops);
 }
 
 /*
@@ -547,7 +569,10 @@ static __always_inline void push_pop(void *map, __u32 test)
 	__u64 v, cpu = bpf_get_smp_processor_id();
 	int i;
 
-	/* extra-push: a zero, under the stack's values, before the queue's */
+	/*
+	 * extra-push: a zero, under the stack's values, before the queue's;
+	 * no op of the test's, and in no count
+	 */
 	if (FAULT_EXTRA_PUSH) {
 		v = 0;
 		bpf_map_push_elem(map, &v, 0);
@@ -558,8 +583,10 @@ static __always_inline void push_pop(void *map, __u32 test)
 			d.update_fails++;
 		else
 			d.sum += v;
+		d.ops++;
 	}
 	for (i = 0; i < QUEUE_OPS; i++) {
+		d.ops++;
 		if (bpf_map_pop_elem(map, &v))
 			continue;
 		d.found++;
@@ -583,19 +610,20 @@ static __always_inline void stack_push_pop(void)
 static __always_inline void task_storage(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u32 found = 0;
+	__u32 found = 0, ops = 0;
 	__u64 *v;
 	int i;
 
 	for (i = 0; i < TASK_STORAGE_OPS; i++) {
 		v = bpf_task_storage_get(&task_storage_map, task, 0,
 					 BPF_LOCAL_STORAGE_GET_F_CREATE);
+		ops++;
 		if (v) {
 			found++;
 			(*v)++;
 		}
 	}
-	count(TASK_STORAGE, TASK_STORAGE_OPS, found, 0, 0);
+	count(TASK_STORAGE, TASK_STORAGE_OPS, found, 0, 0, ops);
 }
 
 /* the ring buffer's wake-up for the record numbered @seq on its CPU */
@@ -635,6 +663,8 @@ static __always_inline void ringbuf_reserve(void)
 		seq = c->seq++;
 		r = FAULT_DROP_ALL ? NULL :
 		    bpf_ringbuf_reserve(&ringbuf_map, cfg.record_size, 0);
+		/* a record tried: drop-all's pretended full ring too */
+		d.ops++;
 		if (!r) {
 			d.dropped++;
 			continue;
@@ -687,6 +717,8 @@ static __always_inline void output_records(__u32 test, void *ctx, bool perf)
 			err = bpf_ringbuf_output(&ringbuf_map, r,
 						 cfg.record_size,
 						 rb_flags(r->seq));
+		/* a record tried: drop-all's pretended full buffer too */
+		d.ops++;
 		/* no room: the ring says EAGAIN, the perf buffer ENOSPC */
 		if (err == (perf ? -ENOSPC : -EAGAIN))
 			d.dropped++;

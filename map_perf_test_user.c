@@ -689,6 +689,7 @@ static int collect(struct bench_row *row, struct sample *s)
 		r->c.false_pos += v[cpu].false_pos;
 		r->c.dropped += v[cpu].dropped;
 		r->c.sum += v[cpu].sum;
+		r->c.ops += v[cpu].ops;
 	}
 	/* a run from another process is counted as foreign, not a call */
 	row->runs_counted += r->c.calls + r->c.foreign;
@@ -707,6 +708,7 @@ static void count(const struct bench_row *row, const struct sample *s)
 	struct map_row *r = row->priv;
 	struct map_totals *t = &r->total, *l = &r->last;
 
+	t->ops += l->ops;
 	t->lookups += l->lookups;
 	t->found += l->found;
 	t->negatives += l->negatives;

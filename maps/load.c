@@ -119,7 +119,8 @@ _Static_assert((int)MAP_FAULT_MISS_ODD == (int)BENCH_FAULT_MISS_ODD &&
 	       (int)MAP_FAULT_EMPTY_MAP == (int)BENCH_FAULT_EMPTY_MAP &&
 	       (int)MAP_FAULT_EXTRA_ODD == (int)BENCH_FAULT_EXTRA_ODD &&
 	       (int)MAP_FAULT_WRONG_VALUE == (int)BENCH_FAULT_WRONG_VALUE &&
-	       (int)MAP_FAULT_EXTRA_PUSH == (int)BENCH_FAULT_EXTRA_PUSH,
+	       (int)MAP_FAULT_EXTRA_PUSH == (int)BENCH_FAULT_EXTRA_PUSH &&
+	       (int)MAP_FAULT_SHORT_OPS == (int)BENCH_FAULT_SHORT_OPS,
 	       "map_perf_test.h's faults are numbered as bench.h's");
 
 static void configure(const struct run_settings *rs,

@@ -71,6 +71,7 @@ struct row_settings {
 
 /* what the summary gives of a row beyond events and hits */
 struct map_totals {
+	__u64 ops;		/* the map operations the programs counted */
 	__u64 lookups, found;
 	/* bloom filters: lookups of absent keys, and their hits */
 	__u64 negatives, false_pos;

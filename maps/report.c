@@ -356,6 +356,10 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 	json_object_set_new(o, "attach_method", r->method ?
 			    json_string(r->method->name) : json_null());
 	json_object_set_new(o, "ops_per_event", json_integer(r->test->ops));
+	/* the programs' own count; bpf() rows' calls are checked apart */
+	json_object_set_new(o, "ops_counted",
+			    r->test->kind->shape == SHAPE_SYSCALL ?
+			    json_null() : json_integer(r->total.ops));
 	json_object_set_new(o, "lookups", json_integer(r->total.lookups));
 	json_object_set_new(o, "found", json_integer(r->total.found));
 	json_object_set_new(o, "entries", json_integer(r->entries));

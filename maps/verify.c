@@ -176,8 +176,14 @@ void verify(const struct bench_row *row, struct sample *s)
 		outcome_set(&s->out, ST_FAILED,
 			    "%llu of %llu lookups hit; the keys kept make %llu",
 			    c->found, c->lookups, min_found);
+	/* what "map ops/s" and ns/op divide by: each run made them all */
+	else if (c->ops != c->calls * r->test->ops)
+		outcome_set(&s->out, ST_FAILED,
+			    "%llu map operations counted for %llu calls of %u each",
+			    c->ops, c->calls, r->test->ops);
 	else if (r->test->kind->verify)
 		r->test->kind->verify(r, s);
+	r->last.ops = c->ops;
 	r->last.lookups = c->lookups;
 	r->last.found = c->found;
 	r->last.negatives = c->negatives;

@@ -39,6 +39,8 @@
 	X(WRONG_VALUE, 10, "wrong-value")				\
 	/* queue/stack programs push a value uncounted */		\
 	X(EXTRA_PUSH, 11, "extra-push")					\
+	/* hash stress programs do 29 of their 30 map ops */	\
+	X(SHORT_OPS, 15, "short-ops")					\
 	/* base samples run their loop twice */				\
 	X(SLOW_BASE, 13, "slow-base")					\
 	/* base calls the first row's copy */				\

@@ -75,6 +75,7 @@ map-update-fails|maps/verify.c:verify|else if (c->update_fails)|else if (0)|test
 map-hits-all|maps/verify.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c->lookups)|else if (0)|test_map_perf.sh:faults|wrong-key: hash_lookup raw_tp failed
 map-hits-none|maps/verify.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh:faults|fill-all: hash_lookup raw_tp --miss failed
 map-hits-kept|maps/verify.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh:faults|wrong-key: lru_hash_lookup raw_tp failed
+map-ops-counted|maps/verify.c:verify|else if (c->ops != c->calls * r->test->ops)|else if (0)|test_map_perf.sh:faults|short-ops: hash_prealloc raw_tp failed
 lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh:faults|empty-map: lru_hash_lookup raw_tp failed
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
 from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh:hog|with another process's getpgid: hash_lookup's hits are exactly its events

@@ -33,7 +33,8 @@ that is true for the rows the run was asked for. Prints one "ok - " or
     syscall and its CPUs; lookups hit (or miss with --miss); ns_per_op
     for an ok row whose base has a figure too (a disturbed base has none,
     so neither has the row), and for user-space (syscall) rows, which
-    have no base; lookups counted over the samples events were.
+    have no base; lookups counted over the samples events were, and
+    the map operations the programs counted are events x ops_per_event.
 Options: --repeat R, --count N (events per worker and sample), --miss, --tag T,
 --ids FILE (tests/watch.py's record of the run),
 --help-text FILE (the program's --help: map_perf_test's table of each newer
@@ -242,6 +243,13 @@ def check_map(ck, r, a, what, base):
 		ck.check(lookups == want,
 			 "%s: lookups %d = events %d x %d ops (the same samples)" %
 			 (what, lookups, r["events"], r["ops_per_event"]))
+	# the programs' own count of their map operations, checked per sample
+	if r["variant"] != "syscall" and r["status"] in ("ok", "disturbed"):
+		want = r["events"] * r["ops_per_event"]
+		ck.check(r.get("ops_counted") == want,
+			 "%s: map ops counted %s = events %d x %d ops" %
+			 (what, r.get("ops_counted"), r["events"],
+			  r["ops_per_event"]))
 
 
 def help_syscalls(path):

@@ -158,6 +158,18 @@ sec_faults() {
 		'(lambda r: r["status"] == "failed" and "popped are not those pushed" in r["reason"] and nofig(r))(row("queue_push_pop", "raw_tp"))'
 	jexpect "extra-push: stack_push_pop raw_tp failed, values left in the map" "$T_TMP/extrapush.json" \
 		'(lambda r: r["status"] == "failed" and "left in the map" in r["reason"] and nofig(r))(row("stack_push_pop", "raw_tp"))'
+	# the ops behind "map ops/s" are checked against the programs' count:
+	# hash stress runs that skip their last delete (29 of their 30 ops)
+	# fail; a row the fault leaves alone shows its runs' ops counted
+	BENCH_TEST_FAULT=short-ops BIN=$TESTING/map_perf_test run_json shortops -r 1 -n 2000 -a raw_tp \
+		-t hash_prealloc,percpu_hash_kmalloc,hash_lookup
+	expect "short-ops: exit 1 (rc=$RC)" test "$RC" -eq 1
+	for t in hash_prealloc percpu_hash_kmalloc; do
+		jexpect "short-ops: $t raw_tp failed, 29 map operations counted a call of 30" "$T_TMP/shortops.json" \
+			'(lambda r, w: r["status"] == "failed" and nofig(r) and len(w) == 10 and w[1:5] + w[6:] == "map operations counted for calls of 30 each".split() and w[0].isdigit() and w[5].isdigit() and int(w[5]) > 0 and int(w[0]) == 29 * int(w[5]))(row("'$t'", "raw_tp"), (row("'$t'", "raw_tp")["reason"] or "").split())'
+	done
+	jexpect "short-ops: hash_lookup raw_tp verified beside them, 64 ops counted a run" "$T_TMP/shortops.json" \
+		'(lambda r: verified(r) and r["ops_per_event"] == 64 and r["events"] > 0 and r["ops_counted"] == 64 * r["events"])(row("hash_lookup", "raw_tp"))'
 	BENCH_TEST_FAULT=wrong-value BIN=$TESTING/map_perf_test run_json wrongvalue -r 1 -n 2000 \
 		-t sys_hash_lookup,batch_hash_lookup,sys_hash_update,sys_array_update,batch_hash_update
 	expect "wrong-value: exit 1 (rc=$RC)" test "$RC" -eq 1
