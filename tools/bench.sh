@@ -62,6 +62,8 @@ mean() {
 base_vs_bare() {
 	local cpus=$1 list ratios=() r base bare ratio
 	list=$(echo "$cpus" | tr ' ' ',')
+	# one CPU N as a range: -c N alone is a count of CPUs
+	case $list in *[,-]*) ;; *) list=$list-$list ;; esac
 	for r in $(seq "$ROUNDS"); do
 		./test_overhead -q -r 1 -c "$list" -m base -e task_rename -n "$COUNT" \
 			--json "$TMP/base.json" >/dev/null || true
