@@ -26,17 +26,14 @@ void destroy_instances(struct bench_row *row)
 	struct overhead_row *r = row->priv;
 	int i;
 
-	detach_funcs(r);
-	for (i = 0; r->inst && i < row->nr_counters; i++) {
-		bpf_link__destroy(r->inst[i].link);
+	detach_row(row);
+	for (i = 0; r->inst && i < row->nr_counters; i++)
 		if (r->inst[i].skel)
 			r->mode->skel->destroy(r->inst[i].skel);
-	}
 	free(r->inst);
 	r->inst = NULL;
 }
 
-/* program @i of the row's @nr: a test fault may pick one of them */
 /* the BPF programs' fault numbers are the runner's: test_overhead.h */
 _Static_assert((int)FAULT_MISS_ODD == (int)BENCH_FAULT_MISS_ODD &&
 	       (int)FAULT_MISS_CPU == (int)BENCH_FAULT_MISS_CPU &&
@@ -45,6 +42,7 @@ _Static_assert((int)FAULT_MISS_ODD == (int)BENCH_FAULT_MISS_ODD &&
 	       (int)FAULT_MISS_RARE == (int)BENCH_FAULT_MISS_RARE,
 	       "test_overhead.h's faults are numbered as bench.h's");
 
+/* program @i of the row's @nr: a test fault may pick one of them */
 void configure(const struct run_settings *rs,
 	       struct overhead_config *cfg,
 	       const struct overhead_event *ev, int i, int nr)

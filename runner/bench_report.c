@@ -628,44 +628,19 @@ static json_t *context_json(const struct bench_family *fam)
 	return c;
 }
 
+/* a JSON array of @n values of @x, each made by @make (json_integer, ...) */
+#define json_array_of(x, n, make) ({					\
+	json_t *a_ = json_array();					\
+	int i_;								\
+									\
+	for (i_ = 0; i_ < (n); i_++)					\
+		json_array_append_new(a_, make((x)[i_]));		\
+	a_;								\
+})
+
 static json_t *samples_json(const double *x, int n)
 {
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_number(x[i]));
-	return a;
-}
-
-static json_t *ints_json(const int *x, int n)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(x[i]));
-	return a;
-}
-
-static json_t *counts_array(const __u64 *x, int n)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(x[i]));
-	return a;
-}
-
-static json_t *bools_json(const bool *x, int n)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_boolean(x[i]));
-	return a;
+	return json_array_of(x, n, json_number);
 }
 
 /*
@@ -688,9 +663,12 @@ static json_t *units_json(const struct bench_row *row,
 		"base_ns", st->paired ?
 			samples_json(st->unit_base_ns, st->nr_units) :
 			json_null(),
-		"rounds", ints_json(st->unit_round, st->nr_units),
-		"counts", counts_array(st->unit_count, st->nr_units),
-		"retries", bools_json(st->unit_retry, st->nr_units));
+		"rounds", json_array_of(st->unit_round, st->nr_units,
+					 json_integer),
+		"counts", json_array_of(st->unit_count, st->nr_units,
+					 json_integer),
+		"retries", json_array_of(st->unit_retry, st->nr_units,
+					  json_boolean));
 }
 
 static void stats_json(json_t *o, const struct bench_row *row,
@@ -735,22 +713,6 @@ static void stats_json(json_t *o, const struct bench_row *row,
 		"below_base", s->below_base));
 }
 
-/*
- * The ids of the row's programs, every load's in order
- * ("bpftool prog show id N" while it runs), and the tests' way to the
- * kernel's own count of their runs
- */
-static json_t *prog_ids_json(const struct bench_row *row)
-{
-	const struct row_state *st = row->state;
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < st->nr_prog_ids; i++)
-		json_array_append_new(a, json_integer(st->prog_ids[i]));
-	return a;
-}
-
 static void counts_json(json_t *o, const struct bench_family *fam,
 			const struct bench_row *row)
 {
@@ -769,7 +731,8 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 		"hits_window", (json_int_t)st->hits_window,
 		"hits_outside", (json_int_t)(st->hits - st->hits_window),
 		"runs_counted", (json_int_t)row->runs_counted,
-		"prog_ids", prog_ids_json(row),
+		"prog_ids", json_array_of(st->prog_ids, st->nr_prog_ids,
+					    json_integer),
 		/* a row loaded afresh each session has each load's ids */
 		"loads", st->loads,
 		"foreign_hits", (json_int_t)st->foreign,
