@@ -277,9 +277,11 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		note(buf, len, &off,
 		     "the kernel skipped the program for %llu event(s) of the %llu runs it says it skipped in the loops: re-entry from an interrupt",
 		     st->kernel_skipped, st->kernel_skips);
-	if (st->retries)
-		note(buf, len, &off, "%d disturbed unit%s run again",
-		     st->retries, st->retries > 1 ? "s" : "");
+	if (st->retries + st->base_retries)
+		note(buf, len, &off, "%d disturbed unit%s or sample%s run again",
+		     st->retries + st->base_retries,
+		     st->retries + st->base_retries > 1 ? "s" : "",
+		     st->retries + st->base_retries > 1 ? "s" : "");
 	if (row_settle_capped(row))
 		note(buf, len, &off,
 		     "the kernel threads on its CPUs were still busy at the go of %d of %d samples (after %.0f ms)",
@@ -793,7 +795,7 @@ static json_t *row_json(const struct bench_family *fam,
 		stats_json(o, row, &s);
 	}
 	json_object_update_new(o, json_pack(
-		"{s:s, s:b, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:o, s:i, s:I, s:s?}",
+		"{s:s, s:b, s:i, s:i, s:i, s:i, s:I, s:i, s:i, s:I, s:o, s:i, s:I, s:s?}",
 		"stop", row_stop_name(st->stop),
 		/* a base row whose samples came from its rows' units */
 		"fed", st->fed,
@@ -803,6 +805,7 @@ static json_t *row_json(const struct bench_family *fam,
 		"disturbed_units", st->disturbed_units,
 		"spent_ns", (json_int_t)st->spent_ns,
 		"disturbed_retries", st->retries,
+		"base_retries", st->base_retries,
 		"retry_ns", (json_int_t)st->retry_ns,
 		/* how long the kernel took to go quiet before the go */
 		"settle_ns", json_number(row_median(st->settle_ns, st->nr)),

@@ -62,7 +62,8 @@ struct row_state {
 	 * BPF run-time stats timed: each paid for two clock reads more
 	 */
 	__u64 stats_runs;
-	int retries;			/* units run again as disturbed */
+	int retries;			/* units, row samples run again as disturbed */
+	int base_retries;		/* base samples run again so */
 	__u64 retry_ns;			/* the time they took */
 	double prog_ns;			/* --prog-stats: ns per program run */
 	double prog_clock_ns;		/* of which the stats' clock reads */

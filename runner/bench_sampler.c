@@ -66,6 +66,8 @@
 #define SESSION_SHARE		1
 /* a row's units per session at most */
 #define MAX_SESSION_UNITS	8
+/* a disturbed sample's tries in its unit: see sample_again() */
+#define SAMPLE_TRIES		3
 
 /* ---- one sample ---- */
 
@@ -490,6 +492,9 @@ struct unit {
 	struct sample row[MAX_UNIT_ROW_SAMPLES];
 	int nr_row;			/* row samples run */
 	struct outcome out;		/* the worst of them */
+	int row_retries;		/* its row samples run again */
+	int base_retries;		/* its base samples run again */
+	__u64 retry_ns;			/* the time they took */
 };
 
 /*
@@ -574,6 +579,57 @@ static double unit_row_ns(const struct unit *u)
 	return u->nr_row ? sum / u->nr_row : NAN;
 }
 
+static bool retry_allowed(const struct bench_row *row, __u64 spent);
+
+/*
+ * Is the unit's sample @s, disturbed, to run again at once? An
+ * interruption (the host's steal, another task's turn) is short beside a
+ * unit: the next try of the sample alone usually finds the CPUs free,
+ * and the unit keeps its other samples, and the pairing that is its
+ * point. SAMPLE_TRIES tries at most, within the row's retry budget; a
+ * sample still disturbed makes its unit so.
+ */
+static bool sample_again(struct session *sess, const struct sample *s,
+			 struct unit *u, int *tries)
+{
+	return s->out.status == ST_DISTURBED && !bench_interrupted() &&
+	       ++*tries < SAMPLE_TRIES &&
+	       retry_allowed(sess->row, u->retry_ns);
+}
+
+static void base_sample_tries(const struct bench_family *fam,
+			      struct session *sess, __u64 count,
+			      struct unit *u, int b, int which)
+{
+	int tries = 0;
+	__u64 start;
+
+	base_sample_run(fam, sess, count, &u->base[b], which);
+	while (sample_again(sess, &u->base[b], u, &tries)) {
+		u->base_retries++;
+		start = now_ns();
+		base_sample_run(fam, sess, count, &u->base[b], which);
+		u->retry_ns += now_ns() - start;
+	}
+}
+
+/* the last row sample detaches: a try again attaches anew */
+static void row_sample_tries(const struct bench_family *fam,
+			     struct session *sess, __u64 count,
+			     struct unit *u, int i, bool last)
+{
+	int tries = 0;
+	__u64 start;
+
+	row_sample_run(fam, sess, count, &u->row[i], 1 + i, last);
+	while (sample_again(sess, &u->row[i], u, &tries)) {
+		u->row_retries++;
+		start = now_ns();
+		row_sample_run(fam, sess, count, &u->row[i], 1 + i, last);
+		u->retry_ns += now_ns() - start;
+	}
+}
+
 /* B R... B: a sample that fails ends the unit at once */
 static void unit_run(const struct bench_family *fam, struct session *sess,
 		     struct unit *u)
@@ -584,15 +640,14 @@ static void unit_run(const struct bench_family *fam, struct session *sess,
 	const struct sample *last;
 
 	memset(u, 0, sizeof(*u));
-	base_sample_run(fam, sess, base_count, &u->base[0], 0);
+	base_sample_tries(fam, sess, base_count, u, 0, 0);
 	last = &u->base[0];
 	for (i = 0; i < m && !sample_ends_unit(last); i++) {
-		row_sample_run(fam, sess, count, &u->row[i], 1 + i,
-			       i == m - 1);
+		row_sample_tries(fam, sess, count, u, i, i == m - 1);
 		last = &u->row[u->nr_row++];
 	}
 	if (!sample_ends_unit(last))
-		base_sample_run(fam, sess, base_count, &u->base[1], 1 + m);
+		base_sample_tries(fam, sess, base_count, u, 1, 1 + m);
 	/* a row sample that failed may have left the programs attached */
 	if (!row_stays_attached(sess->row))
 		session_detach(fam, sess);
@@ -806,6 +861,10 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 		took = now_ns() - start;
 		if (tries)
 			spent += took;
+		else
+			spent += u.retry_ns;
+		row->state->retries += u.row_retries;
+		row->state->base_retries += u.base_retries;
 		row->state->attempts++;
 		if (bench_interrupted())
 			return -EINTR;

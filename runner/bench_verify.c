@@ -270,6 +270,24 @@ bool sample_judge_moved(struct sample *s)
 	return false;
 }
 
+/*
+ * Who took a worker's time that it did not run: its wait on the run queue
+ * is another task's or a throttle's; what it neither ran nor waited is
+ * the host's (steal, where the kernel accounts it apart from the task's
+ * time, as under KVM) or interrupts' (with IRQ_TIME_ACCOUNTING), to the
+ * nanosecond, where /proc/stat's steal comes in ticks.
+ */
+static const char *time_taken_by(const struct worker_result *r)
+{
+	__u64 unseen = r->elapsed_ns > r->cpu_ns + r->run_delay_ns ?
+		       r->elapsed_ns - r->cpu_ns - r->run_delay_ns : 0;
+
+	if (r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns ||
+	    r->run_delay_ns >= unseen)
+		return "preempted or throttled";
+	return "the rest was not the worker's to run: the host's (steal) or interrupts'";
+}
+
 void sample_judge_disturbed(struct sample *s)
 {
 	int w;
@@ -303,8 +321,9 @@ void sample_judge_disturbed(struct sample *s)
 		if (share < MIN_CPU_SHARE ||
 		    r->run_delay_ns > MAX_DELAY_SHARE * r->elapsed_ns) {
 			outcome_set(&s->out, ST_DISTURBED,
-				    "worker on CPU %d ran %.0f%% of its wall time and waited %.0f us for its CPU: preempted or throttled",
-				    r->cpu, 100 * share, r->run_delay_ns / 1e3);
+				    "worker on CPU %d ran %.0f%% of its wall time and waited %.0f us for its CPU: %s",
+				    r->cpu, 100 * share, r->run_delay_ns / 1e3,
+				    time_taken_by(r));
 			return;
 		}
 	}

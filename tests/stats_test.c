@@ -993,6 +993,12 @@ static void share_97(struct worker_result *r)
 	r->cpu_ns = 970000;
 }
 
+static void share_96_waited(struct worker_result *r)
+{
+	r->cpu_ns = 960000;
+	r->run_delay_ns = 30000;
+}
+
 static void slept(struct worker_result *r)
 {
 	r->nvcsw = 1;
@@ -1088,6 +1094,11 @@ static void test_sample_disturbed(void)
 	disturbed_case("97% of the wall time is ok", share_97, ST_OK, NULL);
 	disturbed_case("96% of the wall time is not", share_96, ST_DISTURBED,
 		       "ran 96%");
+	disturbed_case("96% without a wait: the host's or interrupts'",
+		       share_96, ST_DISTURBED,
+		       "waited 0 us for its CPU: the rest was not the worker's to run: the host's (steal)");
+	disturbed_case("96% with the rest waited: another task's", share_96_waited,
+		       ST_DISTURBED, "waited 30 us for its CPU: preempted or throttled");
 	disturbed_case("a voluntary switch (SIGSTOP, a sleep)", slept,
 		       ST_DISTURBED, "slept or was stopped");
 	disturbed_case("a little preemption and delay is ok", preempted, ST_OK,

@@ -471,6 +471,30 @@ sec_disturbed() {
 	disturbed_by "a busy loop on the worker's CPU" shared "of its wall time"
 }
 
+# --- one sample disturbed (a worker stopped 10 ms in its loop, once): the
+# sample runs again at once, alone, and its unit stays whole and counts
+once_in_a_loop() {
+	local w i
+	for i in $(seq 2000); do
+		kill -0 "$PID" 2>/dev/null || return 1
+		for w in $(pgrep -P "$PID"); do
+			in_loop "$w" || continue
+			"$@" "$w"
+			return 0
+		done
+	done
+	return 1
+}
+sec_retry() {
+	run_bg once -c 1 -m base,raw_tp -e getpgid -n 2000000 -r 3 --json "$T_TMP/once.json"
+	set_up "a worker of the run stopped 10 ms in one of its loops" once_in_a_loop stop_10ms
+	run_end once
+	cleanup_checked once
+	jexpect "one sample stopped 10 ms: run again alone (disturbed_retries $(jget "$T_TMP/once.json" 'row("raw_tp", "getpgid")["disturbed_retries"]'), base_retries $(jget "$T_TMP/once.json" 'row("raw_tp", "getpgid")["base_retries"]')), no unit disturbed, 3 units, verified" "$T_TMP/once.json" \
+		'(lambda r: verified(r) and r["disturbed_retries"] + r["base_retries"] >= 1 and r["disturbed_units"] == 0 and r["units"]["n"] == 3)(row("raw_tp", "getpgid"))'
+	expect "one sample stopped: exit 0 (rc=$RC)" test "$RC" -eq 0
+}
+
 # --- a uprobe of someone else's on the target: skipped, never counted.
 # Placed through tracefs on a copy of the binary, removed however the
 # test ends.
@@ -745,6 +769,6 @@ sec_tracefs() {
 		'len(rows("tracepoint")) == 2 and all(verified(r) for r in rows("tracepoint"))'
 }
 
-sections percpu missrare missodd shipped stopped cgroup later pause disturbed uprobes \
+sections percpu missrare missodd shipped stopped cgroup later pause disturbed retry uprobes \
 	kills pipe outputs lock pidns caps nobtf cpu1 tracefs
 finish
