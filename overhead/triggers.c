@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include "bench.h"
+#include "rename_names.h"
 #include "triggers.h"
 #ifdef HAVE_SDT
 #include <sys/sdt.h>
@@ -21,7 +22,7 @@
 
 void rename_run(void *state, __u64 count)
 {
-	static const char names[2][16] = { "overhead_even", "overhead_odd" };
+	static const char names[2][16] = RENAME_NAMES;
 	__u64 i;
 
 	for (i = 0; i < count; i++)

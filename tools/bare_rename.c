@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include "../overhead/rename_names.h"
 
 static double now(void)
 {
@@ -25,7 +26,7 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	static const char names[2][16] = { "bare_even", "bare_odd" };
+	static const char names[2][16] = RENAME_NAMES;
 	long long count, i;
 	double total = 0, rate;
 	int fd[2], c;
