@@ -57,7 +57,7 @@ expect "judge: a base row fed by its rows' -r 2 units, two samples each, passes"
 expect "judge: a fed base row with samples its units did not make fails" has judge "FAIL t base d (ok, but 3 samples' events for 2 units of its rows, -r 2)"
 expect "judge: every command ended" has judge "ENDS 3"
 
-# The judge on the kernel's kselftest runner's output: each
+# The judge on the kernel's kselftest runner's output (--kselftest): each
 # row of a test's nested KTAP, each test the runner reports.
 # ksft_log NAME TEST1 TEST2: a console log of a list and one runner's run
 ksft_log() {
@@ -118,6 +118,10 @@ ksft_judge kpart "$ksft_ok" '# KTAP version 1
 # ok 1 base getpgid
 ok 2 selftests: bpf_overhead: map_perf_test.sh # SKIP'
 expect "judge, kselftest: the runner's SKIP of a test with a row ok fails" has kpart "FAIL kselftest bpf_overhead:map_perf_test.sh (SKIP, but map_perf_test base getpgid is PASS)"
+
+run_capture kcmd "$VMTEST" --kselftest -- true
+expect "--kselftest with a command exits 2" [ "$RC" -eq 2 ]
+expect "--kselftest with a command: one line on stderr" [ "$(err_lines kcmd)" -eq 1 ]
 
 run_capture nokernel "$VMTEST" --no-build -k /nonexistent -- true
 expect "missing kernel fails" [ "$RC" -ne 0 ]
