@@ -25,6 +25,9 @@
 #                      build/kselftest by default; make kselftest-tar
 #                      packs it as the kernel's gen_tar does. ARCH=arm64:
 #                      the arm64 programs, in build/arm64/kselftest
+#   make vmtest-kselftest [ARCH=arm64]
+#                      that package run by the kernel's runner in a stock
+#                      kernel under qemu (tools/vmtest.sh --kselftest)
 #   make V=1           show full commands
 #   make LIBBPF=bookworm  the same against another libbpf (below)
 # CLANG=, BPFTOOL=, CC=, VMLINUX_BTF= override the tools and the BTF source;
@@ -61,7 +64,7 @@ $(error ARCH=$(ARCH): only the host's architecture ($(HOST_ARCH)) and arm64 are 
 endif
 # (the kselftest package's goals build the static programs themselves)
 ifneq ($(STATIC),1)
-ifneq ($(filter-out kselftest-install kselftest-tar,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out kselftest-install kselftest-tar vmtest-kselftest,$(or $(MAKECMDGOALS),all)),)
 $(error ARCH=$(ARCH) builds static binaries only: make STATIC=1 ARCH=$(ARCH))
 endif
 endif
@@ -368,6 +371,11 @@ vmtest: deps-vmtest
 vmtest-arm64: deps-arm64
 	$(Q)tools/vmtest.sh --arch arm64
 
+# the kselftest package under a stock kernel, run by the kernel's
+# run_kselftest.sh (ARCH=arm64: the arm64 package on an arm64 kernel)
+vmtest-kselftest: $(if $(CROSS),deps-$(ARCH),deps-vmtest)
+	$(Q)tools/vmtest.sh --kselftest $(if $(CROSS),--arch $(ARCH))
+
 # the arm64 cross build's checks, no qemu (not part of 'make check' yet)
 check-arm64: deps-arm64
 	$(Q)tests/run.sh tests/test_arm64_build.sh
@@ -423,7 +431,7 @@ clean:
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
 	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest
 
-.PHONY: all docs tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
+.PHONY: all docs tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:
