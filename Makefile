@@ -23,7 +23,11 @@
 #                      programs with the kernel's run_kselftest.sh (from
 #                      Debian's linux-source-6.1: make deps), in
 #                      build/kselftest by default; make kselftest-tar
-#                      packs it as the kernel's gen_tar does
+#                      packs it as the kernel's gen_tar does. ARCH=arm64:
+#                      the arm64 programs, in build/arm64/kselftest
+#   make vmtest-kselftest [ARCH=arm64]
+#                      that package run by the kernel's runner in a stock
+#                      kernel under qemu (tools/vmtest.sh --kselftest)
 #   make V=1           show full commands
 #   make LIBBPF=bookworm  the same against another libbpf (below)
 # CLANG=, BPFTOOL=, CC=, VMLINUX_BTF= override the tools and the BTF source;
@@ -58,8 +62,11 @@ ifneq ($(ARCH),$(HOST_ARCH))
 ifneq ($(ARCH),arm64)
 $(error ARCH=$(ARCH): only the host's architecture ($(HOST_ARCH)) and arm64 are built)
 endif
+# (the kselftest package's goals build the static programs themselves)
 ifneq ($(STATIC),1)
+ifneq ($(filter-out kselftest-install kselftest-tar vmtest-kselftest,$(or $(MAKECMDGOALS),all)),)
 $(error ARCH=$(ARCH) builds static binaries only: make STATIC=1 ARCH=$(ARCH))
+endif
 endif
 CROSS := $(ARCH)
 OUTPUT := build/$(ARCH)
@@ -364,6 +371,11 @@ vmtest: deps-vmtest
 vmtest-arm64: deps-arm64
 	$(Q)tools/vmtest.sh --arch arm64
 
+# the kselftest package under a stock kernel, run by the kernel's
+# run_kselftest.sh (ARCH=arm64: the arm64 package on an arm64 kernel)
+vmtest-kselftest: $(if $(CROSS),deps-$(ARCH),deps-vmtest)
+	$(Q)tools/vmtest.sh --kselftest $(if $(CROSS),--arch $(ARCH))
+
 # the arm64 cross build's checks, no qemu (not part of 'make check' yet)
 check-arm64: deps-arm64
 	$(Q)tests/run.sh tests/test_arm64_build.sh
@@ -383,8 +395,10 @@ first-run: all
 # A kselftest collection, laid out as the kernel's "make -C
 # tools/testing/selftests install" does, with the kernel's own runner
 # files, taken from Debian's linux-source-6.1 tarball (make deps
-# installs it). The programs are the static build, as vmtest's guests get.
-INSTALL_PATH ?= build/kselftest
+# installs it). The programs are the static build, as vmtest's guests get;
+# with ARCH=arm64 (LIBBPF=) the arm64 (that libbpf's) static build, and the
+# tree by default in build/arm64/kselftest (build/<LIBBPF>/kselftest).
+INSTALL_PATH ?= $(OUTPUT)/kselftest
 LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.1.tar.xz
 KSFT_RUNNER := build/kselftest-runner
 KSFT_TOP := $(patsubst %.tar.xz,%,$(notdir $(LINUX_SOURCE_TAR)))/tools/testing/selftests
@@ -397,9 +411,9 @@ $(KSFT_RUNNER)/run_kselftest.sh:
 		--wildcards '$(KSFT_TOP)/run_kselftest.sh' '$(KSFT_TOP)/kselftest/*'
 
 kselftest-install: $(KSFT_RUNNER)/run_kselftest.sh
-	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/test_overhead \
-		build/static/map_perf_test
-	$(Q)tools/kselftest-install.sh build/static $(KSFT_RUNNER) $(INSTALL_PATH)
+	$(Q)$(MAKE) --no-print-directory STATIC=1 $(OUTPUT)/static/test_overhead \
+		$(OUTPUT)/static/map_perf_test
+	$(Q)tools/kselftest-install.sh $(OUTPUT)/static $(KSFT_RUNNER) $(INSTALL_PATH)
 
 # the installed directory as the kernel's "make gen_tar" packs it, for a
 # fleet that fetches a kselftest tarball
@@ -417,7 +431,7 @@ clean:
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
 	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest
 
-.PHONY: all docs tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 bench plot \
+.PHONY: all docs tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:

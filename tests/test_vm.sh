@@ -31,4 +31,28 @@ done < <(grep -E '^(PASS|SKIP|FAIL) ' "$T_TMP/vm.out")
 expect "vmtest verdict ($(tail -n 1 "$T_TMP/vm.out"))" test "$RC" -eq 0
 jobs=$(grep -c '^PASS ' "$T_TMP/vm.out")
 expect "vmtest: rows verified in the guest ($jobs)" test "$jobs" -gt 0
+
+# The kselftest package in the same kernel, run by the kernel's own
+# run_kselftest.sh (--kselftest), each test narrowed through the runner's
+# KSELFTEST_<TEST>_ARGS to rows the host cannot run and one it can:
+# about 15 s. .ci/run's boots prove the whole collection.
+KSELFTEST_TEST_OVERHEAD_SH_ARGS="-n 2000 -m base,raw_tp,kprobe,fentry -e getpgid" \
+KSELFTEST_MAP_PERF_TEST_SH_ARGS="-n 2000 -t hash_lookup -a kprobe,fentry" \
+	"$TOP/tools/vmtest.sh" --kselftest >"$T_TMP/ks.out" 2>&1
+RC=$?
+sed -n '/^TAP version 13$/,/^== rc=/p' "$T_TMP/ks.out"
+grep '^vmtest: ' "$T_TMP/ks.out"
+# each row and test judged: a row disturbed under TCG is a skip
+while read -r verdict name1 name2 rest; do
+	case $verdict in
+	PASS) pass "vm, kselftest: $name1 $name2 $rest" ;;
+	SKIP) skip "vm, kselftest: $name1 $name2 $rest" ;;
+	FAIL) fail "vm, kselftest: $name1 $name2 $rest" ;;
+	esac
+done < <(grep -E '^(PASS|SKIP|FAIL) ' "$T_TMP/ks.out")
+expect "vmtest --kselftest verdict ($(tail -n 1 "$T_TMP/ks.out"))" test "$RC" -eq 0
+for t in test_overhead.sh map_perf_test.sh; do
+	expect "the guest's run_kselftest.sh: bpf_overhead:$t ok (or # SKIP)" \
+		grep -Eq "^ok [12] selftests: bpf_overhead: $t( # SKIP)?$" "$T_TMP/ks.out"
+done
 finish

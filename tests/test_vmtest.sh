@@ -57,6 +57,72 @@ expect "judge: a base row fed by its rows' -r 2 units, two samples each, passes"
 expect "judge: a fed base row with samples its units did not make fails" has judge "FAIL t base d (ok, but 3 samples' events for 2 units of its rows, -r 2)"
 expect "judge: every command ended" has judge "ENDS 3"
 
+# The judge on the kernel's kselftest runner's output (--kselftest): each
+# row of a test's nested KTAP, each test the runner reports.
+# ksft_log NAME TEST1 TEST2: a console log of a list and one runner's run
+ksft_log() {
+	local list='{"schema": "bpf-bench/1", "tool": "test_overhead", "rows": [{"name": "kprobe", "variant": "getpgid", "needs": ["KPROBES"]}, {"name": "fentry", "variant": "getpgid", "needs": ["FENTRY_X"]}]}'
+	printf 'VMTEST-RUN 1: l\nVMTEST-OUT 1\n%s\nVMTEST-ERR 1\nVMTEST-END rc=0\n' "$list"
+	printf 'VMTEST-RUN 2: cd /kselftest && ./run_kselftest.sh\nVMTEST-OUT 2\n[    2.78] kselftest: Running tests in bpf_overhead\nTAP version 13\n1..2\n'
+	printf '# selftests: bpf_overhead: test_overhead.sh\n%s\n' "$2"
+	[ -z "$3" ] || printf '# selftests: bpf_overhead: map_perf_test.sh\n%s\n' "$3"
+	printf 'VMTEST-ERR 2\nVMTEST-END rc=0\n'
+}
+ksft_judge() {
+	ksft_log "$@" >"$T_TMP/$1.log"
+	echo "CONFIG_KPROBES=y" >"$T_TMP/$1.config"
+	run_capture "$1" python3 "$TOP/tools/vmtest-judge.py" "$T_TMP/$1.log" "$T_TMP/$1.config"
+}
+ksft_ok='# KTAP version 1
+# 1..2
+# # raw_tp getpgid: overhead 247.1 ns/event
+# ok 1 raw_tp getpgid
+# ok 2 fentry getpgid # SKIP no trampolines
+# # Totals: pass:1 fail:0 xfail:0 xpass:0 skip:1 error:0
+ok 1 selftests: bpf_overhead: test_overhead.sh'
+ksft_skip='# KTAP version 1
+# 1..1
+# ok 1 hash_lookup kprobe [wakeup=1,record_size=64] # SKIP disturbed: a worker was moved
+ok 2 selftests: bpf_overhead: map_perf_test.sh # SKIP'
+ksft_judge kgood "$ksft_ok" "$ksft_skip"
+expect "judge, kselftest: all ok or skipped with a reason: exit 0 (rc=$RC)" [ "$RC" -eq 0 ]
+expect "judge, kselftest: a nested row ok passes" has kgood "PASS test_overhead raw_tp getpgid"
+expect "judge, kselftest: a row skipped for a missing option is a skip" has kgood "SKIP test_overhead fentry getpgid (no trampolines)"
+expect "judge, kselftest: the runner's ok passes" has kgood "PASS kselftest bpf_overhead:test_overhead.sh"
+expect "judge, kselftest: a disturbed row is a skip" has kgood "SKIP map_perf_test hash_lookup kprobe [wakeup=1,record_size=64] (disturbed: a worker was moved)"
+expect "judge, kselftest: the runner's SKIP of a test whose rows all skip is a skip" has kgood "SKIP kselftest bpf_overhead:map_perf_test.sh (every row skipped)"
+expect "judge, kselftest: one test ok" has kgood "KSFT_OK 1"
+
+ksft_judge kbad '# KTAP version 1
+# 1..3
+# # raw_tp getpgid: FAILED: 0 hits for 2000 events
+# not ok 1 raw_tp getpgid
+# ok 2 kprobe getpgid # SKIP kprobes refused
+# ok 3 base getpgid # SKIP
+not ok 1 selftests: bpf_overhead: test_overhead.sh # exit=1' '# KTAP version 1
+# 1..2
+# ok 1 base getpgid
+ok 2 selftests: bpf_overhead: map_perf_test.sh # SKIP'
+expect "judge, kselftest: exit 1 on failures (rc=$RC)" [ "$RC" -eq 1 ]
+expect "judge, kselftest: a nested 'not ok' fails, with its FAILED reason" has kbad "FAIL test_overhead raw_tp getpgid (0 hits for 2000 events)"
+expect "judge, kselftest: skipped though the config enables it fails" has kbad "FAIL test_overhead kprobe getpgid (skipped, but the config enables CONFIG_KPROBES: kprobes refused)"
+expect "judge, kselftest: a SKIP without a reason fails" has kbad "FAIL test_overhead base getpgid (a SKIP without a reason)"
+expect "judge, kselftest: the runner's 'not ok' fails" has kbad "FAIL kselftest bpf_overhead:test_overhead.sh (not ok # exit=1)"
+expect "judge, kselftest: a test's plan not kept fails" has kbad "FAIL kselftest bpf_overhead:map_perf_test.sh (its plan 1..2, 1 test points)"
+expect "judge, kselftest: no test ok" has kbad "KSFT_OK 0"
+
+ksft_judge kcut "$ksft_ok" ''
+expect "judge, kselftest: a runner's plan not kept fails" has kcut "FAIL kselftest run_kselftest.sh (its plan 1..2, 1 results)"
+ksft_judge kpart "$ksft_ok" '# KTAP version 1
+# 1..1
+# ok 1 base getpgid
+ok 2 selftests: bpf_overhead: map_perf_test.sh # SKIP'
+expect "judge, kselftest: the runner's SKIP of a test with a row ok fails" has kpart "FAIL kselftest bpf_overhead:map_perf_test.sh (SKIP, but map_perf_test base getpgid is PASS)"
+
+run_capture kcmd "$VMTEST" --kselftest -- true
+expect "--kselftest with a command exits 2" [ "$RC" -eq 2 ]
+expect "--kselftest with a command: one line on stderr" [ "$(err_lines kcmd)" -eq 1 ]
+
 run_capture nokernel "$VMTEST" --no-build -k /nonexistent -- true
 expect "missing kernel fails" [ "$RC" -ne 0 ]
 expect "missing kernel is named" last_line nokernel "vmtest: FAIL (kernel image /nonexistent not found)"

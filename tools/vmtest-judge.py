@@ -23,8 +23,21 @@ Whether each worker's CPU saw its events is the tool's own per-CPU check
 them, so the judge adds no sum of hits over CPUs of its own, only the
 command line's arithmetic the run cannot make up.
 
-Prints one "PASS|SKIP|FAIL tool name variant (why)" line per row, then
-"ROWS n" and "ENDS n", and exits 1 when any row failed.
+A stdout that is the kernel's kselftest runner's (run_kselftest.sh,
+"TAP version 13") is judged test by test and, within each test's nested
+KTAP (the programs' --ktap), row by row:
+
+    PASS  a row "ok"; a test "ok" with as many rows as its plan
+    SKIP  a row "ok ... # SKIP <reason>" (a disturbed row too: its KTAP
+          has no counts to verify), unless the config enables all the
+          row needs, as above; a test "ok ... # SKIP" whose rows all are
+    FAIL  "not ok", a SKIP without a reason, a plan not kept, a test
+          "ok # SKIP" with a row that is not
+
+Prints one "PASS|SKIP|FAIL tool name variant (why)" line per row (a
+test's is "kselftest collection:test"), then "ROWS n", "KSFT_OK n" (tests
+the runner reported ok, not skipped) and "ENDS n", and exits 1 when any
+row or test failed.
 """
 import json
 import re
@@ -131,6 +144,10 @@ def judge(tool, r, listed, config, cmd=None):
         return "PASS", name, "timing disturbed under emulation"
     if st == "failed":
         return "FAIL", name, why
+    return judge_skip(tool, r, name, why, listed, config)
+
+
+def judge_skip(tool, r, name, why, listed, config):
     entry = listed.get(key(tool, r))
     needs = entry.get("needs", []) if entry else []
     # may_lack: a kernel may lack it whatever its config; lacks: the
@@ -142,6 +159,103 @@ def judge(tool, r, listed, config, cmd=None):
     return "SKIP", name, why
 
 
+# the kernel's runner: its result lines, and its header of each test
+KSFT_RESULT = re.compile(r"(not ok|ok) \d+ selftests: (\S+): (\S+)(?: # (.*))?$")
+KSFT_HEADER = re.compile(r"# selftests: (\S+): (\S+)$")
+# a test's own KTAP, "# "-prefixed by the runner; a row's name has no '#'
+NESTED_ROW = re.compile(r"# (not ok|ok) \d+ ([^#]*?)(?: # (.*))?$")
+NESTED_PLAN = re.compile(r"# 1\.\.(\d+)$")
+NESTED_FAILED = re.compile(r"# # (.*?): FAILED: (.*)$")
+
+
+def ktap_row(desc):
+    """a row of a KTAP description "name variant [key=value,...]" """
+    m = re.match(r"(\S+) (\S+)(?: \[(.*)\])?$", desc)
+    if not m:
+        return {"name": desc, "variant": "", "params": {}}
+    params = dict(kv.partition("=")[::2] for kv in m.group(3).split(",")) \
+        if m.group(3) else {}
+    return {"name": m.group(1), "variant": m.group(2), "params": params}
+
+
+def judge_ktap_row(tool, result, desc, directive, failed, listed, config):
+    name = "%s %s" % (tool, desc)
+    if result == "not ok":
+        return "FAIL", name, failed.get(desc) or "not ok"
+    if not directive:
+        return "PASS", name, ""
+    if not directive.startswith("SKIP"):
+        return "FAIL", name, "ok with directive '%s'" % directive
+    why = directive[4:].strip()
+    if not why:
+        return "FAIL", name, "a SKIP without a reason"
+    if why.startswith("disturbed:"):
+        return "SKIP", name, why
+    return judge_skip(tool, ktap_row(desc), name, why, listed, config)
+
+
+def judge_ksft_test(test, result, directive, rows, plan):
+    """the runner's verdict on one test, against the test's own KTAP"""
+    name = "kselftest %s" % test
+    if result == "not ok":
+        return "FAIL", name, "not ok" + (" # " + directive if directive else "")
+    if not rows:
+        return "FAIL", name, "%s, but no KTAP test point of its own" % result
+    if plan != len(rows):
+        return "FAIL", name, "its plan 1..%s, %d test points" % (plan, len(rows))
+    if not directive:
+        return "PASS", name, ""
+    if directive.strip() == "SKIP":
+        not_skip = [r for r in rows if r[0] != "SKIP"]
+        if not_skip:
+            return "FAIL", name, "SKIP, but %s is %s" % (not_skip[0][1], not_skip[0][0])
+        return "SKIP", name, "every row skipped"
+    return "FAIL", name, "ok with directive '%s'" % directive
+
+
+def kselftest(out, listed, config):
+    """verdicts of a run_kselftest.sh output, or None if it is not one"""
+    lines = [l for l in out.splitlines() if not KMSG.match(l)]
+    if not lines or lines[0] != "TAP version 13":
+        return None
+    verdicts, plan, results = [], None, 0
+    tool, rows, nested_plan, failed = "?", [], None, {}
+    for line in lines[1:]:
+        m = KSFT_RESULT.match(line)
+        if m:
+            results += 1
+            test = "%s:%s" % (m.group(2), m.group(3))
+            verdicts += rows
+            verdicts.append(judge_ksft_test(test, m.group(1), m.group(4),
+                                            rows, nested_plan))
+            tool, rows, nested_plan, failed = "?", [], None, {}
+            continue
+        m = KSFT_HEADER.match(line)
+        if m:
+            tool = re.sub(r"\.sh$", "", m.group(2))
+            continue
+        m = NESTED_FAILED.match(line)
+        if m:
+            failed[m.group(1)] = m.group(2)
+            continue
+        m = NESTED_ROW.match(line)
+        if m:
+            rows.append(judge_ktap_row(tool, m.group(1), m.group(2),
+                                       m.group(3), failed, listed, config))
+            continue
+        m = NESTED_PLAN.match(line)
+        if m and nested_plan is None:
+            nested_plan = int(m.group(1))
+            continue
+        if plan is None and re.match(r"1\.\.\d+$", line):
+            plan = int(line[3:])
+    verdicts += rows
+    if plan is None or plan != results:
+        verdicts.append(("FAIL", "kselftest run_kselftest.sh",
+                         "its plan 1..%s, %d results" % (plan, results)))
+    return verdicts
+
+
 def main():
     log = open(sys.argv[1], errors="replace").read()
     config = config_options(sys.argv[2] if len(sys.argv) > 2 else None)
@@ -151,6 +265,7 @@ def main():
         try:
             doc = json.loads(out)
         except ValueError:
+            verdicts += kselftest(out, listed, config) or []
             continue
         tool = doc.get("tool", "?")
         if "rows" in doc:
@@ -162,6 +277,8 @@ def main():
         failed |= v == "FAIL"
         print("%s %s%s" % (v, name, " (%s)" % why if why else ""))
     print("ROWS %d" % len(verdicts))
+    print("KSFT_OK %d" % sum(1 for v, name, _ in verdicts
+                             if v == "PASS" and name.startswith("kselftest ")))
     print("ENDS %d" % ends)
     return 1 if failed else 0
 

@@ -50,6 +50,12 @@ BOOTS=3
 QEMU_PID=
 RC=0
 PACK_BINS=
+# --kselftest: the tree of 'make kselftest-install' (KSFT_DIR, beside
+# BIN_DIR), packed as /kselftest when PACK_KSFT is 1 and run by the
+# kernel's run_kselftest.sh
+KSELFTEST=0
+KSFT_DIR=
+PACK_KSFT=0
 
 usage() {
 	cat <<EOF
@@ -79,6 +85,13 @@ judge every row of the results each command prints with --json -.
   --accel MODE   auto (default: KVM only if a probe boot succeeds), kvm, tcg
   --append ARGS  more kernel command-line arguments
   --fetch-only   fetch/unpack the kernel, print its path, do not boot
+  --kselftest    run the kselftest collection instead: 'make kselftest-install'
+                 (with --arch arm64, the arm64 one) into build/kselftest
+                 (build/arm64/kselftest), packed as /kselftest, and the
+                 guest runs its run_kselftest.sh, the kernel's runner. Each
+                 KSELFTEST_<TEST>_ARGS of the environment is passed on (the
+                 runner appends it to that test's command line), e.g.
+                 KSELFTEST_TEST_OVERHEAD_SH_ARGS="-n 2000 -m raw_tp"
   --count N      the default test_overhead run's -n (default $COUNT)
   --repeat N     the default test_overhead run's -r (default $REPEAT)
   --attach LIST  the default map_perf_test run's -a (default $MAP_ATTACH).
@@ -93,6 +106,12 @@ Without CMD the guest runs (two units a row, so repeats run there too):
   ./map_perf_test -n 2000 -r 1 -a all --json -  (if built: every method,
                                    --attach; test_overhead proves repeats)
 With CMD it runs exactly that argv (use "sh -c '...'" for shell syntax).
+With --kselftest it runs both programs' --list --json - and then
+  cd /kselftest && ./run_kselftest.sh
+whose KTAP is judged: each row of a test's nested KTAP PASS when ok, SKIP
+when '# SKIP <reason>' (FAIL without a reason, or as for --json when the
+config enables all the row needs), FAIL when 'not ok'; each test FAIL
+when the runner says 'not ok', and the run fails unless one test is ok.
 Rows of any command that prints a results document are judged: PASS when
 ok (or disturbed with its hits verified: timing under TCG is no figure),
 FAIL when failed, or skipped although the config enables everything the
@@ -146,6 +165,7 @@ parse_args() {
 		-v) VERBOSE=1 ;;
 		--no-build) BUILD=0 ;;
 		--fetch-only) FETCH_ONLY=1 ;;
+		--kselftest) KSELFTEST=1 ;;
 		-h|--help) usage; exit 0 ;;
 		--) shift; break ;;
 		*) bad_usage "unknown option '$1'" ;;
@@ -153,6 +173,8 @@ parse_args() {
 		shift
 	done
 	[ $# -eq 0 ] || { CMDS=("$(quote_argv "$@")"); DEFAULT_RUN=0; }
+	[ "$KSELFTEST" -eq 0 ] || [ "$DEFAULT_RUN" -eq 1 ] ||
+		bad_usage "--kselftest runs the kernel's runner, not a command"
 	set_arch "$GUEST_ARCH"
 	set_libbpf "$LIBBPF"
 	[ -z "$KERNEL" ] || [ -z "$PKG" ] || bad_usage "-k and -p exclude each other"
@@ -207,6 +229,8 @@ set_libbpf() {
 		MAKE_ARGS+=" LIBBPF=$1" ;;
 	*) bad_usage "--libbpf wants system, bookworm or trixie, not '$1'" ;;
 	esac
+	# where 'make $MAKE_ARGS kselftest-install' installs by default
+	KSFT_DIR=$(dirname "$BIN_DIR")/kselftest
 }
 
 # apt's name of a package of the guest's architecture
@@ -304,6 +328,8 @@ fetch_busybox() {
 build_binaries() {
 	local targets=("${BINARIES[@]/#/${BIN_DIR#"$TOP"/}/}")
 	[ "$BUILD" -eq 1 ] || return 0
+	# the install builds the programs first
+	[ "$KSELFTEST" -eq 0 ] || targets=(kselftest-install)
 	note "building: make -C $TOP $MAKE_ARGS ${targets[*]}"
 	# shellcheck disable=SC2086
 	make -C "$TOP" $MAKE_ARGS "${targets[@]}" || fail_now "make $MAKE_ARGS failed"
@@ -331,6 +357,36 @@ default_cmds() {
 	fi
 }
 
+# The kselftest collection's guest commands: the lists (the rows' needs,
+# for the judge), then the kernel's runner as a fleet runs it, with the
+# KSELFTEST_*_ARGS of our environment.
+kselftest_cmds() {
+	local v env=
+	[ -x "$KSFT_DIR/run_kselftest.sh" ] ||
+		fail_now "no $KSFT_DIR/run_kselftest.sh (make $MAKE_ARGS kselftest-install, or drop --no-build)"
+	for v in $(compgen -e); do
+		[[ $v =~ ^KSELFTEST_[A-Z0-9_]+_ARGS$ ]] || continue
+		env+="$v=$(quote_argv "${!v}") "
+	done
+	CMDS=("./kselftest/bpf_overhead/test_overhead --list --json -"
+	      "./kselftest/bpf_overhead/map_perf_test --list --json -"
+	      "cd /kselftest && ${env}./run_kselftest.sh")
+}
+
+# The kernel's runner calls "/usr/bin/timeout --foreground" (GNU's):
+# busybox's timeout has no such option, and never leaves the foreground
+# process group, which is what the option asks for. A timeout then shows
+# as "# exit=143" (SIGTERM), not GNU's 124 "# TIMEOUT".
+write_timeout() {
+	cat >"$1" <<'EOF'
+#!/bin/sh
+# GNU timeout's --foreground for the kernel's kselftest runner (vmtest.sh)
+[ "$1" = --foreground ] && shift
+exec /bin/timeout "$@"
+EOF
+	chmod 755 "$1"
+}
+
 write_init() {
 	cat >"$1" <<'EOF'
 #!/bin/busybox sh
@@ -340,6 +396,11 @@ export PATH=/bin:/
 # No /dev/console node is packed (that needs root): mount devtmpfs first,
 # then point our output at the console.
 mount -t devtmpfs devtmpfs /dev
+# what udev makes on a full system; the kselftest runner appends to /dev/stdout
+ln -s /proc/self/fd /dev/fd
+ln -s fd/0 /dev/stdin
+ln -s fd/1 /dev/stdout
+ln -s fd/2 /dev/stderr
 exec </dev/null >/dev/console 2>&1
 m=
 mnt() { mkdir -p "$3"; if mount -t "$1" "$2" "$3"; then m="$m $1=ok"; else m="$m $1=FAILED"; fi; }
@@ -350,11 +411,13 @@ mnt debugfs debugfs /sys/kernel/debug
 mnt bpf bpf /sys/fs/bpf
 echo "VMTEST-BOOT $(uname -r) up $(cut -d' ' -f1 /proc/uptime)s mounts:$m"
 cd /
-# stdout and stderr apart: stdout may be JSON for the host to judge
+# stdout and stderr apart: stdout may be JSON for the host to judge;
+# appended to, as what opens /dev/stdout again appends (kselftest's runner)
 i=1
 while [ -e /vmtest/cmd.$i ]; do
 	echo "VMTEST-RUN $i: $(cat /vmtest/cmd.$i)"
-	sh /vmtest/cmd.$i </dev/null >/tmp/out 2>/tmp/err
+	: >/tmp/out
+	sh /vmtest/cmd.$i </dev/null >>/tmp/out 2>/tmp/err
 	rc=$?
 	echo "VMTEST-OUT $i"
 	cat /tmp/out
@@ -379,6 +442,12 @@ build_initramfs() {
 	for b in $PACK_BINS; do
 		cp "$BIN_DIR/$b" "$root/$b" || return 1
 	done
+	if [ "$PACK_KSFT" -eq 1 ]; then
+		mkdir -p "$root/kselftest" "$root/usr/bin" || return 1
+		tar -C "$KSFT_DIR" --exclude=./kselftest-packages -cf - . |
+			tar -C "$root/kselftest" -xf - || return 1
+		write_timeout "$root/usr/bin/timeout"
+	fi
 	for c in "$@"; do
 		echo "$c" >"$root/vmtest/cmd.$i"
 		i=$((i + 1))
@@ -428,7 +497,7 @@ kvm_works() {
 	ans=$(grep -F "$key " "$probe" 2>/dev/null | tail -1 | awk '{print $NF}')
 	if [ -z "$ans" ]; then
 		note "probing KVM (bounded to 8 s, result cached in $probe)"
-		PACK_BINS='' build_initramfs "$WORK/probe.gz" true || return 1
+		PACK_BINS='' PACK_KSFT=0 build_initramfs "$WORK/probe.gz" true || return 1
 		ans=no
 		VERBOSE=0 run_qemu "-accel kvm -cpu host" "$WORK/probe.log" 8 "$WORK/probe.gz" &&
 			grep -q 'VMTEST-END rc=0' <(clean_log "$WORK/probe.log") && ans=yes
@@ -453,13 +522,17 @@ pick_accel() {
 
 # report LOG: each command's output, then one verdict per judged row.
 report() {
-	local log=$1 rows ends rc verdicts
+	local log=$1 rows ends rc verdicts ksft_ok
 	verdicts=$WORK/verdicts
-	clean_log "$log" | awk '
+	# --kselftest: the lists are for the judge; the runner's output is the
+	# report (a list's lines are counted, not shown)
+	clean_log "$log" | awk -v ksft="$KSELFTEST" '
 		/VMTEST-BOOT / { sub(/.*VMTEST-BOOT /, ""); print "vmtest: guest: " $0; next }
-		/VMTEST-RUN / { sub(/.*VMTEST-RUN /, "== "); print; next }
-		/VMTEST-(OUT|ERR) / { next }
+		/VMTEST-RUN / { sub(/.*VMTEST-RUN /, "== "); print; list = ksft && / --list --json -$/; next }
+		/VMTEST-OUT / { hide = list; n = 0; next }
+		/VMTEST-ERR / { if (hide) print "(" n " lines of --list JSON, for the judge)"; hide = 0; next }
 		/VMTEST-END rc=/ { sub(/.*VMTEST-END /, "== "); print; next }
+		hide { n++; next }
 		{ print }'
 	python3 "$JUDGE" <(clean_log "$log") $CONFIG >"$verdicts"
 	grep -E '^(PASS|SKIP|FAIL) ' "$verdicts" | sed '1i == summary'
@@ -481,6 +554,9 @@ report() {
 		REASONS+=("end marker missing: ${ends:-0} of ${#CMDS[@]} commands finished")
 	fi
 	[ "$DEFAULT_RUN" -eq 0 ] || [ "${rows:-0}" -gt 0 ] || REASONS+=("no rows judged")
+	ksft_ok=$(awk '$1 == "KSFT_OK" { print $2 }' "$verdicts")
+	[ "$KSELFTEST" -eq 0 ] || [ "${ksft_ok:-0}" -gt 0 ] ||
+		REASONS+=("the kernel's runner reported no test ok")
 }
 
 # A hung guest must end the run, with enough console to see where it hung.
@@ -561,9 +637,14 @@ main() {
 	[ -x "$BUSYBOX" ] || fail_now "$BUSYBOX missing (apt-get install busybox-static)"
 	build_binaries
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/vmtest.XXXXXX") || fail_now "mktemp failed"
-	PACK_BINS=$(present_binaries)
-	# shellcheck disable=SC2086
-	[ "$DEFAULT_RUN" -eq 0 ] || default_cmds $PACK_BINS
+	if [ "$KSELFTEST" -eq 1 ]; then
+		kselftest_cmds
+		PACK_KSFT=1
+	else
+		PACK_BINS=$(present_binaries)
+		# shellcheck disable=SC2086
+		[ "$DEFAULT_RUN" -eq 0 ] || default_cmds $PACK_BINS
+	fi
 	build_initramfs "$WORK/initrd.gz" "${CMDS[@]}" || fail_now "cannot build the initramfs"
 	pick_accel
 	[ -n "$CONFIG" ] ||
