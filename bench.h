@@ -394,6 +394,7 @@ struct run_settings {
 	const char *json;
 	bool ktap;		/* --ktap: KTAP on stdout, not the summary */
 	bool prog_stats;
+	bool profile;		/* --profile: a profiling pass after the run */
 	bool list;		/* --list: rows are listed, nothing runs */
 	double lock_wait;	/* seconds to wait for another run */
 	int verbosity;		/* 0: -q, 1: default, 2: -v */

@@ -25,6 +25,7 @@
 #include "bench_workers.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
+#include "bench_profile.h"
 #include "bench_report.h"
 #include "bench_util.h"
 
@@ -833,6 +834,8 @@ static json_t *row_json(const struct bench_family *fam,
 		"steal_ns", (json_int_t)st->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));
 	counts_json(o, fam, row);
+	if (bench_rs.profile)
+		json_object_set_new(o, "profile", profile_json(row));
 	if (fam->json_row)
 		fam->json_row(rows, row, o);
 	return o;
