@@ -277,20 +277,6 @@ int kernel_config(const char *option)
 	return strstr(text, line) ? 0 : -1;
 }
 
-/* a sysctl's number, -1 when it cannot be read (they are root's) */
-static int read_sysctl_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 void bpf_jit_read(struct bpf_jit_state *j)
 {
 	j->enable = read_sysctl_int("/proc/sys/net/core/bpf_jit_enable");

@@ -346,19 +346,6 @@ static void ksyms_free(struct ksyms *ks)
 	free(ks);
 }
 
-static int read_sysctl(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 int profile_symbols_at(struct row_profile *prof, const char *path)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
@@ -378,7 +365,7 @@ int profile_symbols_at(struct row_profile *prof, const char *path)
 	if (!ks->nonzero) {
 		outcome_set(&prof->out, ST_SKIPPED,
 			    "%s hides the kernel's addresses (kernel.kptr_restrict=%d)",
-			    path, read_sysctl("/proc/sys/kernel/kptr_restrict"));
+			    path, read_sysctl_int("/proc/sys/kernel/kptr_restrict"));
 		ksyms_free(ks);
 		return -1;
 	}

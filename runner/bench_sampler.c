@@ -1301,7 +1301,6 @@ int sampler_profile(const struct bench_family *fam, struct bench_rows *rows)
 			err = -ENOMEM;
 			break;
 		}
-		progress(i, rows->nr, row, -1, 0);
 		if (open)
 			err = profile_session(fam, row, &p);
 		else
@@ -1310,7 +1309,6 @@ int sampler_profile(const struct bench_family *fam, struct bench_rows *rows)
 	if (open)
 		profiler_close(&p);
 	free_sample_bufs();
-	progress_end();
 	return err;
 }
 
