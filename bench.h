@@ -118,6 +118,22 @@ int pid_namespace(__u64 *dev, __u64 *ino, bool *initial);
 /* possible CPUs, as the kernel numbers per-CPU data */
 int nr_cpus_possible(void);
 
+/*
+ * What changes a program's cost besides its code: the JIT's sysctls
+ * (-1 unreadable) and whether the kernel keeps the JIT on whatever they
+ * say (CONFIG_BPF_JIT_ALWAYS_ON: 1, 0, -1 unknown)
+ */
+struct bpf_jit_state {
+	int enable;		/* net.core.bpf_jit_enable */
+	int harden;		/* net.core.bpf_jit_harden */
+	int kallsyms;		/* net.core.bpf_jit_kallsyms */
+	int always_on;
+};
+
+void bpf_jit_read(struct bpf_jit_state *j);
+/* "bpf_jit_enable 1, bpf_jit_harden 0, JIT always on": a run's header */
+void format_bpf_jit(char *buf, size_t len);
+
 /* ---- what the workers run ---- */
 
 /**
@@ -378,6 +394,7 @@ struct run_settings {
 	const char *json;
 	bool ktap;		/* --ktap: KTAP on stdout, not the summary */
 	bool prog_stats;
+	bool profile;		/* --profile: a profiling pass after the run */
 	bool list;		/* --list: rows are listed, nothing runs */
 	double lock_wait;	/* seconds to wait for another run */
 	int verbosity;		/* 0: -q, 1: default, 2: -v */

@@ -211,7 +211,7 @@ static void print_sweep(const char *what, const struct sweep *sw)
 void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows)
 {
-	char cpus[256];
+	char cpus[256], jit[128];
 	struct utsname uts;
 	int i;
 
@@ -228,6 +228,8 @@ void print_summary(const struct run_settings *rs,
 	printf("%s%skernel %s, libbpf %s\n", opt.miss ? "--miss, " : "",
 	       run_fault(rs)->kind ? "UNVERIFIED (a test fault is injected), " : "",
 	       uts.release, libbpf_version_text());
+	format_bpf_jit(jit, sizeof(jit));
+	printf("JIT: %s\n", jit);
 	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
 	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
 	       "ns/op ± 95%", "hits", "entries", "calls/syscalls");

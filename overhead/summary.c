@@ -129,7 +129,7 @@ static void print_attach_time(const struct bench_rows *rows)
 void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows)
 {
-	char cpus[256], samples[96];
+	char cpus[256], samples[96], jit[128];
 	struct utsname uts;
 	int i;
 
@@ -149,6 +149,8 @@ void print_summary(const struct run_settings *rs,
 	printf("Programs: %s (--body %s)%s\n", body_help[opt.body],
 	       body_names[opt.body], run_fault(rs)->kind ?
 	       "; UNVERIFIED: a test fault is injected" : "");
+	format_bpf_jit(jit, sizeof(jit));
+	printf("JIT: %s\n", jit);
 	if (opt.attach_time) {
 		print_attach_time(rows);
 		return;

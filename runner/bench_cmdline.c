@@ -300,6 +300,7 @@ enum {
 	OPT_BUDGET,
 	OPT_LOCK_WAIT,
 	OPT_KTAP,
+	OPT_PROFILE,
 };
 
 static const struct bench_option common_options[] = {
@@ -334,6 +335,10 @@ static const struct bench_option common_options[] = {
 	{ "prog-stats", OPT_PROG_STATS, NULL,
 	  "an extra pass with the kernel's BPF run-time\n"
 	  "stats: ns inside the program per run", USE_RUN },
+	{ "profile", OPT_PROFILE, NULL,
+	  "an extra pass that samples the workers' CPUs\n"
+	  "(software clock): each row's top kernel symbols\n"
+	  "beside its base's, the overhead's ns in each", USE_RUN },
 	{ "list", OPT_LIST, NULL,
 	  "print the rows the other options select and what\n"
 	  "each needs of the kernel (with --json, as JSON);\n"
@@ -582,6 +587,9 @@ static int parse_common(const struct bench_family *fam, int c,
 		break;
 	case OPT_KTAP:
 		rs->ktap = true;
+		break;
+	case OPT_PROFILE:
+		rs->profile = true;
 		break;
 	case OPT_LIST:
 		rs->list = true;

@@ -277,6 +277,36 @@ int kernel_config(const char *option)
 	return strstr(text, line) ? 0 : -1;
 }
 
+void bpf_jit_read(struct bpf_jit_state *j)
+{
+	j->enable = read_sysctl_int("/proc/sys/net/core/bpf_jit_enable");
+	j->harden = read_sysctl_int("/proc/sys/net/core/bpf_jit_harden");
+	j->kallsyms = read_sysctl_int("/proc/sys/net/core/bpf_jit_kallsyms");
+	j->always_on = kernel_config("CONFIG_BPF_JIT_ALWAYS_ON");
+}
+
+static const char *sysctl_text(int v, char *buf, size_t len)
+{
+	if (v < 0)
+		return "unreadable";
+	snprintf(buf, len, "%d", v);
+	return buf;
+}
+
+void format_bpf_jit(char *buf, size_t len)
+{
+	struct bpf_jit_state j;
+	char e[16], h[16];
+
+	bpf_jit_read(&j);
+	snprintf(buf, len, "bpf_jit_enable %s, bpf_jit_harden %s, %s",
+		 sysctl_text(j.enable, e, sizeof(e)),
+		 sysctl_text(j.harden, h, sizeof(h)),
+		 j.always_on > 0 ? "JIT always on" :
+		 j.always_on == 0 ? "JIT not always on" :
+		 "JIT always on: unknown (no kernel config)");
+}
+
 struct btf *kernel_btf(void)
 {
 	static struct btf *btf;

@@ -20,6 +20,7 @@
 #include "bench_sampler.h"
 #include "bench_compare.h"
 #include "bench_report.h"
+#include "bench_profile.h"
 
 /* exit status when rows were disturbed but none failed */
 #define EXIT_DISTURBED		3
@@ -171,7 +172,8 @@ static int run(const struct bench_family *fam, FILE *json)
 	}
 	warn_cpu_quota(bench_rs.cpus.nr);
 	if (sampler_run(fam, &rows) ||
-	    (bench_rs.prog_stats && sampler_prog_stats(fam, &rows))) {
+	    (bench_rs.prog_stats && sampler_prog_stats(fam, &rows)) ||
+	    (bench_rs.profile && sampler_profile(fam, &rows))) {
 		ret = exit_interrupted();
 		goto out;
 	}
@@ -182,6 +184,7 @@ static int run(const struct bench_family *fam, FILE *json)
 		if (verbosity > 0)
 			fam->print_upstream(&bench_rs, &rows);
 		fam->print_summary(&bench_rs, &rows);
+		print_profiles(&rows);
 	}
 	if (json && write_results(fam, &rows, json))
 		pr_err("writing %s failed", bench_rs.json);

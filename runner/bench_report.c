@@ -25,6 +25,7 @@
 #include "bench_workers.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
+#include "bench_profile.h"
 #include "bench_report.h"
 #include "bench_util.h"
 
@@ -582,6 +583,26 @@ const char *libbpf_version_text(void)
 	return text;
 }
 
+/* an int that -1 leaves unknown */
+static json_t *known_int(int v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/* what changes a program's cost besides its code */
+static void jit_json(json_t *c)
+{
+	struct bpf_jit_state j;
+
+	bpf_jit_read(&j);
+	json_object_update_new(c, json_pack("{s:o, s:o, s:o, s:o}",
+		"bpf_jit_enable", known_int(j.enable),
+		"bpf_jit_harden", known_int(j.harden),
+		"bpf_jit_kallsyms", known_int(j.kallsyms),
+		"bpf_jit_always_on", j.always_on < 0 ? json_null() :
+				     json_boolean(j.always_on)));
+}
+
 static json_t *context_json(const struct bench_family *fam)
 {
 	char model[CPU_MODEL_LEN], cpus[1024], version[32], stamp[32];
@@ -625,6 +646,7 @@ static json_t *context_json(const struct bench_family *fam)
 		      "warmup", rs->warmup,
 		      "timestamp", stamp);
 	cpu_list_free(&usable);
+	jit_json(c);
 	if (fam->json_context)
 		fam->json_context(rs, c);
 	return c;
@@ -815,6 +837,8 @@ static json_t *row_json(const struct bench_family *fam,
 		"steal_ns", (json_int_t)st->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));
 	counts_json(o, fam, row);
+	if (bench_rs.profile)
+		json_object_set_new(o, "profile", profile_json(row));
 	if (fam->json_row)
 		fam->json_row(rows, row, o);
 	return o;

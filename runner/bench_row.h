@@ -69,6 +69,7 @@ struct row_state {
 	double prog_clock_ns;		/* of which the stats' clock reads */
 	__u64 prog_runs, prog_hits;	/* in that pass */
 	struct outcome prog_out;	/* why prog_ns is missing */
+	struct row_profile *profile;	/* --profile's; NULL: not profiled */
 };
 
 #endif /* __BENCH_ROW_H */

@@ -12,6 +12,11 @@
 int sampler_run(const struct bench_family *fam, struct bench_rows *rows);
 /* --prog-stats: one more sample of each row with a figure */
 int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows);
+/*
+ * --profile: profiled units of each row with a figure, and its base,
+ * apart from the figures (bench_profile.c). -EINTR when a signal ended it.
+ */
+int sampler_profile(const struct bench_family *fam, struct bench_rows *rows);
 /* closes the opened rows and frees them */
 void sampler_close(const struct bench_family *fam, struct bench_rows *rows);
 

@@ -67,3 +67,16 @@ int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks)
 	}
 	return -ENOENT;
 }
+
+int read_sysctl_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}

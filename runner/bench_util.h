@@ -41,4 +41,7 @@ int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks);
  */
 int sched_nr_migrations(const char *text, unsigned long long *n);
 
+/* a sysctl's number at @path, -1 when it cannot be read (many are root's) */
+int read_sysctl_int(const char *path);
+
 #endif /* __BENCH_UTIL_H */

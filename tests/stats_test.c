@@ -21,9 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 #include "bench_cmdline.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
+#include "bench_profile.h"
 #include "bench_verify.h"
 #include "bench_workers.h"
 #include "bench_compare.h"
@@ -1404,6 +1406,12 @@ int usable_cpus(struct cpu_list *out)
 	return 0;
 }
 
+/* bench_kernel.c's too: the JIT's settings unknown, as on a machine without */
+void bpf_jit_read(struct bpf_jit_state *j)
+{
+	*j = (struct bpf_jit_state){ -1, -1, -1, -1 };
+}
+
 /* the context of the document being written */
 static const struct ctx_spec *written_ctx;
 
@@ -2541,6 +2549,118 @@ static void test_compare(void)
 	json_decref(cmp_json);
 }
 
+/* ---- --profile: whose samples count, and their names ---- */
+
+struct fake_sample {
+	struct perf_event_header header;
+	__u64 ip;
+	__u32 pid, tid;
+};
+
+static void take_sample_of(struct row_profile *prof, const pid_t *tids,
+			   __u16 mode, __u64 ip, __u32 pid, __u32 tid)
+{
+	struct fake_sample r = {
+		{ PERF_RECORD_SAMPLE, mode, sizeof(r) }, ip, pid, tid
+	};
+
+	profile_take(prof, ARM_ROW, tids, 2, &r);
+}
+
+static void test_profile_take(void)
+{
+	static const pid_t workers[] = { 100, 101 };
+	struct row_profile prof = {};
+	struct {
+		struct perf_event_header header;
+		__u64 id, lost;
+	} lost = { { PERF_RECORD_LOST, 0, sizeof(lost) }, 1, 5 };
+	struct perf_event_header throttle = {
+		PERF_RECORD_THROTTLE, 0, sizeof(throttle) + 24
+	};
+
+	take_sample_of(&prof, workers, PERF_RECORD_MISC_KERNEL,
+		       0xffffffff81000150ull, 100, 100);
+	take_sample_of(&prof, workers, PERF_RECORD_MISC_USER, 0x401000, 101,
+		       101);
+	/* a thread of another process, and the idle task, on their CPUs */
+	take_sample_of(&prof, workers, PERF_RECORD_MISC_KERNEL,
+		       0xffffffff81000150ull, 77, 77);
+	take_sample_of(&prof, workers, PERF_RECORD_MISC_KERNEL,
+		       0xffffffff81000150ull, 0, 0);
+	profile_take(&prof, ARM_ROW, workers, 2, &lost);
+	profile_take(&prof, ARM_ROW, workers, 2, &throttle);
+	check(prof.samples[ARM_ROW] == 2 && prof.other[ARM_ROW] == 1 &&
+	      prof.idle[ARM_ROW] == 1 && prof.nr_ip[ARM_ROW] == 1,
+	      "profile: another task's sample on a worker's CPU is not the worker's (%llu workers', %llu other, %llu idle)",
+	      prof.samples[ARM_ROW], prof.other[ARM_ROW], prof.idle[ARM_ROW]);
+	check(prof.user[ARM_ROW] == 1 && prof.lost == 5 && prof.throttled == 1,
+	      "profile: user samples, lost records and throttles counted");
+	free(prof.ip[ARM_ROW]);
+}
+
+/* a kallsyms text into a file of its own: its path */
+static const char *kallsyms_file(const char *text, char *path)
+{
+	int fd;
+
+	strcpy(path, "/tmp/stats_test.kallsyms.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		check(false, "profile: a kallsyms file of the test's own");
+	if (fd >= 0)
+		close(fd);
+	return path;
+}
+
+static void test_profile_names(void)
+{
+	static const pid_t workers[] = { 100, 101 };
+	struct row_profile *prof = calloc(1, sizeof(*prof));
+	char path[64], names[256] = "";
+	int i;
+
+	kallsyms_file("ffffffff81000000 T _text\n"
+		      "ffffffff81000200 D some_data\n"
+		      "ffffffff81000100 t foo\n"
+		      "ffffffffc0001000 t bpf_prog_0123456789abcdef_x\t[bpf]\n"
+		      "ffffffffc0002000 t bpf_prog_0123456789abcdef_x\t[bpf]\n",
+		      path);
+	check(!profile_symbols_at(prof, path), "profile: kallsyms read");
+	unlink(path);
+	take_sample_of(prof, workers, PERF_RECORD_MISC_KERNEL,
+		       0xffffffff81000250ull, 100, 100);
+	take_sample_of(prof, workers, PERF_RECORD_MISC_KERNEL,
+		       0xffffffffc0001010ull, 100, 100);
+	take_sample_of(prof, workers, PERF_RECORD_MISC_KERNEL,
+		       0xffffffffc0002010ull, 101, 101);
+	take_sample_of(prof, workers, PERF_RECORD_MISC_KERNEL, 0x10, 100, 100);
+	take_sample_of(prof, workers, PERF_RECORD_MISC_USER, 0x401000, 100,
+		       100);
+	profile_finish(prof);
+	for (i = 0; i < prof->nr_sym; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s:%llu", i ? " " : "", prof->sym[i].name,
+			 prof->sym[i].samples[ARM_ROW]);
+	/* data is no code: foo's the address past it; two copies one name */
+	check(!strcmp(names, "bpf_prog_0123456789abcdef_x:2 [unknown]:1 [user]:1 foo:1"),
+	      "profile: addresses named by the text symbol at or before them, copies of a program one (%s)",
+	      names);
+	check_near(profile_share(prof, 0, ARM_ROW), 0.4, 1e-9,
+		   "profile: a symbol's share of the workers' samples");
+	profile_free(prof);
+
+	prof = calloc(1, sizeof(*prof));
+	kallsyms_file("0000000000000000 T _text\n0000000000000000 t foo\n",
+		      path);
+	check(profile_symbols_at(prof, path) && prof->out.status == ST_SKIPPED &&
+	      strstr(prof->out.reason, "hides the kernel's addresses"),
+	      "profile: kallsyms with its addresses hidden: skipped, said (%s)",
+	      prof->out.reason);
+	unlink(path);
+	profile_free(prof);
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -2565,6 +2685,8 @@ int main(int argc, char **argv)
 	test_cmdline();
 	test_verify();
 	test_compare();
+	test_profile_take();
+	test_profile_names();
 	printf("# stats_test: %d failed\n", nr_failed);
 	return nr_failed ? 1 : 0;
 }

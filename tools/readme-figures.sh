@@ -68,7 +68,7 @@ for i, cmd in enumerate(cmds, 1):
 	# the legend under it is what the documentation explains
 	end, seen = len(lines), False
 	for n, line in enumerate(lines):
-		if line.startswith(("Summary:", "Programs:")):
+		if line.startswith(("Summary:", "Programs:", "JIT:")):
 			seen = True
 		elif seen and not line.startswith(" "):
 			end = n
