@@ -383,9 +383,9 @@ sec_pause() {
 		J "$T_TMP/pause.json" '"of its" in (row("raw_tp", "getpgid")["reason"] or "")' || break
 	done
 	set_up "a worker of raw_tp getpgid stopped in its sample (${w:-none found}, run $try)" test -n "$w"
-	jexpect "SIGSTOP + SIGCONT 0.6 s in a sample: that unit run again, the unit kept without the stop ($(jget "$T_TMP/pause.json" '(lambda r: "%s, %s disturbed, overhead %s" % (r["status"], r["disturbed_units"], (r.get("units") or {}).get("values")))(row("raw_tp", "getpgid"))'))" \
+	jexpect "SIGSTOP + SIGCONT 0.6 s in a sample: that sample (or unit) run again, the unit kept without the stop ($(jget "$T_TMP/pause.json" '(lambda r: "%s, %s disturbed, %s samples run again, overhead %s" % (r["status"], r["disturbed_units"], r["disturbed_retries"] + r["base_retries"], (r.get("units") or {}).get("values")))(row("raw_tp", "getpgid"))'))" \
 		"$T_TMP/pause.json" \
-		'(lambda r: r["status"] == "ok" and r["disturbed_units"] >= 1 and all(-150 < v < 250 for v in r["units"]["values"]) or r["status"] == "disturbed" and "slept or was stopped" in r["reason"])(row("raw_tp", "getpgid"))'
+		'(lambda r: r["status"] == "ok" and r["disturbed_retries"] + r["base_retries"] >= 1 and all(-150 < v < 250 for v in r["units"]["values"]) or r["status"] == "disturbed" and "slept or was stopped" in r["reason"])(row("raw_tp", "getpgid"))'
 	cleanup_checked pause
 }
 
@@ -486,10 +486,16 @@ once_in_a_loop() {
 	return 1
 }
 sec_retry() {
-	run_bg once -c 1 -m base,raw_tp -e getpgid -n 2000000 -r 3 --json "$T_TMP/once.json"
-	set_up "a worker of the run stopped 10 ms in one of its loops" once_in_a_loop stop_10ms
-	run_end once
-	cleanup_checked once
+	local try
+	# the machine's own disturbances may spoil a unit besides: run
+	# again, up to 3 times, until none did
+	for try in 1 2 3; do
+		run_bg once -c 1 -m base,raw_tp -e getpgid -n 2000000 -r 3 --json "$T_TMP/once.json"
+		set_up "a worker of the run stopped 10 ms in one of its loops (run $try)" once_in_a_loop stop_10ms
+		run_end once
+		cleanup_checked once
+		J "$T_TMP/once.json" 'row("raw_tp", "getpgid")["disturbed_units"] == 0' && break
+	done
 	jexpect "one sample stopped 10 ms: run again alone (disturbed_retries $(jget "$T_TMP/once.json" 'row("raw_tp", "getpgid")["disturbed_retries"]'), base_retries $(jget "$T_TMP/once.json" 'row("raw_tp", "getpgid")["base_retries"]')), no unit disturbed, 3 units, verified" "$T_TMP/once.json" \
 		'(lambda r: verified(r) and r["disturbed_retries"] + r["base_retries"] >= 1 and r["disturbed_units"] == 0 and r["units"]["n"] == 3)(row("raw_tp", "getpgid"))'
 	expect "one sample stopped: exit 0 (rc=$RC)" test "$RC" -eq 0

@@ -73,7 +73,7 @@ sec_maps() {
 # kptr_restrict=2 hides kallsyms' addresses from root too: the profile
 # is skipped, saying so, and the run measures as ever
 sec_hidden() {
-	local was
+	local was try
 	BIN=./test_overhead
 	was=$(cat /proc/sys/kernel/kptr_restrict)
 	if [ "$was" -ge 2 ] || ! echo 2 >/proc/sys/kernel/kptr_restrict 2>/dev/null; then
@@ -81,7 +81,12 @@ sec_hidden() {
 		return
 	fi
 	at_exit sh -c "echo $was >/proc/sys/kernel/kptr_restrict"
-	run_json hidden --profile -r 1 -m base,raw_tp -e getpgid
+	# a row disturbed has no figure and no profile: run again, up to 3
+	# times, until it was not
+	for try in 1 2 3; do
+		run_json hidden --profile -r 1 -m base,raw_tp -e getpgid
+		J "$T_TMP/hidden.json" 'row("raw_tp", "getpgid")["status"] != "disturbed"' && break
+	done
 	echo "$was" >/proc/sys/kernel/kptr_restrict
 	jexpect "kptr_restrict=2: raw_tp getpgid measured, its profile skipped naming kptr_restrict" "$T_TMP/hidden.json" \
 		'verified(row("raw_tp", "getpgid")) and row("raw_tp", "getpgid")["profile"]["status"] == "skipped" and "kptr_restrict" in row("raw_tp", "getpgid")["profile"]["reason"]'
