@@ -442,13 +442,16 @@ static int fill_tasks(int fd, const struct task_set *ts, void *val,
 	return 0;
 }
 
-static int fill(int fd, struct mem_row *m, const struct task_set *ts,
-		void *val)
+static int fill(const struct run_settings *rs, int fd, struct mem_row *m,
+		const struct task_set *ts, void *val)
 {
 	const struct mem_kind *k = m->kind;
 	__u32 i;
 
 	m->filled = 0;
+	/* the test fault short-fill: the last element left out */
+	if (run_fault(rs)->kind == BENCH_FAULT_SHORT_FILL)
+		return add_keys(fd, k, m->entries - 1, val, &m->filled);
 	switch (k->fill) {
 	case FILL_KEYS:
 	case FILL_LPM:
@@ -635,7 +638,7 @@ static int measure(const struct run_settings *rs, struct mem_row *m,
 		err = fd;
 		goto cleanup;
 	}
-	err = settle(m, &m->created, NULL) ?: fill(fd, m, &ts, val) ?:
+	err = settle(m, &m->created, NULL) ?: fill(rs, fd, m, &ts, val) ?:
 	      settle(m, &m->total, NULL) ?: read_memlock(fd, &m->memlock);
 	if (err) {
 		outcome_set(out, ST_FAILED, "filling and reading: %s",
