@@ -268,6 +268,13 @@ struct bench_row {
 	 * Not with @links_own.
 	 */
 	bool reload;
+	/*
+	 * The family's open() is the row's whole measurement (map_perf_test
+	 * --memory): no workers, no samples, nothing attached. Its figures
+	 * are the family's, in its summary and json_row(); the runner only
+	 * opens and closes it.
+	 */
+	bool measured_in_open;
 	void *priv;
 	/*
 	 * A row that cannot run, set in setup() with its reason (not ok);

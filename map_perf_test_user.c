@@ -27,6 +27,7 @@
 #include "bench_attach.h"
 #include "bench_util.h"
 #include "maps/map_perf.h"
+#include "maps/memory.h"
 
 #define MAX_COUNT	10000000000ull
 
@@ -323,6 +324,7 @@ enum {
 	OPT_SCALE,
 	OPT_WAKEUP,
 	OPT_RECORD_SIZE,
+	OPT_MEMORY,
 };
 
 static const struct bench_option options[] = {
@@ -350,6 +352,11 @@ static const struct bench_option options[] = {
 	  "as upstream), fentry, raw_tp (sys_enter),\n"
 	  "tracepoint (sys_enter_<name>), a list of them, all,\n"
 	  "or auto (default): the first of them that works here", USE_SELECT },
+	{ "memory", OPT_MEMORY, "LIST",
+	  "no speed: the memory each map kind is charged,\n"
+	  "filled to each --entries size (default 1000,65536),\n"
+	  "per element, from a memory cgroup of its own, beside\n"
+	  "memlock; all, or kinds comma-separated (--list)", USE_SELECT },
 	{ "miss", OPT_MISS, NULL,
 	  "look up absent keys on purpose (lpm_kmalloc,\n"
 	  "hash_lookup, lru_hash_lookup): every lookup must miss", USE_SELECT },
@@ -406,6 +413,8 @@ static int parse_option(int key, const char *arg)
 	case OPT_MISS:
 		opt.miss = true;
 		return 0;
+	case OPT_MEMORY:
+		return parse_memory_kinds(arg);
 	}
 	return -1;
 }
@@ -433,6 +442,17 @@ static int parse_args(int argc, char **argv)
 	    (argc > 2 && parse_entries(argv[2], "num_map_entries", false)) ||
 	    (argc > 3 && bench_count_arg(argv[3], MAX_COUNT, "max_cnt")))
 		return -1;
+	if (opt.memory && (opt.tests_given || opt.flags || opt.miss ||
+			   opt.methods_given || opt.key_size.given || opt.scale ||
+			   opt.wakeup.given || opt.record_size.given)) {
+		pr_err("--memory measures alone: only --entries goes with it");
+		return -1;
+	}
+	if (opt.memory && !memory_rows_possible()) {
+		pr_err("nothing selected: task_storage runs at --entries up to %d only",
+		       MEM_MAX_TASKS);
+		return -1;
+	}
 	for (t = 0; opt.miss && opt.tests_given && t < NR_TESTS; t++) {
 		if (opt.test_on[t] && !tests[t].miss) {
 			pr_err("--miss applies to lpm_kmalloc, hash_lookup and lru_hash_lookup, not %s",
@@ -469,6 +489,7 @@ static void list_doc(json_t *root)
 	for (t = NR_TESTS; t < 64; t++)
 		json_array_append_new(a, json_integer(t));
 	json_object_set_new(root, "free_bits", a);
+	list_memory_doc(root);
 }
 
 static void usage_tables(FILE *f)
@@ -516,6 +537,8 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 		pr_err("%d CPUs: map_perf_test covers 1024", rs->cpus.nr);
 		return -E2BIG;
 	}
+	if (opt.memory)
+		return add_memory_rows(rs, rows, listing);
 	if (make_prefixes(&rs->cpus))
 		return -ENOMEM;
 	/* a listing probes nothing: auto lists every method */
@@ -568,6 +591,8 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 	struct map_row *r = row->priv;
 	int err;
 
+	if (row->measured_in_open)
+		return open_memory(rs, row, out);
 	if (nr_cpus_possible() > MAP_PERF_MAX_CPUS) {
 		outcome_set(out, ST_FAILED,
 			    "%d possible CPUs: the worker table covers %d",
@@ -736,7 +761,8 @@ static int prog_fds(const struct bench_row *row, int *fds, int max)
 {
 	const struct map_row *r = row->priv;
 
-	if (r->test->kind->shape == SHAPE_SYSCALL)
+	/* --memory's rows load no program */
+	if (row->measured_in_open || r->test->kind->shape == SHAPE_SYSCALL)
 		return 0;
 	fds[0] = bpf_program__fd(r->prog);
 	return 1;
@@ -746,6 +772,10 @@ static void close_row(struct bench_row *row)
 {
 	struct map_row *r = row->priv;
 
+	if (row->measured_in_open) {
+		close_memory(row);
+		return;
+	}
 	consumer_free(r->consumer);
 	r->consumer = NULL;
 	close_sys(r);

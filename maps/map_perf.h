@@ -229,6 +229,7 @@ struct map_options {
 	struct sweep record_size;
 	bool scale;
 	bool miss;
+	bool memory;		/* --memory: memory rows, nothing else */
 };
 
 extern struct map_options opt;

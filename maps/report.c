@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "bench_report.h"
 #include "maps/map_perf.h"
+#include "maps/memory.h"
 
 /* the unit of upstream's line, and how many of it one event makes */
 static const char *line_unit(const struct map_test *t, unsigned int *mult)
@@ -45,7 +46,8 @@ static bool upstream_line(const struct run_settings *rs,
 {
 	const struct map_row *r = row->priv;
 
-	return r && (opt.flags || rs->verbosity > 1 || upstream_test(r->test));
+	/* --memory's rows have the summary alone */
+	return r && !row->measured_in_open && (opt.flags || rs->verbosity > 1 || upstream_test(r->test));
 }
 
 /*
@@ -215,6 +217,10 @@ void print_summary(const struct run_settings *rs,
 	struct utsname uts;
 	int i;
 
+	if (opt.memory) {
+		print_memory_summary(rs, rows);
+		return;
+	}
 	uname(&uts);
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
 	printf("\nSummary: %d worker(s) on CPU %s, ", rs->cpus.nr, cpus);
@@ -343,6 +349,10 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 	struct row_summary s;
 	json_t *nsop, *per;
 
+	if (row->measured_in_open) {
+		json_memory_row(row, o);
+		return;
+	}
 	if (row_has_figure(row)) {
 		/* each worker's share: what --scale's curve is made of */
 		row_summarize(row, &s);
@@ -386,6 +396,10 @@ void list_row(const struct bench_row *row, json_t *o)
 
 	if (!r)
 		return;		/* a base row: nothing attached */
+	if (row->measured_in_open) {
+		list_memory_row(row, o);
+		return;
+	}
 	json_object_set_new(o, "flag", json_integer(1ull << (r->test - tests)));
 	json_object_set_new(o, "line", json_string(r->test->line));
 	json_object_set_new(o, "unit", json_string(line_unit(r->test, &mult)));

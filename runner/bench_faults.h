@@ -46,7 +46,11 @@
 	/* base calls the first row's copy */				\
 	X(BASE_HOOKED, 14, "base-hooked")				\
 	/* programs miss 1 worker's run in 1024 */			\
-	X(MISS_RARE, 12, "miss-rare")
+	X(MISS_RARE, 12, "miss-rare")					\
+	/* --memory makes its maps outside the row's memory cgroup */	\
+	X(MEMCG_OUTSIDE, 16, "memcg-outside")				\
+	/* --memory's fills leave their last element out */		\
+	X(SHORT_FILL, 17, "short-fill")
 
 #define BENCH_FAULT_ENUM(kind, nr, name)	BENCH_FAULT_##kind = nr,
 enum test_fault_kind {

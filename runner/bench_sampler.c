@@ -1045,7 +1045,8 @@ static bool row_wants_session(const struct bench_rows *rows,
 {
 	struct row_state *st = row->state;
 
-	if (row->out.status != ST_OK || st->stop != STOP_NOT)
+	if (row->out.status != ST_OK || st->stop != STOP_NOT ||
+	    row->measured_in_open)
 		return false;
 	if (!row->runs_prog && base_is_fed(rows, row))
 		return false;

@@ -125,6 +125,8 @@ nothing-measured|exit_status|if (!ok) {|if (0) {|test_overhead.sh|only skipped r
 ktap-exit-failed|ktap_exit_status|if (rows->row[i].out.status == ST_FAILED)|if (0)|test_ktap.sh:exit|fail: exit 1: kselftest's for these rows
 ktap-exit-skip|ktap_exit_status|return ok ? 0 : EXIT_KSFT_SKIP;|return 0;|test_ktap.sh:exit|every row skipped .*: exit 4
 ktap-skip-reason|write_ktap|"ok %d %s # SKIP %s|"ok %d %s # SKIP %.0s|test_ktap.sh:format|to: each test point has its row's name, status, reason or figure
+memory-charge|check|if (m->total < m->bound) {|if (0) {|test_map_memory.sh:fault|memcg-outside: every row FAILED
+memory-filled|check|if (m->filled < m->entries \&\&|if (0 \&\&|test_map_memory.sh:fault|short-fill: FAILED
 EOF
 )
 

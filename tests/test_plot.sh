@@ -82,6 +82,22 @@ expect "curve: one series per test with two points or more" \
 	test "$(svg_series "$T_TMP/out/maps-curve-entries.svg" | tr '\n' '|')" = "hash_lookup raw_tp|sys_hash_lookup syscall|"
 expect "curve: the disturbed point is named, not drawn" \
 	grep -q 'hash_lookup raw_tp .*100000.*disturbed, not drawn' "$T_TMP/known.err"
+cat >"$T_TMP/mem.json" <<'EOF'
+{"schema": "bpf-bench/1", "tool": "map_perf_test", "context": {"kernel_release": "test"},
+ "results": [
+  {"name": "hash", "variant": "memory", "params": {"entries": 1000}, "status": "ok",
+   "memory": {"bytes_per_element": 86.0, "memlock_per_element": 81.5}},
+  {"name": "hash", "variant": "memory", "params": {"entries": 65536}, "status": "ok",
+   "memory": {"bytes_per_element": 80.1, "memlock_per_element": 80.0}},
+  {"name": "array", "variant": "memory", "params": {"entries": 1000}, "status": "failed",
+   "reason": "not charged there", "memory": {"bytes_per_element": 0.0, "memlock_per_element": 8.3}}
+ ]}
+EOF
+run_capture mem $PY $PLOT -o "$T_TMP/out" "$T_TMP/mem.json"
+expect "--memory: one picture, exit 0 (rc=$RC)" test "$RC" -eq 0 -a "$(cat "$T_TMP/mem.out")" = "$T_TMP/out/mem-memory.svg"
+expect "--memory: memcg and memlock lines of each kind with two points or more" \
+	test "$(svg_series "$T_TMP/out/mem-memory.svg" | tr '\n' '|')" = "hash memcg|hash memlock|"
+expect "--memory: the failed row is named, not drawn" grep -q 'array .*failed.*not drawn' "$T_TMP/mem.err"
 run_capture png $PY $PLOT --format png -o "$T_TMP/png" "$T_TMP/maps.json"
 expect "--format png: a PNG" is_png "$T_TMP/png/maps-curve-entries.png"
 

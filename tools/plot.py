@@ -11,7 +11,9 @@ bars; from map_perf_test's, A-curve-<param>.<fmt> for each parameter
 that varies across its rows (entries, key_size, cpus, record_size,
 wakeup): one line per test, attach method and the other parameters, with
 error bars: ns per map operation (its syscall's cost taken out), or for
-cpus (--scale) the events per second of each CPU. Only rows with a
+cpus (--scale) the events per second of each CPU; from map_perf_test
+--memory's, A-memory.<fmt>: bytes per element over entries, a line per
+map kind by its memory cgroup's charge, dashed by memlock. Only rows with a
 figure (verified, undisturbed) are drawn; the others are named on stderr.
 The files written are printed one per line. Exit 2 on a file that is not
 one of the tools' --json, 1 when nothing could be drawn.
@@ -133,7 +135,8 @@ def series_label(row, x):
 
 def curves(doc, outdir, fmt):
     """One figure per parameter that varies: a line per series."""
-    rows = [r for r in doc["results"] if r.get("name") != "base"]
+    rows = [r for r in doc["results"]
+            if r.get("name") != "base" and "memory" not in r]
     note_missing([r for r in rows if params_of(r)], "map_perf_test")
     written = []
     for x in CURVE_PARAMS:
@@ -170,6 +173,48 @@ def curves(doc, outdir, fmt):
     return written
 
 
+def memory_curve(doc, outdir, fmt):
+    """--memory: bytes per element over entries, memcg solid, memlock dashed."""
+    rows = [r for r in doc["results"] if "memory" in r]
+    for r in rows:
+        if r.get("status") != "ok" or not r.get("memory"):
+            print("plot.py: map_perf_test: %s %s %s: %s, not drawn" %
+                  (r.get("name"), json.dumps(params_of(r)), r.get("status"),
+                   r.get("reason")), file=sys.stderr)
+    series = {}
+    for r in rows:
+        m = r.get("memory")
+        if r.get("status") == "ok" and m and "entries" in params_of(r):
+            series.setdefault(r["name"], []).append(
+                (params_of(r)["entries"], m["bytes_per_element"],
+                 m["memlock_per_element"]))
+    series = {k: sorted(v) for k, v in series.items() if len(v) > 1}
+    if not series:
+        return []
+    fig, ax = plt.subplots(figsize=(10, 5))
+    # fourteen kinds: twenty colours, not the ten the cycle repeats
+    colours = plt.get_cmap("tab20").colors
+    for i, (name, pts) in enumerate(sorted(series.items())):
+        xs = [p[0] for p in pts]
+        (line,) = ax.plot(xs, [p[1] for p in pts], marker="o",
+                          color=colours[i % len(colours)],
+                          label=name + " memcg")
+        line.set_gid("series:" + name + " memcg")
+        (dash,) = ax.plot(xs, [p[2] for p in pts], linestyle="--",
+                          color=line.get_color(), label=name + " memlock")
+        dash.set_gid("series:" + name + " memlock")
+    ax.set_xscale("log", base=10)
+    ax.set_yscale("log", base=10)
+    ax.set_xlabel("entries")
+    ax.set_ylabel("bytes per element")
+    ax.set_title("map_perf_test --memory, %s" %
+                 doc["context"].get("kernel_release"))
+    ax.legend(fontsize="x-small", loc="center left",
+              bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    return [save(fig, outdir, "memory", fmt)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-o", "--output", default="build/plots",
@@ -187,6 +232,7 @@ def main():
             written += overhead_bars(doc, args.output, args.format)
         elif doc.get("tool") == "map_perf_test":
             written += curves(doc, args.output, args.format)
+            written += memory_curve(doc, args.output, args.format)
         else:
             die("tool %r: test_overhead or map_perf_test" % doc.get("tool"))
     if not written:

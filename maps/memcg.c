@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A memory cgroup of a --memory row's own: made empty, read with its
+ * per-CPU stock returned, removed on every way out. A BPF map is charged
+ * to the memory cgroup of the task that creates it (5.11 and later), its
+ * later allocations too, whoever makes the update: a map made there is
+ * all that is charged there.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include "bench_util.h"
+#include "maps/memory.h"
+
+static int write_text(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX + 64];
+	ssize_t n;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int read_u64(const char *dir, const char *file, __u64 *v)
+{
+	char path[PATH_MAX + 64];
+	unsigned long long x;
+	int err = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%llu", &x) != 1)
+		err = -EIO;
+	fclose(f);
+	*v = x;
+	return err;
+}
+
+static bool file_has_word(const char *dir, const char *file, const char *word)
+{
+	char path[PATH_MAX + 64], w[64];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fscanf(f, "%63s", w) == 1)
+		found = !strcmp(w, word);
+	fclose(f);
+	return found;
+}
+
+struct mount_find {
+	bool v2;		/* cgroup2, else a v1 hierarchy with memory */
+	char mnt[PATH_MAX];
+	char root[PATH_MAX];	/* the mount's root inside the hierarchy */
+};
+
+/* a mountinfo line: "... root mnt opts ... - fstype src superopts" */
+static int mount_line(char *line, void *ctx)
+{
+	struct mount_find *m = ctx;
+	char root[PATH_MAX], mnt[PATH_MAX], fstype[32], super[512];
+	char *dash = strstr(line, " - ");
+
+	if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) != 2 ||
+	    sscanf(dash + 3, "%31s %*s %511s", fstype, super) != 2)
+		return 0;
+	if (m->v2 ? strcmp(fstype, "cgroup2") :
+	    strcmp(fstype, "cgroup") || !strstr(super, "memory"))
+		return 0;
+	strcpy(m->mnt, mnt);
+	strcpy(m->root, root);
+	return 1;
+}
+
+struct own_find {
+	bool v2;
+	char path[PATH_MAX];
+};
+
+/* /proc/self/cgroup: "0::/path" (v2), "4:memory:/path" (v1) */
+static int own_line(char *line, void *ctx)
+{
+	struct own_find *o = ctx;
+	char *ctl = strchr(line, ':'), *path;
+	char *tok, *save = NULL;
+
+	if (!ctl || !(path = strchr(ctl + 1, ':')))
+		return 0;
+	*path++ = '\0';
+	ctl++;
+	if (o->v2) {
+		if (*ctl)
+			return 0;
+		snprintf(o->path, sizeof(o->path), "%s", path);
+		return 1;
+	}
+	for (tok = strtok_r(ctl, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, "memory")) {
+			snprintf(o->path, sizeof(o->path), "%s", path);
+			return 1;
+		}
+	return 0;
+}
+
+/* where we are in the hierarchy, as a directory under its mount */
+static int own_dir(bool v2, const struct mount_find *m, char *dir, size_t len)
+{
+	struct own_find o = { .v2 = v2 };
+	const char *rel;
+	size_t rl = strlen(m->root);
+
+	if (for_each_line("/proc/self/cgroup", own_line, &o) != 1)
+		return -ENOENT;
+	rel = o.path;
+	/* a mount of a subtree (a container's): the path is below its root */
+	if (strcmp(m->root, "/") && !strncmp(rel, m->root, rl))
+		rel += rl;
+	if (!strcmp(rel, "/"))
+		rel = "";
+	snprintf(dir, len, "%.2000s%s%.2000s", m->mnt,
+		 *rel && *rel != '/' ? "/" : "", rel);
+	return 0;
+}
+
+/* cgroup v1's memory hierarchy: the row's cgroup below ours */
+static int v1_parent(char *dir, size_t len)
+{
+	struct mount_find m = { .v2 = false };
+
+	if (for_each_line("/proc/self/mountinfo", mount_line, &m) != 1)
+		return -ENOENT;
+	return own_dir(false, &m, dir, len);
+}
+
+/*
+ * cgroup2: the controller is given to a cgroup by its parent, and only
+ * the root may give it while it holds processes: the row's cgroup is a
+ * sibling of ours, or a child of the root when we are there.
+ */
+static int v2_parent(struct memcg *cg, char *dir, size_t len)
+{
+	struct mount_find m = { .v2 = true };
+	char *slash;
+	int err;
+
+	if (for_each_line("/proc/self/mountinfo", mount_line, &m) != 1) {
+		/* none mounted (a VM's init): a mount of our own */
+		snprintf(cg->mnt, sizeof(cg->mnt), "/tmp/map_perf_test-cgroup2.XXXXXX");
+		if (!mkdtemp(cg->mnt))
+			return -errno;
+		if (mount("cgroup2", cg->mnt, "cgroup2", 0, NULL)) {
+			err = -errno;
+			rmdir(cg->mnt);
+			cg->mnt[0] = '\0';
+			return err;
+		}
+		snprintf(m.mnt, sizeof(m.mnt), "%s", cg->mnt);
+		strcpy(m.root, "/");
+	}
+	err = own_dir(true, &m, dir, len);
+	if (err)
+		return err;
+	slash = strrchr(dir, '/');
+	if (strcmp(dir, m.mnt) && slash && slash >= dir + strlen(m.mnt))
+		*slash = '\0';
+	if (!file_has_word(dir, "cgroup.subtree_control", "memory") &&
+	    write_text(dir, "cgroup.subtree_control", "+memory"))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static void unmount_own(struct memcg *cg)
+{
+	if (!cg->mnt[0])
+		return;
+	umount2(cg->mnt, MNT_DETACH);
+	rmdir(cg->mnt);
+	cg->mnt[0] = '\0';
+}
+
+int memcg_create(struct memcg *cg, const char *name, struct outcome *out)
+{
+	char dir[PATH_MAX];
+	int err;
+
+	memset(cg, 0, sizeof(*cg));
+	cg->version = 1;
+	err = v1_parent(dir, sizeof(dir));
+	if (err) {
+		cg->version = 2;
+		err = v2_parent(cg, dir, sizeof(dir));
+	}
+	if (err) {
+		unmount_own(cg);
+		cg->version = 0;
+		outcome_set(out, ST_SKIPPED,
+			    "no memory cgroup to measure in: no cgroup v1 memory hierarchy, and cgroup2's memory controller unavailable (%s)",
+			    strerror(-err));
+		return err;
+	}
+	snprintf(cg->path, sizeof(cg->path), "%.4000s/map_perf_test-memory.%d.%s",
+		 dir, getpid(), name);
+	if (mkdir(cg->path, 0755)) {
+		err = -errno;
+		outcome_set(out, ST_SKIPPED, "cannot make a memory cgroup in %.100s: %s",
+			    dir, strerror(-err));
+		cg->path[0] = '\0';
+		unmount_own(cg);
+		cg->version = 0;
+		return err;
+	}
+	cg->made = true;
+	return 0;
+}
+
+int memcg_enter(const struct memcg *cg)
+{
+	return write_text(cg->path, "cgroup.procs", "0");
+}
+
+/* the per-CPU stock back, then the usage */
+int memcg_usage(const struct memcg *cg, __u64 *bytes)
+{
+	const char *path = cg->path;
+
+	if (cg->version == 1) {
+		/*
+		 * force_empty drains the stock and reclaims what it can: a
+		 * map's kernel memory is not reclaimable, and no task is left
+		 */
+		write_text(path, "memory.force_empty", "0");
+		return read_u64(path, "memory.usage_in_bytes", bytes);
+	}
+	/*
+	 * memory.high below the usage drains the stock first; with no task
+	 * in the cgroup nothing else is reclaimable, nobody is throttled
+	 */
+	write_text(path, "memory.high", "0");
+	write_text(path, "memory.high", "max");
+	return read_u64(path, "memory.current", bytes);
+}
+
+void memcg_remove(struct memcg *cg)
+{
+	int i;
+
+	if (cg->made) {
+		/* the last task's exit may lag its wait by a moment */
+		for (i = 0; i < 100 && rmdir(cg->path) && errno == EBUSY; i++)
+			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+		cg->made = false;
+	}
+	unmount_own(cg);
+}
+
+const char *memcg_version_name(const struct memcg *cg)
+{
+	return cg->version == 2 ? "v2" : cg->version == 1 ? "v1" : "none";
+}

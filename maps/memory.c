@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * map_perf_test --memory: a row per map kind and size. Each row makes a
+ * memory cgroup of its own, has a child process in it create the map
+ * (a map is charged to its creator's cgroup, all its life), fills it
+ * from here with bpf_map_update_elem and reads what the cgroup was
+ * charged, beside memlock, the kernel's own estimate in fdinfo. A row
+ * whose charge is less than its elements' own bytes is FAILED: the map
+ * was not measured where it lives. Hash kinds and the LPM trie then
+ * churn: every key deleted and added again, MEM_CHURN_CYCLES times, as
+ * htab-mem does, and the charge once it settles.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "bench_msg.h"
+#include "bench_util.h"
+#include "maps/map_perf.h"
+#include "maps/memory.h"
+
+#define KEY_VALUE(t)	.type = BPF_MAP_TYPE_##t, .key_size = 4, .value_size = 8
+#define NOPRE		.flags = BPF_F_NO_PREALLOC
+/* a ring buffer's element: a 64-byte record, and its 8-byte header */
+#define MEM_RECORD	64
+#define RECORD_HEADER	8
+
+const struct mem_kind mem_kinds[NR_MEM_KINDS] = {
+	{ "hash", "HASH, preallocated", KEY_VALUE(HASH), .churn = true },
+	{ "hash_nopre", "HASH, BPF_F_NO_PREALLOC", KEY_VALUE(HASH), NOPRE,
+	  .churn = true },
+	{ "percpu_hash", "PERCPU_HASH, preallocated", KEY_VALUE(PERCPU_HASH),
+	  .percpu = true, .churn = true },
+	{ "percpu_hash_nopre", "PERCPU_HASH, BPF_F_NO_PREALLOC",
+	  KEY_VALUE(PERCPU_HASH), NOPRE, .percpu = true, .churn = true },
+	/* an LRU map is always preallocated: NO_PREALLOC is refused */
+	{ "lru_hash", "LRU_HASH", KEY_VALUE(LRU_HASH), .churn = true },
+	{ "lru_percpu_hash", "LRU_PERCPU_HASH", KEY_VALUE(LRU_PERCPU_HASH),
+	  .percpu = true, .churn = true },
+	/* a /32 prefix and its 4 bytes; NO_PREALLOC is required */
+	{ "lpm_trie", "LPM_TRIE of /32 prefixes (NO_PREALLOC is required)",
+	  .type = BPF_MAP_TYPE_LPM_TRIE, .key_size = 8, .value_size = 8,
+	  NOPRE, .fill = FILL_LPM, .churn = true },
+	{ "array", "ARRAY", KEY_VALUE(ARRAY), .payload = PAYLOAD_VALUE },
+	{ "percpu_array", "PERCPU_ARRAY", KEY_VALUE(PERCPU_ARRAY),
+	  .percpu = true, .payload = PAYLOAD_VALUE },
+	{ "bloom_filter", "BLOOM_FILTER, 5 hashes (the default)",
+	  .type = BPF_MAP_TYPE_BLOOM_FILTER, .value_size = 8,
+	  .fill = FILL_PUSH, .payload = PAYLOAD_BLOOM_BITS },
+	{ "queue", "QUEUE", .type = BPF_MAP_TYPE_QUEUE, .value_size = 8,
+	  .fill = FILL_PUSH, .payload = PAYLOAD_VALUE },
+	{ "stack", "STACK", .type = BPF_MAP_TYPE_STACK, .value_size = 8,
+	  .fill = FILL_PUSH, .payload = PAYLOAD_VALUE },
+	{ "ringbuf", "RINGBUF sized for N 64-byte records",
+	  .type = BPF_MAP_TYPE_RINGBUF, .fill = FILL_NONE,
+	  .payload = PAYLOAD_RECORD },
+	/* a value on each of N tasks; NO_PREALLOC is required */
+	{ "task_storage", "TASK_STORAGE on N tasks forked for it (N <= 1024)",
+	  .type = BPF_MAP_TYPE_TASK_STORAGE, .key_size = 4, .value_size = 8,
+	  NOPRE, .fill = FILL_TASKS, .payload = PAYLOAD_VALUE },
+};
+
+static bool kind_on[NR_MEM_KINDS];
+static bool kinds_given;
+
+bool mem_kind_selected(int k)
+{
+	return mem_kinds[k].name && (!kinds_given || kind_on[k]);
+}
+
+/* --memory all, or a list of kinds */
+int parse_memory_kinds(const char *arg)
+{
+	const char *names[NR_MEM_KINDS];
+	int k, nr = 0;
+
+	opt.memory = true;
+	if (!strcmp(arg, "all"))
+		return 0;
+	for (k = 0; k < NR_MEM_KINDS && mem_kinds[k].name; k++)
+		names[nr++] = mem_kinds[k].name;
+	kinds_given = true;
+	return parse_name_list(arg, "map kind", names, nr, kind_on);
+}
+
+static const __u64 default_sizes[] = MEM_DEFAULT_SIZES;
+
+/* a usage error before anything runs: a selection that makes no row */
+bool memory_rows_possible(void)
+{
+	int k, s;
+
+	for (k = 0; k < NR_MEM_KINDS; k++)
+		for (s = 0; mem_kind_selected(k) && s < opt.entries.nr; s++)
+			if (mem_kinds[k].fill != FILL_TASKS ||
+			    opt.entries.v[s] <= MEM_MAX_TASKS)
+				return true;
+	return !opt.entries.nr;
+}
+
+/* a row per selected kind and size; task storage up to MEM_MAX_TASKS */
+int add_memory_rows(const struct run_settings *rs, struct bench_rows *rows,
+		    bool listing)
+{
+	const __u64 *sizes = opt.entries.nr ? opt.entries.v : default_sizes;
+	int nr = opt.entries.nr ?: (int)ARRAY_SIZE(default_sizes);
+	struct bench_row *row;
+	struct mem_row *m;
+	int k, s;
+
+	for (k = 0; k < NR_MEM_KINDS; k++) {
+		if (!mem_kind_selected(k))
+			continue;
+		for (s = 0; s < (listing ? 1 : nr); s++) {
+			if (mem_kinds[k].fill == FILL_TASKS &&
+			    sizes[s] > MEM_MAX_TASKS) {
+				if (!listing)
+					pr_note("entries %llu: task_storage forks a task per element, at most %d; it runs at the other sizes",
+						sizes[s], MEM_MAX_TASKS);
+				continue;
+			}
+			m = calloc(1, sizeof(*m));
+			row = bench_add_row(rows, mem_kinds[k].name, "memory");
+			if (!m || !row)
+				return -ENOMEM;
+			m->kind = &mem_kinds[k];
+			m->entries = sizes[s];
+			row->priv = m;
+			row->cpus = &rs->cpus;
+			row->runs_prog = true;
+			row->measured_in_open = true;
+			if (!listing)
+				row_add_param(row, "entries", m->entries);
+		}
+	}
+	if (!rows->nr) {
+		pr_err("nothing selected: no --memory kind runs at these sizes");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- what the kernel can do ---- */
+
+/* BPF maps are charged to memory cgroups from 5.11, unless told not to */
+static int probe_charging(struct outcome *out)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+	char cmdline[4096] = "";
+	FILE *f;
+
+	uname(&u);
+	sscanf(u.release, "%d.%d", &major, &minor);
+	if (major < 5 || (major == 5 && minor < 11)) {
+		outcome_set(out, ST_SKIPPED,
+			    "kernel %s: BPF maps are charged to memory cgroups from 5.11",
+			    u.release);
+		return -EOPNOTSUPP;
+	}
+	f = fopen("/proc/cmdline", "re");
+	if (f) {
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = '\0';
+		fclose(f);
+	}
+	if (strstr(cmdline, "cgroup.memory=") && strstr(cmdline, "nobpf")) {
+		outcome_set(out, ST_SKIPPED,
+			    "booted with cgroup.memory=nobpf: BPF maps are not charged");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int probe_kind(const struct mem_kind *k, struct outcome *out)
+{
+	if (libbpf_probe_bpf_map_type(k->type, NULL) > 0)
+		return 0;
+	outcome_set(out, ST_SKIPPED, "this kernel has no %s maps",
+		    libbpf_bpf_map_type_str(k->type));
+	return -EOPNOTSUPP;
+}
+
+/* ---- the map, made in the cgroup ---- */
+
+/* task storage's key must be an int and its value typed, in BTF */
+static int storage_btf(void)
+{
+	struct btf *btf = btf__new_empty();
+	int fd;
+
+	if (!btf)
+		return -ENOMEM;
+	if (btf__add_int(btf, "int", 4, BTF_INT_SIGNED) < 0 ||
+	    btf__add_int(btf, "long", 8, BTF_INT_SIGNED) < 0 ||
+	    btf__load_into_kernel(btf)) {
+		btf__free(btf);
+		return -EINVAL;
+	}
+	fd = dup(btf__fd(btf));
+	btf__free(btf);
+	return fd < 0 ? -errno : fd;
+}
+
+static int map_create(const struct mem_row *m, int btf_fd)
+{
+	const struct mem_kind *k = m->kind;
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = k->flags);
+
+	if (btf_fd >= 0) {
+		o.btf_fd = btf_fd;
+		o.btf_key_type_id = 1;
+		o.btf_value_type_id = 2;
+	}
+	return bpf_map_create(k->type, k->name, k->key_size, k->value_size,
+			      m->max_entries, &o);
+}
+
+/* the child: into the cgroup, the map made, its id told, then gone */
+static void __attribute__((noreturn))
+create_child(const struct mem_row *m, bool outside, int btf_fd, int up,
+	     int down)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int msg[2] = { 0, 0 }, fd;
+	char c;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	msg[0] = outside ? 0 : memcg_enter(&m->cg);
+	if (!msg[0]) {
+		fd = map_create(m, btf_fd);
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			msg[0] = -errno;
+		msg[1] = info.id;
+	}
+	if (write(up, msg, sizeof(msg)) == sizeof(msg))
+		/* until the parent holds the map: EOF */
+		while (read(down, &c, 1) < 0 && errno == EINTR)
+			;
+	_exit(0);
+}
+
+static void reap(pid_t pid)
+{
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		kill(pid, SIGKILL);
+}
+
+/*
+ * The map, created by a child in the row's cgroup (elsewhere with the test
+ * fault memcg-outside); its fd here. The child leaves nothing charged
+ * but the map: its own pages are uncharged as it exits.
+ */
+static int create_in_memcg(const struct run_settings *rs, struct mem_row *m,
+			   struct outcome *out)
+{
+	bool outside = run_fault(rs)->kind == BENCH_FAULT_MEMCG_OUTSIDE;
+	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, msg[2], btf_fd = -1;
+	int fd = -1, err = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (m->kind->type == BPF_MAP_TYPE_TASK_STORAGE) {
+		btf_fd = storage_btf();
+		if (btf_fd < 0) {
+			outcome_set(out, ST_FAILED, "loading task storage's BTF: %s",
+				    strerror(-btf_fd));
+			return btf_fd;
+		}
+	}
+	if (pipe2(up, O_CLOEXEC) || pipe2(down, O_CLOEXEC)) {
+		err = -errno;
+		goto cleanup;
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto cleanup;
+	}
+	if (!pid) {
+		/* the parent's ends: its close of down[1] is our go */
+		close(up[0]);
+		close(down[1]);
+		create_child(m, outside, btf_fd, up[1], down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	up[1] = down[0] = -1;
+	n = read(up[0], msg, sizeof(msg));
+	if (n != sizeof(msg))
+		err = bench_interrupted() ? -EINTR : -EIO;
+	else if (msg[0])
+		err = msg[0];
+	else if ((fd = bpf_map_get_fd_by_id(msg[1])) < 0)
+		err = -errno;
+	close(down[1]);
+	down[1] = -1;
+	if (err)
+		kill(pid, SIGKILL);
+	reap(pid);
+cleanup:
+	if (err)
+		outcome_set(out, ST_FAILED, "creating the map in %s: %s",
+			    m->cg.path, strerror(-err));
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
+	if (btf_fd >= 0)
+		close(btf_fd);
+	return err ? err : fd;
+}
+
+/* ---- the fill ---- */
+
+/* the bytes of one value as user space passes it: per CPU for percpu */
+static size_t value_bytes(const struct mem_kind *k)
+{
+	return k->percpu ? ((k->value_size + 7) & ~7u) * nr_cpus_possible() :
+	       k->value_size;
+}
+
+static void make_key(const struct mem_kind *k, __u32 i, __u8 *key)
+{
+	__u32 addr = htonl(i);
+
+	memset(key, 0, k->key_size);
+	if (k->fill == FILL_LPM) {
+		*(__u32 *)key = 32;
+		memcpy(key + 4, &addr, sizeof(addr));
+		return;
+	}
+	memcpy(key, &i, sizeof(i));
+}
+
+static int add_keys(int fd, const struct mem_kind *k, __u32 n, void *val,
+		    __u32 *added)
+{
+	__u8 key[8];
+	__u32 i;
+
+	for (i = 0; i < n && !bench_interrupted(); i++) {
+		make_key(k, i, key);
+		*(__u64 *)val = i;
+		*added += !bpf_map_update_elem(fd, key, val, BPF_ANY);
+	}
+	return bench_interrupted() ? -EINTR : 0;
+}
+
+static int delete_keys(int fd, const struct mem_kind *k, __u32 n)
+{
+	__u8 key[8];
+	__u32 i;
+
+	for (i = 0; i < n && !bench_interrupted(); i++) {
+		make_key(k, i, key);
+		bpf_map_delete_elem(fd, key);
+	}
+	return bench_interrupted() ? -EINTR : 0;
+}
+
+/* the tasks a task storage row puts its values on */
+struct task_set {
+	int nr;
+	pid_t *pid;
+};
+
+static void __attribute__((noreturn)) idle_task(pid_t parent)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	/* they go with us, whatever ends us */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	for (;;)
+		pause();
+}
+
+static void kill_tasks(struct task_set *ts)
+{
+	int i;
+
+	for (i = 0; i < ts->nr; i++)
+		kill(ts->pid[i], SIGKILL);
+	for (i = 0; i < ts->nr; i++)
+		reap(ts->pid[i]);
+	free(ts->pid);
+	ts->pid = NULL;
+	ts->nr = 0;
+}
+
+static int fork_tasks(struct task_set *ts, __u32 n)
+{
+	pid_t self = getpid(), pid;
+
+	ts->pid = calloc(n, sizeof(*ts->pid));
+	if (!ts->pid)
+		return -ENOMEM;
+	while ((__u32)ts->nr < n && !bench_interrupted()) {
+		pid = fork();
+		if (pid < 0)
+			return -errno;
+		if (!pid)
+			idle_task(self);
+		ts->pid[ts->nr++] = pid;
+	}
+	return bench_interrupted() ? -EINTR : 0;
+}
+
+/* a value on each task, by its pidfd */
+static int fill_tasks(int fd, const struct task_set *ts, void *val,
+		      __u32 *added)
+{
+	int i, pidfd;
+
+	for (i = 0; i < ts->nr; i++) {
+		pidfd = syscall(SYS_pidfd_open, ts->pid[i], 0);
+		if (pidfd < 0)
+			return -errno;
+		*(__u64 *)val = i;
+		*added += !bpf_map_update_elem(fd, &pidfd, val, BPF_NOEXIST);
+		close(pidfd);
+	}
+	return 0;
+}
+
+static int fill(const struct run_settings *rs, int fd, struct mem_row *m,
+		const struct task_set *ts, void *val)
+{
+	const struct mem_kind *k = m->kind;
+	__u32 i;
+
+	m->filled = 0;
+	/* the test fault short-fill: the last element left out */
+	if (run_fault(rs)->kind == BENCH_FAULT_SHORT_FILL)
+		return add_keys(fd, k, m->entries - 1, val, &m->filled);
+	switch (k->fill) {
+	case FILL_KEYS:
+	case FILL_LPM:
+		return add_keys(fd, k, m->entries, val, &m->filled);
+	case FILL_PUSH:
+		for (i = 0; i < m->entries; i++) {
+			*(__u64 *)val = i;
+			m->filled += !bpf_map_update_elem(fd, NULL, val, BPF_ANY);
+		}
+		return 0;
+	case FILL_TASKS:
+		return fill_tasks(fd, ts, val, &m->filled);
+	case FILL_NONE:
+		/* the ring's pages are all there from its creation */
+		m->filled = m->entries;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* ---- the figures ---- */
+
+static __u64 roundup_pow2(__u64 v)
+{
+	__u64 p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* the kind's max_entries for N elements: a ring buffer's is bytes */
+static __u32 kind_max_entries(const struct mem_kind *k, __u32 n)
+{
+	__u64 bytes;
+
+	if (k->type == BPF_MAP_TYPE_TASK_STORAGE)
+		return 0;
+	if (k->type != BPF_MAP_TYPE_RINGBUF)
+		return n;
+	bytes = roundup_pow2((__u64)n * (MEM_RECORD + RECORD_HEADER));
+	return bytes < (__u64)getpagesize() ? (__u32)getpagesize() : bytes;
+}
+
+/*
+ * What N elements take at least, whatever the map's own overhead; with
+ * @one_cpu a percpu value counts once. The check's bound is that: on
+ * 6.18 with cgroup v1 a preallocated map's per-CPU values were not
+ * charged at all (percpu_array of 65536: 8.1 bytes per element, its
+ * pointers), which is the kernel's accounting, not a map made elsewhere.
+ */
+static __u64 payload_bytes(const struct mem_kind *k, __u32 n, bool one_cpu)
+{
+	size_t value = one_cpu ? k->value_size : value_bytes(k);
+
+	switch (k->payload) {
+	case PAYLOAD_KEY_VALUE:
+		return (__u64)n * (k->key_size + value);
+	case PAYLOAD_VALUE:
+		return (__u64)n * value;
+	case PAYLOAD_BLOOM_BITS:
+		/* n * 5 hashes * 7/5 (1/ln 2) bits, before the power of 2 */
+		return (__u64)n * 7 / 8;
+	case PAYLOAD_RECORD:
+		return (__u64)n * (MEM_RECORD + RECORD_HEADER);
+	}
+	return 0;
+}
+
+static int fdinfo_line(char *line, void *ctx)
+{
+	unsigned long long v;
+
+	if (sscanf(line, "memlock: %llu", &v) != 1)
+		return 0;
+	*(__u64 *)ctx = v;
+	return 1;
+}
+
+static int read_memlock(int fd, __u64 *memlock)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	return for_each_line(path, fdinfo_line, memlock) == 1 ? 0 : -ENOENT;
+}
+
+/* the charge minus the empty cgroup's */
+static int charged(const struct mem_row *m, __u64 *bytes)
+{
+	__u64 now;
+	int err = memcg_usage(&m->cg, &now);
+
+	*bytes = now > m->base ? now - m->base : 0;
+	return err;
+}
+
+static __u64 now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+/*
+ * What is freed is freed after an RCU grace period: a deleted element
+ * (through bpf_mem_alloc's caches for a NO_PREALLOC hash), the creating
+ * child's files. The charge is read every 20 ms until two reads agree,
+ * 2 s at most; @ms: how long that took.
+ */
+static int settle(const struct mem_row *m, __u64 *bytes, double *ms)
+{
+	__u64 t0 = now_ms(), prev = ~0ull;
+	int i, err = 0;
+
+	for (i = 0; i < 100 && !err && !bench_interrupted(); i++) {
+		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+		err = charged(m, bytes);
+		if (*bytes == prev)
+			break;
+		prev = *bytes;
+	}
+	if (ms)
+		*ms = now_ms() - t0;
+	return bench_interrupted() ? -EINTR : err;
+}
+
+/* delete all, add all again, MEM_CHURN_CYCLES times */
+static int churn(int fd, struct mem_row *m, void *val)
+{
+	__u32 added;
+	int c, err = 0;
+
+	for (c = 0; c < MEM_CHURN_CYCLES && !err; c++) {
+		added = 0;
+		err = delete_keys(fd, m->kind, m->entries) ?:
+		      add_keys(fd, m->kind, m->entries, val, &added);
+	}
+	if (!err)
+		err = settle(m, &m->churn_total, &m->churn_settle_ms);
+	m->churned = !err;
+	return err;
+}
+
+/* the check: the charge covers the elements, all of them put in */
+static int check(const struct mem_row *m, struct outcome *out)
+{
+	if (m->filled < m->entries &&
+	    m->kind->type != BPF_MAP_TYPE_LRU_HASH &&
+	    m->kind->type != BPF_MAP_TYPE_LRU_PERCPU_HASH) {
+		outcome_set(out, ST_FAILED, "the fill put %u of %u elements in",
+			    m->filled, m->entries);
+		return -EIO;
+	}
+	if (m->total < m->bound) {
+		outcome_set(out, ST_FAILED,
+			    "the cgroup was charged %llu bytes, less than the elements' own %llu: the map is not charged there",
+			    m->total, m->bound);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int measure(const struct run_settings *rs, struct mem_row *m,
+		   struct outcome *out)
+{
+	struct task_set ts = {};
+	void *val = NULL;
+	int fd = -1, err;
+
+	val = calloc(1, value_bytes(m->kind) + 8);
+	err = val ? 0 : -ENOMEM;
+	if (!err && m->kind->fill == FILL_TASKS)
+		err = fork_tasks(&ts, m->entries);
+	if (!err)
+		err = memcg_usage(&m->cg, &m->base);
+	if (err) {
+		outcome_set(out, ST_FAILED, "before the map: %s", strerror(-err));
+		goto cleanup;
+	}
+	fd = create_in_memcg(rs, m, out);
+	if (fd < 0) {
+		err = fd;
+		goto cleanup;
+	}
+	err = settle(m, &m->created, NULL) ?: fill(rs, fd, m, &ts, val) ?:
+	      settle(m, &m->total, NULL) ?: read_memlock(fd, &m->memlock);
+	if (err) {
+		outcome_set(out, ST_FAILED, "filling and reading: %s",
+			    strerror(-err));
+		goto cleanup;
+	}
+	err = check(m, out);
+	if (!err && m->kind->churn && churn(fd, m, val)) {
+		err = -EINTR;
+		outcome_set(out, ST_FAILED, "interrupted in the churn");
+	}
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	kill_tasks(&ts);
+	free(val);
+	return err;
+}
+
+int open_memory(const struct run_settings *rs, struct bench_row *row,
+		struct outcome *out)
+{
+	struct mem_row *m = row->priv;
+	char name[64];
+	int err;
+
+	m->max_entries = kind_max_entries(m->kind, m->entries);
+	m->payload = payload_bytes(m->kind, m->entries, false);
+	m->bound = payload_bytes(m->kind, m->entries, true);
+	err = probe_charging(out) ?: probe_kind(m->kind, out);
+	if (err)
+		return err;
+	snprintf(name, sizeof(name), "%s.%u", m->kind->name, m->entries);
+	err = memcg_create(&m->cg, name, out);
+	if (err)
+		return err;
+	err = measure(rs, m, out);
+	/* the cgroup goes whatever happened; its path stays for the JSON */
+	memcg_remove(&m->cg);
+	return err;
+}
+
+void close_memory(struct bench_row *row)
+{
+	struct mem_row *m = row->priv;
+
+	memcg_remove(&m->cg);
+}
