@@ -353,7 +353,7 @@ static const struct bench_option common_options[] = {
 	{ "threshold", OPT_THRESHOLD, "PCT",
 	  "with --compare: a change within PCT% of A's\n"
 	  "figure, or 1 ns, is no change, however\n"
-	  "significant (default 5: single runs of one build\n"
+	  "significant (default 7: single runs of one build\n"
 	  "differ by that on a shared machine)", USE_ANY },
 	{ "ignore-param", OPT_IGNORE_PARAM, "KEY[,KEY]",
 	  "with --compare: match rows ignoring these params\n"

@@ -21,7 +21,7 @@
  * change, however significant
  */
 #define COMPARE_FLOOR_NS	1.0
-#define COMPARE_THRESHOLD_PCT	5.0
+#define COMPARE_THRESHOLD_PCT	7.0
 /* confidence of compare verdicts: 1 - alpha */
 #define COMPARE_ALPHA		0.05
 
