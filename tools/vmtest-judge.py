@@ -98,8 +98,21 @@ def asked(cmd):
     return n, r
 
 
+def memory_wrong(m):
+    """why a --memory row's figures do not hold, or None"""
+    if not m.get("filled") or m.get("memcg_bytes") is None:
+        return "no map filled, or no charge read"
+    if m["memcg_bytes"] < (m.get("check_bytes") or 0):
+        return "%d bytes charged for %d of the elements' own" % (
+            m["memcg_bytes"], m["check_bytes"])
+    return None
+
+
 def counts_wrong(r, cmd):
     """why the row's counts are not the command line's, or None"""
+    # map_perf_test --memory: no events; the memcg charge is the figure
+    if r.get("memory"):
+        return memory_wrong(r["memory"])
     events = r.get("events") or 0
     if events <= 0:
         return "no events"
