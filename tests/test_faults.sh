@@ -274,16 +274,26 @@ cpu_quota() {
 into_cg() { echo "$1" >"$CG/cgroup.procs"; }
 throttle() { chrt -o -p 0 "$1" && into_cg "$1"; }
 sec_cgroup() {
+	local hog
 	if ! cpu_cgroup || ! cpu_quota 1000 1000000; then
 		skip "no cpu cgroup of the test's own: stalled and slow workers not tested"
 		return
 	fi
+	# 1 ms a second, shared with a busy loop of the test's own on the
+	# worker's CPU (-c 1: CPU 0): the quota is enforced at the tick, so a
+	# task alone in it ran up to a tick (4 ms) a second, next to the
+	# tool's 0.5%, and went unseen for over 30 s now and then on a busy
+	# machine; halved, it stays well below
+	taskset -c 0 sh -c 'while :; do :; done' &
+	hog=$!
+	T_BG+=("$hog")
+	into_cg "$hog"
 	run_bg stall -c 1 -m raw_tp -e getpgid -n 2000000000 -r 1 --json "$T_TMP/stall.json"
 	nth_worker 1 into_cg
-	# (1 ms a second: a clock tick lands in it now and then, and resets
-	# the tool's 5 s without CPU time; it took 5-12 s here)
 	ends_within 30
 	run_end stall
+	kill "$hog"
+	wait "$hog" 2>/dev/null
 	jexpect "worker given no CPU time: the row failed within 30 s, saying so (rc=$RC)" "$T_TMP/stall.json" \
 		'(lambda r: r["status"] == "failed" and "got no CPU time" in r["reason"])(row("raw_tp", "getpgid"))'
 	cleanup_checked stall
