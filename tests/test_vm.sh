@@ -21,13 +21,19 @@ fi
 "$TOP/tools/vmtest.sh" --count 2000 --repeat 1 --attach kprobe,fentry >"$T_TMP/vm.out" 2>&1
 RC=$?
 cat "$T_TMP/vm.out"
-while read -r verdict name1 name2 rest; do
-	case $verdict in
-	PASS) pass "vm: $name1 $name2 $rest" ;;
-	SKIP) skip "vm: $name1 $name2 skipped for the kernel: $rest" ;;
-	FAIL) fail "vm: $name1 $name2 $rest" ;;
-	esac
-done < <(grep -E '^(PASS|SKIP|FAIL) ' "$T_TMP/vm.out")
+# verdicts PREFIX SKIPPED FILE: each row the judge printed in FILE as a
+# check of its own, named PREFIX, a skip saying SKIPPED before its reason
+verdicts() {
+	local verdict name1 name2 rest
+	while read -r verdict name1 name2 rest; do
+		case $verdict in
+		PASS) pass "$1: $name1 $name2 $rest" ;;
+		SKIP) skip "$1: $name1 $name2 $2$rest" ;;
+		FAIL) fail "$1: $name1 $name2 $rest" ;;
+		esac
+	done < <(grep -E '^(PASS|SKIP|FAIL) ' "$3")
+}
+verdicts vm "skipped for the kernel: " "$T_TMP/vm.out"
 expect "vmtest verdict ($(tail -n 1 "$T_TMP/vm.out"))" test "$RC" -eq 0
 jobs=$(grep -c '^PASS ' "$T_TMP/vm.out")
 expect "vmtest: rows verified in the guest ($jobs)" test "$jobs" -gt 0
@@ -43,13 +49,7 @@ RC=$?
 sed -n '/^TAP version 13$/,/^== rc=/p' "$T_TMP/ks.out"
 grep '^vmtest: ' "$T_TMP/ks.out"
 # each row and test judged: a row disturbed under TCG is a skip
-while read -r verdict name1 name2 rest; do
-	case $verdict in
-	PASS) pass "vm, kselftest: $name1 $name2 $rest" ;;
-	SKIP) skip "vm, kselftest: $name1 $name2 $rest" ;;
-	FAIL) fail "vm, kselftest: $name1 $name2 $rest" ;;
-	esac
-done < <(grep -E '^(PASS|SKIP|FAIL) ' "$T_TMP/ks.out")
+verdicts "vm, kselftest" "" "$T_TMP/ks.out"
 expect "vmtest --kselftest verdict ($(tail -n 1 "$T_TMP/ks.out"))" test "$RC" -eq 0
 for t in test_overhead.sh map_perf_test.sh; do
 	expect "the guest's run_kselftest.sh: bpf_overhead:$t ok (or # SKIP)" \
