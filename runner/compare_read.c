@@ -64,10 +64,14 @@
 #include "bench_util.h"
 #include "compare.h"
 
-/* context fields that make two runs measure different things */
+/*
+ * context fields that make two runs measure different things: the JIT's
+ * settings change what a program costs (hardening blinds its constants)
+ */
 static const char *const context_mismatch[] = {
 	"tool", "cpu_model", "online_cpus", "cpus_used", "attach_method",
-	"count", "duration_s", "body",
+	"count", "duration_s", "body", "bpf_jit_enable", "bpf_jit_harden",
+	"bpf_jit_always_on",
 };
 /* context fields expected to differ when the point is comparing kernels */
 static const char *const context_kernel[] = {

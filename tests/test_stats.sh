@@ -173,6 +173,21 @@ jexpect "units 10% higher: slower, +10.00%" "$T_TMP/cmp.json" \
 jexpect "CPU count mismatch listed" "$T_TMP/cmp.json" \
 	'[(x["key"], x["within"], [v["value"] for v in x["values"]]) for x in d["context_differences"]] == [("online_cpus", None, [2, 4])]'
 
+# the JIT hardened on one side: its programs cost another thing
+jit_pair() {
+	python3 - "$T_TMP" <<'EOF'
+import json, sys
+for v in (0, 2):
+	d = json.load(open(sys.argv[1] + "/a.json"))
+	d["context"]["bpf_jit_harden"] = v
+	json.dump(d, open("%s/jit%d.json" % (sys.argv[1], v), "w"))
+EOF
+}
+set_up "python3 writes a.json again with bpf_jit_harden 0, and with 2" jit_pair
+run_capture jit "$PROG" --compare "$T_TMP/jit0.json" "$T_TMP/jit2.json" --json "$T_TMP/jit.json"
+jexpect "bpf_jit_harden 0 against 2: listed as a context difference" "$T_TMP/jit.json" \
+	'[(x["key"], [v["value"] for v in x["values"]]) for x in d["context_differences"]] == [("bpf_jit_harden", [0, 2])]'
+
 run_capture cmpfail "$PROG" --compare "$T_TMP/a.json" "$T_TMP/b.json" --fail-on-regression 5
 expect "--fail-on-regression 5 exits 1 (rc=$RC)" test "$RC" -eq 1
 run_capture cmpok "$PROG" --compare "$T_TMP/a.json" "$T_TMP/b.json" --fail-on-regression 15
