@@ -55,7 +55,8 @@ struct group {
 	const char *quantity;	/* of the pooled rows; NULL: none pooled */
 	bool mixed;		/* pooled rows of two quantities */
 	int nr_pooled;
-	struct pool pool;
+	struct pool pool;	/* a round of a file an observation */
+	struct pool runs;	/* a file an observation: its rounds' mean */
 };
 
 struct side {
@@ -85,6 +86,7 @@ struct entry {
 	const struct group *a, *b;
 	enum why why;
 	struct sample_stats st_a, st_b;	/* n, mean, stddev of the pools */
+	bool by_run;			/* a file an observation: see judge() */
 	struct welch w;
 	enum verdict v;
 	double ci95_a, ci95_b;

@@ -20,6 +20,7 @@
  *     "name": "raw_tp", "variant": "getpgid",
  *     "params": "progs=4",		the identity's, "" for none
  *     "quantity": "overhead_ns",
+ *     "observation": "round" | "run",	a file's round, or a whole file
  *     "a": { "files": 2, "n": 8, "mean": 22.1, "ci95": 0.6 },
  *     "b": { ... },
  *     "delta": 2.0, "delta_ci95": 0.8,	B - A, ns
@@ -101,8 +102,10 @@ static json_t *entry_json(const struct entry *e)
 	json_t *o = identity_json(e->a->rows[0]);
 
 	json_object_update_new(o, json_pack(
-		"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:b, s:b}",
+		"{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:b, s:b}",
 		"quantity", e->a->quantity,
+		/* what one observation of the test is */
+		"observation", e->by_run ? "run" : "round",
 		"a", side_json(e->a, &e->st_a, e->ci95_a),
 		"b", side_json(e->b, &e->st_b, e->ci95_b),
 		"delta", json_num(e->delta),

@@ -149,6 +149,8 @@ static void pool_group(struct group *g)
 		else if (strcmp(g->quantity, r->quantity))
 			g->mixed = true;
 		pool_add(&g->pool, &r->units);
+		pool_add(&g->runs, &(struct pool){ .n = 1,
+						   .mean = r->units.mean });
 		g->nr_pooled++;
 	}
 }
@@ -246,10 +248,18 @@ static double delta_ci(const struct entry *e, double alpha)
 	return se > 0 ? student_t_quantile(alpha, e->w.df) * se : 0;
 }
 
+/*
+ * Runs of one build differ by an offset of each run's own (make repro:
+ * the machine's state while it ran), which a run's rounds share: where
+ * both sides pool two runs or more, a run is the observation, its rounds'
+ * mean, and the runs' spread holds their offsets. A single run a side has
+ * only its rounds, and the threshold for the rest.
+ */
 static void judge(struct entry *e, double fail_pct, double threshold_pct)
 {
-	pool_stats(&e->a->pool, &e->st_a);
-	pool_stats(&e->b->pool, &e->st_b);
+	e->by_run = e->a->runs.n >= 2 && e->b->runs.n >= 2;
+	pool_stats(e->by_run ? &e->a->runs : &e->a->pool, &e->st_a);
+	pool_stats(e->by_run ? &e->b->runs : &e->b->pool, &e->st_b);
 	e->ci95_a = stats_ci_half(&e->st_a, COMPARE_ALPHA);
 	e->ci95_b = stats_ci_half(&e->st_b, COMPARE_ALPHA);
 	/* costs: B higher is slower */

@@ -116,16 +116,22 @@ static void print_cell(FILE *out, const char *s, int width)
 	fprintf(out, " %*s%s", width > cols ? width - cols : 0, "", s);
 }
 
-/* "22.11 ± 0.65 (8)": a side's mean, its interval and its units */
+/*
+ * "22.11 ± 0.65 (8)": a side's mean, its interval and its observations,
+ * "(3 runs)" where they are whole runs
+ */
 static void side_cell(char *buf, size_t len, const struct sample_stats *st,
-		      double ci95)
+		      double ci95, bool by_run)
 {
+	const char *what = by_run ? " runs" : "";
+
 	if (!st->n)
 		snprintf(buf, len, "- (0)");
 	else if (isnan(ci95))
-		snprintf(buf, len, "%.2f (%d)", st->mean, st->n);
+		snprintf(buf, len, "%.2f (%d%s)", st->mean, st->n, what);
 	else
-		snprintf(buf, len, "%.2f ± %.2f (%d)", st->mean, ci95, st->n);
+		snprintf(buf, len, "%.2f ± %.2f (%d%s)", st->mean, ci95, st->n,
+			 what);
 }
 
 static const char *quantity_name(const char *quantity)
@@ -158,9 +164,9 @@ static void print_entry(FILE *out, const struct entry *e)
 	row_label(e->a->rows[0], &l);
 	fprintf(out, "  %-11s %-13s %-8s", l.name, l.variant,
 		quantity_name(e->a->quantity));
-	side_cell(cell, sizeof(cell), &e->st_a, e->ci95_a);
+	side_cell(cell, sizeof(cell), &e->st_a, e->ci95_a, e->by_run);
 	print_cell(out, cell, SIDE_WIDTH);
-	side_cell(cell, sizeof(cell), &e->st_b, e->ci95_b);
+	side_cell(cell, sizeof(cell), &e->st_b, e->ci95_b, e->by_run);
 	print_cell(out, cell, SIDE_WIDTH);
 	if (isnan(e->delta))
 		snprintf(cell, sizeof(cell), "-");

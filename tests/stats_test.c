@@ -1812,16 +1812,23 @@ static void test_compare_pooling(void)
 	      "... and in the table");
 	show_compare();
 
-	/* B twice as big: the same units in another file */
+	/*
+	 * B twice as big: the same units in another file. Two runs or more
+	 * on both sides: a run is an observation, its units' mean (A's:
+	 * 22.0 and 22.0)
+	 */
 	write_doc(path_b2, &ctx_host, b, 1);
 	args.files[SIDE_B][1] = path_b2;
 	args.nr_files[SIDE_B] = 2;
 	ret = run_compare_args(&args);
 	kp = jfind("rows", "kprobe", "getpgid", "");
-	check(ret == 0 && jnum(json_object_get(kp, "b"), "n") == 10 &&
+	check(ret == 0 && jnum(json_object_get(kp, "b"), "n") == 2 &&
 	      jnum(json_object_get(kp, "b"), "files") == 2 &&
+	      jnum(json_object_get(kp, "a"), "n") == 2 &&
+	      !strcmp(jstr(kp, "observation"), "run") &&
 	      near(jnum(kp, "delta"), 5, 1e-9),
-	      "two files of B: 10 units, the same delta (%d)", ret);
+	      "two files of B, two of A: a run an observation, the same delta (%d)",
+	      ret);
 
 	/* one file twice on a side would count its units twice */
 	args.files[SIDE_B][1] = path_b;
