@@ -277,12 +277,24 @@ int kernel_config(const char *option)
 	return strstr(text, line) ? 0 : -1;
 }
 
+/*
+ * Read once, first from bench_main(): the JIT's sysctls are the initial
+ * network namespace's alone, and fib_table_lookup's rows move the run
+ * into one of its own, where /proc/sys/net/core has none of them
+ */
 void bpf_jit_read(struct bpf_jit_state *j)
 {
-	j->enable = read_sysctl_int("/proc/sys/net/core/bpf_jit_enable");
-	j->harden = read_sysctl_int("/proc/sys/net/core/bpf_jit_harden");
-	j->kallsyms = read_sysctl_int("/proc/sys/net/core/bpf_jit_kallsyms");
-	j->always_on = kernel_config("CONFIG_BPF_JIT_ALWAYS_ON");
+	static struct bpf_jit_state jit;
+	static bool read;
+
+	if (!read) {
+		jit.enable = read_sysctl_int("/proc/sys/net/core/bpf_jit_enable");
+		jit.harden = read_sysctl_int("/proc/sys/net/core/bpf_jit_harden");
+		jit.kallsyms = read_sysctl_int("/proc/sys/net/core/bpf_jit_kallsyms");
+		jit.always_on = kernel_config("CONFIG_BPF_JIT_ALWAYS_ON");
+		read = true;
+	}
+	*j = jit;
 }
 
 static const char *sysctl_text(int v, char *buf, size_t len)

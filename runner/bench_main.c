@@ -224,6 +224,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 		return err;
 	if (check_privileges())
 		return 1;
+	bpf_jit_read(&(struct bpf_jit_state){});
 	install_signal_handlers();
 	json = open_json();
 	if (bench_rs.json && !json)

@@ -122,6 +122,7 @@ stdout-failed|flush_output|} else if (fflush(stdout) \|\| ferror(stdout)) {|} el
 privileges|check_privileges|if (has_cap(data, CAP_SYS_ADMIN) \|\||if (1 \|\||test_faults.sh:caps|no privileges: exit 1, one line naming CAP_BPF
 tracefs-mount|ensure_tracefs|if (mount("nodev", path, "tracefs", 0, NULL)) {|if (1) {|test_faults.sh:tracefs|tracefs missing: the run mounted it, says so
 every-program|sample_verify|for (c = 0; c < nr; c++) {|for (c = 0; c < 1; c++) {|test_modes.sh|miss-one: each row FAILED, the 4-program row on program 4
+jit-read-first|bench_main|bpf_jit_read(\&(struct bpf_jit_state){});|;|test_overhead.sh|full: the JIT's settings, as the kernel says them
 nothing-measured|exit_status|if (!ok) {|if (0) {|test_overhead.sh|only skipped rows: exit 1
 ktap-exit-failed|ktap_exit_status|if (rows->row[i].out.status == ST_FAILED)|if (0)|test_ktap.sh:exit|fail: exit 1: kselftest's for these rows
 ktap-exit-skip|ktap_exit_status|return ok ? 0 : EXIT_KSFT_SKIP;|return 0;|test_ktap.sh:exit|every row skipped .*: exit 4

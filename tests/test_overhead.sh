@@ -37,6 +37,10 @@ else
 fi
 checks_from python3 "$TESTS/upstream.py" "$T_TMP/full.out" "$T_TMP/full.json" "$L" "full -r 1"
 jexpect "full: body count is the default" "$T_TMP/full.json" 'c["body"] == "count"'
+# read before fib_table_lookup's rows take the run into a network
+# namespace of its own, which has no net.core.bpf_jit_* of its own
+jexpect "full: the JIT's settings, as the kernel says them, a fib row run" "$T_TMP/full.json" \
+	"c['bpf_jit_enable'] == $(cat /proc/sys/net/core/bpf_jit_enable) and c['bpf_jit_harden'] == $(cat /proc/sys/net/core/bpf_jit_harden) and any(ran(r) for r in rows(variant='fib_table_lookup'))"
 
 # --- -r 3: still one line per worker, the median of its samples; -v
 # gives every row's lines, getpgid's too (by default upstream's rows only)
