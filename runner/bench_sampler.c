@@ -598,36 +598,31 @@ static bool sample_again(struct session *sess, const struct sample *s,
 	       retry_allowed(sess->row, u->retry_ns);
 }
 
-static void base_sample_tries(const struct bench_family *fam,
-			      struct session *sess, __u64 count,
-			      struct unit *u, int b, int which)
+/*
+ * A base sample of the unit (@base) or a row sample, whose last detaches
+ * (a try again attaches anew), run again while sample_again() says so
+ */
+static void sample_tries(const struct bench_family *fam, struct session *sess,
+			 __u64 count, struct unit *u, struct sample *s,
+			 int which, bool base, bool last)
 {
 	int tries = 0;
-	__u64 start;
+	__u64 start = 0;
 
-	base_sample_run(fam, sess, count, &u->base[b], which);
-	while (sample_again(sess, &u->base[b], u, &tries)) {
-		u->base_retries++;
+	for (;;) {
+		if (base)
+			base_sample_run(fam, sess, count, s, which);
+		else
+			row_sample_run(fam, sess, count, s, which, last);
+		if (tries)
+			u->retry_ns += now_ns() - start;
+		if (!sample_again(sess, s, u, &tries))
+			return;
+		if (base)
+			u->base_retries++;
+		else
+			u->row_retries++;
 		start = now_ns();
-		base_sample_run(fam, sess, count, &u->base[b], which);
-		u->retry_ns += now_ns() - start;
-	}
-}
-
-/* the last row sample detaches: a try again attaches anew */
-static void row_sample_tries(const struct bench_family *fam,
-			     struct session *sess, __u64 count,
-			     struct unit *u, int i, bool last)
-{
-	int tries = 0;
-	__u64 start;
-
-	row_sample_run(fam, sess, count, &u->row[i], 1 + i, last);
-	while (sample_again(sess, &u->row[i], u, &tries)) {
-		u->row_retries++;
-		start = now_ns();
-		row_sample_run(fam, sess, count, &u->row[i], 1 + i, last);
-		u->retry_ns += now_ns() - start;
 	}
 }
 
@@ -641,14 +636,16 @@ static void unit_run(const struct bench_family *fam, struct session *sess,
 	const struct sample *last;
 
 	memset(u, 0, sizeof(*u));
-	base_sample_tries(fam, sess, base_count, u, 0, 0);
+	sample_tries(fam, sess, base_count, u, &u->base[0], 0, true, false);
 	last = &u->base[0];
 	for (i = 0; i < m && !sample_ends_unit(last); i++) {
-		row_sample_tries(fam, sess, count, u, i, i == m - 1);
+		sample_tries(fam, sess, count, u, &u->row[i], 1 + i, false,
+			     i == m - 1);
 		last = &u->row[u->nr_row++];
 	}
 	if (!sample_ends_unit(last))
-		base_sample_tries(fam, sess, base_count, u, 1, 1 + m);
+		sample_tries(fam, sess, base_count, u, &u->base[1], 1 + m,
+			     true, false);
 	/* a row sample that failed may have left the programs attached */
 	if (!row_stays_attached(sess->row))
 		session_detach(fam, sess);
