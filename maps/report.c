@@ -297,11 +297,6 @@ void json_context(const struct run_settings *rs, json_t *ctx)
 				    json_string(run_fault(rs)->name));
 }
 
-static json_t *number(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* what the other map kinds add: records, false positives, key sizes */
 static void json_kind(const struct bench_row *row, const struct map_row *r,
 		      json_t *o)
@@ -337,9 +332,9 @@ void json_records(const struct map_row *r, json_t *o)
 	json_object_set_new(o, "consumer_cpu",
 			    json_integer(r->set.consumer_cpu));
 	json_object_set_new(o, "consumer_rate",
-			    number(consumer_rate(r)));
+			    json_number(consumer_rate(r)));
 	json_object_set_new(o, "consumer_ns_per_record",
-			    number(consumer_ns_per_record(r)));
+			    json_number(consumer_ns_per_record(r)));
 }
 
 void json_row(const struct bench_rows *rows, const struct bench_row *row,
@@ -358,9 +353,9 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 		row_summarize(row, &s);
 		per = json_object();
 		json_object_set_new(per, "mean",
-				    number(s.rate.mean / row->cpus->nr));
+				    json_number(s.rate.mean / row->cpus->nr));
 		json_object_set_new(per, "stddev",
-				    number(s.rate.stddev / row->cpus->nr));
+				    json_number(s.rate.stddev / row->cpus->nr));
 		json_object_set_new(o, "rate_per_cpu", per);
 	}
 	if (!r)
@@ -383,8 +378,8 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 		return;
 	}
 	nsop = json_object();
-	json_object_set_new(nsop, "value", number(s.units.mean / r->test->ops));
-	json_object_set_new(nsop, "ci95", number(s.ci95 / r->test->ops));
+	json_object_set_new(nsop, "value", json_number(s.units.mean / r->test->ops));
+	json_object_set_new(nsop, "ci95", json_number(s.ci95 / r->test->ops));
 	json_object_set_new(o, "ns_per_op", nsop);
 }
 

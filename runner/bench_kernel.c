@@ -189,18 +189,6 @@ int ensure_tracefs(void)
 	return 0;
 }
 
-/* ---- kallsyms ---- */
-
-const char *text_symbol(const char *line, char *sym)
-{
-	char type;
-
-	if (sscanf(line, "%*s %c %255s", &type, sym) != 2 ||
-	    (type != 't' && type != 'T'))
-		return NULL;
-	return sym;
-}
-
 /* ---- the kernel's config and BTF ---- */
 
 /* the running kernel's config: its own, or the one its package installed */

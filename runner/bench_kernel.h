@@ -29,7 +29,5 @@ bool exists(const char *path);
  * errno EACCES when any place was refused, else ENOENT
  */
 bool tracefs_path(const char *rel, char *buf, size_t len);
-/* a line of kallsyms, "address type name [module]": a text symbol's name */
-const char *text_symbol(const char *line, char *sym);
 
 #endif /* __BENCH_KERNEL_H */

@@ -33,11 +33,12 @@
 #include <jansson.h>
 #include "bench_profile.h"
 #include "bench_cmdline.h"
+#include "bench_report.h"
 #include "bench_msg.h"
 #include "bench_row.h"
 #include "bench_util.h"
 
-/* ring pages per CPU (a power of two): 2 MiB, 0.2 s of samples at 10 kHz */
+/* ring pages per CPU (a power of two): 2 MiB, some 8 s of 24-byte samples at 10 kHz */
 #define RING_PAGES	512
 
 /* ---- the clocks ---- */
@@ -118,7 +119,7 @@ void profiler_close(struct profiler *p)
 	int i;
 
 	for (i = 0; i < p->nr; i++) {
-		if (p->ring && p->ring[i])
+		if (p->ring[i])
 			munmap(p->ring[i], p->ring_len);
 		if (p->fd[i] >= 0)
 			close(p->fd[i]);
@@ -156,8 +157,7 @@ struct ring_sink {
 	enum profile_arm arm;
 	const pid_t *tids;
 	int nr;
-	bool counted;		/* a CPU of the row's workers */
-	bool keep;
+	bool keep;		/* an undisturbed sample, a CPU of the row's */
 };
 
 static bool is_worker(const struct ring_sink *k, __u32 tid)
@@ -191,7 +191,7 @@ static void take_sample(const struct ring_sink *k, const struct sample_rec *r)
 	struct row_profile *prof = k->prof;
 	__u16 mode = r->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-	if (!k->counted || !k->keep)
+	if (!k->keep)
 		return;
 	if (!is_worker(k, r->tid)) {
 		if (r->pid)
@@ -229,18 +229,17 @@ static void take_record(const struct ring_sink *k, const void *rec)
 void profile_take(struct row_profile *prof, enum profile_arm arm,
 		  const pid_t *tids, int nr, const void *rec)
 {
-	struct ring_sink k = { prof, arm, tids, nr, true, true };
+	struct ring_sink k = { prof, arm, tids, nr, true };
 
 	take_record(&k, rec);
 }
 
 /* a ring's records from its tail to its head, which may wrap */
-static void ring_drain(void *ring, size_t ring_len, const struct ring_sink *k)
+static void ring_drain(struct perf_event_mmap_page *meta,
+		       const struct ring_sink *k)
 {
-	struct perf_event_mmap_page *meta = ring;
-	long page = sysconf(_SC_PAGESIZE);
-	char *data = (char *)ring + (meta->data_offset ?: (__u64)page);
-	__u64 size = meta->data_size ?: ring_len - page;
+	char *data = (char *)meta + meta->data_offset;
+	__u64 size = meta->data_size;
 	__u64 head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
 	__u64 tail = meta->data_tail, off, n, i;
 	struct perf_event_header h;
@@ -265,14 +264,14 @@ void profiler_stop(struct profiler *p, struct row_profile *prof,
 		   enum profile_arm arm, const pid_t *tids, int nr,
 		   const struct cpu_list *cpus, bool keep)
 {
-	struct ring_sink k = { prof, arm, tids, nr, false, keep };
+	struct ring_sink k = { prof, arm, tids, nr, false };
 	int i;
 
 	for (i = 0; i < p->nr; i++)
 		ioctl(p->fd[i], PERF_EVENT_IOC_DISABLE, 0);
 	for (i = 0; i < p->nr; i++) {
-		k.counted = cpu_list_has(cpus, p->cpu[i]);
-		ring_drain(p->ring[i], p->ring_len, &k);
+		k.keep = keep && cpu_list_has(cpus, p->cpu[i]);
+		ring_drain(p->ring[i], &k);
 	}
 }
 
@@ -321,11 +320,10 @@ static int ksyms_add(struct ksyms *ks, __u64 addr, const char *name)
 /* "address type name [module]": text symbols only, bpf's too */
 static int kallsyms_line(char *line, void *ctx)
 {
-	char name[256], type;
+	char name[256];
 	__u64 addr;
 
-	if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
-	    (type != 't' && type != 'T'))
+	if (!text_symbol(line, name) || sscanf(line, "%llx", &addr) != 1)
 		return 0;
 	return ksyms_add(ctx, addr, name);
 }
@@ -621,11 +619,6 @@ static int *ranked(const struct row_profile *prof, const struct profile_ns *ns)
 	return idx;
 }
 
-static json_t *number(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *symbol_json(const struct row_profile *prof, int i,
 			   const struct profile_ns *ns)
 {
@@ -637,14 +630,14 @@ static json_t *symbol_json(const struct row_profile *prof, int i,
 	return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"name", s->name,
 		"samples", (json_int_t)s->samples[ARM_ROW],
-		"share", number(share),
-		"ns_per_event", number(share * ns->row),
+		"share", json_number(share),
+		"ns_per_event", json_number(share * ns->row),
 		"base_samples", base ? json_integer(s->samples[ARM_BASE]) :
 				json_null(),
-		"base_share", base ? number(base_share) : json_null(),
-		"base_ns_per_event", number(base_share * ns->base),
-		"extra_ns", number(symbol_extra(prof, i, ns)),
-		"extra_share", number(symbol_extra(prof, i, ns) /
+		"base_share", base ? json_number(base_share) : json_null(),
+		"base_ns_per_event", json_number(base_share * ns->base),
+		"extra_ns", json_number(symbol_extra(prof, i, ns)),
+		"extra_share", json_number(symbol_extra(prof, i, ns) /
 				      ns->overhead));
 }
 
@@ -681,13 +674,13 @@ static void profile_json_body(json_t *o, const struct row_profile *prof,
 				     json_null(),
 		"base_other_samples", base ?
 			json_integer(prof->other[ARM_BASE]) : json_null(),
-		"ns_per_event", number(ns->row),
-		"base_ns_per_event", number(ns->base),
-		"overhead_ns", number(ns->overhead),
+		"ns_per_event", json_number(ns->row),
+		"base_ns_per_event", json_number(ns->base),
+		"overhead_ns", json_number(ns->overhead),
 		"explained_ns", base && idx ?
-			number(explained_ns(prof, idx, ns)) : json_null(),
+			json_number(explained_ns(prof, idx, ns)) : json_null(),
 		"explained_share", base && idx ?
-			number(explained_ns(prof, idx, ns) / ns->overhead) :
+			json_number(explained_ns(prof, idx, ns) / ns->overhead) :
 			json_null(),
 		"symbols", syms));
 	free(idx);
@@ -704,13 +697,13 @@ json_t *profile_json(const struct bench_row *row)
 	o = json_pack("{s:s, s:o, s:s, s:I, s:i, s:i, s:o, s:I, s:I, s:o}",
 		"status", status_json(prof->out.status),
 		"reason", prof->out.status == ST_OK ? json_null() :
-			  json_string(printable(prof->out.reason)),
+			  json_text(prof->out.reason),
 		"clock", "cpu-clock",
 		"period_ns", (json_int_t)PROFILE_PERIOD_NS,
 		"units", prof->units,
 		"dropped_samples", prof->dropped,
 		"last_dropped", prof->dropped ?
-			json_string(printable(prof->last_dropped.reason)) :
+			json_text(prof->last_dropped.reason) :
 			json_null(),
 		"lost", (json_int_t)prof->lost,
 		"throttled", (json_int_t)prof->throttled,
@@ -723,15 +716,6 @@ json_t *profile_json(const struct bench_row *row)
 	profile_ns(row, prof, &ns);
 	profile_json_body(o, prof, &ns);
 	return o;
-}
-
-/* "raw_tp task_rename [progs=4]" */
-static void row_title(const struct bench_row *row, char *buf, size_t len)
-{
-	char params[96];
-
-	format_params(row, params, sizeof(params));
-	snprintf(buf, len, "%s %s%s", row->name, row->variant, params);
 }
 
 static void print_counts(const struct row_profile *prof,
@@ -798,18 +782,17 @@ static void print_profile(const struct bench_row *row)
 	struct profile_ns ns;
 	int *idx;
 
-	row_title(row, title, sizeof(title));
+	format_row_name(row, title, sizeof(title));
 	if (prof->out.status != ST_OK) {
 		printf("  %s: profile %s: %s\n", title,
-		       prof->out.status == ST_SKIPPED ? "skipped" : "failed",
-		       prof->out.reason);
+		       status_json(prof->out.status), prof->out.reason);
 		return;
 	}
 	profile_ns(row, prof, &ns);
 	if (isnan(ns.base)) {
 		printf("  %s: %.1f ns/event\n", title, ns.row);
 	} else {
-		row_title(row->base, base, sizeof(base));
+		format_row_name(row->base, base, sizeof(base));
 		printf("  %s: %.1f ns/event against %s: %.1f\n", title, ns.row,
 		       base, ns.base);
 	}
@@ -824,14 +807,19 @@ static void print_profile(const struct bench_row *row)
 	free(idx);
 }
 
-/* JITed programs unnamed in kallsyms: their time goes to a neighbour */
+/*
+ * JITed programs unnamed in kallsyms: their time goes to a neighbour. The
+ * kernel lists BPF's symbols with bpf_jit_kallsyms 1 and bpf_jit_harden 0
+ * alone (bpf_jit_kallsyms_enabled())
+ */
 static void print_jit_kallsyms(void)
 {
 	struct bpf_jit_state j;
 
 	bpf_jit_read(&j);
-	if (j.kallsyms == 0)
-		printf("net.core.bpf_jit_kallsyms is 0: BPF programs have no symbol, their samples go to the symbol before them\n");
+	if (j.kallsyms == 0 || j.harden > 0)
+		printf("net.core.bpf_jit_kallsyms %d, bpf_jit_harden %d: BPF programs have no symbol, their samples go to the symbol before them\n",
+		       j.kallsyms, j.harden);
 }
 
 void print_profiles(const struct bench_rows *rows)
@@ -842,13 +830,13 @@ void print_profiles(const struct bench_rows *rows)
 	for (i = 0; i < rows->nr; i++) {
 		if (!rows->row[i].state->profile)
 			continue;
-		if (!any)
+		if (!any) {
 			printf("\nProfile: the workers' CPUs sampled every %llu µs of CPU time (software clock),\n"
 			       "in units of their own, apart from the figures; ns are shares of the figures above\n",
 			       PROFILE_PERIOD_NS / 1000);
-		if (!any)
 			print_jit_kallsyms();
-		any = true;
+			any = true;
+		}
 		print_profile(&rows->row[i]);
 	}
 }

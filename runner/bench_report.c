@@ -251,6 +251,7 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 	       char *buf, size_t len)
 {
 	const struct row_state *st = row->state;
+	int again = st->retries + st->base_retries;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -278,11 +279,9 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 		note(buf, len, &off,
 		     "the kernel skipped the program for %llu event(s) of the %llu runs it says it skipped in the loops: re-entry from an interrupt",
 		     st->kernel_skipped, st->kernel_skips);
-	if (st->retries + st->base_retries)
+	if (again)
 		note(buf, len, &off, "%d disturbed unit%s or sample%s run again",
-		     st->retries + st->base_retries,
-		     st->retries + st->base_retries > 1 ? "s" : "",
-		     st->retries + st->base_retries > 1 ? "s" : "");
+		     again, again > 1 ? "s" : "", again > 1 ? "s" : "");
 	if (row_settle_capped(row))
 		note(buf, len, &off,
 		     "the kernel threads on its CPUs were still busy at the go of %d of %d samples (after %.0f ms)",
@@ -532,14 +531,14 @@ void progress_end(void)
 
 /* ---- --json ---- */
 
-static json_t *json_number(double v)
+json_t *json_number(double v)
 {
 	/* NAN and infinities have no JSON spelling */
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* jansson refuses invalid UTF-8, e.g. a reason cut inside a character */
-static json_t *json_text(const char *s)
+json_t *json_text(const char *s)
 {
 	json_t *j;
 
@@ -1042,20 +1041,26 @@ static void ktap_figure(json_t *o, char *buf, size_t len)
 		snprintf(buf + off, len - off, " %s", unit);
 }
 
+void format_row_name(const struct bench_row *row, char *buf, size_t len)
+{
+	char params[128];
+
+	format_params(row, params, sizeof(params));
+	snprintf(buf, len, "%s %s%s", row->name, row->variant, params);
+}
+
 void write_ktap(const struct bench_family *fam,
 		const struct bench_rows *rows, FILE *f)
 {
 	int i, pass = 0, fail = 0, skip = 0;
-	char name[256], params[128], reason[REASON_LEN], figure[128];
+	char name[256], reason[REASON_LEN], figure[128];
 
 	fprintf(f, "KTAP version 1\n1..%d\n", rows->nr);
 	for (i = 0; i < rows->nr; i++) {
 		const struct bench_row *row = &rows->row[i];
 		json_t *o;
 
-		format_params(row, params, sizeof(params));
-		snprintf(name, sizeof(name), "%s %s%s", row->name,
-			 row->variant, params);
+		format_row_name(row, name, sizeof(name));
 		ktap_clean(name, true);
 		snprintf(reason, sizeof(reason), "%s", row->out.reason);
 		ktap_clean(reason, false);

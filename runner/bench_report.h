@@ -15,12 +15,18 @@ int write_results(const struct bench_family *fam,
  */
 void write_ktap(const struct bench_family *fam,
 		const struct bench_rows *rows, FILE *f);
+/* "raw_tp task_rename [progs=4]": a row as KTAP and --profile name it */
+void format_row_name(const struct bench_row *row, char *buf, size_t len);
 /* --list's tables as JSON */
 int write_list(const struct bench_family *fam, const struct bench_rows *all,
 	       FILE *f);
 
 struct json_t;
 struct attach_kind;
+/* a double; null where JSON has no spelling (NAN, infinities) */
+struct json_t *json_number(double v);
+/* a string, made printable where it is no UTF-8; null for NULL */
+struct json_t *json_text(const char *s);
 /*
  * What --list says of a row's attach kind: the config options it needs
  * (and @extra_need), what the libbpf built against lacks of it, why a

@@ -80,3 +80,13 @@ int read_sysctl_int(const char *path)
 	fclose(f);
 	return v;
 }
+
+const char *text_symbol(const char *line, char *sym)
+{
+	char type;
+
+	if (sscanf(line, "%*s %c %255s", &type, sym) != 2 ||
+	    (type != 't' && type != 'T'))
+		return NULL;
+	return sym;
+}

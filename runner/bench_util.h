@@ -44,4 +44,7 @@ int sched_nr_migrations(const char *text, unsigned long long *n);
 /* a sysctl's number at @path, -1 when it cannot be read (many are root's) */
 int read_sysctl_int(const char *path);
 
+/* a line of kallsyms, "address type name [module]": a text symbol's name */
+const char *text_symbol(const char *line, char *sym);
+
 #endif /* __BENCH_UTIL_H */

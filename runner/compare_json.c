@@ -44,6 +44,7 @@
 #include <math.h>
 #include <string.h>
 #include "bench.h"
+#include "bench_report.h"
 #include "bench_stats.h"
 #include "compare.h"
 
@@ -57,20 +58,6 @@ static const char *const why_kinds[] = {
 	[WHY_QUANTITY_MIXED] = "quantity_mixed",
 	[WHY_QUANTITY_DIFFERS] = "quantity_differs",
 };
-
-/* NAN and infinities have no JSON spelling */
-static json_t *json_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* a path from the command line may be no UTF-8: jansson refuses that */
-static json_t *json_text(const char *s)
-{
-	json_t *j = json_string(s);
-
-	return j ? j : json_string(printable(s));
-}
 
 /* what names a row in every list: its identity as the compare has it */
 static json_t *identity_json(const struct row *r)
@@ -93,8 +80,8 @@ static json_t *side_json(const struct group *g, const struct sample_stats *st,
 			 double ci95)
 {
 	return json_pack("{s:i, s:i, s:o, s:o}", "files", g->nr_pooled,
-			 "n", st->n, "mean", json_num(st->mean),
-			 "ci95", json_num(ci95));
+			 "n", st->n, "mean", json_number(st->mean),
+			 "ci95", json_number(ci95));
 }
 
 static json_t *entry_json(const struct entry *e)
@@ -108,10 +95,10 @@ static json_t *entry_json(const struct entry *e)
 		"observation", e->by_run ? "run" : "round",
 		"a", side_json(e->a, &e->st_a, e->ci95_a),
 		"b", side_json(e->b, &e->st_b, e->ci95_b),
-		"delta", json_num(e->delta),
-		"delta_ci95", json_num(e->delta_ci95),
-		"delta_pct", json_num(e->delta_pct),
-		"p", e->w.decidable ? json_num(e->w.p) : json_null(),
+		"delta", json_number(e->delta),
+		"delta_ci95", json_number(e->delta_ci95),
+		"delta_pct", json_number(e->delta_pct),
+		"p", e->w.decidable ? json_number(e->w.p) : json_null(),
 		"verdict", e->w.decidable ? verdict_name(e->v) : "cannot tell",
 		"within_threshold", e->within_threshold,
 		"regression", e->regression));

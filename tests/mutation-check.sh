@@ -82,7 +82,7 @@ lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
 profile-tid-filter|take_sample|if (!is_worker(k, r->tid)) {|if (0) {|test_stats.sh|profile: another task's sample on a worker's CPU is not the worker's
 profile-hidden|profile_symbols_at|if (!ks->nonzero) {|if (0) {|test_stats.sh|profile: kallsyms with its addresses hidden: skipped, said
-profile-text-only|kallsyms_line|(type != 't' \&\& type != 'T'))|0)|test_stats.sh|profile: addresses named by the text symbol at or before them
+profile-text-only|text_symbol|(type != 't' \&\& type != 'T'))|0)|test_stats.sh|profile: addresses named by the text symbol at or before them
 from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh:hog|with another process's getpgid: hash_lookup's hits are exactly its events
 fib-once|count_fib_lookups|if (!err \&\& least < FIB_CALIBRATION) {|if (0) {|test_faults.sh:missodd|miss-odd: fib_table_lookup's calibration failed, less than once
 fib-whole|count_fib_lookups|least % FIB_CALIBRATION > FIB_SLACK|0|test_faults.sh:missodd|extra-odd: fib_table_lookup's calibration failed, no whole number
