@@ -107,6 +107,8 @@ bool btf_has_func(const char *name);
 bool btf_has_typedef(const char *name);
 /* whether the kernel's enum @type has @value: 1, 0, or -1 unknown (no BTF) */
 int btf_enum_has(const char *type, const char *value);
+/* whether the kernel's struct @type has @member: 1, 0, or -1 unknown */
+int btf_struct_has(const char *type, const char *member);
 bool tracefs_mounted(void);
 /*
  * BPF links of others on @hook (a tracepoint or kernel function), as
@@ -272,7 +274,8 @@ struct bench_row {
 	 * The family's open() is the row's whole measurement (map_perf_test
 	 * --memory): no workers, no samples, nothing attached. Its figures
 	 * are the family's, in its summary and json_row(); the runner only
-	 * opens and closes it.
+	 * opens and closes it, as it does rows that run programs: set
+	 * runs_prog too.
 	 */
 	bool measured_in_open;
 	void *priv;

@@ -772,10 +772,8 @@ static void close_row(struct bench_row *row)
 {
 	struct map_row *r = row->priv;
 
-	if (row->measured_in_open) {
-		close_memory(row);
-		return;
-	}
+	if (row->measured_in_open)
+		return;		/* open_memory() removed its cgroup */
 	consumer_free(r->consumer);
 	r->consumer = NULL;
 	close_sys(r);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include "bench_msg.h"
 #include "bench_util.h"
 #include "maps/memory.h"
 
@@ -47,10 +48,11 @@ static int read_u64(const char *dir, const char *file, __u64 *v)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	if (fscanf(f, "%llu", &x) != 1)
+	if (fscanf(f, "%llu", &x) == 1)
+		*v = x;
+	else
 		err = -EIO;
 	fclose(f);
-	*v = x;
 	return err;
 }
 
@@ -185,10 +187,22 @@ static int v2_parent(struct memcg *cg, char *dir, size_t len)
 	slash = strrchr(dir, '/');
 	if (strcmp(dir, m.mnt) && slash && slash >= dir + strlen(m.mnt))
 		*slash = '\0';
-	if (!file_has_word(dir, "cgroup.subtree_control", "memory") &&
-	    write_text(dir, "cgroup.subtree_control", "+memory"))
-		return -EOPNOTSUPP;
+	if (!file_has_word(dir, "cgroup.subtree_control", "memory")) {
+		if (write_text(dir, "cgroup.subtree_control", "+memory"))
+			return -EOPNOTSUPP;
+		cg->gave_memory = true;
+	}
 	return 0;
+}
+
+/* the parent's memory controller back as it was, when we gave it */
+static void take_memory_back(struct memcg *cg, const char *parent)
+{
+	if (!cg->gave_memory)
+		return;
+	/* EBUSY: a cgroup below took it meanwhile, and keeps it */
+	write_text(parent, "cgroup.subtree_control", "-memory");
+	cg->gave_memory = false;
 }
 
 static void unmount_own(struct memcg *cg)
@@ -213,12 +227,10 @@ int memcg_create(struct memcg *cg, const char *name, struct outcome *out)
 		err = v2_parent(cg, dir, sizeof(dir));
 	}
 	if (err) {
-		unmount_own(cg);
-		cg->version = 0;
 		outcome_set(out, ST_SKIPPED,
 			    "no memory cgroup to measure in: no cgroup v1 memory hierarchy, and cgroup2's memory controller unavailable (%s)",
 			    strerror(-err));
-		return err;
+		goto cleanup;
 	}
 	snprintf(cg->path, sizeof(cg->path), "%.4000s/map_perf_test-memory.%d.%s",
 		 dir, getpid(), name);
@@ -227,12 +239,15 @@ int memcg_create(struct memcg *cg, const char *name, struct outcome *out)
 		outcome_set(out, ST_SKIPPED, "cannot make a memory cgroup in %.100s: %s",
 			    dir, strerror(-err));
 		cg->path[0] = '\0';
-		unmount_own(cg);
-		cg->version = 0;
-		return err;
+		goto cleanup;
 	}
 	cg->made = true;
 	return 0;
+cleanup:
+	take_memory_back(cg, dir);
+	unmount_own(cg);
+	cg->version = 0;
+	return err;
 }
 
 int memcg_enter(const struct memcg *cg)
@@ -264,13 +279,23 @@ int memcg_usage(const struct memcg *cg, __u64 *bytes)
 
 void memcg_remove(struct memcg *cg)
 {
-	int i;
+	char parent[PATH_MAX], *slash;
+	int i, err = 0;
 
 	if (cg->made) {
 		/* the last task's exit may lag its wait by a moment */
-		for (i = 0; i < 100 && rmdir(cg->path) && errno == EBUSY; i++)
+		for (i = 0; i < 100 && (err = rmdir(cg->path) ? errno : 0) == EBUSY;
+		     i++)
 			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+		if (err)
+			pr_note("cannot remove %s: %s", cg->path, strerror(err));
 		cg->made = false;
+	}
+	snprintf(parent, sizeof(parent), "%s", cg->path);
+	slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = '\0';
+		take_memory_back(cg, parent);
 	}
 	unmount_own(cg);
 }

@@ -22,13 +22,13 @@
 #include <arpa/inet.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench_msg.h"
 #include "bench_util.h"
+#include "bench_workers.h"
 #include "maps/map_perf.h"
 #include "maps/memory.h"
 
@@ -38,7 +38,8 @@
 #define MEM_RECORD	64
 #define RECORD_HEADER	8
 
-const struct mem_kind mem_kinds[NR_MEM_KINDS] = {
+/* as many as NR_MEM_KINDS, or memory.h's declaration does not compile */
+const struct mem_kind mem_kinds[] = {
 	{ "hash", "HASH, preallocated", KEY_VALUE(HASH), .churn = true },
 	{ "hash_nopre", "HASH, BPF_F_NO_PREALLOC", KEY_VALUE(HASH), NOPRE,
 	  .churn = true },
@@ -78,7 +79,7 @@ static bool kinds_given;
 
 bool mem_kind_selected(int k)
 {
-	return mem_kinds[k].name && (!kinds_given || kind_on[k]);
+	return !kinds_given || kind_on[k];
 }
 
 /* --memory all, or a list of kinds */
@@ -90,13 +91,19 @@ int parse_memory_kinds(const char *arg)
 	opt.memory = true;
 	if (!strcmp(arg, "all"))
 		return 0;
-	for (k = 0; k < NR_MEM_KINDS && mem_kinds[k].name; k++)
+	for (k = 0; k < NR_MEM_KINDS; k++)
 		names[nr++] = mem_kinds[k].name;
 	kinds_given = true;
 	return parse_name_list(arg, "map kind", names, nr, kind_on);
 }
 
 static const __u64 default_sizes[] = MEM_DEFAULT_SIZES;
+
+/* task storage forks a task per element: MEM_MAX_TASKS at most */
+static bool kind_runs_at(const struct mem_kind *k, __u64 n)
+{
+	return k->fill != FILL_TASKS || n <= MEM_MAX_TASKS;
+}
 
 /* a usage error before anything runs: a selection that makes no row */
 bool memory_rows_possible(void)
@@ -105,8 +112,7 @@ bool memory_rows_possible(void)
 
 	for (k = 0; k < NR_MEM_KINDS; k++)
 		for (s = 0; mem_kind_selected(k) && s < opt.entries.nr; s++)
-			if (mem_kinds[k].fill != FILL_TASKS ||
-			    opt.entries.v[s] <= MEM_MAX_TASKS)
+			if (kind_runs_at(&mem_kinds[k], opt.entries.v[s]))
 				return true;
 	return !opt.entries.nr;
 }
@@ -125,8 +131,7 @@ int add_memory_rows(const struct run_settings *rs, struct bench_rows *rows,
 		if (!mem_kind_selected(k))
 			continue;
 		for (s = 0; s < (listing ? 1 : nr); s++) {
-			if (mem_kinds[k].fill == FILL_TASKS &&
-			    sizes[s] > MEM_MAX_TASKS) {
+			if (!kind_runs_at(&mem_kinds[k], sizes[s])) {
 				if (!listing)
 					pr_note("entries %llu: task_storage forks a task per element, at most %d; it runs at the other sizes",
 						sizes[s], MEM_MAX_TASKS);
@@ -155,29 +160,42 @@ int add_memory_rows(const struct run_settings *rs, struct bench_rows *rows,
 
 /* ---- what the kernel can do ---- */
 
-/* BPF maps are charged to memory cgroups from 5.11, unless told not to */
+/* whether the kernel was booted with cgroup.memory=...nobpf... */
+static bool booted_nobpf(void)
+{
+	char cmdline[4096] = "", *tok, *opts, *save, *o, *save2;
+	FILE *f = fopen("/proc/cmdline", "re");
+
+	if (!f)
+		return false;
+	if (!fgets(cmdline, sizeof(cmdline), f))
+		cmdline[0] = '\0';
+	fclose(f);
+	for (tok = strtok_r(cmdline, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(tok, "cgroup.memory=", 14))
+			continue;
+		opts = tok + 14;
+		for (o = strtok_r(opts, ",", &save2); o;
+		     o = strtok_r(NULL, ",", &save2))
+			if (!strcmp(o, "nobpf"))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A kernel charges BPF maps to memory cgroups where struct bpf_map keeps
+ * the creator's (objcg, in its BTF), unless booted not to
+ */
 static int probe_charging(struct outcome *out)
 {
-	struct utsname u;
-	int major = 0, minor = 0;
-	char cmdline[4096] = "";
-	FILE *f;
-
-	uname(&u);
-	sscanf(u.release, "%d.%d", &major, &minor);
-	if (major < 5 || (major == 5 && minor < 11)) {
+	if (!btf_struct_has("bpf_map", "objcg")) {
 		outcome_set(out, ST_SKIPPED,
-			    "kernel %s: BPF maps are charged to memory cgroups from 5.11",
-			    u.release);
+			    "this kernel's struct bpf_map has no objcg: it charges BPF maps to no memory cgroup");
 		return -EOPNOTSUPP;
 	}
-	f = fopen("/proc/cmdline", "re");
-	if (f) {
-		if (!fgets(cmdline, sizeof(cmdline), f))
-			cmdline[0] = '\0';
-		fclose(f);
-	}
-	if (strstr(cmdline, "cgroup.memory=") && strstr(cmdline, "nobpf")) {
+	if (booted_nobpf()) {
 		outcome_set(out, ST_SKIPPED,
 			    "booted with cgroup.memory=nobpf: BPF maps are not charged");
 		return -EOPNOTSUPP;
@@ -187,7 +205,8 @@ static int probe_charging(struct outcome *out)
 
 static int probe_kind(const struct mem_kind *k, struct outcome *out)
 {
-	if (libbpf_probe_bpf_map_type(k->type, NULL) > 0)
+	/* 0: no such type; an error is left to the creation to say */
+	if (libbpf_probe_bpf_map_type(k->type, NULL))
 		return 0;
 	outcome_set(out, ST_SKIPPED, "this kernel has no %s maps",
 		    libbpf_bpf_map_type_str(k->type));
@@ -549,23 +568,15 @@ static int charged(const struct mem_row *m, __u64 *bytes)
 	return err;
 }
 
-static __u64 now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
-}
-
 /*
  * What is freed is freed after an RCU grace period: a deleted element
  * (through bpf_mem_alloc's caches for a NO_PREALLOC hash), the creating
  * child's files. The charge is read every 20 ms until two reads agree,
  * 2 s at most; @ms: how long that took.
  */
-static int settle(const struct mem_row *m, __u64 *bytes, double *ms)
+static int settle_charge(const struct mem_row *m, __u64 *bytes, double *ms)
 {
-	__u64 t0 = now_ms(), prev = ~0ull;
+	__u64 t0 = now_ns(), prev = ~0ull;
 	int i, err = 0;
 
 	for (i = 0; i < 100 && !err && !bench_interrupted(); i++) {
@@ -576,7 +587,7 @@ static int settle(const struct mem_row *m, __u64 *bytes, double *ms)
 		prev = *bytes;
 	}
 	if (ms)
-		*ms = now_ms() - t0;
+		*ms = (now_ns() - t0) / 1000000;	/* whole ms */
 	return bench_interrupted() ? -EINTR : err;
 }
 
@@ -586,13 +597,11 @@ static int churn(int fd, struct mem_row *m, void *val)
 	__u32 added;
 	int c, err = 0;
 
-	for (c = 0; c < MEM_CHURN_CYCLES && !err; c++) {
-		added = 0;
+	for (c = 0; c < MEM_CHURN_CYCLES && !err; c++)
 		err = delete_keys(fd, m->kind, m->entries) ?:
 		      add_keys(fd, m->kind, m->entries, val, &added);
-	}
 	if (!err)
-		err = settle(m, &m->churn_total, &m->churn_settle_ms);
+		err = settle_charge(m, &m->churn_total, &m->churn_settle_ms);
 	m->churned = !err;
 	return err;
 }
@@ -638,17 +647,19 @@ static int measure(const struct run_settings *rs, struct mem_row *m,
 		err = fd;
 		goto cleanup;
 	}
-	err = settle(m, &m->created, NULL) ?: fill(rs, fd, m, &ts, val) ?:
-	      settle(m, &m->total, NULL) ?: read_memlock(fd, &m->memlock);
+	err = settle_charge(m, &m->created, NULL) ?: fill(rs, fd, m, &ts, val) ?:
+	      settle_charge(m, &m->total, NULL) ?: read_memlock(fd, &m->memlock);
 	if (err) {
 		outcome_set(out, ST_FAILED, "filling and reading: %s",
 			    strerror(-err));
 		goto cleanup;
 	}
 	err = check(m, out);
-	if (!err && m->kind->churn && churn(fd, m, val)) {
-		err = -EINTR;
-		outcome_set(out, ST_FAILED, "interrupted in the churn");
+	if (!err && m->kind->churn) {
+		err = churn(fd, m, val);
+		if (err)
+			outcome_set(out, ST_FAILED, "in the churn: %s",
+				    strerror(-err));
 	}
 cleanup:
 	if (fd >= 0)
@@ -679,11 +690,4 @@ int open_memory(const struct run_settings *rs, struct bench_row *row,
 	/* the cgroup goes whatever happened; its path stays for the JSON */
 	memcg_remove(&m->cg);
 	return err;
-}
-
-void close_memory(struct bench_row *row)
-{
-	struct mem_row *m = row->priv;
-
-	memcg_remove(&m->cg);
 }

@@ -30,6 +30,7 @@ struct memcg {
 	char path[PATH_MAX];	/* the row's cgroup directory */
 	bool made;		/* it is there: memcg_remove() removes it */
 	char mnt[PATH_MAX];	/* a cgroup2 mount of our own, or "" */
+	bool gave_memory;	/* we wrote +memory to its parent's controllers */
 };
 
 /*
@@ -110,7 +111,6 @@ int add_memory_rows(const struct run_settings *rs, struct bench_rows *rows,
 		    bool listing);
 int open_memory(const struct run_settings *rs, struct bench_row *row,
 		struct outcome *out);
-void close_memory(struct bench_row *row);
 
 /* ---- output (maps/memory_report.c) ---- */
 

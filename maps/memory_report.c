@@ -17,11 +17,6 @@ static double per(__u64 bytes, __u32 n)
 	return n ? (double)bytes / n : 0;
 }
 
-static const char *row_variant(const struct bench_row *row)
-{
-	return row->variant;
-}
-
 /* a row that measured: ok, or FAILED by its check with its figures */
 static bool measured(const struct mem_row *m)
 {
@@ -90,7 +85,6 @@ void print_memory_summary(const struct run_settings *rs,
 	for (i = 0; i < rows->nr; i++)
 		if (rows->row[i].out.status != ST_SKIPPED)
 			print_memory_row(&rows->row[i]);
-	print_skip_groups(rows, row_variant);
 }
 
 void json_memory_row(const struct bench_row *row, json_t *o)
@@ -107,10 +101,10 @@ void json_memory_row(const struct bench_row *row, json_t *o)
 		json_object_set_new(o, "memory", json_null());
 		return;
 	}
-	mem = json_pack("{s:s, s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:i, s:i, s:i, s:b}",
+	mem = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:i, s:i, s:i, s:b}",
 		"cgroup", memcg_version_name(&m->cg),
 		"cgroup_path", m->cg.path,
-		"max_entries", (int)m->max_entries,
+		"max_entries", (json_int_t)m->max_entries,
 		"elements", (json_int_t)m->entries,
 		"filled", (json_int_t)m->filled,
 		"memcg_bytes", (json_int_t)m->total,
@@ -149,7 +143,7 @@ void list_memory_doc(json_t *root)
 	json_t *a = json_array();
 	int k;
 
-	for (k = 0; k < NR_MEM_KINDS && mem_kinds[k].name; k++)
+	for (k = 0; k < NR_MEM_KINDS; k++)
 		json_array_append_new(a, json_pack("{s:s, s:s, s:b}",
 			"name", mem_kinds[k].name, "help", mem_kinds[k].help,
 			"churn", mem_kinds[k].churn));

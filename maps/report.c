@@ -47,7 +47,8 @@ static bool upstream_line(const struct run_settings *rs,
 	const struct map_row *r = row->priv;
 
 	/* --memory's rows have the summary alone */
-	return r && !row->measured_in_open && (opt.flags || rs->verbosity > 1 || upstream_test(r->test));
+	return r && !row->measured_in_open &&
+	       (opt.flags || rs->verbosity > 1 || upstream_test(r->test));
 }
 
 /*
@@ -219,6 +220,7 @@ void print_summary(const struct run_settings *rs,
 
 	if (opt.memory) {
 		print_memory_summary(rs, rows);
+		print_skip_groups(rows, row_method);
 		return;
 	}
 	uname(&uts);
