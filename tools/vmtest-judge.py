@@ -13,7 +13,10 @@ results document is judged row by row against them:
           whole samples the command line asked for: -n per worker and
           sample, -r units of one sample (ok) or at most -r (disturbed);
           a base row its rows ran against ("fed") two samples of each
-          of their units, a multiple of -r
+          of their units, a multiple of -r; a map_perf_test --memory row
+          (no events) ok with a charge at least its elements' own bytes,
+          the tool's own check said again, since its row is all the
+          guest leaves of it
     SKIP  skipped for a reason, where the config lacks what the row needs
     FAIL  failed, or skipped although the config enables every need, or
           events that are not the command line's, or hits short of them
