@@ -48,10 +48,14 @@
 		.syscall = #sc,						\
 	}
 
-/* a connect() test; fentry reads the arguments from the stub's pt_regs */
+/*
+ * a connect() test; its programs but tracepoint's read the arguments from
+ * the syscall's pt_regs, whose layout CO-RE takes from the kernel's BTF
+ */
 #define CONNECT_EVENT(run)						\
 	.trigger = { "connect", connect_setup, run },			\
 	.syscall = "connect",						\
+	.reads_regs = true,						\
 	.nr = __NR_connect,						\
 	.target = {							\
 		.kfunc = SYSCALL_KFUNCS(connect),			\

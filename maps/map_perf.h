@@ -136,6 +136,7 @@ struct map_test {
 	struct trigger trigger;
 	const char *syscall;	/* the base row it is measured against */
 	long nr;		/* the syscall number, raw_tp's filter */
+	bool reads_regs;	/* its programs read pt_regs: CO-RE */
 	struct attach_target target;
 	size_t map;		/* the map it uses, which -E resizes */
 	size_t prog[4];		/* its program for each attach method */
