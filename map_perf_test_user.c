@@ -347,7 +347,8 @@ static const struct bench_option options[] = {
 	  "ring/perf buffer wake-ups: every (each record),\n"
 	  "poll (none: the consumer polls), N (every Nth\n"
 	  "record), adaptive (ring buffer: the kernel's\n"
-	  "default) (default: adaptive,every,64,poll)", USE_RUN },
+	  "default) (default: adaptive for the ring buffer,\n"
+	  "every for the perf buffer, libbpf's defaults)", USE_RUN },
 	{ "record-size", OPT_RECORD_SIZE, "LIST",
 	  "ring/perf buffer record sizes in bytes, 16 to\n"
 	  "4096 in steps of 8 (default 64)", USE_RUN },

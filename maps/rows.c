@@ -203,10 +203,6 @@ static const struct sweep *sweep_or(const struct sweep *sw, bool applies,
 	return applies && sw->nr ? sw : one;
 }
 
-static const struct sweep default_wakeups = {
-	.nr = 4, .v = { WAKEUP_ADAPTIVE, WAKEUP_EVERY, 64, WAKEUP_POLL },
-};
-
 /* whether a row of @test at @set can be made at all */
 static bool row_applies(const struct map_test *test,
 			const struct row_settings *set)
@@ -232,8 +228,8 @@ int add_test_rows(const struct run_settings *rs,
 	E = sweep_or(&opt.entries, !all && test->takes & TAKES_ENTRIES, 0, &o1);
 	K = sweep_or(&opt.key_size, !all && test->takes & TAKES_KEY_SIZE, 0,
 		     &o2);
-	W = sweep_or(opt.wakeup.nr ? &opt.wakeup : &default_wakeups,
-		     !all && test->takes & TAKES_RECORDS,
+	/* each buffer's default as libbpf's user gets it; --wakeup sweeps */
+	W = sweep_or(&opt.wakeup, !all && test->takes & TAKES_RECORDS,
 		     test->kind->shape == SHAPE_PERFBUF ? WAKEUP_EVERY :
 		     WAKEUP_ADAPTIVE, &o3);
 	R = sweep_or(&opt.record_size, !all && test->takes & TAKES_RECORDS,
