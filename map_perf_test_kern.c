@@ -237,7 +237,7 @@ static __always_inline bool from_worker(void)
 	if (cfg.use_pidns) {
 		/* in a container: the workers' pids are the namespace's */
 		if (bpf_get_ns_current_pid_tgid(cfg.pidns_dev, cfg.pidns_ino,
-						&ns, sizeof(ns)))
+						(void *)&ns, sizeof(ns)))
 			return false;
 		tgid = ns.tgid;
 	} else {
