@@ -118,6 +118,9 @@ struct compare {
 	int nr_verdicts[3];	/* by enum verdict, of the decidable */
 	int nr_cannot_tell;
 	int nr_regressions;
+	/* the base rows' median change from A to B, in %; over @nr_bases */
+	int nr_bases;
+	double base_shift_pct;
 };
 
 /* bytes of text shown of a name, and of a reason or params */
@@ -167,6 +170,7 @@ bool poolable(const struct row *r);
 int index_side(struct side *s);
 void free_side(struct side *s);
 int match_sides(struct compare *c);
+void find_base_shift(struct compare *c);
 
 /* compare_print.c */
 void print_compare(FILE *out, const struct compare *c);

@@ -239,6 +239,9 @@ static json_t *compare_json(const struct compare *c)
 	dups_json(list, &c->side[SIDE_A]);
 	dups_json(list, &c->side[SIDE_B]);
 	json_object_set_new(root, "duplicates", list);
+	json_object_set_new(root, "base_shift", !c->nr_bases ? json_null() :
+			    json_pack("{s:i, s:f}", "rows", c->nr_bases,
+				      "median_pct", c->base_shift_pct));
 	return root;
 }
 

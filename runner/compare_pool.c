@@ -359,3 +359,36 @@ int match_sides(struct compare *c)
 	qsort(c->entries, c->nr_entries, sizeof(*c->entries), cmp_entries);
 	return 0;
 }
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * How far the base rows moved from A to B: the machine's speed (on a
+ * cloud VM 2-3.5% between runs minutes apart, 8% between hours) or the
+ * kernel's own paths. Overheads move with the machine's speed: over 12
+ * runs, raw_tp getpgid's correlated 0.76-0.88 with its base's.
+ */
+void find_base_shift(struct compare *c)
+{
+	const struct entry *e;
+	double *pct;
+	int n = 0;
+
+	pct = calloc(c->nr_entries + 1, sizeof(*pct));
+	if (!pct)
+		return;
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE && !isnan(e->delta_pct) &&
+		    !strcmp(e->a->rows[0]->name, "base"))
+			pct[n++] = e->delta_pct;
+	qsort(pct, n, sizeof(*pct), cmp_double);
+	c->nr_bases = n;
+	c->base_shift_pct = !n ? NAN : n % 2 ? pct[n / 2] :
+			    (pct[n / 2 - 1] + pct[n / 2]) / 2;
+	free(pct);
+}

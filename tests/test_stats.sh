@@ -173,6 +173,28 @@ jexpect "units 10% higher: slower, +10.00%" "$T_TMP/cmp.json" \
 jexpect "CPU count mismatch listed" "$T_TMP/cmp.json" \
 	'[(x["key"], x["within"], [v["value"] for v in x["values"]]) for x in d["context_differences"]] == [("online_cpus", None, [2, 4])]'
 
+# base rows moved by 2, 4 and 10%: the compare says their median, 4%
+shift_pair() {
+	python3 - "$T_TMP" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1] + "/a.json"))
+base = d["results"][0]
+d["results"] = [dict(base, variant=v) for v in ("task_rename", "getpgid", "fib")] + d["results"][1:]
+json.dump(d, open(sys.argv[1] + "/s_a.json", "w"))
+for r, k in zip(d["results"], (1.02, 1.04, 1.10)):
+	r["units"] = dict(r["units"], values=[x * k for x in r["units"]["values"]])
+json.dump(d, open(sys.argv[1] + "/s_b.json", "w"))
+d["results"] = d["results"][3:]
+json.dump(d, open(sys.argv[1] + "/s_none.json", "w"))
+EOF
+}
+set_up "python3 writes a.json with three base rows, and again with them 2, 4 and 10% dearer" shift_pair
+run_capture shift "$PROG" --compare "$T_TMP/s_a.json" "$T_TMP/s_b.json" --json "$T_TMP/shift.json"
+jexpect "base rows 2, 4 and 10% dearer: base_shift is their median, 4% of 3 rows" "$T_TMP/shift.json" \
+	'd["base_shift"]["rows"] == 3 and abs(d["base_shift"]["median_pct"] - 4) < 1e-9'
+run_capture noshift "$PROG" --compare "$T_TMP/s_none.json" "$T_TMP/s_none.json" --json "$T_TMP/noshift.json"
+jexpect "no base row: base_shift null" "$T_TMP/noshift.json" 'd["base_shift"] is None'
+
 # the JIT hardened on one side: its programs cost another thing
 jit_pair() {
 	python3 - "$T_TMP" <<'EOF'
