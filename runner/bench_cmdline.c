@@ -354,7 +354,9 @@ static const struct bench_option common_options[] = {
 	  "with --compare: a change within PCT% of A's\n"
 	  "figure, or 1 ns, is no change, however\n"
 	  "significant (default 7: single runs of one build\n"
-	  "differ by that on a shared machine)", USE_ANY },
+	  "differ by that on a shared machine); between\n"
+	  "single runs, plus the base rows' shift; 0: the\n"
+	  "test alone", USE_ANY },
 	{ "ignore-param", OPT_IGNORE_PARAM, "KEY[,KEY]",
 	  "with --compare: match rows ignoring these params\n"
 	  "(--ignore-param progs: a --progs 1 run against\n"

@@ -182,8 +182,6 @@ int bench_compare_to(FILE *out, const struct compare_args *args)
 	if (!ret)
 		ret = match_sides(c);
 	if (!ret)
-		find_base_shift(c);
-	if (!ret)
 		ret = find_context_diffs(c);
 	if (!ret && args->json)
 		ret = open_json(out, args->json, &json);

@@ -89,7 +89,7 @@ static json_t *entry_json(const struct entry *e)
 	json_t *o = identity_json(e->a->rows[0]);
 
 	json_object_update_new(o, json_pack(
-		"{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:b, s:b}",
+		"{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:f, s:b, s:b}",
 		"quantity", e->a->quantity,
 		/* what one observation of the test is */
 		"observation", e->by_run ? "run" : "round",
@@ -100,6 +100,7 @@ static json_t *entry_json(const struct entry *e)
 		"delta_pct", json_number(e->delta_pct),
 		"p", e->w.decidable ? json_number(e->w.p) : json_null(),
 		"verdict", e->w.decidable ? verdict_name(e->v) : "cannot tell",
+		"threshold_pct", e->threshold_pct,
 		"within_threshold", e->within_threshold,
 		"regression", e->regression));
 	return o;
@@ -240,8 +241,9 @@ static json_t *compare_json(const struct compare *c)
 	dups_json(list, &c->side[SIDE_B]);
 	json_object_set_new(root, "duplicates", list);
 	json_object_set_new(root, "base_shift", !c->nr_bases ? json_null() :
-			    json_pack("{s:i, s:f}", "rows", c->nr_bases,
-				      "median_pct", c->base_shift_pct));
+			    json_pack("{s:i, s:f, s:b}", "rows", c->nr_bases,
+				      "median_pct", c->base_shift_pct,
+				      "widens_threshold", c->widened));
 	return root;
 }
 

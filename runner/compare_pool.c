@@ -255,7 +255,7 @@ static double delta_ci(const struct entry *e, double alpha)
  * mean, and the runs' spread holds their offsets. A single run a side has
  * only its rounds, and the threshold for the rest.
  */
-static void judge(struct entry *e, double fail_pct, double threshold_pct)
+static void measure_entry(struct entry *e)
 {
 	e->by_run = e->a->runs.n >= 2 && e->b->runs.n >= 2;
 	pool_stats(e->by_run ? &e->a->runs : &e->a->pool, &e->st_a);
@@ -267,6 +267,32 @@ static void judge(struct entry *e, double fail_pct, double threshold_pct)
 	e->delta = e->st_b.mean - e->st_a.mean;
 	e->delta_ci95 = delta_ci(e, COMPARE_ALPHA);
 	e->delta_pct = e->st_a.mean > 0 ? 100 * e->delta / e->st_a.mean : NAN;
+}
+
+/*
+ * The threshold a row's change must pass. A run's offset is mostly the
+ * machine's speed, which moves every row of the run, its base rows too:
+ * between two single runs, a change no larger than the base rows' own
+ * is no change either (widened by their median shift; make repro's A/A,
+ * 45 pairs of each program in three sets: 1.0-3.3% of rows given a
+ * verdict, against 3.6-13.9% at the threshold alone). Pooled runs hold
+ * their offsets in their spread; --threshold 0 asks for the test alone.
+ */
+static double threshold_for(const struct compare *c, const struct entry *e)
+{
+	double pct = c->args->threshold_pct;
+
+	if (!e->by_run && pct > 0 && c->nr_bases)
+		pct += fabs(c->base_shift_pct);
+	return pct;
+}
+
+static void decide(struct compare *c, struct entry *e)
+{
+	double fail_pct = c->args->fail_on_regression;
+
+	e->threshold_pct = threshold_for(c, e);
+	c->widened |= e->threshold_pct != c->args->threshold_pct;
 	/*
 	 * Runs of one build differ by more than each one's units can see
 	 * (each run's own offset: the machine's state at the time, where
@@ -274,16 +300,23 @@ static void judge(struct entry *e, double fail_pct, double threshold_pct)
 	 */
 	if (e->v != V_NO_CHANGE &&
 	    fabs(e->delta) <= fmax(COMPARE_FLOOR_NS,
-				   threshold_pct / 100 * fabs(e->st_a.mean))) {
+				   e->threshold_pct / 100 * fabs(e->st_a.mean))) {
 		e->v = V_NO_CHANGE;
 		e->within_threshold = true;
 	}
 	/* from a cost of zero or less, any significant rise is beyond PCT */
 	e->regression = fail_pct >= 0 && e->v == V_SLOWER &&
 			!(e->delta_pct <= fail_pct);
+	c->nr_compared++;
+	if (e->w.decidable)
+		c->nr_verdicts[e->v]++;
+	else
+		c->nr_cannot_tell++;
+	c->nr_regressions += e->regression;
 }
 
-static void judge_entry(struct compare *c, struct entry *e)
+/* why an identity cannot be compared; measured when it can */
+static void pair_entry(struct entry *e)
 {
 	if (!e->a || !e->b) {
 		e->why = e->a ? WHY_ONLY_A : WHY_ONLY_B;
@@ -294,15 +327,41 @@ static void judge_entry(struct compare *c, struct entry *e)
 		e->why = side_why(e->b);
 	if (!e->why && strcmp(e->a->quantity, e->b->quantity))
 		e->why = WHY_QUANTITY_DIFFERS;
-	if (e->why)
+	if (!e->why)
+		measure_entry(e);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * How far the base rows moved from A to B: the machine's speed (on a
+ * cloud VM 2-3.5% between runs minutes apart, 8% between hours) or the
+ * kernel's own paths. Overheads move with the machine's speed: over 12
+ * runs, raw_tp getpgid's correlated 0.76-0.88 with its base's.
+ */
+static void find_base_shift(struct compare *c)
+{
+	const struct entry *e;
+	double *pct;
+	int n = 0;
+
+	pct = calloc(c->nr_entries + 1, sizeof(*pct));
+	if (!pct)
 		return;
-	judge(e, c->args->fail_on_regression, c->args->threshold_pct);
-	c->nr_compared++;
-	if (e->w.decidable)
-		c->nr_verdicts[e->v]++;
-	else
-		c->nr_cannot_tell++;
-	c->nr_regressions += e->regression;
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE && !isnan(e->delta_pct) &&
+		    !strcmp(e->a->rows[0]->name, "base"))
+			pct[n++] = e->delta_pct;
+	qsort(pct, n, sizeof(*pct), cmp_double);
+	c->nr_bases = n;
+	c->base_shift_pct = !n ? NAN : n % 2 ? pct[n / 2] :
+			    (pct[n / 2 - 1] + pct[n / 2]) / 2;
+	free(pct);
 }
 
 /* the order of the output: compared rows first, then as A's files have them */
@@ -354,41 +413,12 @@ int match_sides(struct compare *c)
 			e->a = &a->groups[i++];
 		if (d >= 0)
 			e->b = &b->groups[j++];
-		judge_entry(c, e);
+		pair_entry(e);
 	}
+	find_base_shift(c);
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE)
+			decide(c, e);
 	qsort(c->entries, c->nr_entries, sizeof(*c->entries), cmp_entries);
 	return 0;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
-/*
- * How far the base rows moved from A to B: the machine's speed (on a
- * cloud VM 2-3.5% between runs minutes apart, 8% between hours) or the
- * kernel's own paths. Overheads move with the machine's speed: over 12
- * runs, raw_tp getpgid's correlated 0.76-0.88 with its base's.
- */
-void find_base_shift(struct compare *c)
-{
-	const struct entry *e;
-	double *pct;
-	int n = 0;
-
-	pct = calloc(c->nr_entries + 1, sizeof(*pct));
-	if (!pct)
-		return;
-	for (e = c->entries; e < c->entries + c->nr_entries; e++)
-		if (e->why == WHY_NONE && !isnan(e->delta_pct) &&
-		    !strcmp(e->a->rows[0]->name, "base"))
-			pct[n++] = e->delta_pct;
-	qsort(pct, n, sizeof(*pct), cmp_double);
-	c->nr_bases = n;
-	c->base_shift_pct = !n ? NAN : n % 2 ? pct[n / 2] :
-			    (pct[n / 2 - 1] + pct[n / 2]) / 2;
-	free(pct);
 }

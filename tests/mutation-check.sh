@@ -96,12 +96,13 @@ compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh:
 compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change
 uprobe-copies|copies_ok|return target_ok((int)ev, copy, out) \&\&|return 1 \|\||test_faults.sh:uprobes|another uprobe on uprobe_nop
 compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|units 5 ns higher: slower
-compare-delta-alone|judge|e->v = stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w);|stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w); e->v = e->st_b.mean > e->st_a.mean ? V_SLOWER : e->st_b.mean < e->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change
-compare-threshold|judge|!(e->delta_pct <= fail_pct)|!(e->delta_pct <= 0)|test_stats.sh|--fail-on-regression 25: 22.7% slower passes
-compare-insignificant|judge|e->v == V_SLOWER \&\&||test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
+compare-delta-alone|measure_entry|e->v = stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w);|stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w); e->v = e->st_b.mean > e->st_a.mean ? V_SLOWER : e->st_b.mean < e->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change
+compare-threshold|decide|!(e->delta_pct <= fail_pct)|!(e->delta_pct <= 0)|test_stats.sh|--fail-on-regression 25: 22.7% slower passes
+compare-insignificant|decide|e->v == V_SLOWER \&\&||test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
 compare-pool-first|pool_group|pool_add(\&g->pool, \&r->units);|if (!g->nr_pooled) pool_add(\&g->pool, \&r->units);|test_stats.sh|A's units pooled from the two files that have it ok
-compare-quantity|judge_entry|if (!e->why \&\& strcmp(e->a->quantity, e->b->quantity))|if (0)|test_stats.sh|overhead_ns in A, ns_per_event in B: not compared, both named
-compare-by-run|judge|e->by_run = e->a->runs.n >= 2 \&\& e->b->runs.n >= 2;|e->by_run = false;|test_stats.sh|two files of A and three of B: a run an observation
+compare-quantity|pair_entry|if (!e->why \&\& strcmp(e->a->quantity, e->b->quantity))|if (0)|test_stats.sh|overhead_ns in A, ns_per_event in B: not compared, both named
+compare-by-run|measure_entry|e->by_run = e->a->runs.n >= 2 \&\& e->b->runs.n >= 2;|e->by_run = false;|test_stats.sh|two files of A and three of B: a run an observation
+compare-base-shift|threshold_for|pct += fabs(c->base_shift_pct);|;|test_stats.sh|single runs: kprobe 9% dearer is within
 compare-ignore-param|row_params|if (!is_ignored(ig, key))|if (1)|test_stats.sh|--ignore-param progs: --progs 1 against --progs 2 are one row, slower
 compare-total-size|budget_read|if (b->before + b->read > COMPARE_MAX_TOTAL_SIZE) {|if (0) {|test_stats.sh|nine 15 MiB files: exit 2, one line, more than 128 MiB in all
 usdt-unreadable|usdt_site_ok|if (err == -EACCES \|\| err == -EPERM) {|if (0) {|test_faults.sh:caps|capabilities only, its own file unreadable
@@ -115,7 +116,7 @@ units-floor|units_precise|if (overhead \&\& want < MIN_PRECISION_NS)|if (0)|test
 units-rounds|units_precise|nr = stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,|nr = n; memcpy(mean, unit, n * sizeof(*unit)); (void)stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,|test_stats.sh|precise: a round's units are one observation
 units-retries-ceiling|units_mostly_disturbed|return 2 * disturbed > attempts;|return false;|test_stats.sh|disturbed: most units disturbed leave no figure
 compare-rounds|pool_values|round[i] = json_array_size(rounds) == n \&\& json_is_number(r) ?|round[i] = 0 \&\& json_is_number(r) ?|test_report.sh|A's n and mean: run A's units
-compare-threshold-pct|judge|if (e->v != V_NO_CHANGE \&\&|if (0 \&\&|test_report.sh|--compare with a copy 4% slower, p tiny: no change
+compare-threshold-pct|decide|if (e->v != V_NO_CHANGE \&\&|if (0 \&\&|test_report.sh|--compare with a copy 4% slower, p tiny: no change
 stats-runs|read_kernel_skips|s->stats_runs = info.run_cnt - s->stats_runs;|s->stats_runs = 0;|test_report.sh|stats held on by another process: raw_tp's runs timed are counted
 row-judged|row_sample_run|		sample_judge_disturbed(s);|		;|test_faults.sh:pause|SIGSTOP . SIGCONT 0.6 s in a sample
 stdout-failed|flush_output|} else if (fflush(stdout) \|\| ferror(stdout)) {|} else if (0) {|test_faults.sh:outputs|stdout on /dev/full: exit 1 with a message

@@ -141,11 +141,12 @@ run_capture aa $BIN --compare "$T_TMP/ca.json" "$T_TMP/ca_copy.json" --json "$T_
 jexpect "--compare of a real run against its copy: no verdict, delta 0 (rc=$RC)" "$T_TMP/aa.json" \
 	'all(r["verdict"] in ("no significant change", "cannot tell") and r["delta"] == 0 for r in R) and d["summary"]["slower"] + d["summary"]["faster"] == 0'
 
-# B: every unit of A 10% higher, made steady first (a busy machine can
-# make a real row's units spread enough that 10% is within them, and this
-# tests --compare, not the machine): A's rows that ran, disturbed ones
-# too, with units made here around their own mean
-python3 - "$T_TMP/ca.json" "$T_TMP/steady.json" "$T_TMP/slow.json" <<'PY'
+# B: every unit of A's rows but the bases 10% higher (then the bases
+# too), made steady first (a busy machine can make a real row's units
+# spread enough that 10% is within them, and this tests --compare, not
+# the machine): A's rows that ran, disturbed ones too, with units made
+# here around their own mean
+python3 - "$T_TMP/ca.json" "$T_TMP/steady.json" "$T_TMP/slow.json" "$T_TMP/slowall.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = [r for r in d["results"] if r["status"] in ("ok", "disturbed")]
@@ -156,15 +157,26 @@ for r in ok:
 	r["units"] = {"quantity": u["quantity"], "values": [m * 0.99, m, m * 1.01]}
 json.dump(d, open(sys.argv[2], "w"))
 for r in ok:
-	r["units"]["values"] = [x * 1.1 for x in r["units"]["values"]]
+	if r["name"] != "base":
+		r["units"]["values"] = [x * 1.1 for x in r["units"]["values"]]
 json.dump(d, open(sys.argv[3], "w"))
+for r in ok:
+	if r["name"] == "base":
+		r["units"]["values"] = [x * 1.1 for x in r["units"]["values"]]
+json.dump(d, open(sys.argv[4], "w"))
 PY
-if J "$T_TMP/ca.json" 'any(ran(r) for r in R)'; then
+if J "$T_TMP/ca.json" 'any(ran(r) and r["name"] != "base" for r in R)'; then
 	run_capture slow $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json" \
 		--fail-on-regression 5 --json "$T_TMP/slow.cmp.json"
 	expect "--compare with a copy 10% slower, --fail-on-regression 5: exit 1 (rc=$RC)" test "$RC" -eq 1
-	jexpect "--compare with a copy 10% slower: every row slower by 10%" "$T_TMP/slow.cmp.json" \
-		'R and all(r["verdict"] == "slower" and abs(r["delta_pct"] - 10) < 1e-6 and r["regression"] for r in R)'
+	jexpect "--compare with a copy 10% slower: every row slower by 10%, the bases unchanged" "$T_TMP/slow.cmp.json" \
+		'R and all((r["verdict"] == "slower" and abs(r["delta_pct"] - 10) < 1e-6 and r["regression"]) if r["name"] != "base" else r["delta"] == 0 for r in R)'
+	run_capture slowall $BIN --compare "$T_TMP/steady.json" "$T_TMP/slowall.json" --json "$T_TMP/slowall.cmp.json"
+	jexpect "--compare with a copy 10% slower, the bases too: their shift widens the threshold, no verdict" "$T_TMP/slowall.cmp.json" \
+		'R and d["base_shift"]["rows"] == 1 and abs(d["base_shift"]["median_pct"] - 10) < 1e-6 and all(r["verdict"] == "no significant change" and r["within_threshold"] and abs(r["threshold_pct"] - 17) < 1e-6 for r in R)'
+	run_capture slowall0 $BIN --compare "$T_TMP/steady.json" "$T_TMP/slowall.json" --threshold 0 --json "$T_TMP/slowall0.cmp.json"
+	jexpect "--compare --threshold 0 with a copy 10% slower, the bases too: every row slower" "$T_TMP/slowall0.cmp.json" \
+		'R and all(r["verdict"] == "slower" for r in R)'
 	run_capture slow0 $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json"
 	expect "--compare without --fail-on-regression: exit 0 (rc=$RC)" test "$RC" -eq 0
 	# 4% higher, tightly: significant, but within the 7% threshold
