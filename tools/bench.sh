@@ -53,9 +53,10 @@ body() {
 		'r["prog_ns_per_run"] if r.get("prog_ns_per_run") is not None else "float(\"nan\")"'
 }
 
-# mean VALUES...: their mean, "nan" when any is
+# mean VALUES...: the mean of those that are numbers (a round whose row
+# was disturbed has none), "nan" when none is
 mean() {
-	python3 -c 'import sys, math; v = [float(x) for x in sys.argv[1:]]; print(sum(v) / len(v) if v else float("nan"))' "$@"
+	python3 -c 'import sys, math; v = [float(x) for x in sys.argv[1:] if not math.isnan(float(x))]; print(sum(v) / len(v) if v else float("nan"))' "$@"
 }
 
 # base against bare on CPUS (a list): rounds alternating, side by side
