@@ -141,6 +141,16 @@ run_capture aa $BIN --compare "$T_TMP/ca.json" "$T_TMP/ca_copy.json" --json "$T_
 jexpect "--compare of a real run against its copy: no verdict, delta 0 (rc=$RC)" "$T_TMP/aa.json" \
 	'all(r["verdict"] in ("no significant change", "cannot tell") and r["delta"] == 0 for r in R) and d["summary"]["slower"] + d["summary"]["faster"] == 0'
 
+# cmp_json NAME A B ARGS...: --compare of $T_TMP/A.json and B.json, its
+# JSON in $T_TMP/NAME.cmp.json
+cmp_json() {
+	local name=$1 a=$2 b=$3
+
+	shift 3
+	run_capture "$name" $BIN --compare "$T_TMP/$a.json" "$T_TMP/$b.json" "$@" \
+		--json "$T_TMP/$name.cmp.json"
+}
+
 # B: every unit of A's rows but the bases 10% higher (then the bases
 # too), made steady first (a busy machine can make a real row's units
 # spread enough that 10% is within them, and this tests --compare, not
@@ -171,10 +181,10 @@ if J "$T_TMP/ca.json" 'any(ran(r) and r["name"] != "base" for r in R)'; then
 	expect "--compare with a copy 10% slower, --fail-on-regression 5: exit 1 (rc=$RC)" test "$RC" -eq 1
 	jexpect "--compare with a copy 10% slower: every row slower by 10%, the bases unchanged" "$T_TMP/slow.cmp.json" \
 		'R and all((r["verdict"] == "slower" and abs(r["delta_pct"] - 10) < 1e-6 and r["regression"]) if r["name"] != "base" else r["delta"] == 0 for r in R)'
-	run_capture slowall $BIN --compare "$T_TMP/steady.json" "$T_TMP/slowall.json" --json "$T_TMP/slowall.cmp.json"
+	cmp_json slowall steady slowall
 	jexpect "--compare with a copy 10% slower, the bases too: their shift widens the threshold, no verdict" "$T_TMP/slowall.cmp.json" \
 		'R and d["base_shift"]["rows"] == 1 and abs(d["base_shift"]["median_pct"] - 10) < 1e-6 and all(r["verdict"] == "no significant change" and r["within_threshold"] and abs(r["threshold_pct"] - 17) < 1e-6 for r in R)'
-	run_capture slowall0 $BIN --compare "$T_TMP/steady.json" "$T_TMP/slowall.json" --threshold 0 --json "$T_TMP/slowall0.cmp.json"
+	cmp_json slowall0 steady slowall --threshold 0
 	jexpect "--compare --threshold 0 with a copy 10% slower, the bases too: every row slower" "$T_TMP/slowall0.cmp.json" \
 		'R and all(r["verdict"] == "slower" for r in R)'
 	run_capture slow0 $BIN --compare "$T_TMP/steady.json" "$T_TMP/slow.json"
@@ -193,11 +203,11 @@ for r in d["results"]:
 		r["units"]["values"] = [x * 1.04 for x in r["units"]["values"]]
 json.dump(d, open(sys.argv[3], "w"))
 PY
-	run_capture thr $BIN --compare "$T_TMP/tight.json" "$T_TMP/tight4.json" --json "$T_TMP/thr.json"
-	jexpect "--compare with a copy 4% slower, p tiny: no change, within the 7% threshold" "$T_TMP/thr.json" \
+	cmp_json thr tight tight4
+	jexpect "--compare with a copy 4% slower, p tiny: no change, within the 7% threshold" "$T_TMP/thr.cmp.json" \
 		'R and d["threshold_pct"] == 7 and all(r["verdict"] == "no significant change" and r["within_threshold"] and r["p"] < 0.001 for r in R)'
-	run_capture thr0 $BIN --compare "$T_TMP/tight.json" "$T_TMP/tight4.json" --threshold 0 --json "$T_TMP/thr0.json"
-	jexpect "--compare --threshold 0 with a copy 4% slower: slower, for each row that clears 1 ns" "$T_TMP/thr0.json" \
+	cmp_json thr0 tight tight4 --threshold 0
+	jexpect "--compare --threshold 0 with a copy 4% slower: slower, for each row that clears 1 ns" "$T_TMP/thr0.cmp.json" \
 		'R and all((r["verdict"] == "slower") == (r["delta"] > 1) and not r["within_threshold"] or r["delta"] <= 1 for r in R)'
 else
 	fail "--compare with a slower copy: no row of run A ran"
