@@ -171,7 +171,10 @@ static const char *no_core_btf(void)
 	fd = raw ? memfd_create("map_perf_test-btf", MFD_CLOEXEC) : -1;
 	if (fd >= 0 && write(fd, raw, size) == (ssize_t)size)
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	else if (fd >= 0)
+	/* libbpf opens it by path: without /proc, the kernel's as before */
+	if (path[0] && access(path, R_OK))
+		path[0] = '\0';
+	if (fd >= 0 && !path[0])
 		close(fd);
 	btf__free(btf);
 	return path[0] ? path : NULL;
