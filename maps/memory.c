@@ -634,14 +634,11 @@ static int check(const struct mem_row *m, struct outcome *out)
  */
 static int stay_on_this_cpu(cpu_set_t *was)
 {
-	cpu_set_t one;
 	int cpu = sched_getcpu();
 
 	if (sched_getaffinity(0, sizeof(*was), was) || cpu < 0)
 		return -errno;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return sched_setaffinity(0, sizeof(one), &one) ? -errno : 0;
+	return pin_to_cpu(cpu);
 }
 
 static int measure(const struct run_settings *rs, struct mem_row *m,

@@ -300,7 +300,7 @@ static void read_hits(const struct worker_args *a, int at)
 			*a->win->slot[a->index * nr + c];
 }
 
-static int pin(int cpu)
+int pin_to_cpu(int cpu)
 {
 	cpu_set_t set;
 
@@ -332,7 +332,7 @@ static void worker_run(const struct worker_args *a,
 
 	/* moved in an earlier run, which was disturbed: start this one pinned */
 	if (!still_pinned(a->cpu))
-		res.repin_err = pin(a->cpu);
+		res.repin_err = pin_to_cpu(a->cpu);
 	/* how undisturbed the loop ran, read around it, never inside */
 	steal0 = steal_ns(a->cpu);
 	moves0 = migrations();
@@ -383,7 +383,7 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 		_exit(1);
 	close_other_fds(a->result_fd);
 
-	res.err = pin(a->cpu);
+	res.err = pin_to_cpu(a->cpu);
 	res.pin_failed = res.err;
 	for (t = 0; t < (__u32)a->nr_triggers; t++) {
 		state[t] = a->triggers[t]->arg;

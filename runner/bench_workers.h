@@ -69,6 +69,8 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	     struct outcome *out);
 /* kills and reaps the workers; safe to call twice */
 void pool_stop(struct worker_pool *pool);
+/* the calling thread allowed on @cpu alone; -errno */
+int pin_to_cpu(int cpu);
 /*
  * Waits, at most SETTLE_MAX_NS, for the kernel threads that run on the
  * workers' CPUs @cpus (deferred work of the last sample: RCU callbacks,
