@@ -92,8 +92,8 @@ struct entry {
 	double ci95_a, ci95_b;
 	double delta, delta_ci95;	/* B - A, ns */
 	double delta_pct;		/* of A's mean; NAN when it is <= 0 */
-	/* significant, but no further than the threshold: no change */
 	double threshold_pct;		/* this row's: see threshold_for() */
+	/* significant, but no further than the threshold: no change */
 	bool within_threshold;
 	bool regression;
 };
@@ -122,7 +122,6 @@ struct compare {
 	/* the base rows' median change from A to B, in %; over @nr_bases */
 	int nr_bases;
 	double base_shift_pct;
-	bool widened;		/* a row's threshold took the shift in */
 };
 
 /* bytes of text shown of a name, and of a reason or params */
@@ -172,6 +171,7 @@ bool poolable(const struct row *r);
 int index_side(struct side *s);
 void free_side(struct side *s);
 int match_sides(struct compare *c);
+bool threshold_widened(const struct compare *c);
 
 /* compare_print.c */
 void print_compare(FILE *out, const struct compare *c);

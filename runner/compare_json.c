@@ -243,7 +243,7 @@ static json_t *compare_json(const struct compare *c)
 	json_object_set_new(root, "base_shift", !c->nr_bases ? json_null() :
 			    json_pack("{s:i, s:f, s:b}", "rows", c->nr_bases,
 				      "median_pct", c->base_shift_pct,
-				      "widens_threshold", c->widened));
+				      "widens_threshold", threshold_widened(c)));
 	return root;
 }
 

@@ -292,7 +292,6 @@ static void decide(struct compare *c, struct entry *e)
 	double fail_pct = c->args->fail_on_regression;
 
 	e->threshold_pct = threshold_for(c, e);
-	c->widened |= e->threshold_pct != c->args->threshold_pct;
 	/*
 	 * Runs of one build differ by more than each one's units can see
 	 * (each run's own offset: the machine's state at the time, where
@@ -331,13 +330,6 @@ static void pair_entry(struct entry *e)
 		measure_entry(e);
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /*
  * How far the base rows moved from A to B: the machine's speed (on a
  * cloud VM 2-3.5% between runs minutes apart, 8% between hours) or the
@@ -347,6 +339,7 @@ static int cmp_double(const void *pa, const void *pb)
 static void find_base_shift(struct compare *c)
 {
 	const struct entry *e;
+	struct sample_stats st;
 	double *pct;
 	int n = 0;
 
@@ -357,10 +350,9 @@ static void find_base_shift(struct compare *c)
 		if (e->why == WHY_NONE && !isnan(e->delta_pct) &&
 		    !strcmp(e->a->rows[0]->name, "base"))
 			pct[n++] = e->delta_pct;
-	qsort(pct, n, sizeof(*pct), cmp_double);
+	stats_compute(pct, n, &st);	/* none: NAN */
 	c->nr_bases = n;
-	c->base_shift_pct = !n ? NAN : n % 2 ? pct[n / 2] :
-			    (pct[n / 2 - 1] + pct[n / 2]) / 2;
+	c->base_shift_pct = st.median;
 	free(pct);
 }
 
@@ -421,4 +413,16 @@ int match_sides(struct compare *c)
 			decide(c, e);
 	qsort(c->entries, c->nr_entries, sizeof(*c->entries), cmp_entries);
 	return 0;
+}
+
+/* whether a row's threshold took the base rows' shift in */
+bool threshold_widened(const struct compare *c)
+{
+	const struct entry *e;
+
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE &&
+		    e->threshold_pct != c->args->threshold_pct)
+			return true;
+	return false;
 }

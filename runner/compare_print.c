@@ -274,7 +274,7 @@ void print_compare(FILE *out, const struct compare *c)
 	if (c->nr_bases)
 		fprintf(out, "base rows: B at %+.1f%% of A (median of %d): the machine's speed or the kernel's own paths\n",
 			c->base_shift_pct, c->nr_bases);
-	if (c->widened)
+	if (threshold_widened(c))
 		fprintf(out, "threshold: %g%% + %.1f%%, the base rows' shift, for rows of single runs\n",
 			c->args->threshold_pct, fabs(c->base_shift_pct));
 	fprintf(out, "%d row%s compared: %d slower, %d faster, %d no significant change, %d cannot tell; %d not compared\n",
