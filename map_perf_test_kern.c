@@ -837,7 +837,7 @@ int tracepoint_##test(void *ctx)					\
 }									\
 									\
 SEC("?raw_tp")								\
-int raw_tp_##test(struct raw_tp_ctx *ctx)			\
+int raw_tp_##test(struct raw_tp_ctx *ctx)				\
 {									\
 	if (ctx->args[1] == cfg.syscall_nr)				\
 		test##_run();						\
@@ -876,7 +876,7 @@ int tracepoint_##test(void *ctx)					\
 }									\
 									\
 SEC("?raw_tp")								\
-int raw_tp_##test(struct raw_tp_ctx *ctx)			\
+int raw_tp_##test(struct raw_tp_ctx *ctx)				\
 {									\
 	if (ctx->args[1] == cfg.syscall_nr)				\
 		test##_run(ctx);					\
@@ -923,7 +923,7 @@ int tracepoint_##test(struct sys_enter_record *ctx)			\
 }									\
 									\
 SEC("?raw_tp")								\
-int raw_tp_##test(struct raw_tp_ctx *ctx)			\
+int raw_tp_##test(struct raw_tp_ctx *ctx)				\
 {									\
 	struct pt_regs *regs = (void *)ctx->args[0];			\
 									\
