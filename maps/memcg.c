@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include "bench_msg.h"
 #include "bench_util.h"
+#include "bench_workers.h"
 #include "maps/memory.h"
 
 static int write_text(const char *dir, const char *file, const char *text)
@@ -255,26 +257,53 @@ int memcg_enter(const struct memcg *cg)
 	return write_text(cg->path, "cgroup.procs", "0");
 }
 
-/* the per-CPU stock back, then the usage */
-int memcg_usage(const struct memcg *cg, __u64 *bytes)
+/* the stock back, as the kernel does it from the writing task's CPU */
+static void drain_here(const struct memcg *cg)
 {
-	const char *path = cg->path;
-
 	if (cg->version == 1) {
 		/*
 		 * force_empty drains the stock and reclaims what it can: a
 		 * map's kernel memory is not reclaimable, and no task is left
 		 */
-		write_text(path, "memory.force_empty", "0");
-		return read_u64(path, "memory.usage_in_bytes", bytes);
+		write_text(cg->path, "memory.force_empty", "0");
+		return;
 	}
 	/*
 	 * memory.high below the usage drains the stock first; with no task
 	 * in the cgroup nothing else is reclaimable, nobody is throttled
 	 */
-	write_text(path, "memory.high", "0");
-	write_text(path, "memory.high", "max");
-	return read_u64(path, "memory.current", bytes);
+	write_text(cg->path, "memory.high", "0");
+	write_text(cg->path, "memory.high", "max");
+}
+
+/*
+ * The kernel drains the writing CPU's stock at once and only schedules
+ * the other CPUs' drains: a read right after can still hold a busy
+ * CPU's. So the drain is written from each online CPU in turn (those
+ * our cpuset allows), each CPU's own drain done before the read.
+ */
+static void drain_every_cpu(const struct memcg *cg)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t was;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(was), &was)) {
+		drain_here(cg);
+		return;
+	}
+	for (cpu = 0; cpu < cpus && cpu < CPU_SETSIZE; cpu++)
+		if (!pin_to_cpu(cpu))
+			drain_here(cg);
+	sched_setaffinity(0, sizeof(was), &was);
+}
+
+/* every CPU's stock back, then the usage */
+int memcg_usage(const struct memcg *cg, __u64 *bytes)
+{
+	drain_every_cpu(cg);
+	return read_u64(cg->path, cg->version == 1 ? "memory.usage_in_bytes" :
+			"memory.current", bytes);
 }
 
 void memcg_remove(struct memcg *cg)

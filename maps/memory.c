@@ -572,18 +572,20 @@ static int charged(const struct mem_row *m, __u64 *bytes)
 /*
  * What is freed is freed after an RCU grace period: a deleted element
  * (through bpf_mem_alloc's caches for a NO_PREALLOC hash), the creating
- * child's files. The charge is read every 20 ms until two reads agree,
- * 2 s at most; @ms: how long that took.
+ * child's files. The charge is read every 20 ms until three reads in a
+ * row agree (a grace period under load can outlast one gap), 2 s at
+ * most; @ms: how long that took.
  */
 static int settle_charge(const struct mem_row *m, __u64 *bytes, double *ms)
 {
 	__u64 t0 = now_ns(), prev = ~0ull;
-	int i, err = 0;
+	int i, same = 0, err = 0;
 
 	for (i = 0; i < 100 && !err && !bench_interrupted(); i++) {
 		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
 		err = charged(m, bytes);
-		if (*bytes == prev)
+		same = *bytes == prev ? same + 1 : 0;
+		if (same == 2)
 			break;
 		prev = *bytes;
 	}
