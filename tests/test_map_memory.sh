@@ -70,12 +70,20 @@ sec_sizes() {
 sec_repeat() {
 	run_json rep1 --memory hash,hash_nopre,percpu_hash_nopre,lpm_trie,array,ringbuf --entries 4096
 	run_json rep2 --memory hash,hash_nopre,percpu_hash_nopre,lpm_trie,array,ringbuf --entries 4096
-	expect "two runs: both exit 0 (rc=$RC)" J "$T_TMP/rep1.json" 'all(r["status"] == "ok" for r in R)'
+	expect "two runs: every row ok in both" python3 -c '
+import json, sys
+for f in sys.argv[1:]:
+	for r in json.load(open(f))["results"]:
+		if r["status"] != "ok":
+			print("# %s: %s %s: %s" % (f, r["name"], r["status"], r.get("reason")))
+			sys.exit(1)' "$T_TMP/rep1.json" "$T_TMP/rep2.json"
 	expect "two runs: bytes per element within $TOLERANCE of each other" python3 -c '
 import json, sys
 a, b = (json.load(open(f))["results"] for f in sys.argv[1:3])
 tol = float(sys.argv[3])
-bad = ["%s %.1f %.1f" % (x["name"], x["memory"]["bytes_per_element"], y["memory"]["bytes_per_element"])
+bad = ["# %s %s %d bytes (created %d), then %s %d (created %d)" % (x["name"],
+	x["status"], x["memory"]["memcg_bytes"], x["memory"]["created_bytes"],
+	y["status"], y["memory"]["memcg_bytes"], y["memory"]["created_bytes"])
 	for x, y in zip(a, b) if abs(x["memory"]["memcg_bytes"] - y["memory"]["memcg_bytes"]) > tol * x["memory"]["memcg_bytes"]]
 print("\n".join(bad))
 sys.exit(1 if bad or len(a) != len(b) or not a else 0)' "$T_TMP/rep1.json" "$T_TMP/rep2.json" "$TOLERANCE"
