@@ -45,6 +45,8 @@
 	X(SLOW_BASE, 13, "slow-base")					\
 	/* base calls the first row's copy */				\
 	X(BASE_HOOKED, 14, "base-hooked")				\
+	/* a unit's second base sample runs its loop twice */		\
+	X(PACE_CHANGE, 18, "pace-change")				\
 	/* programs miss 1 worker's run in 1024 */			\
 	X(MISS_RARE, 12, "miss-rare")					\
 	/* --memory makes its maps outside the row's memory cgroup */	\

@@ -108,6 +108,7 @@ compare-total-size|budget_read|if (b->before + b->read > COMPARE_MAX_TOTAL_SIZE)
 usdt-unreadable|usdt_site_ok|if (err == -EACCES \|\| err == -EPERM) {|if (0) {|test_faults.sh:caps|capabilities only, its own file unreadable
 units-base-hits|base_sample_run|if (!hits)|if (1)|test_report.sh|base-hooked: uprobe uprobe-nop failed, its base sample's hits named
 units-below-base|row_summarize|s->below_base = s->overhead.value + s->overhead.ci95 < 0;|s->below_base = false;|test_report.sh|slow-base: raw_tp below its base, flagged
+unit-pace|pace_changed|return apart > PACE_FLOOR_NS \&\& apart > PACE_CHANGE_SHARE * (a + b) / 2;|return false;|test_report.sh|pace-change: raw_tp disturbed, its units
 units-base-mean|unit_record|row_add_unit(row, row_ns - base_ns, row_ns, base_ns, info);|row_add_unit(row, row_ns - u->base[0].ns_per_event, row_ns, base_ns, info);|test_report.sh|units: raw_tp's units are its ns per event less its base's
 units-t-interval|units_precise|return stats_ci_half(\&st, 0.05) <= want;|return st.stddev <= want;|test_stats.sh|enough: not while it is wide
 units-min-two|units_enough|return n >= 2 \&\& spent_ns >= 2 * rs->row_budget_ns ?|return spent_ns >= 2 * rs->row_budget_ns ?|test_stats.sh|enough: never under two units, whatever the budget

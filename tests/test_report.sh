@@ -63,6 +63,18 @@ fig_expect "slow-base: raw_tp below its base, flagged (below_base), its interval
 jexpect "no fault: raw_tp not below its base" "$T_TMP/units.json" \
 	'all(r["below_base"] is False for r in rows(name="raw_tp", status="ok"))'
 
+# --- a unit whose base samples ran at different paces is disturbed: the
+# test fault pace-change runs each unit's second base sample's loop
+# twice; the unit is run again, and the row ends disturbed, no figure.
+# The row's reason is its last try's: of some 45, one may have been
+# preempted as well.
+BENCH_TEST_FAULT=pace-change BIN=$TESTING/test_overhead run_json pace -n 5000 -r 2 -m base,raw_tp -e task_rename
+jexpect "pace-change: raw_tp disturbed, its units run again, the two paces said, no figure ($(jget "$T_TMP/pace.json" '(lambda r: "%s: %s, %s units disturbed" % (r["status"], r["reason"], r["disturbed_units"]))(row("raw_tp", "task_rename"))'))" "$T_TMP/pace.json" \
+	'(lambda r: r["status"] == "disturbed" and ("pace changed within a unit" in r["reason"] or r["disturbed_units"] > 10) and r["disturbed_units"] >= 2 and nofig(r))(row("raw_tp", "task_rename"))'
+expect "pace-change: exit 3, a disturbed row (rc=$RC)" test "$RC" -eq 3
+jexpect "no fault: no unit of raw_tp disturbed by its pace" "$T_TMP/units.json" \
+	'not any("pace" in (r["reason"] or "") for r in R)'
+
 # --- a base sample that reaches the row's programs fails the row: the
 # test fault base-hooked has base call the copy uprobe's row hooks
 BENCH_TEST_FAULT=base-hooked BIN=$TESTING/test_overhead run_json hooked -n 2000 -r 2 -m base,uprobe -e uprobe-nop
