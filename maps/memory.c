@@ -21,7 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
@@ -251,17 +250,16 @@ static int map_create(const struct mem_row *m, int btf_fd)
 
 /* the child: into the cgroup, the map made, its id told, then gone */
 static void __attribute__((noreturn))
-create_child(const struct mem_row *m, bool outside, int btf_fd, int up,
-	     int down)
+create_child(pid_t parent, const struct mem_row *m, bool outside, int btf_fd,
+	     int up, int down)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	int msg[2] = { 0, 0 }, fd;
 	char c;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	if (!child_defaults(parent))
+		_exit(0);
 	msg[0] = outside ? 0 : memcg_enter(&m->cg);
 	if (!msg[0]) {
 		fd = map_create(m, btf_fd);
@@ -293,8 +291,8 @@ static int create_in_memcg(const struct run_settings *rs, struct mem_row *m,
 	bool outside = run_fault(rs)->kind == BENCH_FAULT_MEMCG_OUTSIDE;
 	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, msg[2], btf_fd = -1;
 	int fd = -1, err = 0;
+	pid_t self = getpid(), pid;
 	ssize_t n;
-	pid_t pid;
 
 	if (m->kind->type == BPF_MAP_TYPE_TASK_STORAGE) {
 		btf_fd = storage_btf();
@@ -317,7 +315,7 @@ static int create_in_memcg(const struct run_settings *rs, struct mem_row *m,
 		/* the parent's ends: its close of down[1] is our go */
 		close(up[0]);
 		close(down[1]);
-		create_child(m, outside, btf_fd, up[1], down[0]);
+		create_child(self, m, outside, btf_fd, up[1], down[0]);
 	}
 	close(up[1]);
 	close(down[0]);
@@ -403,12 +401,8 @@ struct task_set {
 
 static void __attribute__((noreturn)) idle_task(pid_t parent)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
 	/* they go with us, whatever ends us */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
+	if (!child_defaults(parent))
 		_exit(0);
 	for (;;)
 		pause();

@@ -309,6 +309,17 @@ int pin_to_cpu(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
+bool child_defaults(pid_t parent)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	/* a parent killed with SIGKILL must not leave the child behind... */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* ...even one that died before the signal was armed */
+	return getppid() == parent;
+}
+
 /* still allowed on its own CPU alone, as pinned? */
 static bool still_pinned(int cpu)
 {
@@ -373,13 +384,7 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	void *state[POOL_MAX_TRIGGERS];
 	__u32 seen = 0, t;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	/* a parent killed with SIGKILL must not leave workers behind... */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	/* ...even one that died before the signal was armed */
-	if (getppid() != a->parent)
+	if (!child_defaults(a->parent))
 		_exit(1);
 	close_other_fds(a->result_fd);
 

@@ -72,6 +72,12 @@ void pool_stop(struct worker_pool *pool);
 /* the calling thread allowed on @cpu alone; -errno */
 int pin_to_cpu(int cpu);
 /*
+ * A forked child's first call: SIGINT, SIGTERM and SIGHUP back to their
+ * default, and SIGKILL when @parent (the thread that forked it) dies.
+ * False when @parent is already gone: the child is to exit.
+ */
+bool child_defaults(pid_t parent);
+/*
  * Waits, at most SETTLE_MAX_NS, for the kernel threads that run on the
  * workers' CPUs @cpus (deferred work of the last sample: RCU callbacks,
  * kworkers, softirqs) to go quiet, so that the workers are released into
