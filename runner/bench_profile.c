@@ -573,16 +573,16 @@ static void profile_ns(const struct bench_row *row,
 		       const struct row_profile *prof, struct profile_ns *ns)
 {
 	const struct row_state *st = row->state;
-	double r = 0, b = 0;
-	int i;
+	struct sample_stats s;
 
-	for (i = 0; i < st->nr_units; i++) {
-		r += st->unit_ns[i];
-		b += st->unit_base_ns[i];
+	/* no unit: NAN */
+	stats_compute(st->unit_ns, st->nr_units, &s);
+	ns->row = s.mean;
+	ns->base = NAN;
+	if (st->paired && prof->has_base) {
+		stats_compute(st->unit_base_ns, st->nr_units, &s);
+		ns->base = s.mean;
 	}
-	ns->row = st->nr_units ? r / st->nr_units : NAN;
-	ns->base = st->paired && prof->has_base && st->nr_units ?
-		   b / st->nr_units : NAN;
 	ns->overhead = ns->row - ns->base;
 }
 
