@@ -618,42 +618,43 @@ static bool retry_allowed(const struct bench_row *row, __u64 spent);
  * interruption (the host's steal, another task's turn) is short beside a
  * unit: the next try of the sample alone usually finds the CPUs free,
  * and the unit keeps its other samples, and the pairing that is its
- * point. SAMPLE_TRIES tries at most, within the row's retry budget; a
- * sample still disturbed makes its unit so.
+ * point. Within the row's retry budget, SAMPLE_TRIES tries at most
+ * (sample_tries()); a sample still disturbed makes its unit so.
  */
 static bool sample_again(struct session *sess, const struct sample *s,
-			 struct unit *u, int *tries)
+			 const struct unit *u)
 {
 	return s->out.status == ST_DISTURBED && !bench_interrupted() &&
-	       ++*tries < SAMPLE_TRIES &&
 	       retry_allowed(sess->row, u->retry_ns);
 }
 
 /*
  * A base sample of the unit (@base) or a row sample, whose last detaches
- * (a try again attaches anew), run again while sample_again() says so
+ * (a try again attaches anew): SAMPLE_TRIES tries at most, each after
+ * the first when sample_again() says so, counted in the unit's retries
+ * and their time
  */
 static void sample_tries(const struct bench_family *fam, struct session *sess,
 			 __u64 count, struct unit *u, struct sample *s,
 			 int which, bool base, bool last)
 {
-	int tries = 0;
-	__u64 start = 0;
+	int *retries = base ? &u->base_retries : &u->row_retries;
+	__u64 start;
+	int tries;
 
-	for (;;) {
+	for (tries = 0; tries < SAMPLE_TRIES; tries++) {
+		if (tries) {
+			if (!sample_again(sess, s, u))
+				return;
+			++*retries;
+		}
+		start = now_ns();
 		if (base)
 			base_sample_run(fam, sess, count, s, which);
 		else
 			row_sample_run(fam, sess, count, s, which, last);
 		if (tries)
 			u->retry_ns += now_ns() - start;
-		if (!sample_again(sess, s, u, &tries))
-			return;
-		if (base)
-			u->base_retries++;
-		else
-			u->row_retries++;
-		start = now_ns();
 	}
 }
 

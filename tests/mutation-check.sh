@@ -62,7 +62,7 @@ settle-wrap|settle_delta|after < before ? 0 : after - before|after - before|test
 settle-capped|row_settle_capped|n += st->settle_ns[i] >= SETTLE_MAX_NS;|;|test_stats.sh|settle: 1 of 3 samples waited the cap
 label-noisy-ns|row_notes|if (stats_noisy(\&s->ns))|if (stats_noisy(\&s->rate))|test_stats.sh|labels: noisy is the CV of ns/event
 label-hits-window|format_hits|st->hits_window,|st->hits,|test_stats.sh|labels: hits/expected are the loops' hits
-sample-retry|sample_again|++*tries < SAMPLE_TRIES \&\&|0 \&\&|test_faults.sh:retry|one sample stopped 10 ms: run again alone
+sample-retry|sample_tries|for (tries = 0; tries < SAMPLE_TRIES; tries++) {|for (tries = 0; tries < 1; tries++) {|test_faults.sh:retry|one sample stopped 10 ms: run again alone
 unseen-cause|time_taken_by|r->run_delay_ns >= unseen)|1)|test_stats.sh|disturbed: 96% without a wait
 disturbed-steal|sample_judge_disturbed|if (r->steal_ns > MAX_STEAL_SHARE * r->elapsed_ns) {|if (0) {|test_stats.sh|disturbed: the host's steal above 3%
 steal-field|proc_stat_steal|*ticks = v[7];|*ticks = v[6];|test_stats.sh|steal: CPU 1's is its line's 8th field
