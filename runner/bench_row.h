@@ -43,7 +43,7 @@ struct row_state {
 	struct outcome last_disturbed;	/* the last one's reason */
 	__u64 spent_ns;			/* in its sessions */
 	double session_ns;		/* a session's cost besides its units */
-	double unit_ns_spent;		/* what a unit takes */
+	double unit_ns_spent;		/* what a unit takes, retries aside */
 	double attach_ns[MAX_SAMPLES];	/* each attach(), the first 100 */
 	double detach_ns[MAX_SAMPLES];
 	int nr_attach, nr_detach;

@@ -848,7 +848,10 @@ static int session_units(const struct bench_row *row)
 	return u < want ? u : want;
 }
 
-/* may a disturbed unit of @row be run again, @spent ns into retries? */
+/*
+ * May a disturbed unit or sample of @row be run again, @spent ns into
+ * retries besides those already in its retry_ns?
+ */
 static bool retry_allowed(const struct bench_row *row, __u64 spent)
 {
 	const struct row_state *st = row->state;
@@ -878,7 +881,7 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 			bool counted, int round)
 {
 	struct bench_row *row = sess->row;
-	__u64 start, spent = 0, took;
+	__u64 start, took;
 	struct unit u;
 	int i, tries;
 
@@ -889,10 +892,12 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 		else
 			plain_unit_run(fam, sess, &u);
 		took = now_ns() - start;
-		if (tries)
-			spent += took;
-		else
-			spent += u.retry_ns;
+		/*
+		 * a unit run again is retry time whole, the first its
+		 * samples' tries again: into the row's budget at once, where
+		 * the next try's samples see it
+		 */
+		row->state->retry_ns += tries ? took : u.retry_ns;
 		row->state->retries += u.row_retries;
 		row->state->base_retries += u.base_retries;
 		row->state->attempts++;
@@ -902,11 +907,10 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 			break;
 		row->state->disturbed_units++;
 		row->state->last_disturbed = u.out;
-		if (!retry_allowed(row, spent))
+		if (!retry_allowed(row, 0))
 			break;
 		row->state->retries++;
 	}
-	row->state->retry_ns += spent;
 	/* the last try's counts, disturbed or not, as its figures */
 	for (i = 0; counted && i < u.nr_row; i++)
 		row_count(fam, row, &u.row[i]);
@@ -914,6 +918,8 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 		row->out = u.out;
 		return 0;
 	}
+	/* what a unit takes, its samples' tries again aside: retry time */
+	took -= u.retry_ns;
 	row->state->unit_ns_spent = row->state->unit_ns_spent ?
 			     (row->state->unit_ns_spent + took) / 2 : took;
 	if (counted) {
