@@ -39,25 +39,6 @@ static int write_text(const char *dir, const char *file, const char *text)
 	return err;
 }
 
-static int read_u64(const char *dir, const char *file, __u64 *v)
-{
-	char path[PATH_MAX + 64];
-	unsigned long long x;
-	int err = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (fscanf(f, "%llu", &x) == 1)
-		*v = x;
-	else
-		err = -EIO;
-	fclose(f);
-	return err;
-}
-
 static bool file_has_word(const char *dir, const char *file, const char *word)
 {
 	char path[PATH_MAX + 64], w[64];
@@ -301,9 +282,12 @@ static void drain_every_cpu(const struct memcg *cg)
 /* every CPU's stock back, then the usage */
 int memcg_usage(const struct memcg *cg, __u64 *bytes)
 {
+	char path[PATH_MAX + 64];
+
 	drain_every_cpu(cg);
-	return read_u64(cg->path, cg->version == 1 ? "memory.usage_in_bytes" :
-			"memory.current", bytes);
+	snprintf(path, sizeof(path), "%s/%s", cg->path,
+		 cg->version == 1 ? "memory.usage_in_bytes" : "memory.current");
+	return read_file_u64(path, bytes);
 }
 
 void memcg_remove(struct memcg *cg)

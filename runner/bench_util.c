@@ -2,6 +2,7 @@
 /* Small helpers the runner, both programs and the tests share. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,17 +69,28 @@ int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks)
 	return -ENOENT;
 }
 
+int read_file_u64(const char *path, __u64 *v)
+{
+	unsigned long long x;
+	int err = 0;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%llu", &x) == 1)
+		*v = x;
+	else
+		err = -EIO;
+	fclose(f);
+	return err;
+}
+
 int read_sysctl_int(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	int v = -1;
+	__u64 v;
 
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return read_file_u64(path, &v) || v > INT_MAX ? -1 : (int)v;
 }
 
 const char *text_symbol(const char *line, char *sym)

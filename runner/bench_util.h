@@ -6,6 +6,8 @@
 #ifndef __BENCH_UTIL_H
 #define __BENCH_UTIL_H
 
+#include <linux/types.h>
+
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
 #endif
@@ -41,7 +43,16 @@ int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks);
  */
 int sched_nr_migrations(const char *text, unsigned long long *n);
 
-/* a sysctl's number at @path, -1 when it cannot be read (many are root's) */
+/*
+ * The number the file @path begins with into *@v: 0, -errno when it
+ * cannot be opened, -EIO when it holds no number.
+ */
+int read_file_u64(const char *path, __u64 *v);
+
+/*
+ * A sysctl's number at @path (those read are never negative), -1 when it
+ * cannot be read (many are root's)
+ */
 int read_sysctl_int(const char *path);
 
 /* a line of kallsyms, "address type name [module]": a text symbol's name */
