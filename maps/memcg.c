@@ -79,46 +79,16 @@ static int mount_line(char *line, void *ctx)
 	return 1;
 }
 
-struct own_find {
-	bool v2;
-	char path[PATH_MAX];
-};
-
-/* /proc/self/cgroup: "0::/path" (v2), "4:memory:/path" (v1) */
-static int own_line(char *line, void *ctx)
-{
-	struct own_find *o = ctx;
-	char *ctl = strchr(line, ':'), *path;
-	char *tok, *save = NULL;
-
-	if (!ctl || !(path = strchr(ctl + 1, ':')))
-		return 0;
-	*path++ = '\0';
-	ctl++;
-	if (o->v2) {
-		if (*ctl)
-			return 0;
-		snprintf(o->path, sizeof(o->path), "%s", path);
-		return 1;
-	}
-	for (tok = strtok_r(ctl, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (!strcmp(tok, "memory")) {
-			snprintf(o->path, sizeof(o->path), "%s", path);
-			return 1;
-		}
-	return 0;
-}
-
 /* where we are in the hierarchy, as a directory under its mount */
 static int own_dir(bool v2, const struct mount_find *m, char *dir, size_t len)
 {
-	struct own_find o = { .v2 = v2 };
-	const char *rel;
 	size_t rl = strlen(m->root);
+	char own[PATH_MAX];
+	const char *rel;
 
-	if (for_each_line("/proc/self/cgroup", own_line, &o) != 1)
+	if (self_cgroup(v2 ? NULL : "memory", own, sizeof(own)))
 		return -ENOENT;
-	rel = o.path;
+	rel = own;
 	/* a mount of a subtree (a container's): the path is below its root */
 	if (strcmp(m->root, "/") && !strncmp(rel, m->root, rl))
 		rel += rl;

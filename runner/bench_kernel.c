@@ -392,21 +392,12 @@ static double cgroup_cpu_limit(const char *dir)
 	return strtod(quota, NULL) / period;
 }
 
-/* cgroup v2's one line "0::/path": its path into @dir, 1 */
-static int cgroup_v2_line(char *line, void *dir)
-{
-	if (strncmp(line, "0::", 3))
-		return 0;
-	snprintf(dir, CGROUP_PATH_LEN, "%s", line + 3);
-	return 1;
-}
-
 void warn_cpu_quota(int nr_cpus)
 {
 	char dir[CGROUP_PATH_LEN], *slash;
 	double limit, tightest = 0;
 
-	if (for_each_line("/proc/self/cgroup", cgroup_v2_line, dir) != 1)
+	if (self_cgroup(NULL, dir, sizeof(dir)))
 		return;
 	/* a quota anywhere above us applies as well */
 	for (;;) {

@@ -93,6 +93,45 @@ int read_sysctl_int(const char *path)
 	return read_file_u64(path, &v) || v > INT_MAX ? -1 : (int)v;
 }
 
+struct cgroup_find {
+	const char *controller;	/* NULL: cgroup v2 */
+	char *path;
+	size_t len;
+};
+
+/* /proc/self/cgroup: "0::/path" (v2), "4:cpu,memory:/path" (v1) */
+static int cgroup_line(char *line, void *ctx)
+{
+	struct cgroup_find *c = ctx;
+	char *ctl, *path, *tok, *save = NULL;
+
+	if (!c->controller) {
+		if (strncmp(line, "0::", 3))
+			return 0;
+		snprintf(c->path, c->len, "%s", line + 3);
+		return 1;
+	}
+	ctl = strchr(line, ':');
+	if (!ctl || !(path = strchr(ctl + 1, ':')))
+		return 0;
+	*path++ = '\0';
+	for (tok = strtok_r(ctl + 1, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, c->controller)) {
+			snprintf(c->path, c->len, "%s", path);
+			return 1;
+		}
+	return 0;
+}
+
+int self_cgroup(const char *controller, char *path, size_t len)
+{
+	struct cgroup_find c = { controller, path, len };
+
+	return for_each_line("/proc/self/cgroup", cgroup_line, &c) == 1 ?
+	       0 : -ENOENT;
+}
+
 const char *text_symbol(const char *line, char *sym)
 {
 	char type;

@@ -6,6 +6,7 @@
 #ifndef __BENCH_UTIL_H
 #define __BENCH_UTIL_H
 
+#include <stddef.h>
 #include <linux/types.h>
 
 #ifndef ENOTSUPP
@@ -54,6 +55,14 @@ int read_file_u64(const char *path, __u64 *v);
  * cannot be read (many are root's)
  */
 int read_sysctl_int(const char *path);
+
+/*
+ * Our cgroup's path in its hierarchy, from /proc/self/cgroup: cgroup
+ * v2's ("0::/path") when @controller is NULL, else that of the v1
+ * hierarchy with @controller ("4:memory:/path"), into @path (@len bytes).
+ * 0, or -ENOENT when there is no such line.
+ */
+int self_cgroup(const char *controller, char *path, size_t len);
 
 /* a line of kallsyms, "address type name [module]": a text symbol's name */
 const char *text_symbol(const char *line, char *sym);
