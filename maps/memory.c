@@ -160,28 +160,27 @@ int add_memory_rows(const struct run_settings *rs, struct bench_rows *rows,
 
 /* ---- what the kernel can do ---- */
 
+/* /proc/cmdline's line: 1 when it has cgroup.memory=...nobpf... */
+static int nobpf_line(char *line, void *ctx)
+{
+	char *tok, *save, *o, *save2;
+
+	for (tok = strtok_r(line, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (strncmp(tok, "cgroup.memory=", 14))
+			continue;
+		for (o = strtok_r(tok + 14, ",", &save2); o;
+		     o = strtok_r(NULL, ",", &save2))
+			if (!strcmp(o, "nobpf"))
+				return 1;
+	}
+	return 0;
+}
+
 /* whether the kernel was booted with cgroup.memory=...nobpf... */
 static bool booted_nobpf(void)
 {
-	char cmdline[4096] = "", *tok, *opts, *save, *o, *save2;
-	FILE *f = fopen("/proc/cmdline", "re");
-
-	if (!f)
-		return false;
-	if (!fgets(cmdline, sizeof(cmdline), f))
-		cmdline[0] = '\0';
-	fclose(f);
-	for (tok = strtok_r(cmdline, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		if (strncmp(tok, "cgroup.memory=", 14))
-			continue;
-		opts = tok + 14;
-		for (o = strtok_r(opts, ",", &save2); o;
-		     o = strtok_r(NULL, ",", &save2))
-			if (!strcmp(o, "nobpf"))
-				return true;
-	}
-	return false;
+	return for_each_line("/proc/cmdline", nobpf_line, NULL) == 1;
 }
 
 /*
