@@ -625,6 +625,7 @@ static json_t *symbol_json(const struct row_profile *prof, int i,
 	const struct profile_symbol *s = &prof->sym[i];
 	double share = profile_share(prof, i, ARM_ROW);
 	double base_share = profile_share(prof, i, ARM_BASE);
+	double extra = symbol_extra(prof, i, ns);
 	bool base = !isnan(ns->base);
 
 	return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
@@ -636,9 +637,8 @@ static json_t *symbol_json(const struct row_profile *prof, int i,
 				json_null(),
 		"base_share", base ? json_number(base_share) : json_null(),
 		"base_ns_per_event", json_number(base_share * ns->base),
-		"extra_ns", json_number(symbol_extra(prof, i, ns)),
-		"extra_share", json_number(symbol_extra(prof, i, ns) /
-				      ns->overhead));
+		"extra_ns", json_number(extra),
+		"extra_share", json_number(extra / ns->overhead));
 }
 
 /* the extra ns the first PROFILE_TOP symbols of @idx explain */
@@ -659,6 +659,7 @@ static void profile_json_body(json_t *o, const struct row_profile *prof,
 	json_t *syms = json_array();
 	int *idx = ranked(prof, ns), i;
 	bool base = !isnan(ns->base);
+	double explained = base && idx ? explained_ns(prof, idx, ns) : NAN;
 
 	for (i = 0; idx && i < prof->nr_sym && i < PROFILE_JSON_TOP; i++)
 		json_array_append_new(syms, symbol_json(prof, idx[i], ns));
@@ -677,11 +678,8 @@ static void profile_json_body(json_t *o, const struct row_profile *prof,
 		"ns_per_event", json_number(ns->row),
 		"base_ns_per_event", json_number(ns->base),
 		"overhead_ns", json_number(ns->overhead),
-		"explained_ns", base && idx ?
-			json_number(explained_ns(prof, idx, ns)) : json_null(),
-		"explained_share", base && idx ?
-			json_number(explained_ns(prof, idx, ns) / ns->overhead) :
-			json_null(),
+		"explained_ns", json_number(explained),
+		"explained_share", json_number(explained / ns->overhead),
 		"symbols", syms));
 	free(idx);
 }
