@@ -594,11 +594,28 @@ static double symbol_extra(const struct row_profile *prof, int i,
 	       profile_share(prof, i, ARM_BASE) * ns->base;
 }
 
+struct rank_ctx {
+	const struct row_profile *prof;
+	const struct profile_ns *ns;
+};
+
+/* by extra ns either way, the most first; ties in the symbols' order */
+static int by_extra(const void *pa, const void *pb, void *ctx)
+{
+	const struct rank_ctx *c = ctx;
+	int a = *(const int *)pa, b = *(const int *)pb;
+	double x = fabs(symbol_extra(c->prof, a, c->ns));
+	double y = fabs(symbol_extra(c->prof, b, c->ns));
+
+	return (x < y) - (x > y) ?: a - b;
+}
+
 /* the order symbols are shown in: by extra ns, or by share without base */
 static int *ranked(const struct row_profile *prof, const struct profile_ns *ns)
 {
+	struct rank_ctx c = { prof, ns };
 	int *idx = calloc(prof->nr_sym ?: 1, sizeof(*idx));
-	int i, j, t;
+	int i;
 
 	if (!idx)
 		return NULL;
@@ -606,16 +623,7 @@ static int *ranked(const struct row_profile *prof, const struct profile_ns *ns)
 		idx[i] = i;
 	if (isnan(ns->base))
 		return idx;	/* already by samples */
-	/* insertion: a few hundred symbols at most */
-	for (i = 1; i < prof->nr_sym; i++) {
-		for (j = i; j > 0 && fabs(symbol_extra(prof, idx[j], ns)) >
-				     fabs(symbol_extra(prof, idx[j - 1], ns));
-		     j--) {
-			t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
-	}
+	qsort_r(idx, prof->nr_sym, sizeof(*idx), by_extra, &c);
 	return idx;
 }
 
