@@ -75,26 +75,26 @@ const struct mem_kind mem_kinds[] = {
 };
 
 static bool kind_on[NR_MEM_KINDS];
-static bool kinds_given;
 
 bool mem_kind_selected(int k)
 {
-	return !kinds_given || kind_on[k];
+	return kind_on[k];
 }
 
-/* --memory all, or a list of kinds */
+/* --memory all, or a list of kinds: the last --memory's */
 int parse_memory_kinds(const char *arg)
 {
 	const char *names[NR_MEM_KINDS];
-	int k, nr = 0;
+	int k;
 
 	opt.memory = true;
+	for (k = 0; k < NR_MEM_KINDS; k++) {
+		names[k] = mem_kinds[k].name;
+		kind_on[k] = true;
+	}
 	if (!strcmp(arg, "all"))
 		return 0;
-	for (k = 0; k < NR_MEM_KINDS; k++)
-		names[nr++] = mem_kinds[k].name;
-	kinds_given = true;
-	return parse_name_list(arg, "map kind", names, nr, kind_on);
+	return parse_name_list(arg, "map kind", names, NR_MEM_KINDS, kind_on);
 }
 
 static const __u64 default_sizes[] = MEM_DEFAULT_SIZES;
