@@ -2613,10 +2613,10 @@ static const char *kallsyms_file(const char *text, char *path)
 
 	strcpy(path, "/tmp/stats_test.kallsyms.XXXXXX");
 	fd = mkstemp(path);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		check(false, "profile: a kallsyms file of the test's own");
 	if (fd >= 0)
 		close(fd);
+	if (fd < 0 || write_text(path, text))
+		check(false, "profile: a kallsyms file of the test's own");
 	return path;
 }
 
