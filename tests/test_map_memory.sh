@@ -123,13 +123,9 @@ sec_signals() {
 
 # --- bad input: one line, exit 2, before anything runs
 sec_usage() {
-	run_capture bogus $BIN --memory bogus
-	expect "--memory bogus: exit 2, one line" test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/bogus.err")" -eq 1
-	run_capture alone $BIN --memory all -t hash_lookup
-	expect "--memory with -t: exit 2, one line" test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/alone.err")" -eq 1
-	run_capture tasks $BIN --memory task_storage --entries 5000
-	expect "--memory task_storage --entries 5000: exit 2, one line" \
-		test "$RC" -eq 2 -a "$(wc -l <"$T_TMP/tasks.err")" -eq 1
+	bad_arg "--memory bogus" --memory bogus
+	bad_arg "--memory with -t" --memory all -t hash_lookup
+	bad_arg "--memory task_storage --entries 5000" --memory task_storage --entries 5000
 }
 
 sections rows sizes repeat fault signals usage
