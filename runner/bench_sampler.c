@@ -454,6 +454,7 @@ static void base_sample_run(const struct bench_family *fam,
 			    struct sample *s, int which)
 {
 	struct bench_row *row = sess->row;
+	enum test_fault_kind fault;
 	__u64 hits;
 	int w, c, err;
 
@@ -466,9 +467,9 @@ static void base_sample_run(const struct bench_family *fam,
 	 * the test faults slow-base: a base dearer than its row, by half;
 	 * pace-change: a unit's second base so
 	 */
-	sess->pool.loops = run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_BASE ||
-			   (run_fault(&bench_rs)->kind == BENCH_FAULT_PACE_CHANGE &&
-			    which) ? 2 : 1;
+	fault = run_fault(&bench_rs)->kind;
+	sess->pool.loops = fault == BENCH_FAULT_SLOW_BASE ||
+			   (fault == BENCH_FAULT_PACE_CHANGE && which) ? 2 : 1;
 	err = pool_run(&sess->pool, sess->base_trigger, count, s->res,
 		       s->window, deadline_ns(row), &s->out);
 	sess->pool.loops = 1;
@@ -510,10 +511,6 @@ struct unit {
 };
 
 /*
- * The unit's outcome: failed over skipped over disturbed over ok, the
- * first of each
- */
-/*
  * The unit's point is that its base samples, around its row's, see the
  * machine at one pace. Where the host slows a vCPU down it tells nothing
  * (no steal here, the workers stay on their CPUs), but the base samples
@@ -529,6 +526,10 @@ static bool pace_changed(const struct unit *u)
 	return apart > PACE_FLOOR_NS && apart > PACE_CHANGE_SHARE * (a + b) / 2;
 }
 
+/*
+ * The unit's outcome: failed over skipped over disturbed over ok, the
+ * first of each; an ok unit whose pace changed, disturbed
+ */
 static void unit_judge(struct unit *u)
 {
 	static const enum status worst[] = {
