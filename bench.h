@@ -467,9 +467,9 @@ struct json_t;
  * @options: the family's own options, ended by a zeroed entry; may be NULL
  * @paced: a row's figure does not depend on how long its samples are, so
  *	the runner may shorten them on a slow machine: each row starts with
- *	an uncounted run of a sixteenth of its @count (struct bench_row), and
+ *	an uncounted run of a 64th of its @count (struct bench_row), and
  *	after it and each undisturbed sample, the next one's count is set to
- *	take about 0.01 s at its pace (SAMPLE_TARGET_NS in
+ *	take about 3 ms at its pace (SAMPLE_TARGET_NS in
  *	bench_sampler.c), never above the row's own @count.
  *	Without it every sample runs the row's own count
  *

@@ -309,7 +309,7 @@ static const struct bench_option common_options[] = {
 	  "(default: every CPU this process may use), one worker each",
 	  USE_SELECT },
 	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
-	  "own, paced to about 0.01 s)", USE_RUN },
+	  "own, paced to about 3 ms)", USE_RUN },
 	{ "repeat", 'r', "N", "exactly N units per row: a row's sample between\n"
 	  "two of its base's (default: 4 to --max-units,\n"
 	  "until --precision is met)", USE_RUN },

@@ -853,7 +853,7 @@ void pool_stop(struct worker_pool *pool)
  * thread's time is taken apart, so that one that exits or is new within
  * a window adds nothing.
  */
-#define SETTLE_QUIET_NS		2000000ull
+#define SETTLE_QUIET_NS		500000ull
 /* their CPU time in that window, at most this share of one CPU */
 #define SETTLE_BUSY_SHARE	0.02
 /* every thread is looked at afresh this often: affinities change */

@@ -79,7 +79,7 @@ sec_auto() {
 		--repeat 1 --count $N --tag auto
 }
 
-# --- pacing, as test_overhead's: without -n, samples run from a sixteenth
+# --- pacing, as test_overhead's: without -n, samples run from a 64th
 # to all of the row's own count (--list's); with -n exactly that
 # (rows_checked --count). A buffer's rows, whose consumer keeps up
 # differently with shorter samples, are never paced: their own count.
@@ -89,8 +89,8 @@ sec_paced() {
 		'd["paced"] is True and all(r["count"] > 0 for r in R)'
 	own=$(jget "$L" '[r["count"] for r in R if r["name"] == "array_lookup" and r["variant"] == "raw_tp"][0]')
 	run_json paced -r 2 -a raw_tp -t array_lookup
-	jexpect "paced: array_lookup's 2 units ran from a 16th to all of its own $own events a worker" "$T_TMP/paced.json" \
-		'all(2 * ('"$own"' // 16) * r["workers"] <= r["events"] <= 2 * '"$own"' * r["workers"] for r in rows(name="array_lookup") if ran(r))'
+	jexpect "paced: array_lookup's 2 units ran from a 64th to all of its own $own events a worker" "$T_TMP/paced.json" \
+		'all(2 * ('"$own"' // 64) * r["workers"] <= r["events"] <= 2 * '"$own"' * r["workers"] for r in rows(name="array_lookup") if ran(r))'
 	jexpect "--list --json: the buffers' rows alone are not paced" "$L" \
 		'all(r["paced"] == (r["name"] not in ("ringbuf_reserve", "ringbuf_output", "perfbuf_output")) for r in R if r["name"] != "base")'
 	own=$(jget "$L" '[r["count"] for r in R if r["name"] == "ringbuf_output" and r["variant"] == "raw_tp"][0]')

@@ -59,18 +59,18 @@ jexpect "-r 3: every row says how many of its samples' waits for quiet hit the c
 	'len(R) == 6 and all(isinstance(r.get("settle_capped"), int) and 0 <= r["settle_capped"] <= 3 for r in R)'
 
 # --- pacing: without -n, a row's first session starts with an uncounted
-# unit of a sixteenth of its own count (--list's); then each sample runs
-# what takes about 0.01 s here, never more than the row's own count,
-# never less than a sixteenth; -n is never paced (rows_checked --count
+# unit of a 64th of its own count (--list's); then each sample runs
+# what takes about 3 ms here, never more than the row's own count,
+# never less than a 64th; -n is never paced (rows_checked --count
 # above: events are exactly -r x -n x workers)
 jexpect "--list --json: test_overhead paces, each row has its own count" "$L" \
 	'd["paced"] is True and all(r["count"] > 0 for r in R)'
 own=$(jget "$L" '[r["count"] for r in R if r["name"] == "raw_tp" and r["variant"] == "getpgid"][0]')
 run_json paced -r 3 -m raw_tp -e getpgid
-jexpect "paced: raw_tp getpgid's 3 units ran from a 16th to all of its own $own events a worker" "$T_TMP/paced.json" \
-	'all(3 * ('"$own"' // 16) * r["workers"] <= r["events"] <= 3 * '"$own"' * r["workers"] and all('"$own"' // 16 <= n <= '"$own"' for n in (r.get("units") or {}).get("counts", [])) for r in rows(name="raw_tp") if ran(r))'
-jexpect "paced: raw_tp getpgid's programs also counted an uncounted pacing unit of $own/16 events a worker, when ok" "$T_TMP/paced.json" \
-	'all(r["runs_counted"] >= r["hits"] + ('"$own"' // 16) * r["workers"] and r["samples_run"] >= 4 for r in rows(name="raw_tp", status="ok"))'
+jexpect "paced: raw_tp getpgid's 3 units ran from a 64th to all of its own $own events a worker" "$T_TMP/paced.json" \
+	'all(3 * ('"$own"' // 64) * r["workers"] <= r["events"] <= 3 * '"$own"' * r["workers"] and all('"$own"' // 64 <= n <= '"$own"' for n in (r.get("units") or {}).get("counts", [])) for r in rows(name="raw_tp") if ran(r))'
+jexpect "paced: raw_tp getpgid's programs also counted an uncounted pacing unit of $own/64 events a worker, when ok" "$T_TMP/paced.json" \
+	'all(r["runs_counted"] >= r["hits"] + ('"$own"' // 64) * r["workers"] and r["samples_run"] >= 4 for r in rows(name="raw_tp", status="ok"))'
 
 # --- rounds: each round gives every row one session, so that a row's
 # units are spread over the run (the progress lines on a terminal give
