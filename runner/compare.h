@@ -172,6 +172,8 @@ int index_side(struct side *s);
 void free_side(struct side *s);
 int match_sides(struct compare *c);
 bool threshold_widened(const struct compare *c);
+/* between single runs the threshold grows by this many base rows' shifts */
+#define SHIFT_WEIGHT	2
 
 /* compare_print.c */
 void print_compare(FILE *out, const struct compare *c);

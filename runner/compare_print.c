@@ -275,8 +275,9 @@ void print_compare(FILE *out, const struct compare *c)
 		fprintf(out, "base rows: B at %+.1f%% of A (median of %d): the machine's speed or the kernel's own paths\n",
 			c->base_shift_pct, c->nr_bases);
 	if (threshold_widened(c))
-		fprintf(out, "threshold: %g%% + %.1f%%, the base rows' shift, for rows of single runs\n",
-			c->args->threshold_pct, fabs(c->base_shift_pct));
+		fprintf(out, "threshold: %g%% + %d x %.1f%%, the base rows' shift (overheads move about twice as much), for rows of single runs\n",
+			c->args->threshold_pct, SHIFT_WEIGHT,
+			fabs(c->base_shift_pct));
 	fprintf(out, "%d row%s compared: %d slower, %d faster, %d no significant change, %d cannot tell; %d not compared\n",
 		c->nr_compared, c->nr_compared == 1 ? "" : "s",
 		c->nr_verdicts[V_SLOWER], c->nr_verdicts[V_FASTER],

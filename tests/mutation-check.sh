@@ -102,7 +102,8 @@ compare-insignificant|decide|e->v == V_SLOWER \&\&||test_stats.sh|--fail-on-regr
 compare-pool-first|pool_group|pool_add(\&g->pool, \&r->units);|if (!g->nr_pooled) pool_add(\&g->pool, \&r->units);|test_stats.sh|A's units pooled from the two files that have it ok
 compare-quantity|pair_entry|if (!e->why \&\& strcmp(e->a->quantity, e->b->quantity))|if (0)|test_stats.sh|overhead_ns in A, ns_per_event in B: not compared, both named
 compare-by-run|measure_entry|e->by_run = e->a->runs.n >= 2 \&\& e->b->runs.n >= 2;|e->by_run = false;|test_stats.sh|two files of A and three of B: a run an observation
-compare-base-shift|threshold_for|pct += fabs(c->base_shift_pct);|;|test_stats.sh|single runs: kprobe 9% dearer is within
+compare-base-shift|threshold_for|pct += SHIFT_WEIGHT * fabs(c->base_shift_pct);|;|test_stats.sh|single runs: kprobe 13% dearer is within
+compare-shift-weight|threshold_for|pct += SHIFT_WEIGHT * fabs(c->base_shift_pct);|pct += fabs(c->base_shift_pct);|test_stats.sh|single runs: kprobe 13% dearer is within
 compare-ignore-param|row_params|if (!is_ignored(ig, key))|if (1)|test_stats.sh|--ignore-param progs: --progs 1 against --progs 2 are one row, slower
 compare-total-size|budget_read|if (b->before + b->read > COMPARE_MAX_TOTAL_SIZE) {|if (0) {|test_stats.sh|nine 15 MiB files: exit 2, one line, more than 128 MiB in all
 usdt-unreadable|usdt_site_ok|if (err == -EACCES \|\| err == -EPERM) {|if (0) {|test_faults.sh:caps|capabilities only, its own file unreadable
