@@ -241,9 +241,10 @@ static json_t *compare_json(const struct compare *c)
 	dups_json(list, &c->side[SIDE_B]);
 	json_object_set_new(root, "duplicates", list);
 	json_object_set_new(root, "base_shift", !c->nr_bases ? json_null() :
-			    json_pack("{s:i, s:f, s:b}", "rows", c->nr_bases,
+			    json_pack("{s:i, s:f, s:b, s:i}", "rows", c->nr_bases,
 				      "median_pct", c->base_shift_pct,
-				      "widens_threshold", threshold_widened(c)));
+				      "widens_threshold", threshold_widened(c),
+				      "weight", SHIFT_WEIGHT));
 	return root;
 }
 

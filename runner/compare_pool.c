@@ -276,12 +276,12 @@ static void measure_entry(struct entry *e)
  * 2-vCPU EPYC host, raw_tp getpgid's overhead had a CV of 10.2% where its
  * base had 4.8% (correlation 0.80), tp_btf's 10.3% (0.89); a pair whose
  * bases moved -11.1% moved the uprobe-ret overheads -18 to -23%. So
- * between two single runs, a change no larger than twice the base rows'
- * median shift is no change either (make repro's A/A, all 45 pairs of
- * 10 runs of each program, two sets: 2.1-3.9% of rows given a verdict at
- * twice the shift, 3.5-7.5% at once the shift, 7.3-26.9% at the threshold
- * alone). Pooled runs hold their offsets in their spread; --threshold 0
- * asks for the test alone (SHIFT_WEIGHT).
+ * between two single runs, a change no larger than SHIFT_WEIGHT times the
+ * base rows' median shift is no change either (make repro's A/A, all 45
+ * pairs of 10 runs of each program, two sets: 2.1-3.9% of rows given a
+ * verdict at twice the shift, 3.5-7.5% at once the shift, 7.3-26.9% at
+ * the threshold alone). Pooled runs hold their offsets in their spread;
+ * --threshold 0 asks for the test alone.
  */
 static double threshold_for(const struct compare *c, const struct entry *e)
 {

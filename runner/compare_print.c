@@ -275,7 +275,7 @@ void print_compare(FILE *out, const struct compare *c)
 		fprintf(out, "base rows: B at %+.1f%% of A (median of %d): the machine's speed or the kernel's own paths\n",
 			c->base_shift_pct, c->nr_bases);
 	if (threshold_widened(c))
-		fprintf(out, "threshold: %g%% + %d x %.1f%%, the base rows' shift (overheads move about twice as much), for rows of single runs\n",
+		fprintf(out, "threshold: %g%% + %d x %.1f%%, the base rows' shift (overheads move further than bases), for rows of single runs\n",
 			c->args->threshold_pct, SHIFT_WEIGHT,
 			fabs(c->base_shift_pct));
 	fprintf(out, "%d row%s compared: %d slower, %d faster, %d no significant change, %d cannot tell; %d not compared\n",

@@ -192,8 +192,8 @@ EOF
 }
 set_up "python3 writes a.json with three base rows, and again with them 2, 4 and 10% dearer, kprobe 13%" shift_pair
 run_capture shift "$PROG" --compare "$T_TMP/s_a.json" "$T_TMP/s_b.json" --json "$T_TMP/shift.json"
-jexpect "base rows 2, 4 and 10% dearer: base_shift is their median, 4% of 3 rows" "$T_TMP/shift.json" \
-	'd["base_shift"]["rows"] == 3 and abs(d["base_shift"]["median_pct"] - 4) < 1e-9 and d["base_shift"]["widens_threshold"]'
+jexpect "base rows 2, 4 and 10% dearer: base_shift is their median, 4% of 3 rows, taken twice (weight)" "$T_TMP/shift.json" \
+	'd["base_shift"]["rows"] == 3 and abs(d["base_shift"]["median_pct"] - 4) < 1e-9 and d["base_shift"]["widens_threshold"] and d["base_shift"]["weight"] == 2'
 jexpect "single runs: kprobe 13% dearer is within 7% + twice the bases' 4%, no significant change" "$T_TMP/shift.json" \
 	'row("kprobe", "task_rename")["verdict"] == "no significant change" and row("kprobe", "task_rename")["within_threshold"] and abs(row("kprobe", "task_rename")["threshold_pct"] - 15) < 1e-9'
 run_capture shift0 "$PROG" --compare "$T_TMP/s_a.json" "$T_TMP/s_b.json" --threshold 0 --json "$T_TMP/shift0.json"
