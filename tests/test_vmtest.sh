@@ -122,6 +122,19 @@ ksft_judge kpart "$ksft_ok" '# KTAP version 1
 # ok 1 base getpgid
 ok 2 selftests: bpf_overhead: map_perf_test.sh # SKIP'
 expect "judge, kselftest: the runner's SKIP of a test with a row ok fails" has kpart "FAIL kselftest bpf_overhead:map_perf_test.sh (SKIP, but map_perf_test base getpgid is PASS)"
+ksft_judge kbases "$ksft_ok" '# KTAP version 1
+# 1..2
+# ok 1 base getpgid
+# ok 2 hash_lookup kprobe # SKIP disturbed: the machine'"'"'s pace changed within a unit
+ok 2 selftests: bpf_overhead: map_perf_test.sh # SKIP'
+expect "judge, kselftest: the runner's SKIP when only bases were measured is a skip (rc=$RC)" [ "$RC" -eq 0 ]
+expect "judge, kselftest: only bases measured, named" has kbases "SKIP kselftest bpf_overhead:map_perf_test.sh (only bases measured)"
+ksft_judge kbase2 "$ksft_ok" '# KTAP version 1
+# 1..2
+# ok 1 base getpgid
+# ok 2 hash_lookup kprobe
+ok 2 selftests: bpf_overhead: map_perf_test.sh # SKIP'
+expect "judge, kselftest: the runner's SKIP with a program row ok fails" has kbase2 "FAIL kselftest bpf_overhead:map_perf_test.sh (SKIP, but map_perf_test hash_lookup kprobe is PASS)"
 
 run_capture kcmd "$VMTEST" --kselftest -- true
 expect "--kselftest with a command exits 2" [ "$RC" -eq 2 ]
