@@ -214,14 +214,15 @@ static void drain_here(const struct memcg *cg)
 	if (cg->version == 1) {
 		/*
 		 * force_empty drains the stock and reclaims what it can: a
-		 * map's kernel memory is not reclaimable, and no task is left
+		 * map's kernel memory is not reclaimable, the creator's
+		 * pages are locked
 		 */
 		write_text(cg->path, "memory.force_empty", "0");
 		return;
 	}
 	/*
-	 * memory.high below the usage drains the stock first; with no task
-	 * in the cgroup nothing else is reclaimable, nobody is throttled
+	 * memory.high below the usage drains the stock first; nothing else
+	 * is reclaimable, and the creator, asleep, is throttled for nothing
 	 */
 	write_text(cg->path, "memory.high", "0");
 	write_text(cg->path, "memory.high", "max");

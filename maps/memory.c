@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/membarrier.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
@@ -248,29 +249,62 @@ static int map_create(const struct mem_row *m, int btf_fd)
 			      m->max_entries, &o);
 }
 
-/* the child: into the cgroup, the map made, its id told, then gone */
+/*
+ * The map's creator: a child in the row's cgroup (elsewhere with the test
+ * fault memcg-outside). It stays, asleep, until the row is done: what
+ * it charged there (its stack, its page tables) is in the base, read
+ * once it is in, and would be freed by its exit after an RCU grace
+ * period or later, under a read (2 pages of an array of 4096 were).
+ */
+struct creator {
+	pid_t pid;
+	int up;		/* its reports: { -errno, map id } */
+	int down;	/* a byte: create, the next: close; EOF: exit */
+};
+
+static bool tell(int fd, const int msg[2])
+{
+	return write(fd, msg, 2 * sizeof(int)) == 2 * sizeof(int);
+}
+
+/* a byte read: true; EOF or an error: false */
+static bool wait_byte(int fd)
+{
+	ssize_t n;
+	char c;
+
+	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	return n == 1;
+}
+
 static void __attribute__((noreturn))
-create_child(pid_t parent, const struct mem_row *m, bool outside, int btf_fd,
-	     int up, int down)
+creator_child(pid_t parent, const struct mem_row *m, bool outside,
+	      int btf_fd, int up, int down)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	int msg[2] = { 0, 0 }, fd;
-	char c;
 
 	if (!child_defaults(parent))
 		_exit(0);
+	/*
+	 * Its pages and page tables faulted in here, outside: the creation
+	 * charges the cgroup the map alone. What it faults in stays: no
+	 * reclaim to swap moves the charge.
+	 */
+	prefault_mappings(true);
+	mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
 	msg[0] = outside ? 0 : memcg_enter(&m->cg);
-	if (!msg[0]) {
-		fd = map_create(m, btf_fd);
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-			msg[0] = -errno;
-		msg[1] = info.id;
-	}
-	if (write(up, msg, sizeof(msg)) == sizeof(msg))
-		/* until the parent holds the map: EOF */
-		while (read(down, &c, 1) < 0 && errno == EINTR)
-			;
+	if (!tell(up, msg) || msg[0] || !wait_byte(down))
+		_exit(0);
+	fd = map_create(m, btf_fd);
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		msg[0] = -errno;
+	msg[1] = info.id;
+	/* once the parent holds its own fd, ours goes: its file is ours */
+	if (tell(up, msg) && wait_byte(down) && !close(fd) && tell(up, msg))
+		wait_byte(down);
 	_exit(0);
 }
 
@@ -280,69 +314,79 @@ static void reap(pid_t pid)
 		kill(pid, SIGKILL);
 }
 
-/*
- * The map, created by a child in the row's cgroup (elsewhere with the test
- * fault memcg-outside); its fd here. The child leaves nothing charged
- * but the map: its own pages are uncharged as it exits.
- */
-static int create_in_memcg(const struct run_settings *rs, struct mem_row *m,
-			   struct outcome *out)
+/* its report: 0 and @msg, or why not */
+static int hear(const struct creator *c, int msg[2])
+{
+	if (read(c->up, msg, 2 * sizeof(int)) == 2 * sizeof(int))
+		return msg[0];
+	return bench_interrupted() ? -EINTR : -EIO;
+}
+
+/* the creator forked, and in the cgroup: 0, or why not */
+static int creator_start(const struct run_settings *rs, const struct mem_row *m,
+			 struct creator *c, int btf_fd)
 {
 	bool outside = run_fault(rs)->kind == BENCH_FAULT_MEMCG_OUTSIDE;
-	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, msg[2], btf_fd = -1;
-	int fd = -1, err = 0;
-	pid_t self = getpid(), pid;
-	ssize_t n;
+	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, msg[2];
+	pid_t self = getpid();
+	int err = 0;
 
-	if (m->kind->type == BPF_MAP_TYPE_TASK_STORAGE) {
-		btf_fd = storage_btf();
-		if (btf_fd < 0) {
-			outcome_set(out, ST_FAILED, "loading task storage's BTF: %s",
-				    strerror(-btf_fd));
-			return btf_fd;
-		}
-	}
 	if (pipe2(up, O_CLOEXEC) || pipe2(down, O_CLOEXEC)) {
 		err = -errno;
 		goto cleanup;
 	}
-	pid = fork();
-	if (pid < 0) {
+	c->pid = fork();
+	if (c->pid < 0) {
 		err = -errno;
 		goto cleanup;
 	}
-	if (!pid) {
-		/* the parent's ends: its close of down[1] is our go */
+	if (!c->pid) {
 		close(up[0]);
 		close(down[1]);
-		create_child(self, m, outside, btf_fd, up[1], down[0]);
+		creator_child(self, m, outside, btf_fd, up[1], down[0]);
 	}
-	close(up[1]);
-	close(down[0]);
-	up[1] = down[0] = -1;
-	n = read(up[0], msg, sizeof(msg));
-	if (n != sizeof(msg))
-		err = bench_interrupted() ? -EINTR : -EIO;
-	else if (msg[0])
-		err = msg[0];
-	else if ((fd = bpf_map_get_fd_by_id(msg[1])) < 0)
-		err = -errno;
-	close(down[1]);
-	down[1] = -1;
-	if (err)
-		kill(pid, SIGKILL);
-	reap(pid);
+	c->up = up[0];
+	c->down = down[1];
+	up[0] = down[1] = -1;
+	err = hear(c, msg);
 cleanup:
-	if (err)
-		outcome_set(out, ST_FAILED, "creating the map in %s: %s",
-			    m->cg.path, strerror(-err));
 	close(up[0]);
 	close(up[1]);
 	close(down[0]);
 	close(down[1]);
-	if (btf_fd >= 0)
-		close(btf_fd);
-	return err ? err : fd;
+	return err;
+}
+
+/* the map made, its fd here; or -errno */
+static int creator_make(const struct creator *c)
+{
+	int msg[2], err, fd;
+
+	err = write(c->down, "c", 1) == 1 ? 0 : -EIO;
+	if (!err)
+		err = hear(c, msg);
+	if (err)
+		return err;
+	fd = bpf_map_get_fd_by_id(msg[1]);
+	if (fd < 0)
+		return -errno;
+	err = write(c->down, "x", 1) == 1 ? hear(c, msg) : -EIO;
+	if (err)
+		close(fd);
+	return err ?: fd;
+}
+
+/* EOF to the creator, and it reaped */
+static void creator_end(struct creator *c)
+{
+	if (c->down >= 0)
+		close(c->down);
+	if (c->up >= 0)
+		close(c->up);
+	if (c->pid > 0)
+		reap(c->pid);
+	c->pid = 0;
+	c->up = c->down = -1;
 }
 
 /* ---- the fill ---- */
@@ -565,9 +609,8 @@ static int charged(const struct mem_row *m, __u64 *bytes)
 
 /*
  * What is freed is freed after an RCU grace period: a deleted element
- * (through bpf_mem_alloc's caches for a NO_PREALLOC hash), the creating
- * child's files and page tables (2 pages of an array of 4096 were still
- * charged 20 ms after its exit in 10 of 45 settles). So a grace period
+ * (through bpf_mem_alloc's caches for a NO_PREALLOC hash); the creator
+ * does not exit before the row is done for that. So a grace period
  * is waited for first (MEMBARRIER_CMD_GLOBAL is synchronize_rcu(); where
  * the kernel refuses it, nohz_full, the reads alone), however long it
  * takes under load; then the charge is read every 20 ms until three reads
@@ -642,9 +685,42 @@ static int stay_on_this_cpu(cpu_set_t *was)
 	return pin_to_cpu(cpu);
 }
 
+/*
+ * The map made by a creator in the row's cgroup, its fd here; the base
+ * read in between, with the creator in: what the map is charged is all
+ * that comes after.
+ */
+static int create_in_memcg(const struct run_settings *rs, struct mem_row *m,
+			   struct creator *c, struct outcome *out)
+{
+	int btf_fd = -1, fd;
+	__u64 base = 0;
+
+	if (m->kind->type == BPF_MAP_TYPE_TASK_STORAGE) {
+		btf_fd = storage_btf();
+		if (btf_fd < 0) {
+			outcome_set(out, ST_FAILED, "loading task storage's BTF: %s",
+				    strerror(-btf_fd));
+			return btf_fd;
+		}
+	}
+	m->base = 0;
+	fd = creator_start(rs, m, c, btf_fd) ?: settle_charge(m, &base, NULL);
+	m->base = base;
+	if (!fd)
+		fd = creator_make(c);
+	if (fd < 0)
+		outcome_set(out, ST_FAILED, "creating the map in %s: %s",
+			    m->cg.path, strerror(-fd));
+	if (btf_fd >= 0)
+		close(btf_fd);
+	return fd;
+}
+
 static int measure(const struct run_settings *rs, struct mem_row *m,
 		   struct outcome *out)
 {
+	struct creator c = { .up = -1, .down = -1 };
 	struct task_set ts = {};
 	void *val = NULL;
 	cpu_set_t was;
@@ -659,13 +735,11 @@ static int measure(const struct run_settings *rs, struct mem_row *m,
 	err = val ? 0 : -ENOMEM;
 	if (!err && m->kind->fill == FILL_TASKS)
 		err = fork_tasks(&ts, m->entries);
-	if (!err)
-		err = memcg_usage(&m->cg, &m->base);
 	if (err) {
 		outcome_set(out, ST_FAILED, "before the map: %s", strerror(-err));
 		goto cleanup;
 	}
-	fd = create_in_memcg(rs, m, out);
+	fd = create_in_memcg(rs, m, &c, out);
 	if (fd < 0) {
 		err = fd;
 		goto cleanup;
@@ -687,6 +761,7 @@ static int measure(const struct run_settings *rs, struct mem_row *m,
 cleanup:
 	if (fd >= 0)
 		close(fd);
+	creator_end(&c);
 	kill_tasks(&ts);
 	free(val);
 	sched_setaffinity(0, sizeof(was), &was);

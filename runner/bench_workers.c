@@ -261,22 +261,30 @@ static void release(struct pool_go *go)
  * look disturbed (seen with perf: folio_lock under __vdso_clock_gettime).
  * Fault in everything readable now, outside the measured loop.
  */
-static int prefault_mapping(char *line, void *unused)
+static int prefault_mapping(char *line, void *writable)
 {
 	unsigned long lo, hi;
 	char perms[8];
 
-	if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 &&
-	    perms[0] == 'r')
+	if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || perms[0] != 'r')
+		return 0;
+	if (*(bool *)writable && perms[1] == 'w' && perms[3] == 'p')
+		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+	else
 		madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
 	return 0;
+}
+
+void prefault_mappings(bool writable)
+{
+	for_each_line("/proc/self/maps", prefault_mapping, &writable);
 }
 
 static void prefault(void)
 {
 	long v, i;
 
-	for_each_line("/proc/self/maps", prefault_mapping, NULL);
+	prefault_mappings(false);
 	/* the vDSO, and every call made around the loop, once */
 	now_ns();
 	thread_cpu_ns();

@@ -72,6 +72,12 @@ void pool_stop(struct worker_pool *pool);
 /* the calling thread allowed on @cpu alone; -errno */
 int pin_to_cpu(int cpu);
 /*
+ * Every readable mapping faulted in, page tables with it; @writable: a
+ * private writable one copied too, as a write would. After it a child
+ * faults in nothing it touches again.
+ */
+void prefault_mappings(bool writable);
+/*
  * A forked child's first call: SIGINT, SIGTERM and SIGHUP back to their
  * default, and SIGKILL when @parent (the thread that forked it) dies.
  * False when @parent is already gone: the child is to exit.
