@@ -357,20 +357,24 @@ cleanup:
 	return err;
 }
 
+/* a byte to the creator, its next step: 0 and @msg once done, or why not */
+static int ask(const struct creator *c, int msg[2])
+{
+	return write(c->down, "", 1) == 1 ? hear(c, msg) : -EIO;
+}
+
 /* the map made, its fd here; or -errno */
 static int creator_make(const struct creator *c)
 {
 	int msg[2], err, fd;
 
-	err = write(c->down, "c", 1) == 1 ? 0 : -EIO;
-	if (!err)
-		err = hear(c, msg);
+	err = ask(c, msg);
 	if (err)
 		return err;
 	fd = bpf_map_get_fd_by_id(msg[1]);
 	if (fd < 0)
 		return -errno;
-	err = write(c->down, "x", 1) == 1 ? hear(c, msg) : -EIO;
+	err = ask(c, msg);
 	if (err)
 		close(fd);
 	return err ?: fd;

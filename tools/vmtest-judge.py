@@ -225,7 +225,7 @@ def judge_ksft_test(test, result, directive, rows, plan):
     if directive.strip() == "SKIP":
         # as the tool's --ktap status: a base is a reference, measured
         # for rows that all skipped counts as nothing measured
-        progs = [r for r in rows if r[1].split()[1:2] != ["base"]]
+        progs = [r for r in rows if r[1].split()[1] != "base"]
         not_skip = [r for r in progs or rows if r[0] != "SKIP"]
         if not_skip:
             return "FAIL", name, "SKIP, but %s is %s" % (not_skip[0][1], not_skip[0][0])
