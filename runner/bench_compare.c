@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "bench_output.h"
 #include "bench_util.h"
 #include "compare.h"
 
@@ -162,12 +163,13 @@ static int load(struct compare *c)
 	return ret;
 }
 
-int bench_compare_to(FILE *out, const struct compare_args *args)
+int bench_compare_to(FILE *out, const struct compare_args *args,
+		     struct output_file *json)
 {
 	struct compare *c;
-	FILE *json = NULL;
 	int ret;
 
+	memset(json, 0, sizeof(*json));
 	ret = check_args(args);
 	if (ret)
 		return ret;
@@ -183,16 +185,17 @@ int bench_compare_to(FILE *out, const struct compare_args *args)
 		ret = match_sides(c);
 	if (!ret)
 		ret = find_context_diffs(c);
-	if (!ret && args->json)
-		ret = open_json(out, args->json, &json);
+	if (!ret && args->json && open_json(out, args->json, json))
+		ret = COMPARE_NOT_WRITTEN;
 	if (ret)
 		goto cleanup;
-	if (json != out)
+	if (json->f != out)
 		print_compare(out, c);
-	if (json)
-		ret = write_json(out, json, c);
-	if (!ret && c->nr_regressions)
-		ret = 1;
+	/* verdicts that cannot be written are no bad input: 1, not 2 */
+	if (json->f && write_json(json, c))
+		ret = COMPARE_NOT_WRITTEN;
+	else if (c->nr_regressions)
+		ret = COMPARE_REGRESSION;
 cleanup:
 	free_side(&c->side[SIDE_A]);
 	free_side(&c->side[SIDE_B]);
@@ -202,7 +205,7 @@ cleanup:
 	return ret;
 }
 
-int bench_compare(const struct compare_args *args)
+int bench_compare(const struct compare_args *args, struct output_file *json)
 {
-	return bench_compare_to(stdout, args);
+	return bench_compare_to(stdout, args, json);
 }

@@ -67,16 +67,25 @@ int compare_parse_files(struct compare_args *c, const char *first, int argc,
 /* --ignore-param KEY[,KEY...]; -1 with one pr_err() line */
 int compare_parse_ignore(struct compare_args *c, const char *list);
 
+/* what a compare returns besides 0 and -errno (see bench_compare()) */
+#define COMPARE_REGRESSION	1
+#define COMPARE_NOT_WRITTEN	1
+
+struct output_file;
 /*
  * Prints the comparison of side A (before) with side B (after) to stdout,
- * and with @c->json writes it as JSON there ("-": to stdout, instead of
- * the table). Returns 0, or 1 when @c->fail_on_regression >= 0 and a row
- * is significantly slower by more than that percent; -errno with one
- * pr_err() line when a file cannot be read or written, is not JSON, not a
+ * and with @c->json writes it as JSON into @json, opened here ("-": to
+ * stdout, instead of the table), which the caller puts in place
+ * (output_commit()) or discards. Returns 0; COMPARE_REGRESSION when
+ * @c->fail_on_regression >= 0 and a row is significantly slower by more
+ * than that percent; COMPARE_NOT_WRITTEN when the JSON could not be
+ * written (said, @json discarded); -errno with one pr_err() line when
+ * the input is bad: a file cannot be read, is not JSON, not a
  * BENCH_SCHEMA file or beyond the limits above (-EFBIG).
  */
-int bench_compare(const struct compare_args *c);
+int bench_compare(const struct compare_args *c, struct output_file *json);
 /* the same, printing to @out */
-int bench_compare_to(FILE *out, const struct compare_args *c);
+int bench_compare_to(FILE *out, const struct compare_args *c,
+		     struct output_file *json);
 
 #endif /* __BENCH_COMPARE_H */

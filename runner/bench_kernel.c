@@ -458,7 +458,7 @@ int bench_lock(const char *tool, double wait_s)
 	char holder[64];
 	__u64 deadline;
 	bool said = false;
-	int fd;
+	int fd, err;
 
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	/*
@@ -469,18 +469,22 @@ int bench_lock(const char *tool, double wait_s)
 	if (fd < 0 && errno == EACCES)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		pr_err("cannot open the lock %s: %s", path, strerror(errno));
-		return -1;
+		err = -errno;
+		pr_err("cannot open the lock %s: %s", path, strerror(-err));
+		return err;
 	}
 	deadline = now_ns() + wait_s * 1e9;
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
-			pr_err("cannot lock %s: %s", path, strerror(errno));
+			err = -errno;
+			pr_err("cannot lock %s: %s", path, strerror(-err));
 			goto fail;
 		}
 		lock_holder(fd, holder, sizeof(holder));
+		err = -EINTR;
 		if (bench_interrupted())
 			goto fail;
+		err = -EBUSY;
 		if (now_ns() >= deadline) {
 			pr_err("%s is running and holds %s: not waiting longer than %g s (--lock-wait)",
 			       holder, path, wait_s);
@@ -497,7 +501,7 @@ int bench_lock(const char *tool, double wait_s)
 	return 0;
 fail:
 	close(fd);
-	return -1;
+	return err;
 }
 
 int pid_namespace(__u64 *dev, __u64 *ino, bool *initial)

@@ -18,7 +18,8 @@ int ensure_tracefs(void);
 void warn_cpu_quota(int nr_cpus);
 /*
  * One run of these tools at a time per machine: waits up to @wait_s for
- * the one that holds the lock, naming it. 0, or -1 said.
+ * the one that holds the lock, naming it. 0; -EBUSY when it is still
+ * held (said), -EINTR on a signal, another -errno said.
  */
 int bench_lock(const char *tool, double wait_s);
 

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "bench_cmdline.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
+#include "bench_output.h"
 #include "bench_row.h"
 #include "bench_sampler.h"
 #include "bench_compare.h"
@@ -104,67 +106,138 @@ static void hold_std_fds(void)
 	}
 }
 
-/* stdout and the JSON file: everything written, or 1 after saying why */
-static int flush_output(FILE *json)
+/*
+ * stdout, whatever went there (the summary, KTAP, --json -, --list, a
+ * compare): everything written, or 1 after saying why. @used: something
+ * was meant for it (a closed one is no loss otherwise)
+ */
+static int flush_stdout(bool used)
 {
-	int err = 0;
-
-	if (stdout_closed && json != stdout) {
+	if (stdout_closed && used) {
 		pr_err("stdout is closed: the results could not be written there");
-		err = 1;
-	} else if (fflush(stdout) || ferror(stdout)) {
+		return 1;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
 		pr_err("writing the results to stdout failed: %s",
 		       strerror(errno ?: EIO));
-		err = 1;
+		return 1;
 	}
-	if (json && json != stdout && (fflush(json) || ferror(json) ||
-				       fclose(json))) {
-		pr_err("writing %s failed: %s", bench_rs.json,
-		       strerror(errno ?: EIO));
-		err = 1;
-	}
-	return err;
+	return 0;
 }
 
-/* --json FILE is opened before the run: a bad path must not cost one */
-static FILE *open_json(void)
-{
-	FILE *f;
+/* what a run writes besides stdout, and what it has said there */
+struct run_output {
+	struct output_file json;	/* --json's */
+	bool ktap;			/* --ktap: KTAP on stdout, every path */
+	bool ktap_said;
+};
 
-	if (!bench_rs.json)
-		return NULL;
-	if (!strcmp(bench_rs.json, "-"))
-		return stdout;
-	f = fopen(bench_rs.json, "w");
-	if (!f)
-		pr_err("cannot write %s: %s", printable(bench_rs.json),
-		       strerror(errno));
-	return f;
+/*
+ * The results in place, or the last ones kept: the run's @status
+ * decides. @complete: everything was written. A signal that comes while
+ * this is decided waits, then ends the run with what was decided, so
+ * that the status always tells which.
+ */
+static int finish(struct run_output *out, int status, bool complete)
+{
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	if (complete && bench_interrupted()) {
+		output_discard(&out->json);
+		status = exit_interrupted();
+	} else if (!complete) {
+		output_discard(&out->json);
+	} else if (output_commit(&out->json)) {
+		status = 1;
+	}
+	bench_exit_with(status);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return status;
 }
 
-static int run_list(const struct bench_family *fam)
+/*
+ * A run that ends before its results: the last results file kept, and
+ * with --ktap the KTAP that says why, as kselftest.h ends a test early:
+ * skipped as a whole, status 4 (KSFT_SKIP), when this machine cannot
+ * run it now (@cannot_run: the lock held too long by another run, no
+ * privileges); else bailed out, with @status, except that a usage
+ * error is 1 (KSFT_FAIL): 2 is KSFT_XFAIL to kselftest.
+ */
+static int end_early(struct run_output *out, int status, bool cannot_run)
 {
+	if (!out->ktap || out->ktap_said) {
+		status = cannot_run ? 1 : status;
+	} else {
+		write_ktap_early(stdout, cannot_run, bench_last_error());
+		out->ktap_said = true;
+		status = cannot_run ? EXIT_KSFT_SKIP :
+			 status == EXIT_USAGE ? 1 : status;
+		if (flush_stdout(true) && status < 128)
+			status = 1;
+	}
+	return finish(out, status, false);
+}
+
+/* the ways --ktap may be spelled: getopt takes any prefix it names alone */
+static bool ktap_asked(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (strlen(argv[i]) >= 4 && !strncmp(argv[i], "--ktap", strlen(argv[i])))
+			return true;
+	return false;
+}
+
+static int run_list(const struct bench_family *fam, struct run_output *out)
+{
+	bool to_stdout = !bench_rs.json || !strcmp(bench_rs.json, "-");
 	struct bench_rows all = {};
-	FILE *json;
-	int err;
+	int err, ret;
 
 	err = fam->setup(&bench_rs, &all);
 	if (err)
-		return 1;
-	json = open_json();
-	if (bench_rs.json && !json)
-		return 1;
-	err = json ? write_list(fam, &all, json) : 0;
-	if (!json)
+		return end_early(out, 1, false);
+	if (bench_rs.json && output_open(&out->json, bench_rs.json)) {
+		sampler_close(fam, &all);
+		return end_early(out, 1, false);
+	}
+	errno = 0;
+	if (out->json.f)
+		err = write_list(fam, &all, out->json.f);
+	else
 		print_list(fam, &all);
+	if (err)
+		pr_err("writing %s failed: %s", printable(bench_rs.json),
+		       strerror(errno ?: -err));
 	sampler_close(fam, &all);
-	return err || flush_output(json) ? 1 : 0;
+	ret = flush_stdout(to_stdout) || err ? 1 : 0;
+	return finish(out, ret, !err);
 }
 
-static int run(const struct bench_family *fam, FILE *json)
+static int run_compare(struct run_output *out)
 {
+	int ret = bench_compare(&compare_args, &out->json);
+
+	/* a compare that cannot read its input is a usage error */
+	if (ret < 0)
+		return finish(out, EXIT_USAGE, false);
+	if (flush_stdout(true))
+		ret = 1;
+	return finish(out, ret, true);
+}
+
+static int run(const struct bench_family *fam, struct run_output *out)
+{
+	FILE *json = out->json.f;
 	struct bench_rows rows = {};
-	int ret;
+	bool complete = false;
+	int ret, err;
 
 	if (fam->setup(&bench_rs, &rows)) {
 		ret = 1;
@@ -180,60 +253,64 @@ static int run(const struct bench_family *fam, FILE *json)
 	bench_writing_results();
 	if (bench_rs.ktap) {
 		write_ktap(fam, &rows, stdout);
+		out->ktap_said = true;
 	} else if (json != stdout) {
 		if (verbosity > 0)
 			fam->print_upstream(&bench_rs, &rows);
 		fam->print_summary(&bench_rs, &rows);
 		print_profiles(&rows);
 	}
-	if (json && write_results(fam, &rows, json))
-		pr_err("writing %s failed", bench_rs.json);
 	ret = bench_rs.ktap ? ktap_exit_status(&rows) : exit_status(&rows);
-	if (flush_output(json))
+	complete = true;
+	errno = 0;
+	err = json ? write_results(fam, &rows, json) : 0;
+	if (err) {
+		pr_err("writing %s failed: %s", printable(bench_rs.json),
+		       strerror(errno ?: -err));
+		complete = false;
 		ret = 1;
-	json = NULL;
-	/* a signal while the results were written still ends the run so */
-	if (bench_interrupted())
-		ret = exit_interrupted();
+	}
+	if (flush_stdout(true))
+		ret = 1;
 out:
-	if (json && json != stdout)
-		fclose(json);
 	sampler_close(fam, &rows);
-	return ret;
+	return complete ? finish(out, ret, true) : end_early(out, ret, false);
 }
 
 int bench_main(const struct bench_family *fam, int argc, char **argv)
 {
-	FILE *json;
+	struct run_output out = { .ktap = ktap_asked(argc, argv) };
 	int err;
 
 	hold_std_fds();
 	bench_init(fam->name);
-	if (parse_options(fam, argc, argv) || check_options(fam, argc, argv))
-		return EXIT_USAGE;
-	if (compare_args.nr_files[SIDE_A]) {
-		err = bench_compare(&compare_args);
-		return err < 0 ? EXIT_USAGE : err;
+	err = parse_options(fam, argc, argv) || check_options(fam, argc, argv);
+	out.ktap |= bench_rs.ktap;
+	if (err)
+		return end_early(&out, EXIT_USAGE, false);
+	if (compare_args.nr_files[SIDE_A] || bench_rs.list) {
+		/* nothing waits: a signal ends them at once, the file kept */
+		install_signal_handlers();
+		bench_writing_results();
+		return bench_rs.list ? run_list(fam, &out) : run_compare(&out);
 	}
-	if (bench_rs.list)
-		return run_list(fam);
 	if (read_fault())
-		return EXIT_USAGE;
+		return end_early(&out, EXIT_USAGE, false);
 	err = select_cpus();
 	if (err)
-		return err;
+		return end_early(&out, err, false);
 	if (check_privileges())
-		return 1;
+		return end_early(&out, 1, true);
 	bpf_jit_read(&(struct bpf_jit_state){});
 	install_signal_handlers();
-	json = open_json();
-	if (bench_rs.json && !json)
-		return 1;
-	if (bench_lock(fam->name, bench_rs.lock_wait)) {
-		if (json && json != stdout)
-			fclose(json);
-		return bench_interrupted() ? exit_interrupted() : 1;
-	}
+	/* before the lock: a bad path must not cost a run, nor a wait */
+	if (bench_rs.json && output_open(&out.json, bench_rs.json))
+		return end_early(&out, 1, false);
+	err = bench_lock(fam->name, bench_rs.lock_wait);
+	if (err == -EINTR || bench_interrupted())
+		return end_early(&out, exit_interrupted(), false);
+	if (err)
+		return end_early(&out, 1, err == -EBUSY);
 	ensure_tracefs();
-	return run(fam, json);
+	return run(fam, &out);
 }

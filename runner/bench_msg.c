@@ -11,6 +11,8 @@
 int verbosity = 1;
 static const char *bench_name = "bench";
 static volatile sig_atomic_t got_signal;
+/* the last error said, for what --ktap says of a run that ends early */
+static char last_error[256];
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list args)
@@ -40,8 +42,16 @@ void pr_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
 	vprint_line(fmt, ap);
 	va_end(ap);
+}
+
+const char *bench_last_error(void)
+{
+	return last_error;
 }
 
 void pr_note(const char *fmt, ...)
@@ -108,6 +118,10 @@ const char *status_json(enum status st)
 /* ---- signals ---- */
 
 static volatile sig_atomic_t writing_results;
+/* the run's exit status once its results are in place; -1 before */
+static volatile sig_atomic_t final_status = -1;
+/* a temporary results file that a signal's exit removes */
+static const char *volatile unlink_path;
 
 /* async-signal-safe: write(2) alone */
 static void say(const char *s)
@@ -122,19 +136,35 @@ void bench_writing_results(void)
 	writing_results = 1;
 }
 
+void bench_unlink_on_signal(const char *path)
+{
+	unlink_path = path;
+}
+
+void bench_exit_with(int status)
+{
+	final_status = status;
+}
+
 static void on_signal(int sig)
 {
 	const char *name = sig == SIGINT ? "Interrupt" :
 			   sig == SIGTERM ? "Terminated" : "Hangup";
 
+	/* the run is over, its results in place or not: as decided */
+	if (final_status >= 0)
+		_exit(final_status);
 	got_signal = sig;
 	if (!writing_results)
 		return;
 	/*
 	 * stdio retries a write a signal cut short: on a pipe nobody
 	 * reads, for ever. Nothing is attached by now, and the kernel
-	 * frees what is loaded: end here, saying so.
+	 * frees what is loaded: end here, saying so, the last results
+	 * file as it was.
 	 */
+	if (unlink_path)
+		unlink(unlink_path);
 	say(bench_name);
 	say(": interrupted by ");
 	say(name);

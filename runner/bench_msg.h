@@ -24,5 +24,11 @@ void install_signal_handlers(void);
 int bench_interrupted(void);
 /* from now on a signal ends the run at once: only output is left */
 void bench_writing_results(void);
+/* the file a signal's exit removes (a results file not complete); NULL */
+void bench_unlink_on_signal(const char *path);
+/* the run has ended with @status: a signal from now on exits with it */
+void bench_exit_with(int status);
+/* the last line pr_err() said, without the program's name; "" */
+const char *bench_last_error(void);
 
 #endif /* __BENCH_MSG_H */

@@ -1094,3 +1094,19 @@ void write_ktap(const struct bench_family *fam,
 	fprintf(f, "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
 		pass, fail, skip);
 }
+
+void write_ktap_early(FILE *f, bool skip, const char *reason)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "%s", reason && *reason ? reason :
+		 "ended before any row ran");
+	ktap_clean(why, false);
+	/* kselftest.h's ksft_exit_skip() and ksft_exit_fail_msg() */
+	if (skip)
+		fprintf(f, "KTAP version 1\n1..0 # SKIP %s\n", why);
+	else
+		fprintf(f, "KTAP version 1\nBail out! %s\n"
+			"# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0\n",
+			why);
+}

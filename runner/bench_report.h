@@ -15,6 +15,12 @@ int write_results(const struct bench_family *fam,
  */
 void write_ktap(const struct bench_family *fam,
 		const struct bench_rows *rows, FILE *f);
+/*
+ * --ktap of a run that ended before its rows' test points: the whole
+ * test skipped ("1..0 # SKIP reason": the machine cannot run it now), or
+ * "Bail out! reason" (a failure), as kselftest.h ends a test early
+ */
+void write_ktap_early(FILE *f, bool skip, const char *reason);
 /* "raw_tp task_rename [progs=4]": a row as KTAP and --profile name it */
 void format_row_name(const struct bench_row *row, char *buf, size_t len);
 /* --list's tables as JSON */

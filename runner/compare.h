@@ -179,8 +179,9 @@ bool threshold_widened(const struct compare *c);
 void print_compare(FILE *out, const struct compare *c);
 
 /* compare_json.c */
-int open_json(FILE *out, const char *path, FILE **f);
-int write_json(FILE *out, FILE *f, const struct compare *c);
+struct output_file;
+int open_json(FILE *out, const char *path, struct output_file *f);
+int write_json(struct output_file *f, const struct compare *c);
 
 /*
  * @l filled for @r. Inline here, where a static function of one file

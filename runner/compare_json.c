@@ -46,6 +46,7 @@
 #include "bench.h"
 #include "bench_report.h"
 #include "bench_stats.h"
+#include "bench_output.h"
 #include "compare.h"
 
 static const char *const why_kinds[] = {
@@ -250,41 +251,40 @@ static json_t *compare_json(const struct compare *c)
 
 /*
  * The file --json names, opened once the inputs are read (a bad input
- * leaves the file as it was) but before the table is printed (a bad path
- * gives one line, not a table and an error); "-" is @out
+ * leaves it untouched) but before the table is printed (a bad path gives
+ * one line, not a table and an error): a temporary file beside it, which
+ * the caller renames into place (bench_output.c); "-" is @out
  */
-int open_json(FILE *out, const char *path, FILE **f)
+int open_json(FILE *out, const char *path, struct output_file *f)
 {
-	int err;
-
-	*f = out;
-	if (!strcmp(path, "-"))
+	if (!strcmp(path, "-")) {
+		output_borrow(f, out);
 		return 0;
-	*f = fopen(path, "w");
-	if (*f)
-		return 0;
-	err = -errno;
-	pr_err("cannot write %s: %s", printable(path), strerror(-err));
-	return err;
+	}
+	return output_open(f, path);
 }
 
-/* the verdicts as JSON into @f, closed unless it is @out */
-int write_json(FILE *out, FILE *f, const struct compare *c)
+/*
+ * The verdicts as JSON into @f: 0, or -errno after one line, @f then
+ * discarded. What reaches a file is checked when it is put in place,
+ * what reaches @out where @out is flushed.
+ */
+int write_json(struct output_file *f, const struct compare *c)
 {
-	const char *path = c->args->json;
 	json_t *root = compare_json(c);
 	int err = 0;
 
 	errno = 0;
 	if (!root ||
-	    json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    json_dumpf(root, f->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 		       JSON_REAL_PRECISION(17)) ||
-	    fputc('\n', f) == EOF || fflush(f) || ferror(f))
+	    fputc('\n', f->f) == EOF)
 		err = errno ? -errno : -EIO;
-	if (f != out && fclose(f) && !err)
-		err = errno ? -errno : -EIO;
-	if (err)
-		pr_err("writing %s failed: %s", printable(path), strerror(-err));
+	if (err) {
+		pr_err("writing %s failed: %s", printable(f->path),
+		       strerror(-err));
+		output_discard(f);
+	}
 	json_decref(root);
 	return err;
 }

@@ -25,10 +25,12 @@
 #include "bench_cmdline.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
+#include "bench_output.h"
 #include "bench_profile.h"
 #include "bench_verify.h"
 #include "bench_workers.h"
 #include "bench_compare.h"
+#include "compare.h"
 #include "bench_report.h"
 #include "bench_row.h"
 #include "bench_stats.h"
@@ -1511,6 +1513,7 @@ static json_t *cmp_json;
  */
 static int run_compare_args(struct compare_args *args)
 {
+	struct output_file json;
 	size_t len = 0;
 	FILE *out, *err;
 	int saved, ret;
@@ -1530,7 +1533,12 @@ static int run_compare_args(struct compare_args *args)
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);
 	dup2(fileno(err), STDERR_FILENO);
-	ret = bench_compare_to(out, args);
+	ret = bench_compare_to(out, args, &json);
+	/* as bench_main() does: the verdicts put in place when all is said */
+	if (ret < 0)
+		output_discard(&json);
+	else if (output_commit(&json))
+		ret = COMPARE_NOT_WRITTEN;
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);

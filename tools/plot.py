@@ -68,9 +68,20 @@ def note_missing(rows, what):
 
 
 def save(fig, outdir, name, fmt):
+    """The picture whole or not at all: into a file beside it, renamed
+    over it once written, as the programs write their --json files"""
     path = os.path.join(outdir, "%s-%s.%s" % (STEM, name, fmt))
-    fig.savefig(path, format=fmt, bbox_inches="tight")
-    plt.close(fig)
+    tmp = os.path.join(outdir, ".%s-%s.%s.tmp.%d" % (STEM, name, fmt, os.getpid()))
+    try:
+        fig.savefig(tmp, format=fmt, bbox_inches="tight")
+        os.replace(tmp, path)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        print("plot.py: cannot write %s: %s" % (path, e.strerror), file=sys.stderr)
+        sys.exit(1)
+    finally:
+        plt.close(fig)
     print(path)
     return path
 

@@ -154,8 +154,18 @@ def main():
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
+        # whole or not at all, as the programs write their results
+        tmp = "%s.tmp.%d" % (args.output, os.getpid())
+        try:
+            with open(tmp, "w") as f:
+                f.write(text)
+            os.replace(tmp, args.output)
+        except OSError as e:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            print("who-preempts: cannot write %s: %s" % (args.output, e.strerror),
+                  file=sys.stderr)
+            return 1
     return rc
 
 
