@@ -96,6 +96,12 @@ void print_help_item(FILE *f, const char *head, const char *help);
  */
 int bench_cpus_arg(const char *s, const char *what);
 int bench_count_arg(const char *s, __u64 max, const char *what);
+/*
+ * A positional argument, named @what, that stands for the option @key:
+ * it applies where that option does (the ways are checked after
+ * parse_args()). For a family's parse_args().
+ */
+void bench_positional_as(int key, const char *what);
 
 /* ---- what the kernel allows, for a family's probes: bench_kernel.c ---- */
 
@@ -440,12 +446,26 @@ static inline enum test_fault_kind prog_fault(const struct run_settings *rs,
 
 /* ---- the family: one per program ---- */
 
-/* where an option has a meaning; any other use is refused */
-enum option_use {
-	USE_SELECT,		/* runs, and --list: it selects rows */
-	USE_RUN,		/* runs only */
-	USE_ANY,		/* --compare and --list too */
+/*
+ * The ways a program runs. Each option applies to some of them and is
+ * refused, in one line, by the others: the table is the options' @ways
+ * (--list --json has it, as "options").
+ */
+enum bench_way {
+	WAY_RUN,		/* the rows measured: the default */
+	WAY_OWN,		/* the family's own way (@own_way: --memory) */
+	WAY_LIST,		/* --list: the rows a run would measure */
+	WAY_LIST_OWN,		/* --list with the family's own way */
+	WAY_COMPARE,		/* --compare */
+	NR_WAYS,
 };
+
+#define IN_RUN		(1u << WAY_RUN)
+#define IN_OWN		(1u << WAY_OWN)
+#define IN_LIST		(1u << WAY_LIST)
+#define IN_LIST_OWN	(1u << WAY_LIST_OWN)
+#define IN_COMPARE	(1u << WAY_COMPARE)
+#define IN_ANY		((1u << NR_WAYS) - 1)
 
 /* an option of a family's own, for getopt and --help alike */
 struct bench_option {
@@ -453,7 +473,7 @@ struct bench_option {
 	int key;		/* short option character, or a value > 0xff */
 	const char *arg;	/* NULL: takes no value */
 	const char *help;	/* lines of the help text, '\n'-separated */
-	enum option_use use;
+	unsigned int ways;	/* IN_*: the ways it applies to */
 };
 
 struct json_t;
@@ -465,6 +485,10 @@ struct json_t;
  * @args: the positional arguments, for the usage line
  * @about: the help text's first lines
  * @options: the family's own options, ended by a zeroed entry; may be NULL
+ * @own_way: the key of the option of @options that selects the family's
+ *	own way of running (WAY_OWN: --attach-time, --memory); 0: none
+ * @own_way_takes: the runner's options that apply to the own way, by
+ *	long name, ended by NULL (each family option says it in its @ways)
  * @paced: a row's figure does not depend on how long its samples are, so
  *	the runner may shorten them on a slow machine: each row starts with
  *	an uncounted run of a 64th of its @count (struct bench_row), and
@@ -573,6 +597,8 @@ struct bench_family {
 	const char *args;
 	const char *about;
 	const struct bench_option *options;
+	int own_way;
+	const char *const *own_way_takes;
 	bool paced;
 	int (*parse_option)(int key, const char *arg);
 	int (*parse_args)(int argc, char **argv);

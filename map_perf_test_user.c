@@ -333,39 +333,47 @@ enum {
 
 static const struct bench_option options[] = {
 	{ "tests", 't', "LIST", "tests to run, comma-separated (default: all)",
-	  USE_SELECT },
+	  IN_RUN | IN_LIST },
 	{ "entries", 'E', "LIST",
 	  "map sizes: each test with a map to size runs at\n"
-	  "each, e.g. 1000,10000,100000 (0: keep sizes)", USE_SELECT },
+	  "each, e.g. 1000,10000,100000 (0: keep sizes)", IN_RUN | IN_OWN },
 	{ "key-size", OPT_KEY_SIZE, "LIST",
 	  "key sizes in bytes (4 to 256) for the hash and\n"
-	  "LPM tests, each run at each (LPM: 5 or more)", USE_RUN },
+	  "LPM tests, each run at each (LPM: 5 or more)", IN_RUN },
 	{ "scale", OPT_SCALE, NULL,
 	  "run each test on 1, 2, ... all the selected CPUs\n"
-	  "and report the rate per CPU at each count", USE_RUN },
+	  "and report the rate per CPU at each count", IN_RUN },
 	{ "wakeup", OPT_WAKEUP, "LIST",
 	  "ring/perf buffer wake-ups: every (each record),\n"
 	  "poll (none: the consumer polls), N (every Nth\n"
 	  "record), adaptive (ring buffer: the kernel's\n"
 	  "default) (default: adaptive for the ring buffer,\n"
-	  "every for the perf buffer, libbpf's defaults)", USE_RUN },
+	  "every for the perf buffer, libbpf's defaults)", IN_RUN },
 	{ "record-size", OPT_RECORD_SIZE, "LIST",
 	  "ring/perf buffer record sizes in bytes, 16 to\n"
-	  "4096 in steps of 8 (default 64)", USE_RUN },
+	  "4096 in steps of 8 (default 64)", IN_RUN },
 	{ "attach", 'a', "LIST",
 	  "how the programs see the syscalls: kprobe (ksyscall,\n"
 	  "as upstream), fentry, raw_tp (sys_enter),\n"
 	  "tracepoint (sys_enter_<name>), a list of them, all,\n"
-	  "or auto (default): the first of them that works here", USE_SELECT },
+	  "or auto (default): the first of them that works here",
+	  IN_RUN | IN_LIST },
 	{ "memory", OPT_MEMORY, "LIST",
 	  "no speed: the memory each map kind is charged,\n"
 	  "filled to each --entries size (default 1000,65536),\n"
 	  "per element, from a memory cgroup of its own, beside\n"
-	  "memlock; all, or kinds comma-separated (--list)", USE_SELECT },
+	  "memlock; all, or kinds comma-separated (--list)",
+	  IN_OWN | IN_LIST_OWN },
 	{ "miss", OPT_MISS, NULL,
 	  "look up absent keys on purpose (lpm_kmalloc,\n"
-	  "hash_lookup, lru_hash_lookup): every lookup must miss", USE_SELECT },
+	  "hash_lookup, lru_hash_lookup): every lookup must miss",
+	  IN_RUN | IN_LIST },
 	{}
+};
+
+/* the runner's options --memory takes: it has no workers, no samples */
+static const char *const memory_takes[] = {
+	"json", "ktap", "lock-wait", NULL
 };
 
 static const char *test_names[NR_TESTS];
@@ -447,10 +455,11 @@ static int parse_args(int argc, char **argv)
 	    (argc > 2 && parse_entries(argv[2], "num_map_entries", false)) ||
 	    (argc > 3 && bench_count_arg(argv[3], MAX_COUNT, "max_cnt")))
 		return -1;
-	if (opt.memory && (opt.tests_given || opt.flags || opt.miss ||
-			   opt.methods_given || opt.key_size.given || opt.scale ||
-			   opt.wakeup.given || opt.record_size.given)) {
-		pr_err("--memory measures alone: only --entries goes with it");
+	if (argc > 2)
+		bench_positional_as('E', "num_map_entries");
+	/* the options' ways are the runner's table; test_flags are tests */
+	if (opt.memory && opt.flags) {
+		pr_err("test_flags do not apply to --memory, only to a run and --list");
 		return -1;
 	}
 	if (opt.memory && !memory_rows_possible()) {
@@ -798,6 +807,8 @@ static const struct bench_family map_perf_family = {
 	.about = "Speed of BPF map operations, done by a BPF program on each worker's\n"
 		 "syscalls, verified by the program's own counts on every worker's CPU.\n",
 	.options = options,
+	.own_way = OPT_MEMORY,
+	.own_way_takes = memory_takes,
 	.parse_option = parse_option,
 	.parse_args = parse_args,
 	.usage_tables = usage_tables,

@@ -474,23 +474,29 @@ static struct {
 
 static const struct bench_option options[] = {
 	{ "modes", 'm', "LIST", "modes to run, comma-separated (default: all)",
-	  USE_SELECT },
+	  IN_RUN | IN_OWN | IN_LIST | IN_LIST_OWN },
 	{ "events", 'e', "LIST", "events to run, comma-separated (default: all)",
-	  USE_SELECT },
+	  IN_RUN | IN_OWN | IN_LIST | IN_LIST_OWN },
 	{ "body", OPT_BODY, "BODY",
 	  "what each program does besides counting its hit:\n"
-	  "count (default), reads or upstream (see below)", USE_RUN },
+	  "count (default), reads or upstream (see below)", IN_RUN },
 	{ "progs", OPT_PROGS, "LIST",
 	  "N instances of each mode's program on the same\n"
 	  "hook, a row for each N of the list (e.g.\n"
 	  "1,2,4,8,16; at most 256), each program verified,\n"
-	  "and the cost per added program", USE_SELECT },
+	  "and the cost per added program", IN_RUN | IN_LIST },
 	{ "attach-time", OPT_ATTACH_TIME, NULL,
 	  "instead of event costs: the time to attach one\n"
 	  "program to 100 and to 1000 kernel functions and\n"
 	  "detach it (kprobe, kretprobe: a link each;\n"
-	  "kprobe_multi, kretprobe_multi: one link)", USE_SELECT },
+	  "kprobe_multi, kretprobe_multi: one link)", IN_OWN | IN_LIST_OWN },
 	{}
+};
+
+/* the runner's options --attach-time takes: its rows are sampled too */
+static const char *const attach_time_takes[] = {
+	"cpus", "count", "repeat", "precision", "max-units", "budget",
+	"warmup", "duration", "json", "ktap", "lock-wait", NULL
 };
 
 static int parse_names(const char *list, const char *what, int nr,
@@ -584,10 +590,6 @@ static int parse_args(int argc, char **argv)
 
 	if (argc > 2) {
 		pr_err("too many arguments (see --help)");
-		return -1;
-	}
-	if (opt.attach_time && opt.nr_progs) {
-		pr_err("--attach-time times one program: --progs goes without it");
 		return -1;
 	}
 	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, &opt.flags)) {
@@ -1021,6 +1023,8 @@ static const struct bench_family overhead_family = {
 	.about = "Per-event cost of each way to attach a BPF program, verified on every\n"
 		 "worker's CPU by the program's own hit count.\n",
 	.options = options,
+	.own_way = OPT_ATTACH_TIME,
+	.own_way_takes = attach_time_takes,
 	.paced = true,
 	.parse_option = parse_option,
 	.parse_args = parse_args,

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,66 +308,67 @@ static const struct bench_option common_options[] = {
 	{ "cpus", 'c', "N|LIST",
 	  "N: the first N usable CPUs; or a list like 0,2-3\n"
 	  "(default: every CPU this process may use), one worker each",
-	  USE_SELECT },
+	  IN_RUN },
 	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
-	  "own, paced to about 3 ms)", USE_RUN },
+	  "own, paced to about 3 ms)", IN_RUN },
 	{ "repeat", 'r', "N", "exactly N units per row: a row's sample between\n"
 	  "two of its base's (default: 4 to --max-units,\n"
-	  "until --precision is met)", USE_RUN },
+	  "until --precision is met)", IN_RUN },
 	{ "precision", OPT_PRECISION, "PCT",
 	  "stop sampling a row once the 95% interval of its\n"
 	  "overhead (of its ns per event, without a base) is\n"
-	  "within +-PCT% of it, or 1 ns (default 3)", USE_RUN },
+	  "within +-PCT% of it, or 1 ns (default 3)", IN_RUN },
 	{ "max-units", OPT_MAX_UNITS, "N",
-	  "at most N units per row (default 16)", USE_RUN },
+	  "at most N units per row (default 16)", IN_RUN },
 	{ "budget", OPT_BUDGET, "S",
 	  "at most S seconds per row short of --precision\n"
-	  "(default 0.5)", USE_RUN },
+	  "(default 0.5)", IN_RUN },
 	{ "warmup", 'w', "N", "units each session runs first, not counted\n"
-	  "(default 0)", USE_RUN },
+	  "(default 0)", IN_RUN },
 	{ "duration", 'd', "S", "seconds per sample instead of a count",
-	  USE_RUN },
-	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout)",
-	  USE_ANY },
+	  IN_RUN },
+	{ "json", OPT_JSON, "FILE", "every figure and sample as JSON (- for stdout);\n"
+	  "FILE is replaced only when the run completes",
+	  IN_RUN | IN_LIST | IN_LIST_OWN | IN_COMPARE },
 	{ "ktap", OPT_KTAP, NULL,
 	  "the results as KTAP on stdout instead of the\n"
 	  "summary, one test point per row, and kselftest's\n"
-	  "exit status: 0 pass, 1 fail, 4 nothing measured", USE_RUN },
+	  "exit status: 0 pass, 1 fail, 4 skip", IN_RUN },
 	{ "prog-stats", OPT_PROG_STATS, NULL,
 	  "an extra pass with the kernel's BPF run-time\n"
-	  "stats: ns inside the program per run", USE_RUN },
+	  "stats: ns inside the program per run", IN_RUN },
 	{ "profile", OPT_PROFILE, NULL,
 	  "an extra pass that samples the workers' CPUs\n"
 	  "(software clock): each row's top kernel symbols\n"
-	  "beside its base's, the overhead's ns in each", USE_RUN },
+	  "beside its base's, the overhead's ns in each", IN_RUN },
 	{ "list", OPT_LIST, NULL,
 	  "print the rows the other options select and what\n"
 	  "each needs of the kernel (with --json, as JSON);\n"
-	  "runs nothing, needs no privileges", USE_ANY },
+	  "runs nothing, needs no privileges", IN_LIST | IN_LIST_OWN },
 	{ "compare", OPT_COMPARE, "A B",
 	  "compare --json files, A B or A1 A2 ... -- B1 B2 ...\n"
 	  "(each side's runs pooled): nothing is run; with\n"
-	  "--json FILE, the verdicts as JSON", USE_ANY },
+	  "--json FILE, the verdicts as JSON", IN_COMPARE },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT",
 	  "with --compare: exit 1 when a row is\n"
-	  "significantly slower by more than PCT percent", USE_ANY },
+	  "significantly slower by more than PCT percent", IN_COMPARE },
 	{ "threshold", OPT_THRESHOLD, "PCT",
 	  "with --compare: a change within PCT% of A's\n"
 	  "figure, or 1 ns, is no change, however\n"
 	  "significant (default 7: single runs of one build\n"
 	  "differ by that on a shared machine); between\n"
 	  "single runs, plus the base rows' shift; 0: the\n"
-	  "test alone", USE_ANY },
+	  "test alone", IN_COMPARE },
 	{ "ignore-param", OPT_IGNORE_PARAM, "KEY[,KEY]",
 	  "with --compare: match rows ignoring these params\n"
 	  "(--ignore-param progs: a --progs 1 run against\n"
-	  "a --progs 2 one)", USE_ANY },
+	  "a --progs 2 one)", IN_COMPARE },
 	{ "lock-wait", OPT_LOCK_WAIT, "S",
 	  "wait up to S seconds for another run of these\n"
-	  "tools to finish (default 600; 0: do not wait)", USE_RUN },
-	{ "quiet", 'q', NULL, "only the summary", USE_ANY },
-	{ "verbose", 'v', NULL, "libbpf's messages too", USE_ANY },
-	{ "help", 'h', NULL, "this text", USE_ANY },
+	  "tools to finish (default 600; 0: do not wait)", IN_RUN },
+	{ "quiet", 'q', NULL, "only the summary", IN_ANY },
+	{ "verbose", 'v', NULL, "libbpf's messages too", IN_ANY },
+	{ "help", 'h', NULL, "this text", IN_ANY },
 	{}
 };
 
@@ -428,10 +430,13 @@ static void usage(const struct bench_family *fam, FILE *f)
 	fprintf(f,
 "\nExit status: 0 when every selected row ran verified and undisturbed or\n"
 "was skipped for a reason the kernel gives; 1 when one failed or none could\n"
-"run; 2 on a usage error; 3 when rows were disturbed (stopped, throttled or\n"
-"moved workers) but none failed; 128+signal when interrupted. --compare:\n"
-"0, or 1 for a regression beyond --fail-on-regression. --ktap: kselftest's,\n"
-"0 pass, 1 a row failed, 4 (skip) nothing measured; 2 and 128+signal stay.\n");
+"run, or an output could not be written (any way of running); 2 on bad\n"
+"input: a usage error, an option that does not apply to the way of running,\n"
+"an unreadable --compare file; 3 when rows were disturbed (stopped,\n"
+"throttled or moved workers) but none failed; 128+signal when interrupted.\n"
+"--compare: 0, or 1 for a regression beyond --fail-on-regression. --ktap:\n"
+"kselftest's, 0 pass, 1 a row failed or a usage error, 4 (skip) nothing\n"
+"measured or the run cannot start here; 128+signal stays.\n");
 }
 
 /* getopt's tables from the family's options and the common ones */
@@ -503,7 +508,6 @@ struct compare_args compare_args = {
 	.fail_on_regression = -1,
 	.threshold_pct = COMPARE_THRESHOLD_PCT,
 };
-static bool threshold_given;
 
 int bench_cpus_arg(const char *s, const char *what)
 {
@@ -512,6 +516,7 @@ int bench_cpus_arg(const char *s, const char *what)
 		return -1;
 	}
 	cpus_arg = s;
+	bench_positional_as('c', what);
 	return 0;
 }
 
@@ -526,16 +531,38 @@ int bench_count_arg(const char *s, __u64 max, const char *what)
 		return -1;
 	}
 	count_given = true;
+	bench_positional_as('n', what);
 	return 0;
 }
 
-/*
- * The first option given that only a run takes (refused by --list), and
- * the first that selects rows or runs (refused by --compare too).
- */
-static const char *run_option, *select_option;
 /* --precision, --max-units or --budget, which -r makes meaningless */
 static const char *adaptive_option;
+
+/* an option given, or a positional argument that stands for one */
+struct given {
+	const struct bench_option *o;
+	bool common;		/* one of common_options[] */
+	const char *as;		/* a positional argument's name; NULL */
+};
+static struct given *given;
+static int nr_given, max_given;
+
+static void add_given(const struct bench_family *fam, int key, const char *as)
+{
+	const struct bench_option *o = find_option(fam, key);
+
+	if (!o || nr_given == max_given)
+		return;
+	given[nr_given++] = (struct given){ o, o >= common_options &&
+		o < common_options + ARRAY_SIZE(common_options), as };
+}
+
+static const struct bench_family *parsing;
+
+void bench_positional_as(int key, const char *what)
+{
+	add_given(parsing, key, what);
+}
 
 static int parse_common(const struct bench_family *fam, int c,
 			const char *arg, int argc, char **argv)
@@ -610,7 +637,6 @@ static int parse_common(const struct bench_family *fam, int c,
 	case OPT_IGNORE_PARAM:
 		return compare_parse_ignore(&compare_args, arg);
 	case OPT_THRESHOLD:
-		threshold_given = true;
 		err = parse_double(arg, 0, 1000, &compare_args.threshold_pct);
 		return err ? -2 : 0;
 	case 'q':
@@ -628,7 +654,6 @@ static int parse_common(const struct bench_family *fam, int c,
 int parse_options(const struct bench_family *fam, int argc, char **argv)
 {
 	struct run_settings *rs = &bench_rs;
-	const struct bench_option *o;
 	struct option *longopts;
 	char shortopts[128];
 	int c, ret = 0;
@@ -638,7 +663,11 @@ int parse_options(const struct bench_family *fam, int argc, char **argv)
 	rs->precision = DEFAULT_PRECISION;
 	rs->row_budget_ns = DEFAULT_ROW_BUDGET * 1e9;
 	rs->lock_wait = DEFAULT_LOCK_WAIT;
-	if (getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
+	parsing = fam;
+	max_given = argc + 4;
+	given = calloc(max_given, sizeof(*given));
+	if (!given ||
+	    getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
 		return -1;
 	opterr = 0;	/* one line of ours instead of getopt's */
 	while (!ret && (c = getopt_long(argc, argv, shortopts, longopts,
@@ -654,12 +683,8 @@ int parse_options(const struct bench_family *fam, int argc, char **argv)
 			ret = -1;
 			break;
 		}
-		/* what --compare and --list would ignore: refused there */
-		o = find_option(fam, c);
-		if (o && o->use != USE_ANY && !select_option)
-			select_option = option_name(fam, c);
-		if (o && o->use == USE_RUN && !run_option)
-			run_option = option_name(fam, c);
+		/* checked against the way of running once all are read */
+		add_given(fam, c, NULL);
 		ret = parse_common(fam, c, optarg, argc, argv);
 		if (ret == 1)
 			ret = fam->parse_option(c, optarg);
@@ -674,34 +699,178 @@ int parse_options(const struct bench_family *fam, int argc, char **argv)
 	return ret;
 }
 
-/* options that contradict each other, or that --compare would ignore */
+/* ---- the ways of running, and the options each takes ---- */
+
+static bool own_way_takes(const struct bench_family *fam, const char *name)
+{
+	const char *const *n;
+
+	for (n = fam->own_way_takes; n && *n; n++)
+		if (!strcmp(*n, name))
+			return true;
+	return false;
+}
+
+/* where @g applies: its table's ways, and the own way's for the runner's */
+static unsigned int given_ways(const struct bench_family *fam,
+			       const struct given *g)
+{
+	unsigned int ways = g->o->ways;
+
+	if (g->common && own_way_takes(fam, g->o->name))
+		ways |= IN_OWN;
+	return ways;
+}
+
+static bool own_way_given(const struct bench_family *fam)
+{
+	int i;
+
+	for (i = 0; fam->own_way && i < nr_given; i++)
+		if (given[i].o->key == fam->own_way)
+			return true;
+	return false;
+}
+
+/* --compare first, then --list, the family's own way, or a run */
+static enum bench_way selected_way(const struct bench_family *fam)
+{
+	bool own = own_way_given(fam);
+
+	if (compare_args.nr_files[SIDE_A])
+		return WAY_COMPARE;
+	if (bench_rs.list)
+		return own ? WAY_LIST_OWN : WAY_LIST;
+	return own ? WAY_OWN : WAY_RUN;
+}
+
+/*
+ * A way's name: "a run" ("run" in JSON), "--memory" (the family's own
+ * way's option), "--list", "--list --memory", "--compare"
+ */
+static const char *way_name(const struct bench_family *fam,
+			    enum bench_way way, bool json, char *buf,
+			    size_t len)
+{
+	const struct bench_option *own = find_option(fam, fam->own_way);
+	const char *own_name = own ? own->name : "?";
+
+	switch (way) {
+	case WAY_RUN:
+		snprintf(buf, len, "%s", json ? "run" : "a run");
+		break;
+	case WAY_OWN:
+		snprintf(buf, len, "--%s", own_name);
+		break;
+	case WAY_LIST:
+		snprintf(buf, len, "--list");
+		break;
+	case WAY_LIST_OWN:
+		snprintf(buf, len, "--list --%s", own_name);
+		break;
+	default:
+		snprintf(buf, len, "--compare");
+		break;
+	}
+	return buf;
+}
+
+/* the ways of @ways this family has, by name: "a run and --memory" */
+static void ways_text(const struct bench_family *fam, unsigned int ways,
+		      char *buf, size_t len)
+{
+	int w, n = 0, nr = 0;
+	char name[64];
+	size_t off = 0;
+
+	if (!fam->own_way)
+		ways &= ~(IN_OWN | IN_LIST_OWN);
+	for (w = 0; w < NR_WAYS; w++)
+		nr += !!(ways & 1u << w);
+	buf[0] = '\0';
+	for (w = 0; w < NR_WAYS && off < len; w++) {
+		if (!(ways & 1u << w))
+			continue;
+		n++;
+		off += snprintf(buf + off, len - off, "%s%s",
+				n == 1 ? "" : n == nr ? " and " : ", ",
+				way_name(fam, w, false, name, sizeof(name)));
+	}
+}
+
+/*
+ * The options and positional arguments from @from on that mean nothing
+ * in the way the command line selects are refused: one line naming it.
+ */
+static int check_ways(const struct bench_family *fam, int from)
+{
+	enum bench_way way = selected_way(fam);
+	char where[64], applies[256], name[64];
+	const struct given *g;
+	unsigned int ways;
+
+	for (g = given + from; g < given + nr_given; g++) {
+		ways = given_ways(fam, g);
+		if (ways & 1u << way)
+			continue;
+		ways_text(fam, ways, applies, sizeof(applies));
+		snprintf(name, sizeof(name), "%s%s", g->as ? "" : "--",
+			 g->as ?: g->o->name);
+		pr_err("%s does not apply to %s, only to %s", name,
+		       way_name(fam, way, false, where, sizeof(where)),
+		       applies);
+		return -1;
+	}
+	return 0;
+}
+
+json_t *options_json(const struct bench_family *fam)
+{
+	const struct bench_option *o;
+	json_t *a = json_array(), *ways;
+	struct given g;
+	char name[64];
+	int pass, w;
+
+	for (pass = 0; pass < 2; pass++)
+		for (o = pass ? common_options : fam->options; o && o->name;
+		     o++) {
+			g = (struct given){ o, pass, NULL };
+			ways = json_array();
+			for (w = 0; w < NR_WAYS; w++)
+				if ((fam->own_way ||
+				     (w != WAY_OWN && w != WAY_LIST_OWN)) &&
+				    given_ways(fam, &g) & 1u << w)
+					json_array_append_new(ways, json_string(
+						way_name(fam, w, true, name,
+							 sizeof(name))));
+			json_array_append_new(a, json_pack("{s:s, s:o, s:o}",
+				"name", o->name,
+				"short", o->key < 0x100 ?
+					 json_sprintf("%c", o->key) :
+					 json_null(),
+				"ways", ways));
+		}
+	return a;
+}
+
+/* options that contradict each other, or that the way of running ignores */
 int check_options(const struct bench_family *fam, int argc, char **argv)
 {
 	struct run_settings *rs = &bench_rs;
 	struct compare_args *cmp = &compare_args;
+	int options = nr_given;
 
-	if (!cmp->nr_files[SIDE_A] &&
-	    (cmp->fail_on_regression >= 0 || cmp->nr_ignore ||
-	     threshold_given)) {
-		pr_err("%s goes with --compare", cmp->nr_ignore ?
-		       "--ignore-param" : threshold_given ? "--threshold" :
-		       "--fail-on-regression");
+	if (check_ways(fam, 0))
 		return -1;
-	}
 	if (cmp->nr_files[SIDE_A]) {
-		if (select_option || rs->list || optind < argc) {
-			pr_err("--compare takes files, --json and no run options (%s)",
-			       select_option ?: rs->list ? "--list" :
+		if (optind < argc) {
+			pr_err("--compare takes files and options, not '%s'",
 			       printable(argv[optind]));
 			return -1;
 		}
 		cmp->json = rs->json;
 		return 0;
-	}
-	if (rs->list && run_option) {
-		pr_err("--list takes the options that select rows, and --json: not %s",
-		       run_option);
-		return -1;
 	}
 	if (rs->ktap && rs->json && !strcmp(rs->json, "-")) {
 		pr_err("--ktap writes to stdout: give --json a file, not -");
@@ -716,7 +885,10 @@ int check_options(const struct bench_family *fam, int argc, char **argv)
 		       adaptive_option);
 		return -1;
 	}
-	return fam->parse_args(argc - optind, argv + optind);
+	/* the positional arguments, and where those that stand for options apply */
+	if (fam->parse_args(argc - optind, argv + optind))
+		return -1;
+	return check_ways(fam, options);
 }
 
 int select_cpus(void)

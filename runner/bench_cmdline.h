@@ -22,10 +22,18 @@ extern struct compare_args compare_args;
  */
 int parse_options(const struct bench_family *fam, int argc, char **argv);
 /*
- * Options that contradict each other, or that --compare or --list would
- * ignore; then the family's positional arguments. 0, or -1 said.
+ * Options that contradict each other, or that do not apply to the way
+ * of running the command line selects (each option's @ways); then the
+ * family's positional arguments. 0, or -1 said.
  */
 int check_options(const struct bench_family *fam, int argc, char **argv);
+struct json_t;
+/*
+ * The options of @fam's and the runner's, each with the ways of running
+ * it applies to (--list --json's "options"): [ { "name": "repeat",
+ * "short": "r", "ways": [ "run", "--attach-time" ] }, ... ]
+ */
+struct json_t *options_json(const struct bench_family *fam);
 /* bench_rs.cpus from -c (or the family's argument): 0, or an exit status */
 int select_cpus(void);
 /* BENCH_TEST_FAULT into bench_rs.fault (the test build's only): 0 or -1 */

@@ -920,6 +920,9 @@ static json_t *list_json(const struct bench_family *fam,
 		      "rows", rows);
 	if (o && fam->list_doc)
 		fam->list_doc(o);
+	/* which options apply to which way of running */
+	if (o)
+		json_object_set_new(o, "options", options_json(fam));
 	return o;
 }
 
