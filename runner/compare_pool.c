@@ -56,8 +56,8 @@ void pool_values(const json_t *values, const json_t *rounds,
 		return;
 	/*
 	 * A round's units ran close in time and share what the machine did
-	 * then: their mean is one observation. Without rounds (or with a
-	 * round that is no integer), each unit is one.
+	 * then: their mean is one observation. Without rounds, each unit is
+	 * one. (compare_read.c let in only rounds that are ints.)
 	 */
 	for (i = 0; i < n; i++) {
 		const json_t *r = json_array_get(rounds, i);
@@ -220,6 +220,12 @@ static void pool_stats(const struct pool *p, struct sample_stats *st)
 	st->min = st->max = st->cv = st->median = st->mad = NAN;
 }
 
+/* whether @st's mean and spread are numbers a verdict can rest on */
+static bool pool_finite(const struct sample_stats *st)
+{
+	return isfinite(st->mean) && isfinite(st->stddev);
+}
+
 /* why a side's group gives no pool to compare; WHY_NONE when it does */
 static enum why side_why(const struct group *g)
 {
@@ -264,6 +270,11 @@ static void measure_entry(struct entry *e)
 	e->ci95_b = stats_ci_half(&e->st_b, COMPARE_ALPHA);
 	/* costs: B higher is slower */
 	e->v = stats_verdict(&e->st_a, &e->st_b, COMPARE_ALPHA, false, &e->w);
+	/* a pool past what a double holds tells nothing: no verdict */
+	if (!pool_finite(&e->st_a) || !pool_finite(&e->st_b)) {
+		e->w.decidable = false;
+		e->v = V_NO_CHANGE;
+	}
 	e->delta = e->st_b.mean - e->st_a.mean;
 	e->delta_ci95 = delta_ci(e, COMPARE_ALPHA);
 	e->delta_pct = e->st_a.mean > 0 ? 100 * e->delta / e->st_a.mean : NAN;

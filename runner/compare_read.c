@@ -272,13 +272,73 @@ static int check_bound(const struct bench_file *f, const struct row *r,
 	return row_error(f, r, why);
 }
 
+/*
+ * A unit's figure is ns per event, or the difference of two: no sample
+ * lasts longer than an hour (-d 3600), 3.6e12 ns, so no figure of one
+ * event is beyond this, and sums and squares of MAX_UNITS of them a
+ * side's files stay finite. A number past it is no result of these tools.
+ */
+#define UNIT_MAX_NS	1e13
+/* a unit's round: the runner's round counter, an int */
+#define ROUND_MAX	2147483647.0
+
+/* units.@field[@i] of the row is refused: one line naming both */
+static int unit_error(const struct bench_file *f, const struct row *r,
+		      const char *field, size_t i, const json_t *v,
+		      const char *what)
+{
+	char why[160];
+
+	snprintf(why, sizeof(why), "units.%s[%zu] is %.17g: %s", field, i,
+		 json_number_value(v), what);
+	return row_error(f, r, why);
+}
+
+/*
+ * Every value a number within UNIT_MAX_NS; every round, when there are
+ * rounds, an integer from 0 to ROUND_MAX, one per value
+ */
+static int check_units(const struct bench_file *f, const struct row *r,
+		       const json_t *values, const json_t *rounds)
+{
+	static const char bad[] = "an ok row's \"units\" needs a \"quantity\" string and a \"values\" array of numbers";
+	const json_t *v;
+	double x;
+	size_t i;
+
+	for (i = 0; i < json_array_size(values); i++) {
+		v = json_array_get(values, i);
+		if (!json_is_number(v))
+			return row_error(f, r, bad);
+		x = json_number_value(v);
+		if (!isfinite(x) || fabs(x) > UNIT_MAX_NS)
+			return unit_error(f, r, "values", i, v,
+					  "beyond 1e13 ns, longer than any sample");
+	}
+	if (!rounds || json_is_null(rounds))
+		return 0;
+	if (!json_is_array(rounds) ||
+	    json_array_size(rounds) != json_array_size(values))
+		return row_error(f, r, "\"units\" needs \"rounds\" as an array of one round per value, or none");
+	for (i = 0; i < json_array_size(rounds); i++) {
+		v = json_array_get(rounds, i);
+		x = json_number_value(v);
+		if (!json_is_number(v) || !(x >= 0 && x <= ROUND_MAX) ||
+		    x != floor(x))
+			return json_is_number(v) ?
+			       unit_error(f, r, "rounds", i, v,
+					  "a round is an integer from 0 to 2^31-1") :
+			       row_error(f, r, "\"units\" needs \"rounds\" of numbers");
+	}
+	return 0;
+}
+
 /* a row's units: their count, mean and spread, and their quantity */
 static int row_units(const struct bench_file *f, struct row *r,
 		     const json_t *units)
 {
 	static const char bad[] = "an ok row's \"units\" needs a \"quantity\" string and a \"values\" array of numbers";
 	const json_t *values, *rounds;
-	size_t i;
 	int err;
 
 	/* a file written before units were: listed, not pooled */
@@ -293,15 +353,10 @@ static int row_units(const struct bench_file *f, struct row *r,
 	r->quantity = get_string(units, "quantity");
 	if (!r->quantity || !json_is_array(values))
 		return row_error(f, r, bad);
-	for (i = 0; i < json_array_size(values); i++)
-		if (!json_is_number(json_array_get(values, i)))
-			return row_error(f, r, bad);
 	rounds = json_object_get(units, "rounds");
-	if (rounds && !json_is_null(rounds)) {
-		err = check_bound(f, r, rounds, MAX_UNITS, "units' rounds");
-		if (err)
-			return err;
-	}
+	err = check_units(f, r, values, rounds);
+	if (err)
+		return err;
 	pool_values(values, rounds, &r->units);
 	return 0;
 }

@@ -1766,6 +1766,48 @@ static void test_compare_wide_regression(void)
 	      ret);
 }
 
+/*
+ * A pool past what a double holds (the reader refuses such values, so
+ * straight into compare_pool.c): no verdict, never "no significant change"
+ */
+static void test_compare_overflow(void)
+{
+	struct row ra = { .name = "raw_tp", .variant = "getpgid", .params = "",
+			  .status = "ok", .ok = true, .quantity = "overhead_ns" };
+	struct row rb = ra;
+	struct compare_args args = { .nr_files = { 1, 1 },
+				     .fail_on_regression = 0,
+				     .threshold_pct = COMPARE_THRESHOLD_PCT };
+	struct compare c = { .args = &args };
+	json_t *huge = json_pack("[f, f, f, f]", 1e308, 1e308, -1e308, 1e308);
+	json_t *plain = json_pack("[f, f, f, f]", 20.0, 21.0, 22.0, 23.0);
+	int i;
+
+	pool_values(plain, NULL, &ra.units);
+	pool_values(huge, NULL, &rb.units);
+	c.side[SIDE_A] = (struct side){ .label = "A", .nr_files = 1 };
+	c.side[SIDE_B] = (struct side){ .label = "B", .nr_files = 1 };
+	c.side[SIDE_A].files[0] = (struct bench_file){ .path = "a", .rows = &ra, .nr = 1 };
+	c.side[SIDE_B].files[0] = (struct bench_file){ .path = "b", .rows = &rb, .nr = 1 };
+	if (index_side(&c.side[SIDE_A]) || index_side(&c.side[SIDE_B]) ||
+	    match_sides(&c)) {
+		check(false, "compare: pools of 1e308 could not be set up");
+		return;
+	}
+	check(c.nr_compared == 1 && c.nr_cannot_tell == 1 &&
+	      !c.nr_verdicts[V_NO_CHANGE] && !c.entries[0].w.decidable &&
+	      !c.nr_regressions,
+	      "compare: units of 1e308, 1e308, -1e308, 1e308 pool past a double: cannot tell, never no significant change (%d compared, %d cannot tell, %d no change)",
+	      c.nr_compared, c.nr_cannot_tell, c.nr_verdicts[V_NO_CHANGE]);
+	for (i = 0; i < 2; i++) {
+		free(c.side[i].sorted);
+		free(c.side[i].groups);
+	}
+	free(c.entries);
+	json_decref(huge);
+	json_decref(plain);
+}
+
 /* A from three files (the third's row disturbed), B from two */
 static void test_compare_pooling(void)
 {
@@ -2544,6 +2586,7 @@ static void test_compare(void)
 	test_compare_verdicts();
 	test_compare_wide_regression();
 	test_compare_pooling();
+	test_compare_overflow();
 	test_compare_rows_context();
 	test_compare_quantities();
 	test_compare_ignore_param();
