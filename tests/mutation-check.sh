@@ -121,7 +121,7 @@ compare-rounds|pool_values|round[i] = json_array_size(rounds) == n \&\& json_is_
 compare-threshold-pct|decide|if (e->v != V_NO_CHANGE \&\&|if (0 \&\&|test_report.sh|--compare with a copy 4% slower, p tiny: no change
 stats-runs|read_kernel_skips|s->stats_runs = info.run_cnt - s->stats_runs;|s->stats_runs = 0;|test_report.sh|stats held on by another process: raw_tp's runs timed are counted
 row-judged|row_sample_run|		sample_judge_disturbed(s);|		;|test_faults.sh:pause|SIGSTOP . SIGCONT 0.6 s in a sample
-stdout-failed|flush_output|} else if (fflush(stdout) \|\| ferror(stdout)) {|} else if (0) {|test_faults.sh:outputs|stdout on /dev/full: exit 1 with a message
+stdout-failed|flush_stdout|if (fflush(stdout) \|\| ferror(stdout)) {|if (0) {|test_faults.sh:outputs|stdout on /dev/full: exit 1 with a message
 privileges|check_privileges|if (has_cap(data, CAP_SYS_ADMIN) \|\||if (1 \|\||test_faults.sh:caps|no privileges: exit 1, one line naming CAP_BPF
 tracefs-mount|ensure_tracefs|if (mount("nodev", path, "tracefs", 0, NULL)) {|if (1) {|test_faults.sh:tracefs|tracefs missing: the run mounted it, says so
 every-program|sample_verify|for (c = 0; c < nr; c++) {|for (c = 0; c < 1; c++) {|test_modes.sh|miss-one: each row FAILED, the 4-program row on program 4
@@ -130,6 +130,31 @@ nothing-measured|exit_status|if (!ok) {|if (0) {|test_overhead.sh|only skipped r
 ktap-exit-failed|ktap_exit_status|if (rows->row[i].out.status == ST_FAILED)|if (0)|test_ktap.sh:exit|fail: exit 1: kselftest's for these rows
 ktap-exit-skip|ktap_exit_status|return ok ? 0 : EXIT_KSFT_SKIP;|return 0;|test_ktap.sh:exit|every row skipped .*: exit 4
 ktap-skip-reason|write_ktap|"ok %d %s # SKIP %s|"ok %d %s # SKIP %.0s|test_ktap.sh:format|to: each test point has its row's name, status, reason or figure
+json-tmp|output_open|err = open_tmp(o, \&st, exists);|o->f = fopen(o->target, "w"); err = o->f ? 0 : -errno;|test_outputs.sh:keep|lock busy: exit 1, the previous --json file kept
+json-tmp-unlink|output_discard|unlink(o->tmp);|;|test_outputs.sh:keep|lock busy: exit 1, the previous --json file kept, nothing beside it
+json-incomplete|finish|} else if (!complete) {|} else if (0) {|test_outputs.sh:keep|SIGTERM mid-run: exit 143, the previous file kept
+json-signal-unlink|on_signal|unlink(unlink_path);|;|test_outputs.sh:keep|SIGTERM while writing .*: exit 143, the previous --json file kept, nothing beside it
+json-stale|remove_stale|if (!pid \|\| pid == getpid() \|\| !kill(pid, 0) \|\| errno != ESRCH)|if (1)|test_outputs.sh:keep|a completed run: the killed run's file removed, and named
+json-mode|open_tmp|fchmod(fd, st->st_mode \& 07777);|;|test_outputs.sh:keep|a completed run: exit 0 or 3, the file its results, mode 640 kept
+json-device|output_open|if (exists \&\& !S_ISREG(st.st_mode)) {|if (0) {|test_outputs.sh:keep|--json to a null device: exit 0, the device still there
+json-link|find_target|o->target = realpath(path, NULL);|o->target = strdup(path);|test_outputs.sh:keep|--json LINK: the link stays
+stdout-closed|flush_stdout|if (stdout_closed \&\& used) {|if (0) {|test_outputs.sh:status|--list --json - to a closed stdout: exit 1
+compare-stdout|runner/bench_main.c:run_compare|if (flush_stdout(true))|if (0)|test_outputs.sh:status|--compare to /dev/full: exit 1
+compare-json-open|bench_compare_to|if (!ret \&\& args->json \&\& open_json(out, args->json, json))|if (!ret \&\& args->json \&\& open_json(out, args->json, json) \&\& 0)|test_outputs.sh:status|--compare --json in a missing directory: exit 1
+options-ways|check_ways|if (ways \& 1u << way)|if (1)|test_outputs.sh:options|bad argument --memory with -r, -w, -d
+options-own-way|given_ways|if (g->common \&\& own_way_takes(fam, g->o->name))|if (0)|test_outputs.sh:options|test_overhead: each of [0-9]+ options refused
+options-positional|check_options|return check_ways(fam, options);|return 0;|test_outputs.sh:options|bad argument --list with nr_cpus
+compare-values-range|check_units|if (!isfinite(x) \|\| fabs(x) > UNIT_MAX_NS)|if (!isfinite(x))|test_outputs.sh:compare|--compare, units.values .1e308
+compare-rounds-range|check_units|if (!json_is_number(v) \|\| !(x >= 0 \&\& x <= ROUND_MAX) \|\||if (!json_is_number(v) \|\||test_outputs.sh:compare|--compare, units.rounds .1e300
+compare-rounds-integral|check_units|    x != floor(x))|    0)|test_outputs.sh:compare|--compare, units.rounds .0.5
+compare-rounds-length|check_units|json_array_size(rounds) != json_array_size(values))|0)|test_outputs.sh:compare|--compare, fewer rounds than values
+compare-pool-finite|measure_entry|if (!pool_finite(\&e->st_a) \|\| !pool_finite(\&e->st_b)) {|if (0) {|test_stats.sh|compare: units of 1e308, 1e308, -1e308, 1e308 pool past a double: cannot tell
+ktap-early|end_early|write_ktap_early(stdout, cannot_run, bench_last_error());|;|test_ktap.sh:early|busy: exit 4 .*KTAP that says skip
+ktap-early-skip|end_early|status = cannot_run ? EXIT_KSFT_SKIP :|status = cannot_run ? 1 :|test_ktap.sh:early|busy: exit 4
+ktap-usage-fail|end_early|status == EXIT_USAGE ? 1 : status;|status;|test_ktap.sh:early|usage: exit 1
+ktap-asked|ktap_asked|if (strlen(argv[i]) >= 4 \&\& !strncmp(argv[i], "--ktap", strlen(argv[i])))|if (0)|test_ktap.sh:early|usage4: exit 1
+lock-busy|bench_lock|err = -EBUSY;|err = -EAGAIN;|test_ktap.sh:early|busy: exit 4
+privileges-skip|bench_main|return end_early(\&out, 1, true);|return end_early(\&out, 1, false);|test_ktap.sh:early|nopriv: exit 4
 memory-charge|check|if (m->total < m->bound) {|if (0) {|test_map_memory.sh:fault|memcg-outside: every row FAILED
 memory-filled|check|if (m->filled < m->entries \&\&|if (0 \&\&|test_map_memory.sh:fault|short-fill: FAILED
 EOF

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # --ktap and the kselftest package: each program's KTAP against the same
 # run's --json (tests/ktap.py), kselftest's exit codes (1 for a failed
-# row, from the test build's fault; 4 when every row skips), usage
-# errors, and make kselftest-install run by the kernel's own
+# row, from the test build's fault; 4 when every row skips, or when the
+# run cannot start here: the lock busy, no privileges), the KTAP of every
+# early end (usage errors, a signal), and make kselftest-install run by
+# the kernel's own
 # run_kselftest.sh (Debian's linux-source-6.1: make deps),
 # its settings' timeout included. The format is the subject here, so
 # the checks read the KTAP itself; never an absolute rate.
@@ -50,11 +52,74 @@ sec_exit() {
 		ktap_checked skip
 		expect "--ktap, every row skipped ($m): exit 4 (rc=$RC), KSFT_SKIP" test "$RC" -eq 4
 	fi
-	BIN=./test_overhead
-	bad_arg "--ktap --json -" --ktap --json - -m base -e getpgid
-	bad_arg "--ktap --list" --ktap --list
-	BIN=./map_perf_test
-	bad_arg "map_perf_test --ktap -r 0" --ktap -r 0
+}
+
+# ktap_early NAME skip|bail RC PATTERN: the run NAME ended before its
+# rows, with status RC: its stdout is KTAP that says so as kselftest.h
+# ends a test early ("1..0 # SKIP reason", or "Bail out! reason" and the
+# totals), the reason its stderr's one line (matching PATTERN, an ERE)
+ktap_early() {
+	local name=$1 how=$2 want=$3 pattern=$4 form=0
+	python3 - "$T_TMP/$name.out" "$T_TMP/$name.err" "$how" "$pattern" <<'EOF' || form=1
+import re, sys
+out, err, how, pattern = sys.argv[1:]
+lines = open(out).read().splitlines()
+errs = open(err).read().splitlines()
+why = re.sub(r"^[a-z_]+: ", "", errs[0]) if len(errs) == 1 else None
+want = ["KTAP version 1"] + (["1..0 # SKIP %s" % why] if how == "skip" else
+	["Bail out! %s" % why, "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0"])
+sys.exit(not (why and lines == want and re.search(pattern, why)))
+EOF
+	expect "$name: exit $want (rc=$RC), KTAP that says $how, the reason stderr's one line: $(head -c 200 "$T_TMP/$name.err")" \
+		test "$RC" -eq "$want" -a "$form" -eq 0
+}
+
+# an early end, by --ktap's statuses: the machine cannot run it now (the
+# lock busy, no privileges): 4, KSFT_SKIP; a usage error: 1, KSFT_FAIL
+# (2 is KSFT_XFAIL); a signal: 128+N. KTAP on stdout each time.
+sec_early() {
+	local i pid
+	hold_lock
+	run_capture busy ./test_overhead --ktap -r 1 -m base,raw_tp -e getpgid --lock-wait 0
+	ktap_early busy skip 4 'holds .*bpf-overhead-bench.lock'
+	run_capture busymp ./map_perf_test --ktap -r 1 -t hash_lookup --lock-wait 0 --json "$T_TMP/busymp.json"
+	ktap_early busymp skip 4 'holds .*bpf-overhead-bench.lock'
+	expect "lock busy: --json's file not written, no file left beside it" \
+		eval '[ ! -e "$T_TMP/busymp.json" ] && [ -z "$(ls -A "$T_TMP" | grep "busymp.json.tmp")" ]'
+	# the wrapper as installed (beside its program): another tool's run
+	# is a SKIP, not a kernel's failure
+	mkdir -p "$T_TMP/wrap"
+	cp tools/kselftest/test_overhead.sh test_overhead "$T_TMP/wrap/"
+	run_capture wrap "$T_TMP/wrap/test_overhead.sh" -m raw_tp -e getpgid --lock-wait 0
+	ktap_early wrap skip 4 'holds .*bpf-overhead-bench.lock'
+	# map_perf_test's passes no -r to --memory, which takes no samples
+	cp tools/kselftest/map_perf_test.sh map_perf_test "$T_TMP/wrap/"
+	run_capture wrapmem "$T_TMP/wrap/map_perf_test.sh" --memory hash --entries 1000 --lock-wait 0
+	ktap_early wrapmem skip 4 'holds .*bpf-overhead-bench.lock'
+	# waiting for the lock, a SIGTERM: 143, and KTAP that bails out
+	./test_overhead --ktap -r 1 -m raw_tp -e getpgid --lock-wait 30 \
+		>"$T_TMP/sigwait.out" 2>"$T_TMP/sigwait.log" &
+	pid=$!
+	for i in $(seq 50); do grep -q 'waiting for' "$T_TMP/sigwait.log" && break; sleep 0.1; done
+	kill -TERM "$pid"
+	wait "$pid"
+	RC=$?
+	grep -v 'waiting for' "$T_TMP/sigwait.log" >"$T_TMP/sigwait.err"
+	ktap_early sigwait bail 143 '^interrupted by'
+	release_lock
+	# no privileges: the machine cannot run it as this user
+	run_capture nopriv setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all ./test_overhead --ktap -r 1 -m raw_tp -e getpgid
+	ktap_early nopriv skip 4 'CAP_BPF'
+	run_capture usage ./test_overhead --ktap --json - -m base -e getpgid
+	ktap_early usage bail 1 'give --json a file'
+	run_capture usage2 ./test_overhead --ktap --list
+	ktap_early usage2 bail 1 'does not apply to --list'
+	run_capture usage3 ./map_perf_test --ktap -r 0
+	ktap_early usage3 bail 1 "bad value '0' for --repeat"
+	# --kta is --ktap to getopt: the error comes before it is read
+	run_capture usage4 ./map_perf_test -r 0 --kta
+	ktap_early usage4 bail 1 "bad value '0' for --repeat"
 }
 
 # ks_run DIR NAME ARGS...: DIR's run_kselftest.sh ARGS as root, its output
@@ -131,7 +196,15 @@ sec_install() {
 	sleep 0.5
 	expect "settings timeout=2: the run's programs are gone" \
 		eval '[ -z "$(alive_in "$T_TMP/kst")" ]'
+	# another tool's run holds the lock: a SKIP with the reason, nested,
+	# never a failure of the kernel's
+	hold_lock
+	KSELFTEST_TEST_OVERHEAD_SH_ARGS="--lock-wait 0 -m raw_tp -e getpgid" \
+		T_REAL_LOCK=1 ks_run "$ks" ksbusy -t bpf_overhead:test_overhead.sh
+	release_lock
+	expect "the lock busy: the runner says SKIP, the test's KTAP its reason" \
+		eval 'grep -qx "ok 1 selftests: bpf_overhead: test_overhead.sh # SKIP" "$T_TMP/ksbusy.out" && grep -q "^# 1\.\.0 # SKIP .*holds .*lock" "$T_TMP/ksbusy.out"'
 }
 
-sections format exit install
+sections format exit early install
 finish

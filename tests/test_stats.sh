@@ -284,7 +284,10 @@ bad_cmp "--compare twice" --compare "$A" "$B" --compare "$A" "$B"
 bad_cmp "--compare with one file given twice for A" --compare "$A" "$A" -- "$B"
 bad_cmp "--ignore-param without --compare" --ignore-param progs
 bad_cmp "--ignore-param with an empty key" --compare "$A" "$B" --ignore-param progs,
-bad_cmp "--compare --json to a directory" --compare "$A" "$B" --json "$T_TMP"
+# an output that cannot be written is no bad input: 1, not 2
+run_capture cmpdir "$PROG" --compare "$A" "$B" --json "$T_TMP"
+expect "--compare --json to a directory: exit 1, one line naming it (rc=$RC)" \
+	eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$T_TMP/cmpdir.err")" -eq 1 ] && grep -q "cannot write .*: Is a directory" "$T_TMP/cmpdir.err"'
 
 printf '{"schema": "bpf-bench/1",\n "results": [1,]}\n' >"$T_TMP/bad.json"
 run_capture cmpbad "$PROG" --compare "$T_TMP/a.json" "$T_TMP/bad.json"
