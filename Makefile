@@ -227,6 +227,16 @@ $(OBJDIR)/maps/%.o: maps/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 
 # the uprobe events' targets, per architecture, and the rest of overhead/
 $(BINDIR)/test_overhead: $(patsubst %.c,$(OBJDIR)/%.o,$(test_overhead_SRCS))
+# The uprobe modes attach to those targets by name, which libbpf looks up
+# in the binary's symbol tables: in .dynsym too, so that they survive a
+# package's strip (dh_strip takes .symtab). A static binary has none.
+UPROBE_TARGETS := uprobe_nop uprobe_push uprobe_ret
+ifneq ($(STATIC),1)
+$(BINDIR)/test_overhead: LDFLAGS += \
+	$(foreach t,$(UPROBE_TARGETS),-Wl,--export-dynamic-symbol=$(t) \
+	-Wl,--export-dynamic-symbol='$(t)_[0-9]' \
+	-Wl,--export-dynamic-symbol='$(t)_[0-9][0-9]' -Wl,--export-dynamic-symbol=$(t)_base)
+endif
 
 # The test build, for the tests that inject faults (BENCH_TEST_FAULT, see
 # bench.h): the same programs compiled with -DBENCH_TESTING, BPF objects
