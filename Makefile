@@ -18,6 +18,7 @@
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
 #   make plot JSON=F   pictures of --json files F (tools/plot.py)
+#   make man           the man pages, from Documentation/ by rst2man
 #   make kselftest-install [INSTALL_PATH=dir]
 #                      a kselftest collection, bpf_overhead, of the static
 #                      programs with the kernel's run_kselftest.sh (from
@@ -339,13 +340,28 @@ deps-run deps-vmtest deps-plot:
 deps-arm64:
 	$(Q)tools/install-deps.sh arm64
 
-# README's tables of modes, events and map tests, from the programs' own
-# (tools/readme-tables.py); tests/test_docs.sh fails when they differ
+# the man pages' lists of modes, events and map tests, from the programs'
+# own (tools/doc-tables.py); tests/test_docs.sh fails when they differ
 docs: all
 	$(Q)./test_overhead --list --json $(OUTPUT)/test_overhead.list.json
 	$(Q)./map_perf_test --list --json $(OUTPUT)/map_perf_test.list.json
-	$(Q)tools/readme-tables.py README.rst $(OUTPUT)/test_overhead.list.json \
+	$(Q)tools/doc-tables.py Documentation $(OUTPUT)/test_overhead.list.json \
 		$(OUTPUT)/map_perf_test.list.json
+
+# The man pages, test_overhead(8) and map_perf_test(8): their sources are
+# Documentation/test_overhead.rst and map_perf_test.rst, which include
+# Documentation/common_*.rst, made by docutils' rst2man as bpftool's are
+RST2MAN ?= rst2man
+MAN8 := $(PROGS:%=build/man/%.8)
+man: $(MAN8)
+
+build/man/%.8: Documentation/%.rst $(wildcard Documentation/common_*.rst)
+	$(call msg,GEN,$@)
+	$(Q)command -v $(RST2MAN) >/dev/null || { \
+		echo "$(RST2MAN) not found: make deps-install (python3-docutils)" >&2; \
+		exit 1; }
+	$(Q)mkdir -p $(@D)
+	$(Q)$(RST2MAN) --halt=warning --strip-comments $< $@.tmp && mv $@.tmp $@
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all testing
@@ -439,9 +455,9 @@ clean:
 		$(OUTPUT)/static $(OUTPUT)/dynamic $(OUTPUT)/testing \
 		test_overhead map_perf_test
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
-	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest
+	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest build/man
 
-.PHONY: all docs tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
+.PHONY: all docs man tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:
