@@ -18,6 +18,13 @@
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
 #   make plot JSON=F   pictures of --json files F (tools/plot.py)
+#   make install [DESTDIR=dir] [prefix=/usr]
+#                      both programs in $(sbindir) (as bpftool's
+#                      /usr/sbin), their man pages, the bash completion and
+#                      the documentation; prefix /usr/local by default, and
+#                      GNU's directory variables (sbindir, mandir, docdir,
+#                      ...). make uninstall removes exactly that
+#   make man           the man pages, from Documentation/ by rst2man
 #   make man           the man pages, from Documentation/ by rst2man
 #   make kselftest-install [INSTALL_PATH=dir]
 #                      a kselftest collection, bpf_overhead, of the static
@@ -333,7 +340,7 @@ $(HOLD_HOOK): $(OBJDIR)/tests/hold_hook.o
 deps:
 	$(Q)tools/install-deps.sh check
 
-deps-run deps-vmtest deps-plot:
+deps-run deps-vmtest deps-plot deps-install:
 	$(Q)tools/install-deps.sh $(@:deps-%=%)
 
 # run's, the cross toolchain, arm64's static libraries and qemu for arm64
@@ -362,6 +369,56 @@ build/man/%.8: Documentation/%.rst $(wildcard Documentation/common_*.rst)
 		exit 1; }
 	$(Q)mkdir -p $(@D)
 	$(Q)$(RST2MAN) --halt=warning --strip-comments $< $@.tmp && mv $@.tmp $@
+
+# make install: GNU's directory variables, with DESTDIR for a staging
+# tree (a package's); programs in sbindir, as bpftool in /usr/sbin: they
+# are for the machine's administrator (root, or CAP_BPF and CAP_PERFMON).
+# bash-completion finds the completion in $$XDG_DATA_DIRS/bash-completion/
+# completions, /usr/local/share and /usr/share by default (bpftool's
+# Makefile has /usr/share's whatever the prefix).
+prefix ?= /usr/local
+exec_prefix ?= $(prefix)
+sbindir ?= $(exec_prefix)/sbin
+datarootdir ?= $(prefix)/share
+mandir ?= $(datarootdir)/man
+man8dir ?= $(mandir)/man8
+docdir ?= $(datarootdir)/doc/bpf-overhead-bench
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+INSTALL ?= install
+
+# what make install puts there, for make uninstall: the completion's one
+# file under each program's name (map_perf_test's a link to it)
+DOC_FILES := README.rst $(wildcard Documentation/*.rst)
+INSTALLED := $(PROGS:%=$(sbindir)/%) $(PROGS:%=$(man8dir)/%.8) \
+	     $(PROGS:%=$(bashcompdir)/%) $(DOC_FILES:%=$(docdir)/%)
+INSTALL_DIRS := $(sbindir) $(man8dir) $(bashcompdir) $(docdir)/Documentation
+
+# installs the man pages' tool first, as make run and make check do theirs
+install: deps-install
+	$(Q)$(MAKE) --no-print-directory install-files
+
+install-files: $(PROGS:%=$(BINDIR)/%) $(MAN8)
+	$(call msg,INSTALL,$(DESTDIR)$(prefix))
+	$(Q)$(INSTALL) -d -m 755 $(addprefix $(DESTDIR),$(INSTALL_DIRS))
+	$(Q)$(INSTALL) -m 755 $(PROGS:%=$(BINDIR)/%) $(DESTDIR)$(sbindir)
+	$(Q)$(INSTALL) -m 644 $(MAN8) $(DESTDIR)$(man8dir)
+	$(Q)$(INSTALL) -m 644 bash-completion/test_overhead $(DESTDIR)$(bashcompdir)
+	$(Q)ln -sf test_overhead $(DESTDIR)$(bashcompdir)/map_perf_test
+	$(Q)$(INSTALL) -m 644 README.rst $(DESTDIR)$(docdir)
+	$(Q)$(INSTALL) -m 644 $(wildcard Documentation/*.rst) $(DESTDIR)$(docdir)/Documentation
+
+# the files, and the project's own doc directory; with DESTDIR, the
+# directories install made there as they become empty, never DESTDIR
+# itself. Without it, system directories stay (/usr/local/sbin is Debian's).
+uninstall:
+	$(call msg,UNINST,$(DESTDIR)$(prefix))
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(Q)if [ -z '$(DESTDIR)' ]; then \
+		rmdir --ignore-fail-on-non-empty $(docdir)/Documentation $(docdir); \
+	elif [ -d '$(DESTDIR)' ]; then \
+		cd '$(DESTDIR)' && rmdir -p --ignore-fail-on-non-empty \
+			$(patsubst /%,%,$(INSTALL_DIRS)); \
+	fi 2>/dev/null || true
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all testing
@@ -457,7 +514,8 @@ clean:
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
 	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest build/man
 
-.PHONY: all docs man tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
+.PHONY: all docs man install install-files uninstall \
+	tests testing deps deps-run deps-vmtest deps-plot deps-install deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:
