@@ -25,7 +25,9 @@
 #                      GNU's directory variables (sbindir, mandir, docdir,
 #                      ...). make uninstall removes exactly that
 #   make man           the man pages, from Documentation/ by rst2man
-#   make man           the man pages, from Documentation/ by rst2man
+#   make deb           the Debian package (debian/), dpkg-buildpackage on a
+#                      copy of the tree in build/deb/, then lintian;
+#                      make check-deb builds it and checks it installs
 #   make kselftest-install [INSTALL_PATH=dir]
 #                      a kselftest collection, bpf_overhead, of the static
 #                      programs with the kernel's run_kselftest.sh (from
@@ -207,7 +209,7 @@ $(OBJDIR): | $(TOOLCHAIN)
 $(OBJDIR)/%.o: %.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(patsubst %.c,$(OBJDIR)/%.o,test_overhead_user.c $(test_overhead_SRCS)): \
 	$(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
@@ -231,7 +233,7 @@ $(patsubst %.c,$(OBJDIR)/%.o,$(map_perf_test_SRCS)): \
 $(OBJDIR)/maps/%.o: maps/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # the uprobe events' targets, per architecture, and the rest of overhead/
 $(BINDIR)/test_overhead: $(patsubst %.c,$(OBJDIR)/%.o,$(test_overhead_SRCS))
@@ -270,7 +272,7 @@ $(TESTDIR)/%_kern.skel.h: $(TESTDIR)/%_kern.o
 $(TESTDIR)/%.o: %.c $(HEADERS) | $(TESTDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(patsubst %.c,$(TESTDIR)/%.o,test_overhead_user.c $(test_overhead_SRCS)): \
 	$(test_overhead_BPF:%=$(TESTDIR)/%.skel.h)
@@ -282,7 +284,7 @@ $(patsubst %.c,$(TESTDIR)/%.o,$(map_perf_test_SRCS)): \
 $(TESTDIR)/maps/%.o: maps/%.c $(HEADERS) | $(TESTDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(TESTING_PROGS): $(TESTDIR)/%: $(TESTDIR)/%_user.o \
 		  $(patsubst %.c,$(TESTDIR)/%.o,$(RUNNER))
@@ -298,7 +300,7 @@ tests: $(STATS_TEST) $(HOLD_HOOK)
 $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,$(addprefix runner/,bench_stats.c \
@@ -340,7 +342,7 @@ $(HOLD_HOOK): $(OBJDIR)/tests/hold_hook.o
 deps:
 	$(Q)tools/install-deps.sh check
 
-deps-run deps-vmtest deps-plot deps-install:
+deps-run deps-vmtest deps-plot deps-install deps-deb:
 	$(Q)tools/install-deps.sh $(@:deps-%=%)
 
 # run's, the cross toolchain, arm64's static libraries and qemu for arm64
@@ -420,6 +422,17 @@ uninstall:
 			$(patsubst /%,%,$(INSTALL_DIRS)); \
 	fi 2>/dev/null || true
 
+# The Debian package, built as the issue's check does: dpkg-buildpackage
+# -us -uc -b on a copy of the tree's files (build/deb/), lintian after
+deb: deps-deb
+	$(Q)tools/deb.sh build/deb
+
+# that build, then the package checked against make install's layout,
+# installed here, run from /usr/sbin and removed (slow: not in make check;
+# .ci/run runs it)
+check-deb: deps-deb
+	$(Q)tests/run.sh tests/test_deb_package.sh
+
 check: deps
 	$(Q)$(MAKE) --no-print-directory all testing
 	$(Q)tests/run.sh
@@ -427,7 +440,7 @@ check: deps
 # the checks of figures that only undisturbed rows have (statistics of
 # samples, fits, --prog-stats' timings): strict, for a quiet machine; on
 # the shared CI machine make check skips them when every row is disturbed
-QUIET_TESTS := $(filter-out tests/test_arm64_% tests/test_vm%,$(wildcard tests/test_*.sh))
+QUIET_TESTS := $(filter-out tests/test_arm64_% tests/test_vm% tests/test_deb_%,$(wildcard tests/test_*.sh))
 check-quiet: all testing
 	$(Q)BENCH_TESTS_QUIET=1 tests/run.sh $(sort $(QUIET_TESTS))
 
@@ -512,10 +525,10 @@ clean:
 		$(OUTPUT)/static $(OUTPUT)/dynamic $(OUTPUT)/testing \
 		test_overhead map_perf_test
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
-	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest build/man
+	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest build/man build/deb
 
-.PHONY: all docs man install install-files uninstall \
-	tests testing deps deps-run deps-vmtest deps-plot deps-install deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
+.PHONY: all docs man install install-files uninstall deb check-deb \
+	tests testing deps deps-run deps-vmtest deps-plot deps-install deps-deb deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:

@@ -12,7 +12,7 @@
 cd "$(dirname "$0")/.." || exit 1
 if [ $# -eq 0 ]; then
 	for t in tests/test_*.sh; do
-		case $t in tests/test_arm64_* | tests/test_quiet_*) continue ;; esac
+		case $t in tests/test_arm64_* | tests/test_quiet_* | tests/test_deb_*) continue ;; esac
 		set -- "$@" "$t"
 	done
 fi

@@ -18,9 +18,12 @@
 #            (make vmtest)
 #   plot     python3-matplotlib (make plot)
 #   install  run's, and docutils' rst2man for the man pages (make install)
+#   deb      install's, and what building the Debian package and checking
+#            it take: dpkg-dev, debhelper, lintian (make deb, make check-deb)
 #   check    (default) all of those, and what the tests use: procps,
 #            python3, docutils, man-db, bash-completion, the kernel's
-#            kselftest runner (linux-source-6.1) (make check, make deps)
+#            kselftest runner (linux-source-6.1) (make check, make deps),
+#            so that dpkg-buildpackage builds a fresh clone after make deps
 #   arm64    run's, plus the arm64 cross toolchain, the arm64 static
 #            libraries and qemu for arm64 (make deps-arm64)
 # (group_* and include_* are read by name)
@@ -28,7 +31,7 @@
 set -u
 
 usage() {
-	echo "usage: tools/install-deps.sh [--list] [run|check|vmtest|plot|install|arm64]..." >&2
+	echo "usage: tools/install-deps.sh [--list] [run|check|vmtest|plot|install|deb|arm64]..." >&2
 	exit 2
 }
 
@@ -56,6 +59,9 @@ declare -A need=(
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib
 	[man-db]=/usr/bin/man
 	[bash-completion]=/usr/share/bash-completion/bash_completion
+	[dpkg-dev]=/usr/bin/dpkg-buildpackage
+	[debhelper]=/usr/bin/dh
+	[lintian]=/usr/bin/lintian
 	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
 )
 
@@ -69,8 +75,11 @@ group_run="clang gcc libc6-dev make binutils libelf-dev zlib1g-dev
 	   libjansson-dev systemtap-sdt-dev"
 group_vmtest="libzstd-dev qemu-system-x86 busybox-static cpio python3"
 group_plot="python3 python3-matplotlib"
-# the man pages are made by docutils' rst2man (make install)
+# the man pages are made by docutils' rst2man (make install); the Debian
+# package's Build-Depends are install's (debian/control), and building it
+# takes dpkg-dev and debhelper, checking it lintian
 group_install="python3-docutils"
+group_deb="dpkg-dev debhelper lintian"
 # tests/test_ktap.sh runs the kernel's own kselftest runner,
 # run_kselftest.sh, from Debian's kernel source tarball; tests/test_docs.sh
 # renders the man pages with man, tests/test_completion.sh drives the
@@ -80,7 +89,8 @@ group_check="procps python3 python3-docutils man-db bash-completion
 # the groups each one takes in too
 include_vmtest=run
 include_install=run
-include_check="run vmtest plot install"
+include_deb=install
+include_check="run vmtest plot install deb"
 include_arm64=run
 
 # The arm64 cross build links Debian's own arm64 static libraries (multiarch
@@ -149,7 +159,7 @@ list=0
 declare -A groups=()
 add_group() {
 	local g inc
-	case $1 in run | check | vmtest | plot | install | arm64) ;; *) usage ;; esac
+	case $1 in run | check | vmtest | plot | install | deb | arm64) ;; *) usage ;; esac
 	[ -z "${groups[$1]:-}" ] || return 0
 	groups[$1]=1
 	inc=include_$1
