@@ -18,6 +18,16 @@
 #   make vmtest-arm64  the arm64 binaries on Debian's arm64 kernel under qemu
 #   make check-arm64   the arm64 cross build's checks (no qemu)
 #   make plot JSON=F   pictures of --json files F (tools/plot.py)
+#   make install [DESTDIR=dir] [prefix=/usr]
+#                      both programs in $(sbindir) (as bpftool's
+#                      /usr/sbin), their man pages, the bash completion and
+#                      the documentation; prefix /usr/local by default, and
+#                      GNU's directory variables (sbindir, mandir, docdir,
+#                      ...). make uninstall removes exactly that
+#   make man           the man pages, from Documentation/ by rst2man
+#   make deb           the Debian package (debian/), dpkg-buildpackage on a
+#                      copy of the tree in build/deb/, then lintian;
+#                      make check-deb builds it and checks it installs
 #   make kselftest-install [INSTALL_PATH=dir]
 #                      a kselftest collection, bpf_overhead, of the static
 #                      programs with the kernel's run_kselftest.sh (from
@@ -199,7 +209,7 @@ $(OBJDIR): | $(TOOLCHAIN)
 $(OBJDIR)/%.o: %.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(patsubst %.c,$(OBJDIR)/%.o,test_overhead_user.c $(test_overhead_SRCS)): \
 	$(test_overhead_BPF:%=$(OUTPUT)/%.skel.h)
@@ -223,10 +233,20 @@ $(patsubst %.c,$(OBJDIR)/%.o,$(map_perf_test_SRCS)): \
 $(OBJDIR)/maps/%.o: maps/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # the uprobe events' targets, per architecture, and the rest of overhead/
 $(BINDIR)/test_overhead: $(patsubst %.c,$(OBJDIR)/%.o,$(test_overhead_SRCS))
+# The uprobe modes attach to those targets by name, which libbpf looks up
+# in the binary's symbol tables: in .dynsym too, so that they survive a
+# package's strip (dh_strip takes .symtab). A static binary has none.
+UPROBE_TARGETS := uprobe_nop uprobe_push uprobe_ret
+ifneq ($(STATIC),1)
+$(BINDIR)/test_overhead: LDFLAGS += \
+	$(foreach t,$(UPROBE_TARGETS),-Wl,--export-dynamic-symbol=$(t) \
+	-Wl,--export-dynamic-symbol='$(t)_[0-9]' \
+	-Wl,--export-dynamic-symbol='$(t)_[0-9][0-9]' -Wl,--export-dynamic-symbol=$(t)_base)
+endif
 
 # The test build, for the tests that inject faults (BENCH_TEST_FAULT, see
 # bench.h): the same programs compiled with -DBENCH_TESTING, BPF objects
@@ -252,7 +272,7 @@ $(TESTDIR)/%_kern.skel.h: $(TESTDIR)/%_kern.o
 $(TESTDIR)/%.o: %.c $(HEADERS) | $(TESTDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(patsubst %.c,$(TESTDIR)/%.o,test_overhead_user.c $(test_overhead_SRCS)): \
 	$(test_overhead_BPF:%=$(TESTDIR)/%.skel.h)
@@ -264,7 +284,7 @@ $(patsubst %.c,$(TESTDIR)/%.o,$(map_perf_test_SRCS)): \
 $(TESTDIR)/maps/%.o: maps/%.c $(HEADERS) | $(TESTDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) -DBENCH_TESTING -I$(TESTDIR) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(TESTING_PROGS): $(TESTDIR)/%: $(TESTDIR)/%_user.o \
 		  $(patsubst %.c,$(TESTDIR)/%.o,$(RUNNER))
@@ -280,7 +300,7 @@ tests: $(STATS_TEST) $(HOLD_HOOK)
 $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,$(addprefix runner/,bench_stats.c \
@@ -322,20 +342,96 @@ $(HOLD_HOOK): $(OBJDIR)/tests/hold_hook.o
 deps:
 	$(Q)tools/install-deps.sh check
 
-deps-run deps-vmtest deps-plot:
+deps-run deps-vmtest deps-plot deps-install deps-deb:
 	$(Q)tools/install-deps.sh $(@:deps-%=%)
 
 # run's, the cross toolchain, arm64's static libraries and qemu for arm64
 deps-arm64:
 	$(Q)tools/install-deps.sh arm64
 
-# README's tables of modes, events and map tests, from the programs' own
-# (tools/readme-tables.py); tests/test_docs.sh fails when they differ
+# the man pages' lists of modes, events and map tests, from the programs'
+# own (tools/doc-tables.py); tests/test_docs.sh fails when they differ
 docs: all
 	$(Q)./test_overhead --list --json $(OUTPUT)/test_overhead.list.json
 	$(Q)./map_perf_test --list --json $(OUTPUT)/map_perf_test.list.json
-	$(Q)tools/readme-tables.py README.rst $(OUTPUT)/test_overhead.list.json \
+	$(Q)tools/doc-tables.py Documentation $(OUTPUT)/test_overhead.list.json \
 		$(OUTPUT)/map_perf_test.list.json
+
+# The man pages, test_overhead(8) and map_perf_test(8): their sources are
+# Documentation/test_overhead.rst and map_perf_test.rst, which include
+# Documentation/common_*.rst, made by docutils' rst2man as bpftool's are
+RST2MAN ?= rst2man
+MAN8 := $(PROGS:%=build/man/%.8)
+man: $(MAN8)
+
+build/man/%.8: Documentation/%.rst $(wildcard Documentation/common_*.rst)
+	$(call msg,GEN,$@)
+	$(Q)command -v $(RST2MAN) >/dev/null || { \
+		echo "$(RST2MAN) not found: make deps-install (python3-docutils)" >&2; \
+		exit 1; }
+	$(Q)mkdir -p $(@D)
+	$(Q)$(RST2MAN) --halt=warning --strip-comments $< $@.tmp && mv $@.tmp $@
+
+# make install: GNU's directory variables, with DESTDIR for a staging
+# tree (a package's); programs in sbindir, as bpftool in /usr/sbin: they
+# are for the machine's administrator (root, or CAP_BPF and CAP_PERFMON).
+# bash-completion finds the completion in $$XDG_DATA_DIRS/bash-completion/
+# completions, /usr/local/share and /usr/share by default (bpftool's
+# Makefile has /usr/share's whatever the prefix).
+prefix ?= /usr/local
+exec_prefix ?= $(prefix)
+sbindir ?= $(exec_prefix)/sbin
+datarootdir ?= $(prefix)/share
+mandir ?= $(datarootdir)/man
+man8dir ?= $(mandir)/man8
+docdir ?= $(datarootdir)/doc/bpf-overhead-bench
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+INSTALL ?= install
+
+# what make install puts there, for make uninstall: the completion's one
+# file under each program's name (map_perf_test's a link to it)
+DOC_FILES := README.rst $(wildcard Documentation/*.rst)
+INSTALLED := $(PROGS:%=$(sbindir)/%) $(PROGS:%=$(man8dir)/%.8) \
+	     $(PROGS:%=$(bashcompdir)/%) $(DOC_FILES:%=$(docdir)/%)
+INSTALL_DIRS := $(sbindir) $(man8dir) $(bashcompdir) $(docdir)/Documentation
+
+# installs the man pages' tool first, as make run and make check do theirs
+install: deps-install
+	$(Q)$(MAKE) --no-print-directory install-files
+
+install-files: $(PROGS:%=$(BINDIR)/%) $(MAN8)
+	$(call msg,INSTALL,$(DESTDIR)$(prefix))
+	$(Q)$(INSTALL) -d -m 755 $(addprefix $(DESTDIR),$(INSTALL_DIRS))
+	$(Q)$(INSTALL) -m 755 $(PROGS:%=$(BINDIR)/%) $(DESTDIR)$(sbindir)
+	$(Q)$(INSTALL) -m 644 $(MAN8) $(DESTDIR)$(man8dir)
+	$(Q)$(INSTALL) -m 644 bash-completion/test_overhead $(DESTDIR)$(bashcompdir)
+	$(Q)ln -sf test_overhead $(DESTDIR)$(bashcompdir)/map_perf_test
+	$(Q)$(INSTALL) -m 644 README.rst $(DESTDIR)$(docdir)
+	$(Q)$(INSTALL) -m 644 $(wildcard Documentation/*.rst) $(DESTDIR)$(docdir)/Documentation
+
+# the files, and the project's own doc directory; with DESTDIR, the
+# directories install made there as they become empty, never DESTDIR
+# itself. Without it, system directories stay (/usr/local/sbin is Debian's).
+uninstall:
+	$(call msg,UNINST,$(DESTDIR)$(prefix))
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(Q)if [ -z '$(DESTDIR)' ]; then \
+		rmdir --ignore-fail-on-non-empty $(docdir)/Documentation $(docdir); \
+	elif [ -d '$(DESTDIR)' ]; then \
+		cd '$(DESTDIR)' && rmdir -p --ignore-fail-on-non-empty \
+			$(patsubst /%,%,$(INSTALL_DIRS)); \
+	fi 2>/dev/null || true
+
+# The Debian package, built as the issue's check does: dpkg-buildpackage
+# -us -uc -b on a copy of the tree's files (build/deb/), lintian after
+deb: deps-deb
+	$(Q)tools/deb.sh build/deb
+
+# that build, then the package checked against make install's layout,
+# installed here, run from /usr/sbin and removed (slow: not in make check;
+# .ci/run runs it)
+check-deb: deps-deb
+	$(Q)tests/run.sh tests/test_deb_package.sh
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all testing
@@ -344,7 +440,7 @@ check: deps
 # the checks of figures that only undisturbed rows have (statistics of
 # samples, fits, --prog-stats' timings): strict, for a quiet machine; on
 # the shared CI machine make check skips them when every row is disturbed
-QUIET_TESTS := $(filter-out tests/test_arm64_% tests/test_vm%,$(wildcard tests/test_*.sh))
+QUIET_TESTS := $(filter-out tests/test_arm64_% tests/test_vm% tests/test_deb_%,$(wildcard tests/test_*.sh))
 check-quiet: all testing
 	$(Q)BENCH_TESTS_QUIET=1 tests/run.sh $(sort $(QUIET_TESTS))
 
@@ -429,9 +525,10 @@ clean:
 		$(OUTPUT)/static $(OUTPUT)/dynamic $(OUTPUT)/testing \
 		test_overhead map_perf_test
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
-	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest
+	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest build/man build/deb
 
-.PHONY: all docs tests testing deps deps-run deps-vmtest deps-plot deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
+.PHONY: all docs man install install-files uninstall deb check-deb \
+	tests testing deps deps-run deps-vmtest deps-plot deps-install deps-deb deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
 	first-run repro \
 	clean mutation-check
 .DELETE_ON_ERROR:

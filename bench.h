@@ -519,8 +519,8 @@ struct json_t;
  *	JSON object, which the runner owns. Required.
  * @list_doc: --list: called once, to add the family's tables to @root,
  *	the document, whatever the selection: each entry's name, test_flags
- *	bits and help text (what README's tables are made from, by make
- *	docs), and "free_bits", the test_flags bits no entry takes, which
+ *	bits and help text (what the manual's tables are made from, by
+ *	make docs, and the shell's completion), and "free_bits", the test_flags bits no entry takes, which
  *	--list without --json prints too. May be NULL.
  *
  * The callbacks below are called only for rows that run programs

@@ -485,9 +485,10 @@ static int parse_args(int argc, char **argv)
 }
 
 /*
- * --list: every test with its bit, syscall and help, and the bits free:
- * a test's bit is its number, so a new test takes the first (make docs
- * makes README's table from this)
+ * --list: every test with its bit, syscall and help, the bits free (a
+ * test's bit is its number, so a new test takes the first), and the
+ * attach methods: what the manual's tables (make docs) and the shell's
+ * completion are made from
  */
 static void list_doc(json_t *root)
 {
@@ -503,6 +504,11 @@ static void list_doc(json_t *root)
 	for (t = NR_TESTS; t < 64; t++)
 		json_array_append_new(a, json_integer(t));
 	json_object_set_new(root, "free_bits", a);
+	a = json_array();
+	for (t = 0; t < NR_METHODS; t++)
+		json_array_append_new(a, json_pack("{s:s}", "name",
+						   methods[t].name));
+	json_object_set_new(root, "methods", a);
 	list_memory_doc(root);
 }
 

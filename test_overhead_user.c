@@ -462,6 +462,7 @@ const char *const body_help[] = {
 	[BODY_READS] = "upstream's reads of the renamed task in every mode",
 	[BODY_UPSTREAM] = "upstream's programs: the reads in kprobe only",
 };
+#define NR_BODIES	((int)ARRAY_SIZE(body_help))
 
 struct overhead_opts opt;
 
@@ -534,7 +535,7 @@ static int parse_option(int key, const char *arg)
 		return parse_names(arg, "event", NR_EVENTS, event_name,
 				   sel.event_on);
 	case OPT_BODY:
-		i = name_index(arg, body_names, 3);
+		i = name_index(arg, body_names, NR_BODIES);
 		if (i < 0) {
 			pr_err("unknown body '%s': count, reads or upstream",
 			       printable(arg));
@@ -635,8 +636,9 @@ static json_t *flag_json(__u64 flag)
 }
 
 /*
- * --list: the modes and events with their bits and help, and the bits
- * free for a new one. What README's tables are made from (make docs).
+ * --list: the modes and events with their bits and help, the bodies, and
+ * the bits free for a new one. What the manual's tables (make docs) and
+ * the shell's completion are made from.
  */
 static void list_doc(json_t *root)
 {
@@ -674,6 +676,11 @@ static void list_doc(json_t *root)
 	}
 	json_object_set_new(root, "events", a);
 	a = json_array();
+	for (m = 0; m < NR_BODIES; m++)
+		json_array_append_new(a, json_pack("{s:s, s:s}", "name",
+			body_names[m], "help", body_help[m]));
+	json_object_set_new(root, "bodies", a);
+	a = json_array();
 	for (bit = 0; bit < 64; bit++)
 		if (!(taken & 1ull << bit))
 			json_array_append_new(a, json_integer(bit));
@@ -693,7 +700,7 @@ static void usage_tables(FILE *f)
 	for (m = 0; m < NR_MODES; m++)
 		print_help_item(f, modes[m].name, modes[m].help);
 	fprintf(f, "\nBodies (--body):\n");
-	for (m = 0; m < 3; m++)
+	for (m = 0; m < NR_BODIES; m++)
 		print_help_item(f, body_names[m], body_help[m]);
 	fprintf(f,
 "\ntest_flags (upstream-compatible; default: all): for each mode, the low\n"

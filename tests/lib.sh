@@ -530,3 +530,12 @@ rows_checked() {
 	checks_from python3 "$TESTS/rows.py" "$T_TMP/$1.json" "$2" "$3" \
 		--help-text "$T_TMP/help.txt" --ids "$T_TMP/$1.ids" "${@:4}"
 }
+
+# ---- installed trees ----
+
+# layout DIR: DIR's files ("f PATH") and links ("l PATH -> TARGET"), one a
+# line, relative to DIR, sorted: what make install or a package laid out
+layout() {
+	(cd "$1" && find . -mindepth 1 \( -type f -printf 'f %P\n' \) -o \
+		\( -type l -printf 'l %P -> %l\n' \)) | sort
+}

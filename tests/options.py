@@ -11,7 +11,8 @@
 	caller holds it), so they end at the lock. "ok - ..." / "not ok -
 	..." lines, as tests/lib.sh's checks_from reads them.
   options.py table LIST.json
-	the table in reStructuredText, as the docs hold it
+	the table in reStructuredText, as the docs hold it (a definition
+	list: each option, then the ways it applies to)
   options.py doc LIST.json FILE.rst
 	FILE.rst holds that table between ".. options-table-begin" and
 	".. options-table-end": one "ok"/"not ok" line
@@ -110,21 +111,19 @@ def way_order(w):
 
 
 def table(doc):
+	"""a definition list, each option and the ways it applies to (a man
+	page's table would not fit 80 columns)"""
 	ways = sorted({w for o in doc["options"] for w in o["ways"]}, key=way_order)
-	head = ["option"] + ways
-	rows = []
+	out = []
 	for o in doc["options"]:
 		if o["name"] == "help":
 			continue
 		name = ("-%s, --%s" % (o["short"], o["name"]) if o["short"]
 			else "--" + o["name"])
-		rows.append([name] + ["yes" if w in o["ways"] else "" for w in ways])
-	width = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
-	rule = "  ".join("=" * w for w in width)
-
-	def line(r):
-		return "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip()
-	return "\n".join([rule, line(head), rule] + [line(r) for r in rows] + [rule])
+		out.append("``%s``" % name)
+		out.append("   " + ", ".join(w if w == "run" else "``%s``" % w
+					  for w in ways if w in o["ways"]))
+	return "\n".join(out)
 
 
 def main(argv):

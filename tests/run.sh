@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs the given test scripts (default: every tests/test_*.sh but the
-# opt-in tests/test_arm64_*.sh, which need 'make deps-arm64', and
-# tests/test_quiet_*.sh, which need a quiet machine: make check-quiet),
+# opt-in tests/test_arm64_*.sh, which need 'make deps-arm64',
+# tests/test_quiet_*.sh, which need a quiet machine: make check-quiet, and
+# tests/test_deb_*.sh, which build the Debian package: make check-deb),
 # then lists what was skipped and why and what failed (last, so that a log's
 # tail names them), prints the closing
 # "N passed, N failed, N skipped" line and exits non-zero on any failure.
@@ -12,7 +13,7 @@
 cd "$(dirname "$0")/.." || exit 1
 if [ $# -eq 0 ]; then
 	for t in tests/test_*.sh; do
-		case $t in tests/test_arm64_* | tests/test_quiet_*) continue ;; esac
+		case $t in tests/test_arm64_* | tests/test_quiet_* | tests/test_deb_*) continue ;; esac
 		set -- "$@" "$t"
 	done
 fi

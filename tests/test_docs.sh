@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The documentation: README.rst and every Documentation/*.rst build with
 # docutils without a warning, their links to local files resolve, the
-# index lists every file, each program's --help options are documented,
-# every row --list has is in the README's tables, with its bits, and
-# those tables are what make docs writes from --list --json, whose text
-# and bits --help prints too (from the same table entries).
+# index lists every file (but the fragments others include), each
+# program's --help options are documented, every row --list has is in
+# the man pages' lists of modes, events and tests, with its bits, and
+# those lists are what make docs writes from --list --json, whose text
+# and bits --help prints too (from the same table entries). The man pages
+# that make man renders from them: man shows them without a warning at 80
+# columns, and their OPTIONS are --help's, no more, no less.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -27,7 +30,8 @@ EOF
 done
 
 # links: every relative one names a file that exists; the README links
-# to the index, and the index to every other file of Documentation/
+# to the index, and the index to every other file of Documentation/ but
+# the fragments that other files include (common_*.rst)
 checks_from /usr/bin/python3 - "${DOCS[@]}" <<'EOF'
 import os, sys, docutils.core, docutils.nodes
 
@@ -41,6 +45,12 @@ def links(path):
 							    uri.split("#")[0]))
 
 out = {p: set(links(p)) for p in sys.argv[1:]}
+included = set()
+for p in sys.argv[1:]:
+	for line in open(p):
+		if line.strip().startswith(".. include::"):
+			included.add(os.path.normpath(os.path.join(os.path.dirname(p),
+				line.split("::", 1)[1].strip())))
 for p, targets in sorted(out.items()):
 	bad = sorted(t for t in targets if not os.path.exists(t))
 	print("%s - %s: every local link resolves%s" % (
@@ -49,7 +59,7 @@ index = os.path.join("Documentation", "index.rst")
 print("%s - README.rst links to %s" % (
 	"ok" if index in out["README.rst"] else "not ok", index))
 for p in sorted(out):
-	if p.startswith("Documentation/") and p != index:
+	if p.startswith("Documentation/") and p != index and p not in included:
 		print("%s - %s lists %s" % ("ok" if p in out[index] else "not ok", index, p))
 EOF
 
@@ -61,10 +71,10 @@ for prog in test_overhead map_perf_test; do
 	./$prog --list --json "$T_TMP/$prog.json"
 done
 
-# README's tables are made from the programs' own (make docs): one
+# the man pages' lists are made from the programs' own (make docs): one
 # source for each mode's, event's and test's name, bits and text
-expect "README.rst's tables are what make docs writes from --list --json" \
-	tools/readme-tables.py --check README.rst "$T_TMP/test_overhead.json" \
+expect "Documentation's lists are what make docs writes from --list --json" \
+	tools/doc-tables.py --check Documentation "$T_TMP/test_overhead.json" \
 	"$T_TMP/map_perf_test.json"
 
 # --help prints the same entries: each one's text, and test_overhead's
@@ -111,67 +121,87 @@ for t in mp["tests"]:
 	      "map_perf_test --help gives test %s's bit and syscall as --list does" % t["name"])
 EOF
 
-# the README's tables, by their first header: every name and variant of
-# --list is a cell of the right column, and its test_flags bits are there
+# the man pages' lists, between their markers: every name and variant
+# of --list is an item, with its test_flags bit
 checks_from /usr/bin/python3 - "$T_TMP/test_overhead.json" "$T_TMP/map_perf_test.json" <<'EOF'
-import json, sys, docutils.core, docutils.nodes
+import json, re, sys, docutils.core, docutils.nodes
 
 def text(node):
 	return " ".join(node.astext().split())
 
-def tables():
-	"""{first header: [{header: cell}]} of each table in README.rst"""
-	tree = docutils.core.publish_doctree(open("README.rst").read(),
+def items(path, name):
+	"""{term: definition text} of the definition list between the markers"""
+	src = open(path).read()
+	src = src[src.index(".. %s-begin" % name):src.index(".. %s-end" % name)]
+	tree = docutils.core.publish_doctree(src,
 		settings_overrides={"report_level": 5, "halt_level": 5})
-	out = {}
-	for t in tree.findall(docutils.nodes.table):
-		head = [text(e) for e in next(t.findall(docutils.nodes.thead)).findall(docutils.nodes.entry)]
-		body = next(t.findall(docutils.nodes.tbody))
-		rows = []
-		for row in body.findall(docutils.nodes.row):
-			cells = [text(e) for e in row.findall(docutils.nodes.entry)]
-			rows.append(dict(zip(head, cells)))
-		out[head[0]] = rows
-	return out
+	return {text(i.children[0]): text(i.children[-1])
+		for i in tree.findall(docutils.nodes.definition_list_item)}
 
 def check(ok, what):
 	print("%s - %s" % ("ok" if ok else "not ok", what))
 
-T = tables()
-def column(table, col):
-	return {r[col]: r for r in T.get(table, []) if col in r}
-
+TO, MP = "Documentation/test_overhead.rst", "Documentation/map_perf_test.rst"
 to = json.load(open(sys.argv[1]))["rows"]
 mp = json.load(open(sys.argv[2]))["rows"]
 
-modes, events = column("mode", "mode"), column("event", "event")
+modes, events = items(TO, "modes"), items(TO, "events")
 for name in sorted(set(r["name"] for r in to)):
-	check(name in modes, "README's modes table has test_overhead's mode %s" % name)
+	check(name in modes, "test_overhead(8) lists test_overhead's mode %s" % name)
 for ev in sorted(set(r["variant"] for r in to)):
-	check(ev in events, "README's events table has test_overhead's event %s" % ev)
+	check(ev in events, "test_overhead(8) lists test_overhead's event %s" % ev)
 # a mode's pair of bits selects task_rename and fib_table_lookup; any
 # other event has its own bit, the one its base row has
 for r in to:
 	if r["variant"] in ("task_rename", "fib_table_lookup"):
-		cell = modes.get(r["name"], {}).get("bits", "")
+		ok = "%s (%s)" % (hex(r["flag"]), r["variant"]) in modes.get(r["name"], "")
 	elif r["name"] == "base":
-		cell = events.get(r["variant"], {}).get("bit", "")
+		ok = "Bit %s." % hex(r["flag"]) in events.get(r["variant"], "")
 	else:
 		continue
-	check(hex(r["flag"]) in cell.replace(",", " ").split(),
-	      "README gives %s %s's test_flags bit %s" % (r["name"], r["variant"], hex(r["flag"])))
+	check(ok, "test_overhead(8) gives %s %s's test_flags bit %s" %
+	      (r["name"], r["variant"], hex(r["flag"])))
 
-tests, methods = column("bit", "test"), column("method", "method")
-syscalls = set(r["syscall"] for r in T.get("bit", []) if "syscall" in r)
-for name in sorted(set(r["name"] for r in mp)):
-	check(name in tests, "README's map tests table has map_perf_test's test %s" % name)
-for sc in sorted(set(r["variant"] for r in mp if r["name"] == "base")):
-	check(sc in syscalls, "README's map tests table has base %s's syscall" % sc)
+tests = items(MP, "map-tests")
+for name in sorted(set(r["name"] for r in mp if r["name"] != "base")):
+	check(name in tests, "map_perf_test(8) lists map_perf_test's test %s" % name)
 for name, flag in sorted(set((r["name"], r["flag"]) for r in mp if r["name"] != "base")):
 	bit = flag.bit_length() - 1
-	check(tests.get(name, {}).get("bit") == str(bit),
-	      "README gives %s's test_flags bit %d" % (name, bit))
+	check("Bit %d (%s)" % (bit, hex(flag)) in tests.get(name, ""),
+	      "map_perf_test(8) gives %s's test_flags bit %d" % (name, bit))
+said = " ".join(tests.values())
+for sc in sorted(set(r["variant"] for r in mp if r["name"] == "base")):
+	check("on %s." % sc in said, "map_perf_test(8) names base %s's syscall" % sc)
+page = open(MP).read()
 for m in sorted(set(r["variant"] for r in mp if r["name"] != "base")):
-	check(m in methods, "README's methods table has map_perf_test's method %s" % m)
+	check(re.search(r"^``%s``$" % re.escape(m), page, re.M) is not None,
+	      "map_perf_test(8) lists map_perf_test's method %s" % m)
 EOF
+
+# ---- the man pages ----
+# made as make install makes them; man renders each at 80 columns without
+# a word on stderr, and its OPTIONS section holds every option --help
+# lists, short and long, and none that --help does not
+run_capture man make --no-print-directory man
+expect "make man: both pages (rc=$RC)" test "$RC" -eq 0
+for prog in test_overhead map_perf_test; do
+	page=build/man/$prog.8
+	[ -f "$page" ] || { fail "$page is made"; continue; }
+	MANWIDTH=80 man -l "$page" >"$T_TMP/$prog.man" 2>"$T_TMP/$prog.man.err"
+	expect "man -l $page: no warning at 80 columns" test ! -s "$T_TMP/$prog.man.err"
+	# the section's lines: from its heading to the next one
+	awk '/^[A-Z]/ { inside = $0 == "OPTIONS"; next } inside' \
+		"$T_TMP/$prog.man" >"$T_TMP/$prog.options"
+	expect "$prog(8) has an OPTIONS section" test -s "$T_TMP/$prog.options"
+	# --help's option lines ("  -m, --modes LIST", "      --body BODY"),
+	# the page's ("       -m LIST, --modes LIST", "       --ktap the ...")
+	./$prog --help | grep -oE '^  (-[a-zA-Z], |    )--[a-z-]+' |
+		grep -oE -- '-[a-zA-Z]\b|--[a-z-]+' | sort -u >"$T_TMP/$prog.help.opts"
+	grep -oE '^       (-[a-zA-Z]( [A-Z|]+)?, )?--[a-z-]+' "$T_TMP/$prog.options" |
+		grep -oE -- '(^| )-[a-zA-Z]\b|--[a-z-]+' | tr -d ' ' | sort -u \
+		>"$T_TMP/$prog.man.opts"
+	expect "$prog(8)'s OPTIONS: --help's $(wc -l <"$T_TMP/$prog.help.opts") options, no more, no less" \
+		diff "$T_TMP/$prog.help.opts" "$T_TMP/$prog.man.opts"
+	expect "$prog(8) has its NAME" grep -qx "NAME" "$T_TMP/$prog.man"
+done
 finish

@@ -17,9 +17,13 @@
 #   vmtest   run's, the static build's libzstd, qemu, busybox and cpio
 #            (make vmtest)
 #   plot     python3-matplotlib (make plot)
-#   check    (default) all three, and what the tests use: procps, python3,
-#            docutils, the kernel's kselftest runner (linux-source-6.1)
-#            (make check, make deps)
+#   install  run's, and docutils' rst2man for the man pages (make install)
+#   deb      install's, and what building the Debian package and checking
+#            it take: dpkg-dev, debhelper, lintian (make deb, make check-deb)
+#   check    (default) all of those, and what the tests use: procps,
+#            python3, docutils, man-db, bash-completion, the kernel's
+#            kselftest runner (linux-source-6.1) (make check, make deps),
+#            so that dpkg-buildpackage builds a fresh clone after make deps
 #   arm64    run's, plus the arm64 cross toolchain, the arm64 static
 #            libraries and qemu for arm64 (make deps-arm64)
 # (group_* and include_* are read by name)
@@ -27,7 +31,7 @@
 set -u
 
 usage() {
-	echo "usage: tools/install-deps.sh [--list] [run|check|vmtest|plot|arm64]..." >&2
+	echo "usage: tools/install-deps.sh [--list] [run|check|vmtest|plot|install|deb|arm64]..." >&2
 	exit 2
 }
 
@@ -53,6 +57,11 @@ declare -A need=(
 	[python3]=/usr/bin/python3
 	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib
+	[man-db]=/usr/bin/man
+	[bash-completion]=/usr/share/bash-completion/bash_completion
+	[dpkg-dev]=/usr/bin/dpkg-buildpackage
+	[debhelper]=/usr/bin/dh
+	[lintian]=/usr/bin/lintian
 	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
 )
 
@@ -66,12 +75,22 @@ group_run="clang gcc libc6-dev make binutils libelf-dev zlib1g-dev
 	   libjansson-dev systemtap-sdt-dev"
 group_vmtest="libzstd-dev qemu-system-x86 busybox-static cpio python3"
 group_plot="python3 python3-matplotlib"
+# the man pages are made by docutils' rst2man (make install); the Debian
+# package's Build-Depends are install's (debian/control), and building it
+# takes dpkg-dev and debhelper, checking it lintian
+group_install="python3-docutils"
+group_deb="dpkg-dev debhelper lintian"
 # tests/test_ktap.sh runs the kernel's own kselftest runner,
-# run_kselftest.sh, from Debian's kernel source tarball
-group_check="procps python3 python3-docutils linux-source-6.1"
+# run_kselftest.sh, from Debian's kernel source tarball; tests/test_docs.sh
+# renders the man pages with man, tests/test_completion.sh drives the
+# completion with bash-completion's functions
+group_check="procps python3 python3-docutils man-db bash-completion
+	     linux-source-6.1"
 # the groups each one takes in too
 include_vmtest=run
-include_check="run vmtest plot"
+include_install=run
+include_deb=install
+include_check="run vmtest plot install deb"
 include_arm64=run
 
 # The arm64 cross build links Debian's own arm64 static libraries (multiarch
@@ -140,7 +159,7 @@ list=0
 declare -A groups=()
 add_group() {
 	local g inc
-	case $1 in run | check | vmtest | plot | arm64) ;; *) usage ;; esac
+	case $1 in run | check | vmtest | plot | install | deb | arm64) ;; *) usage ;; esac
 	[ -z "${groups[$1]:-}" ] || return 0
 	groups[$1]=1
 	inc=include_$1
@@ -202,7 +221,7 @@ missing=("${missing_run[@]}" "${missing_rest[@]}")
 [ ${#missing[@]} -eq 0 ] && [ ${#backports[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "install-deps: missing ${missing[*]}${missing[*]:+ }${backports[*]}; run as root (sudo make ...)" >&2
+	echo "install-deps: missing ${missing[*]}${missing[*]:+ }${backports[*]}; run make as root" >&2
 	exit 1
 fi
 echo "install-deps: installing ${missing[*]}${missing[*]:+ }${backports[*]}"
