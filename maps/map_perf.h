@@ -96,14 +96,23 @@ struct map_row {
 	__u32 entries;		/* the kernel's max_entries of the test's map */
 	enum hits hits;
 	struct map_perf_counters c;	/* the last sample's, every CPU */
-	/* the last verified sample's, and those of the samples that count */
-	struct map_totals last, total;
+	/*
+	 * each place's last verified sample's (a unit's samples are counted
+	 * once it is done), and those of the samples that count
+	 */
+	struct map_totals last[SAMPLE_PLACES], total;
 	/* ring and perf buffers: the consumer */
 	struct consumer *consumer;
 	/* user-space operations: the map, and the workers' counts */
 	int sys_fd;
 	struct sys_ctx sys;
 	struct map_perf_counters *pc;	/* the last sample's, per CPU */
+	/*
+	 * per CPU, the counts as the last sample left them: the programs
+	 * may stay attached over several samples (a unit's), and each
+	 * sample is judged by what was added in it alone
+	 */
+	struct map_perf_counters *taken;
 };
 
 /*

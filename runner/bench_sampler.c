@@ -114,10 +114,8 @@ struct sample_bufs {
 	size_t res_nr, hits_nr, skips_nr, window_nr;
 };
 
-/* a unit's row samples at most: B R ... R B */
-#define MAX_UNIT_ROW_SAMPLES	4
-
-static struct sample_bufs bufs[MAX_UNIT_ROW_SAMPLES + 2];
+/* one per place of a unit's samples */
+static struct sample_bufs bufs[SAMPLE_PLACES];
 
 static void free_sample_bufs(void)
 {
@@ -149,6 +147,7 @@ static int sample_buffers(struct sample *s, const struct bench_family *fam,
 		return -ENOMEM;
 	s->nr_workers = workers;
 	s->nr_cpus = nr_cpus_possible();
+	s->place = which;
 	/* the layout hit_window() gives the workers */
 	s->window_foreign = fam->foreign_slot && row->runs_prog;
 	return 0;
