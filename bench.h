@@ -636,11 +636,14 @@ struct row_summary {
 	int outliers;
 	/*
 	 * The row's figure over its units: its overhead where it was
-	 * measured against a base, else its ns per event; @ci95 half its
-	 * 95% interval (Student's t over the units), NAN below 2 units
+	 * measured against a base, else its ns per event: the mean of its
+	 * rounds' means, a round's units one observation (@units.n of
+	 * them); @ci95 half its 95% interval (Student's t over those), NAN
+	 * below 2 observations
 	 */
 	struct sample_stats units;
 	double ci95;
+	int nr_units;		/* the units counted, @units.n rounds' */
 	bool has_overhead;
 	struct overhead overhead;
 	double ratio;		/* ns per event against base's; NAN: no base */
@@ -678,6 +681,11 @@ double row_prog_body(const struct bench_row *row);
 void format_hits(const struct bench_row *row, char *buf, size_t len);
 /* " [progs=4]", or "" */
 void format_params(const struct bench_row *row, char *buf, size_t len);
+/*
+ * @v with @prec decimals, or "-" where it is no number (NAN, infinite:
+ * an interval of one observation): @buf
+ */
+const char *format_or_dash(char *buf, size_t len, int prec, double v);
 /* the median over samples of one worker's events per second */
 double worker_median_rate(const struct bench_row *row, int worker);
 /* the medians of the row's attach() and detach() times, NAN without any */

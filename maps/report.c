@@ -155,18 +155,24 @@ void notes_bloom(const struct map_row *r, char *buf, size_t len,
 void notes_records(const struct map_row *r, char *buf, size_t len,
 		   size_t off)
 {
+	char rate[24], cpu[24];
+
 	if (r->total.produced && off < len)
 		snprintf(buf + off, len - off,
-			 "%sconsumed %.3fM/s (%.0f ns CPU per record), dropped %llu of %llu",
-			 off ? ", " : "", consumer_rate(r) / 1e6,
-			 consumer_ns_per_record(r), r->total.dropped, r->total.produced);
+			 "%sconsumed %sM/s (%s ns CPU per record), dropped %llu of %llu",
+			 off ? ", " : "",
+			 format_or_dash(rate, sizeof(rate), 3,
+					consumer_rate(r) / 1e6),
+			 format_or_dash(cpu, sizeof(cpu), 0,
+					consumer_ns_per_record(r)),
+			 r->total.dropped, r->total.produced);
 }
 
 static void print_row(const struct bench_row *row)
 {
 	const struct map_row *r = row->priv;
 	char nsop[32] = "-", ratio[16] = "-", calls[48] = "-", entries[16] = "-";
-	char notes[REASON_LEN + 128], more[256];
+	char notes[REASON_LEN + 128], more[256], ci[24];
 	struct row_summary s;
 
 	printf("  %-26s %-10s %-9s ", row->name, row->variant,
@@ -179,8 +185,10 @@ static void print_row(const struct bench_row *row)
 	row_summarize(row, &s);
 	/* the units' figure: the overhead, or the bpf() call alone */
 	if (r && (s.has_overhead || r->test->kind->shape == SHAPE_SYSCALL))
-		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
-			 s.units.mean / r->test->ops, s.ci95 / r->test->ops);
+		snprintf(nsop, sizeof(nsop), "%.2f ± %s",
+			 s.units.mean / r->test->ops,
+			 format_or_dash(ci, sizeof(ci), 2,
+					s.ci95 / r->test->ops));
 	if (r && r->total.lookups)
 		snprintf(ratio, sizeof(ratio), "%.3f",
 			 (double)r->total.found / r->total.lookups);

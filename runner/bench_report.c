@@ -233,6 +233,15 @@ void format_hits(const struct bench_row *row, char *buf, size_t len)
 		 st->events * (row->hits_per_event ?: 1));
 }
 
+const char *format_or_dash(char *buf, size_t len, int prec, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", prec, v);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 /* appends ", " and a note to @buf */
 static void note(char *buf, size_t len, size_t *off, const char *fmt, ...)
 {

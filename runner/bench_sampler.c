@@ -830,7 +830,8 @@ static int units_wanted(const struct bench_row *row)
  * row stays attached through its units), as measured in its earlier
  * sessions. The first session has one, which also paces the row; but
  * for a row that stays attached, whose attach and detach are costs of
- * the session, as many as it still wants.
+ * the session, as many as it still wants. With -r N, one a session: a
+ * round's units are one observation (statistics.rst), and -r N's are N.
  */
 static int session_units(const struct bench_row *row)
 {
@@ -838,6 +839,8 @@ static int session_units(const struct bench_row *row)
 	double fixed, unit, u;
 	int want = units_wanted(row);
 
+	if (bench_rs.repeat)
+		return 1;
 	if (!st->sessions)
 		return row_stays_attached(row) && !row->links_own ? want : 1;
 	fixed = st->session_ns;
