@@ -390,6 +390,8 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 	nsop = json_object();
 	json_object_set_new(nsop, "value", json_number(s.units.mean / r->test->ops));
 	json_object_set_new(nsop, "ci95", json_number(s.ci95 / r->test->ops));
+	json_object_set_new(nsop, "units", json_integer(s.nr_units));
+	json_object_set_new(nsop, "observations", json_integer(s.units.n));
 	json_object_set_new(o, "ns_per_op", nsop);
 }
 

@@ -66,6 +66,9 @@ expect() {
 	if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+# not_grep ARGS...: grep ARGS finds nothing
+not_grep() { ! grep -q "$@"; }
+
 # run_capture NAME CMD...: runs CMD, keeps stdout/stderr/status in
 # $T_TMP/NAME.{out,err} and $RC.
 run_capture() {

@@ -78,10 +78,13 @@ map-hits-all|maps/verify.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c
 map-hits-none|maps/verify.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh:faults|fill-all: hash_lookup raw_tp --miss failed
 map-hits-kept|maps/verify.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh:faults|wrong-key: lru_hash_lookup raw_tp failed
 map-ops-counted|maps/verify.c:verify|else if (c->ops != c->calls * r->test->ops)|else if (0)|test_map_perf.sh:faults|short-ops: hash_prealloc raw_tp failed
-map-counts-since|map_perf_test_user.c:collect|take_since(\&v[cpu], \&r->taken[cpu]);|;|test_map_perf.sh:units|several samples a unit: each row's hits are its loops' alone
-map-taken-reset|map_perf_test_user.c:attach_row|memset(r->taken, 0, sizeof(*r->taken) * nr_cpus_possible());|;|test_map_perf.sh:units|several samples a unit: each row's hits are its loops' alone
-map-consumer-per-sample|take_consumer|if (!consumer_running(r->consumer))|if (1)|test_map_perf.sh:units|several samples a unit: ringbuf_reserve's records are its events'
+map-counts-since|map_perf_test_user.c:collect|take_since(\&v[cpu], \&r->taken[cpu]);|;|test_map_perf.sh:units|several samples a unit: each row ran, its hits its loops' alone
+map-taken-reset|map_perf_test_user.c:attach_row|memset(r->taken, 0, sizeof(*r->taken) * nr_cpus_possible());|;|test_map_perf.sh:units|several samples a unit: each row ran, its hits its loops' alone
+map-consumer-per-sample|take_consumer|if (!consumer_running(r->consumer))|if (1)|test_map_perf.sh:units|several samples a unit: ringbuf_reserve ran, its records its events'
 map-totals-by-place|map_perf_test_user.c:count|*l = \&r->last[s->place];|*l = \&r->last[1];|test_map_perf.sh:units|several samples a unit: the map operations are the events'
+repeat-one-a-session|session_units|if (bench_rs.repeat)|if (0)|test_report.sh|-r 3, no base, attached through its units: 3 rounds, 3 observations
+summary-ci-dash|format_or_dash|if (isfinite(v))|if (1)|test_report.sh|-r 1: no nan or inf anywhere in the output
+ktap-memory-figure|ktap_other_figure|if (json_is_object(mem)) {|if (0) {|test_ktap.sh:format|mem: each test point has its row's name, status, reason or figure
 lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh:faults|empty-map: lru_hash_lookup raw_tp failed
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
 profile-tid-filter|take_sample|if (!is_worker(k, r->tid)) {|if (0) {|test_stats.sh|profile: another task's sample on a worker's CPU is not the worker's
