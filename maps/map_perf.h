@@ -127,8 +127,11 @@ struct map_kind {
 	int (*fill)(const struct run_settings *rs, struct map_row *r);
 	/* a sample whose counts passed the common checks (a program's) */
 	void (*verify)(struct map_row *r, struct sample *s);
-	/* the row's own figures: in its JSON, and in the summary's notes */
-	void (*json)(const struct map_row *r, json_t *o);
+	/*
+	 * the row's own counts and figures (@figure: it has them) in its
+	 * JSON, and its figures in the summary's notes
+	 */
+	void (*json)(const struct map_row *r, bool figure, json_t *o);
 	void (*notes)(const struct map_row *r, char *buf, size_t len,
 		      size_t off);
 };
@@ -323,9 +326,9 @@ void json_context(const struct run_settings *rs, json_t *ctx);
 void json_row(const struct bench_rows *rows, const struct bench_row *row,
 	      json_t *o);
 void list_row(const struct bench_row *row, json_t *o);
-void json_sys(const struct map_row *r, json_t *o);
-void json_bloom(const struct map_row *r, json_t *o);
-void json_records(const struct map_row *r, json_t *o);
+void json_sys(const struct map_row *r, bool figure, json_t *o);
+void json_bloom(const struct map_row *r, bool figure, json_t *o);
+void json_records(const struct map_row *r, bool figure, json_t *o);
 void notes_bloom(const struct map_row *r, char *buf, size_t len, size_t off);
 void notes_records(const struct map_row *r, char *buf, size_t len,
 		   size_t off);

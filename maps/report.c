@@ -135,7 +135,8 @@ static void kind_notes(const struct bench_row *row, char *buf, size_t len)
 	off = strlen(buf);
 	if (off)	/* " [k=v]": the leading space is the table's */
 		memmove(buf, buf + 1, off--);
-	if (r && r->test->kind->notes)
+	/* what the kind measures: for a row with a figure alone */
+	if (r && r->test->kind->notes && row_has_figure(row))
 		r->test->kind->notes(r, buf, len, off);
 }
 
@@ -312,16 +313,16 @@ static void json_kind(const struct bench_row *row, const struct map_row *r,
 		      json_t *o)
 {
 	if (r->test->kind->json)
-		r->test->kind->json(r, o);
+		r->test->kind->json(r, row_has_figure(row), o);
 }
 
 /* the bpf() calls' keys, as the map made for them has them */
-void json_sys(const struct map_row *r, json_t *o)
+void json_sys(const struct map_row *r, bool figure, json_t *o)
 {
 	json_object_set_new(o, "key_size", json_integer(r->sys.key_size));
 }
 
-void json_bloom(const struct map_row *r, json_t *o)
+void json_bloom(const struct map_row *r, bool figure, json_t *o)
 {
 	json_object_set_new(o, "negative_lookups",
 			    json_integer(r->total.negatives));
@@ -329,8 +330,11 @@ void json_bloom(const struct map_row *r, json_t *o)
 			    json_integer(r->total.false_pos));
 }
 
-/* ring and perf buffers: where the records went, and the consumer */
-void json_records(const struct map_row *r, json_t *o)
+/*
+ * ring and perf buffers: where the records went, and the consumer; its
+ * rate and cost are figures: null on a row without one
+ */
+void json_records(const struct map_row *r, bool figure, json_t *o)
 {
 	json_t *rec = json_object();
 
@@ -342,9 +346,10 @@ void json_records(const struct map_row *r, json_t *o)
 	json_object_set_new(o, "consumer_cpu",
 			    json_integer(r->set.consumer_cpu));
 	json_object_set_new(o, "consumer_rate",
-			    json_number(consumer_rate(r)));
+			    json_number(figure ? consumer_rate(r) : NAN));
 	json_object_set_new(o, "consumer_ns_per_record",
-			    json_number(consumer_ns_per_record(r)));
+			    json_number(figure ? consumer_ns_per_record(r) :
+					NAN));
 }
 
 void json_row(const struct bench_rows *rows, const struct bench_row *row,

@@ -28,6 +28,7 @@
 #include "bench_profile.h"
 #include "bench_report.h"
 #include "bench_util.h"
+#include "bench_verify.h"
 
 /* the JSON's "version" */
 #define TOOL_VERSION	"2.0"
@@ -749,6 +750,42 @@ static void stats_json(json_t *o, const struct bench_row *row,
 		"below_base", s->below_base));
 }
 
+/*
+ * Each worker's CPU, its events and its own hits inside its loops, over
+ * the counted samples: what the runner checked, CPU by CPU
+ */
+static json_t *per_cpu_json(const struct bench_row *row)
+{
+	const struct row_state *st = row->state;
+	json_t *a = json_array();
+	int w;
+
+	for (w = 0; w < row->cpus->nr && st->worker_events; w++)
+		json_array_append_new(a, json_pack("{s:i, s:I, s:I}",
+			"cpu", row->cpus->cpu[w],
+			"events", (json_int_t)st->worker_events[w],
+			"hits_window", (json_int_t)st->worker_hits_window[w]));
+	return a;
+}
+
+/*
+ * How long its programs stayed attached: around its row samples alone
+ * (its hits outside the workers' loops are none of its events'), through
+ * its sessions' units, or from its first session to the end of the run;
+ * null: never attached
+ */
+static json_t *attached_for_json(const struct row_state *st)
+{
+	static const char *const names[] = {
+		[ATTACHED_SAMPLES] = "samples",
+		[ATTACHED_SESSION] = "session",
+		[ATTACHED_RUN] = "run",
+	};
+
+	return st->attached_for == ATTACHED_NEVER ? json_null() :
+	       json_string(names[st->attached_for]);
+}
+
 static void counts_json(json_t *o, const struct bench_family *fam,
 			const struct bench_row *row)
 {
@@ -759,6 +796,8 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 		json_object_set_new(o, "hits", json_null());
 		return;
 	}
+	json_object_set_new(o, "per_cpu", per_cpu_json(row));
+	json_object_set_new(o, "attached_for", attached_for_json(st));
 	json_object_update_new(o, json_pack(
 		"{s:I, s:I, s:I, s:I, s:o, s:i, s:I, s:I, s:I, s:I, s:i, s:i,"
 		" s:o, s:o, s:o, s:o, s:o, s:o, s:o*}",
