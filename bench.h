@@ -29,6 +29,10 @@
 #define MAX_SAMPLES	512
 /* units a row takes at most, whatever -r asks */
 #define MAX_UNITS	200
+/* a unit's row samples at most: B R ... R B (bench_sampler.c) */
+#define MAX_UNIT_ROW_SAMPLES	4
+/* the places of a unit's samples: struct sample's @place */
+#define SAMPLE_PLACES	(MAX_UNIT_ROW_SAMPLES + 2)
 
 /* ---- messages: bench_msg.c ---- */
 
@@ -357,6 +361,14 @@ struct sample {
 	double settle_ns;
 	__u64 steal_ns;			/* the host's, workers' CPUs */
 	bool unverified;		/* a worker moved: nothing to verify */
+	/*
+	 * Its place in its unit, below SAMPLE_PLACES: 0 its first base
+	 * sample, 1 .. its row samples, then its second base sample. A
+	 * sample run again takes the place of the one before: a family
+	 * that keeps counts of a sample's own for count() keeps them per
+	 * place.
+	 */
+	int place;
 };
 
 /* program @counter's hits, one per possible CPU: what collect() fills */
@@ -567,8 +579,10 @@ struct json_t;
  *	beside the hits). May be NULL.
  * @count: called for a sample that counts (no warm-up, not run again),
  *	verified, ok or disturbed: the family keeps what it needs of it
- *	(in the row's @priv), as the runner keeps events and hits. May be
- *	NULL.
+ *	(in the row's @priv), as the runner keeps events and hits. It comes
+ *	once the sample's unit is done, after the unit's other samples
+ *	were collected and verified: what it keeps of a sample, it keeps
+ *	by the sample's @place. May be NULL.
  * @prog_fds: the row's program fds, at most @max, into @fds, for
  *	--prog-stats and the kernel's counts of skipped runs; returns how
  *	many. The fds stay the family's. Required.
@@ -648,11 +662,14 @@ struct row_summary {
 	int outliers;
 	/*
 	 * The row's figure over its units: its overhead where it was
-	 * measured against a base, else its ns per event; @ci95 half its
-	 * 95% interval (Student's t over the units), NAN below 2 units
+	 * measured against a base, else its ns per event: the mean of its
+	 * rounds' means, a round's units one observation (@units.n of
+	 * them); @ci95 half its 95% interval (Student's t over those), NAN
+	 * below 2 observations
 	 */
 	struct sample_stats units;
 	double ci95;
+	int nr_units;		/* the units counted, @units.n rounds' */
 	bool has_overhead;
 	struct overhead overhead;
 	double ratio;		/* ns per event against base's; NAN: no base */
@@ -690,6 +707,11 @@ double row_prog_body(const struct bench_row *row);
 void format_hits(const struct bench_row *row, char *buf, size_t len);
 /* " [progs=4]", or "" */
 void format_params(const struct bench_row *row, char *buf, size_t len);
+/*
+ * @v with @prec decimals, or "-" where it is no number (NAN, infinite:
+ * an interval of one observation): @buf
+ */
+const char *format_or_dash(char *buf, size_t len, int prec, double v);
 /* the median over samples of one worker's events per second */
 double worker_median_rate(const struct bench_row *row, int worker);
 /* the medians of the row's attach() and detach() times, NAN without any */

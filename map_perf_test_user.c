@@ -623,7 +623,8 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 	if (r->method && attach_refused(r->method->kind, out))
 		return -EOPNOTSUPP;
 	r->pc = calloc(nr_cpus_possible(), sizeof(*r->pc));
-	if (!r->pc) {
+	r->taken = calloc(nr_cpus_possible(), sizeof(*r->taken));
+	if (!r->pc || !r->taken) {
 		outcome_set(out, ST_FAILED, "out of memory");
 		return -ENOMEM;
 	}
@@ -687,6 +688,7 @@ static int attach_row(struct bench_row *row,
 			    strerror(-err));
 		return err;
 	}
+	memset(r->taken, 0, sizeof(*r->taken) * nr_cpus_possible());
 	/* draining before the first record can come */
 	if (r->consumer &&
 	    consumer_start(r->consumer, r->set.consumer_cpu, out))
@@ -706,7 +708,39 @@ static void detach_row(struct bench_row *row)
 	consumer_stop(r->consumer);
 }
 
-/* the counters per CPU: calls into s->hits, the sums into r->c */
+/* @now becomes what was added since @taken, which becomes @now */
+static void take_since(struct map_perf_counters *now,
+		       struct map_perf_counters *taken)
+{
+	__u64 *n = (__u64 *)now, *t = (__u64 *)taken, v;
+	size_t i;
+
+	_Static_assert(sizeof(*now) % sizeof(__u64) == 0,
+		       "struct map_perf_counters holds __u64 counts only");
+	for (i = 0; i < sizeof(*now) / sizeof(__u64); i++) {
+		v = n[i];
+		n[i] = v - t[i];
+		t[i] = v;
+	}
+}
+
+/*
+ * A buffer's consumer still running (more samples of the unit to come,
+ * the programs attached): it drains this sample's records and stops, its
+ * counts this sample's, and starts again for the next
+ */
+static int take_consumer(struct map_row *r, struct sample *s)
+{
+	if (!consumer_running(r->consumer))
+		return 0;
+	consumer_stop(r->consumer);
+	return consumer_start(r->consumer, r->set.consumer_cpu, &s->out);
+}
+
+/*
+ * The counters per CPU, what this sample added (its unit's earlier ones
+ * were judged already): calls into s->hits, the sums into r->c
+ */
 static int collect(struct bench_row *row, struct sample *s)
 {
 	struct map_row *r = row->priv;
@@ -718,11 +752,15 @@ static int collect(struct bench_row *row, struct sample *s)
 		collect_sys(r, s);
 		return 0;
 	}
+	memset(&r->last[s->place], 0, sizeof(r->last[s->place]));
+	if (take_consumer(r, s))
+		return -1;
 	err = bpf_map__lookup_elem(r->skel->maps.counters, &key, sizeof(key),
 				   v, ncpu * sizeof(*v), 0);
 	memset(&r->c, 0, sizeof(r->c));
 	for (cpu = 0; !err && cpu < ncpu; cpu++) {
 		v[cpu].calls = r->skel->bss->call_slots[cpu].calls;
+		take_since(&v[cpu], &r->taken[cpu]);
 		sample_hits(s, 0)[cpu] = v[cpu].calls;
 		r->c.calls += v[cpu].calls;
 		r->c.lookups += v[cpu].lookups;
@@ -751,7 +789,7 @@ static int collect(struct bench_row *row, struct sample *s)
 static void count(const struct bench_row *row, const struct sample *s)
 {
 	struct map_row *r = row->priv;
-	struct map_totals *t = &r->total, *l = &r->last;
+	struct map_totals *t = &r->total, *l = &r->last[s->place];
 
 	t->ops += l->ops;
 	t->lookups += l->lookups;
@@ -800,7 +838,9 @@ static void close_row(struct bench_row *row)
 	bpf_link__destroy(r->link);
 	map_perf_test_kern__destroy(r->skel);
 	free(r->pc);
+	free(r->taken);
 	r->pc = NULL;
+	r->taken = NULL;
 	free(r->lru_kept);
 	r->lru_kept = NULL;
 	r->link = NULL;

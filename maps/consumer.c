@@ -47,7 +47,10 @@ struct consumer {
 	int stop_fd;		/* an eventfd: written to stop a sleeper */
 	int nr_cpus;
 	__u64 buffer_bytes;	/* the ring's, or one CPU's perf buffer's */
-	struct consumer_counts counts;
+	struct consumer_counts counts;	/* the thread's, since its start */
+	/* what the last stop left: counts and error, until the next stop */
+	struct consumer_counts taken;
+	int taken_err;
 };
 
 static __u64 clock_ns(clockid_t id)
@@ -223,7 +226,10 @@ struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 	c->nr_cpus = nr_cpus_possible();
 	c->counts.consumed = calloc(c->nr_cpus, sizeof(__u64));
 	c->counts.last_seq = calloc(c->nr_cpus, sizeof(__u64));
-	if (!c->counts.consumed || !c->counts.last_seq)
+	c->taken.consumed = calloc(c->nr_cpus, sizeof(__u64));
+	c->taken.last_seq = calloc(c->nr_cpus, sizeof(__u64));
+	if (!c->counts.consumed || !c->counts.last_seq ||
+	    !c->taken.consumed || !c->taken.last_seq)
 		goto nomem;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (c->stop_fd < 0) {
@@ -305,6 +311,21 @@ int consumer_start(struct consumer *c, int cpu, struct outcome *out)
 	return 0;
 }
 
+/* the run's counts become what consumer_counts() gives */
+static void take_counts(struct consumer *c)
+{
+	struct consumer_counts *t = &c->taken;
+	__u64 *consumed = t->consumed, *last = t->last_seq;
+	size_t size = c->nr_cpus * sizeof(__u64);
+
+	memcpy(consumed, c->counts.consumed, size);
+	memcpy(last, c->counts.last_seq, size);
+	*t = c->counts;
+	t->consumed = consumed;
+	t->last_seq = last;
+	c->taken_err = c->err;
+}
+
 void consumer_stop(struct consumer *c)
 {
 	if (!c || !c->running)
@@ -313,11 +334,17 @@ void consumer_stop(struct consumer *c)
 	eventfd_write(c->stop_fd, 1);
 	pthread_join(c->thread, NULL);
 	c->running = false;
+	take_counts(c);
+}
+
+bool consumer_running(const struct consumer *c)
+{
+	return c && c->running;
 }
 
 const struct consumer_counts *consumer_counts(const struct consumer *c)
 {
-	return &c->counts;
+	return &c->taken;
 }
 
 __u64 consumer_holds(const struct consumer *c)
@@ -330,7 +357,7 @@ __u64 consumer_holds(const struct consumer *c)
 
 int consumer_error(const struct consumer *c)
 {
-	return c->err;
+	return c->taken_err;
 }
 
 void consumer_free(struct consumer *c)
@@ -344,5 +371,7 @@ void consumer_free(struct consumer *c)
 		close(c->stop_fd);
 	free(c->counts.consumed);
 	free(c->counts.last_seq);
+	free(c->taken.consumed);
+	free(c->taken.last_seq);
 	free(c);
 }

@@ -40,15 +40,20 @@ struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 			      struct outcome *out);
 /* zeroes the counts and starts draining on @cpu */
 int consumer_start(struct consumer *c, int cpu, struct outcome *out);
-/* once the producers are done: drains what is left and stops */
+/*
+ * Once the producers are done: drains what is left and stops; its counts
+ * since the start are then consumer_counts()' and consumer_error()'s,
+ * until the next stop
+ */
 void consumer_stop(struct consumer *c);
+bool consumer_running(const struct consumer *c);
 const struct consumer_counts *consumer_counts(const struct consumer *c);
 /*
  * How many records the buffer takes with nobody consuming: the ring, which
  * every CPU shares, or one CPU's perf buffer.
  */
 __u64 consumer_holds(const struct consumer *c);
-/* 0, or the -errno a poll of the last run failed with */
+/* 0, or the -errno a poll of the last run stopped failed with */
 int consumer_error(const struct consumer *c);
 void consumer_free(struct consumer *c);
 

@@ -96,14 +96,23 @@ struct map_row {
 	__u32 entries;		/* the kernel's max_entries of the test's map */
 	enum hits hits;
 	struct map_perf_counters c;	/* the last sample's, every CPU */
-	/* the last verified sample's, and those of the samples that count */
-	struct map_totals last, total;
+	/*
+	 * each place's last verified sample's (a unit's samples are counted
+	 * once it is done), and those of the samples that count
+	 */
+	struct map_totals last[SAMPLE_PLACES], total;
 	/* ring and perf buffers: the consumer */
 	struct consumer *consumer;
 	/* user-space operations: the map, and the workers' counts */
 	int sys_fd;
 	struct sys_ctx sys;
 	struct map_perf_counters *pc;	/* the last sample's, per CPU */
+	/*
+	 * per CPU, the counts as the last sample left them: the programs
+	 * may stay attached over several samples (a unit's), and each
+	 * sample is judged by what was added in it alone
+	 */
+	struct map_perf_counters *taken;
 };
 
 /*
@@ -118,8 +127,11 @@ struct map_kind {
 	int (*fill)(const struct run_settings *rs, struct map_row *r);
 	/* a sample whose counts passed the common checks (a program's) */
 	void (*verify)(struct map_row *r, struct sample *s);
-	/* the row's own figures: in its JSON, and in the summary's notes */
-	void (*json)(const struct map_row *r, json_t *o);
+	/*
+	 * the row's own counts and figures (@figure: it has them) in its
+	 * JSON, and its figures in the summary's notes
+	 */
+	void (*json)(const struct map_row *r, bool figure, json_t *o);
 	void (*notes)(const struct map_row *r, char *buf, size_t len,
 		      size_t off);
 };
@@ -314,9 +326,9 @@ void json_context(const struct run_settings *rs, json_t *ctx);
 void json_row(const struct bench_rows *rows, const struct bench_row *row,
 	      json_t *o);
 void list_row(const struct bench_row *row, json_t *o);
-void json_sys(const struct map_row *r, json_t *o);
-void json_bloom(const struct map_row *r, json_t *o);
-void json_records(const struct map_row *r, json_t *o);
+void json_sys(const struct map_row *r, bool figure, json_t *o);
+void json_bloom(const struct map_row *r, bool figure, json_t *o);
+void json_records(const struct map_row *r, bool figure, json_t *o);
 void notes_bloom(const struct map_row *r, char *buf, size_t len, size_t off);
 void notes_records(const struct map_row *r, char *buf, size_t len,
 		   size_t off);

@@ -4,6 +4,7 @@
  * memory cgroup and by memlock, beside the elements' own bytes, and the
  * same in each row's JSON.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -17,10 +18,16 @@ static double per(__u64 bytes, __u32 n)
 	return n ? (double)bytes / n : 0;
 }
 
-/* a row that measured: ok, or FAILED by its check with its figures */
+/* a row that measured: ok, or FAILED by its check with its bytes */
 static bool measured(const struct mem_row *m)
 {
 	return m->total || m->memlock;
+}
+
+/* bytes per element: a figure, of an ok row alone (null otherwise) */
+static json_t *per_json(const struct bench_row *row, __u64 bytes, __u32 n)
+{
+	return json_number(row->out.status == ST_OK ? per(bytes, n) : NAN);
 }
 
 static void print_memory_row(const struct bench_row *row)
@@ -31,7 +38,8 @@ static void print_memory_row(const struct bench_row *row)
 
 	printf("  %-18s %8u %-7s ", m->kind->name, m->entries,
 	       status_name(row->out.status));
-	if (!measured(m)) {
+	/* a figure for an ok row alone: a FAILED one says why */
+	if (!measured(m) || row->out.status != ST_OK) {
 		printf("%s\n", row->out.reason);
 		return;
 	}
@@ -40,8 +48,7 @@ static void print_memory_row(const struct bench_row *row)
 			 per(m->churn_total, m->entries),
 			 m->total ? 100.0 * ((double)m->churn_total - m->total) /
 				    m->total : 0);
-	note = row->out.status != ST_OK ? row->out.reason :
-	       m->total < m->payload ? "per-CPU values not all charged" : "";
+	note = m->total < m->payload ? "per-CPU values not all charged" : "";
 	printf("%10.1f %10.1f %10.1f %10.1f %10.1f  %s%s%s\n",
 	       per(m->total, m->entries), per(m->memlock, m->entries),
 	       per(m->payload, m->entries), m->created / 1024.0,
@@ -101,7 +108,7 @@ void json_memory_row(const struct bench_row *row, json_t *o)
 		json_object_set_new(o, "memory", json_null());
 		return;
 	}
-	mem = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:i, s:i, s:i, s:b}",
+	mem = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:i, s:i, s:i, s:b}",
 		"cgroup", memcg_version_name(&m->cg),
 		"cgroup_path", m->cg.path,
 		"max_entries", (json_int_t)m->max_entries,
@@ -112,18 +119,19 @@ void json_memory_row(const struct bench_row *row, json_t *o)
 		"memlock_bytes", (json_int_t)m->memlock,
 		"payload_bytes", (json_int_t)m->payload,
 		"check_bytes", (json_int_t)m->bound,
-		"bytes_per_element", per(m->total, m->entries),
-		"memlock_per_element", per(m->memlock, m->entries),
-		"payload_per_element", per(m->payload, m->entries),
+		"bytes_per_element", per_json(row, m->total, m->entries),
+		"memlock_per_element", per_json(row, m->memlock, m->entries),
+		"payload_per_element", per_json(row, m->payload, m->entries),
 		"key_size", (int)m->kind->key_size,
 		"value_size", (int)m->kind->value_size,
 		"map_flags", (int)m->kind->flags,
 		"percpu", m->kind->percpu);
 	json_object_set_new(mem, "churn", !m->churned ? json_null() :
-		json_pack("{s:i, s:I, s:f, s:f}",
+		json_pack("{s:i, s:I, s:o, s:f}",
 			  "cycles", MEM_CHURN_CYCLES,
 			  "memcg_bytes", (json_int_t)m->churn_total,
-			  "bytes_per_element", per(m->churn_total, m->entries),
+			  "bytes_per_element", per_json(row, m->churn_total,
+							m->entries),
 			  "settle_ms", m->churn_settle_ms));
 	json_object_set_new(o, "memory", mem);
 }

@@ -135,7 +135,8 @@ static void kind_notes(const struct bench_row *row, char *buf, size_t len)
 	off = strlen(buf);
 	if (off)	/* " [k=v]": the leading space is the table's */
 		memmove(buf, buf + 1, off--);
-	if (r && r->test->kind->notes)
+	/* what the kind measures: for a row with a figure alone */
+	if (r && r->test->kind->notes && row_has_figure(row))
 		r->test->kind->notes(r, buf, len, off);
 }
 
@@ -155,18 +156,24 @@ void notes_bloom(const struct map_row *r, char *buf, size_t len,
 void notes_records(const struct map_row *r, char *buf, size_t len,
 		   size_t off)
 {
+	char rate[24], cpu[24];
+
 	if (r->total.produced && off < len)
 		snprintf(buf + off, len - off,
-			 "%sconsumed %.3fM/s (%.0f ns CPU per record), dropped %llu of %llu",
-			 off ? ", " : "", consumer_rate(r) / 1e6,
-			 consumer_ns_per_record(r), r->total.dropped, r->total.produced);
+			 "%sconsumed %sM/s (%s ns CPU per record), dropped %llu of %llu",
+			 off ? ", " : "",
+			 format_or_dash(rate, sizeof(rate), 3,
+					consumer_rate(r) / 1e6),
+			 format_or_dash(cpu, sizeof(cpu), 0,
+					consumer_ns_per_record(r)),
+			 r->total.dropped, r->total.produced);
 }
 
 static void print_row(const struct bench_row *row)
 {
 	const struct map_row *r = row->priv;
 	char nsop[32] = "-", ratio[16] = "-", calls[48] = "-", entries[16] = "-";
-	char notes[REASON_LEN + 128], more[256];
+	char notes[REASON_LEN + 128], more[256], ci[24];
 	struct row_summary s;
 
 	printf("  %-26s %-10s %-9s ", row->name, row->variant,
@@ -179,8 +186,10 @@ static void print_row(const struct bench_row *row)
 	row_summarize(row, &s);
 	/* the units' figure: the overhead, or the bpf() call alone */
 	if (r && (s.has_overhead || r->test->kind->shape == SHAPE_SYSCALL))
-		snprintf(nsop, sizeof(nsop), "%.2f ± %.2f",
-			 s.units.mean / r->test->ops, s.ci95 / r->test->ops);
+		snprintf(nsop, sizeof(nsop), "%.2f ± %s",
+			 s.units.mean / r->test->ops,
+			 format_or_dash(ci, sizeof(ci), 2,
+					s.ci95 / r->test->ops));
 	if (r && r->total.lookups)
 		snprintf(ratio, sizeof(ratio), "%.3f",
 			 (double)r->total.found / r->total.lookups);
@@ -304,16 +313,16 @@ static void json_kind(const struct bench_row *row, const struct map_row *r,
 		      json_t *o)
 {
 	if (r->test->kind->json)
-		r->test->kind->json(r, o);
+		r->test->kind->json(r, row_has_figure(row), o);
 }
 
 /* the bpf() calls' keys, as the map made for them has them */
-void json_sys(const struct map_row *r, json_t *o)
+void json_sys(const struct map_row *r, bool figure, json_t *o)
 {
 	json_object_set_new(o, "key_size", json_integer(r->sys.key_size));
 }
 
-void json_bloom(const struct map_row *r, json_t *o)
+void json_bloom(const struct map_row *r, bool figure, json_t *o)
 {
 	json_object_set_new(o, "negative_lookups",
 			    json_integer(r->total.negatives));
@@ -321,8 +330,11 @@ void json_bloom(const struct map_row *r, json_t *o)
 			    json_integer(r->total.false_pos));
 }
 
-/* ring and perf buffers: where the records went, and the consumer */
-void json_records(const struct map_row *r, json_t *o)
+/*
+ * ring and perf buffers: where the records went, and the consumer; its
+ * rate and cost are figures: null on a row without one
+ */
+void json_records(const struct map_row *r, bool figure, json_t *o)
 {
 	json_t *rec = json_object();
 
@@ -334,9 +346,10 @@ void json_records(const struct map_row *r, json_t *o)
 	json_object_set_new(o, "consumer_cpu",
 			    json_integer(r->set.consumer_cpu));
 	json_object_set_new(o, "consumer_rate",
-			    json_number(consumer_rate(r)));
+			    json_number(figure ? consumer_rate(r) : NAN));
 	json_object_set_new(o, "consumer_ns_per_record",
-			    json_number(consumer_ns_per_record(r)));
+			    json_number(figure ? consumer_ns_per_record(r) :
+					NAN));
 }
 
 void json_row(const struct bench_rows *rows, const struct bench_row *row,
@@ -382,6 +395,8 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 	nsop = json_object();
 	json_object_set_new(nsop, "value", json_number(s.units.mean / r->test->ops));
 	json_object_set_new(nsop, "ci95", json_number(s.ci95 / r->test->ops));
+	json_object_set_new(nsop, "units", json_integer(s.nr_units));
+	json_object_set_new(nsop, "observations", json_integer(s.units.n));
 	json_object_set_new(o, "ns_per_op", nsop);
 }
 

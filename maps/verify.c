@@ -74,6 +74,7 @@ void verify_records(struct map_row *r, struct sample *s)
 {
 	const struct consumer_counts *n = consumer_counts(r->consumer);
 	const struct map_perf_counters *pc = r->pc;
+	struct map_totals *last;
 	__u64 consumed = 0;
 	int cpu;
 
@@ -100,12 +101,13 @@ void verify_records(struct map_row *r, struct sample *s)
 	}
 	if (!records_kept(r, s, n))
 		return;
-	r->last.produced = r->c.updates;
-	r->last.consumed = consumed;
-	r->last.dropped = r->c.dropped;
-	r->last.lost = n->lost;
-	r->last.consume_ns = n->last_ns - n->first_ns;
-	r->last.consumer_cpu_ns = n->cpu_ns;
+	last = &r->last[s->place];
+	last->produced = r->c.updates;
+	last->consumed = consumed;
+	last->dropped = r->c.dropped;
+	last->lost = n->lost;
+	last->consume_ns = n->last_ns - n->first_ns;
+	last->consumer_cpu_ns = n->cpu_ns;
 }
 
 void verify_empty(struct map_row *r, struct sample *s)
@@ -144,6 +146,7 @@ void verify(const struct bench_row *row, struct sample *s)
 {
 	struct map_row *r = row->priv;
 	struct map_perf_counters *c = &r->c;
+	struct map_totals *last;
 	__u64 min_found = 0;
 
 	/* no program: the kind's own checks alone */
@@ -183,9 +186,10 @@ void verify(const struct bench_row *row, struct sample *s)
 			    c->ops, c->calls, r->test->ops);
 	else if (r->test->kind->verify)
 		r->test->kind->verify(r, s);
-	r->last.ops = c->ops;
-	r->last.lookups = c->lookups;
-	r->last.found = c->found;
-	r->last.negatives = c->negatives;
-	r->last.false_pos = c->false_pos;
+	last = &r->last[s->place];
+	last->ops = c->ops;
+	last->lookups = c->lookups;
+	last->found = c->found;
+	last->negatives = c->negatives;
+	last->false_pos = c->false_pos;
 }

@@ -23,7 +23,7 @@ void json_context(const struct run_settings *rs, json_t *ctx)
 				    json_string(run_fault(rs)->name));
 }
 
-/* the group's fit, the same in each of its rows: null without one */
+/* the group's fit, the same in each of its rows with a figure: null without one */
 static json_t *fit_json(const struct bench_rows *rows,
 			const struct bench_row *row)
 {
@@ -34,8 +34,8 @@ static json_t *fit_json(const struct bench_rows *rows,
 	if (progs_fit(rows, row, &fit, &nr))
 		return json_null();
 	o = json_object();
-	json_object_set_new(o, "value", json_real(fit.slope));
-	json_object_set_new(o, "uncertainty", json_real(fit.slope_unc));
+	json_object_set_new(o, "value", json_number(fit.slope));
+	json_object_set_new(o, "uncertainty", json_number(fit.slope_unc));
 	json_object_set_new(o, "points", json_integer(fit.n));
 	return o;
 }
@@ -51,18 +51,25 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 	/* a bare call's few ns make a percentage meaningless */
 	if (r->ev->base_is_call)
 		json_object_set_new(o, "overhead_pct", json_null());
+	/* figures: of a row that has one */
 	if (row_param(row, "progs"))
 		json_object_set_new(o, "marginal_ns_per_prog",
-				    fit_json(rows, row));
+				    row_has_figure(row) ? fit_json(rows, row) :
+				    json_null());
 	if (r->nr_funcs) {
 		json_object_set_new(o, "functions", json_integer(r->nr_funcs));
 		json_object_set_new(o, "attach_ns_per_function",
-				    isfinite(attach) ?
-				    json_real(attach / r->nr_funcs) :
+				    row_has_figure(row) ?
+				    json_number(attach / r->nr_funcs) :
 				    json_null());
 		/* the events only proved the attachment: no event cost */
 		json_object_set_new(o, "overhead_ns", json_null());
 		json_object_set_new(o, "overhead_pct", json_null());
+		/* its attach and detach are its figures */
+		if (!row_has_figure(row)) {
+			json_object_set_new(o, "attach_ns", json_null());
+			json_object_set_new(o, "detach_ns", json_null());
+		}
 	}
 }
 

@@ -33,12 +33,14 @@ static void format_overhead(const struct bench_row *row,
 			    const struct row_summary *s, char *overhead,
 			    size_t olen, char *ratio, size_t rlen)
 {
+	char ci[24];
+
 	snprintf(overhead, olen, "%s", row->base == row ? "-" : "(no base)");
 	snprintf(ratio, rlen, "-");
 	if (!s->has_overhead)
 		return;
-	snprintf(overhead, olen, "%+.1f ± %.1f", s->overhead.value,
-		 s->overhead.ci95);
+	snprintf(overhead, olen, "%+.1f ± %s", s->overhead.value,
+		 format_or_dash(ci, sizeof(ci), 1, s->overhead.ci95));
 	snprintf(ratio, rlen, "%.2fx", s->ratio);
 }
 

@@ -28,6 +28,7 @@
 #include "bench_profile.h"
 #include "bench_report.h"
 #include "bench_util.h"
+#include "bench_verify.h"
 
 /* the JSON's "version" */
 #define TOOL_VERSION	"2.0"
@@ -200,6 +201,7 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 				 mean);
 	stats_compute(mean, nr, &s->units);
 	s->ci95 = stats_ci_half(&s->units, 0.05);
+	s->nr_units = st->nr_units;
 	s->outliers = st->nr >= MIN_OUTLIER_SAMPLES ?
 		      stats_outliers(st->rate, st->nr, flags) : 0;
 	s->foreign_share = st->hits_window ?
@@ -231,6 +233,15 @@ void format_hits(const struct bench_row *row, char *buf, size_t len)
 
 	snprintf(buf, len, "%llu/%llu", st->hits_window,
 		 st->events * (row->hits_per_event ?: 1));
+}
+
+const char *format_or_dash(char *buf, size_t len, int prec, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", prec, v);
+	else
+		snprintf(buf, len, "-");
+	return buf;
 }
 
 /* appends ", " and a note to @buf */
@@ -669,16 +680,18 @@ static json_t *samples_json(const double *x, int n)
 /*
  * The row's units: each its figure (overhead, or ns per event without a
  * base), the row's and its base's ns per event in it, its round, its
- * count of events per worker, and whether it ran again for a disturbed one
+ * count of events per worker, and whether it ran again for a disturbed
+ * one; their mean and interval over the rounds' means, @observations
  */
 static json_t *units_json(const struct bench_row *row,
 			  const struct row_summary *s)
 {
 	const struct row_state *st = row->state;
 
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"quantity", st->paired ? "overhead_ns" : "ns_per_event",
 		"n", st->nr_units,
+		"observations", s->units.n,
 		"mean", json_number(s->units.mean),
 		"ci95", json_number(s->ci95),
 		"values", samples_json(st->unit, st->nr_units),
@@ -725,15 +738,52 @@ static void stats_json(json_t *o, const struct bench_row *row,
 			"cv", json_number(s->ns.cv),
 			"samples", samples_json(st->ns, st->nr),
 		"units", units_json(row, s),
-		"overhead_ns", has ? json_pack("{s:o, s:o, s:i}",
+		"overhead_ns", has ? json_pack("{s:o, s:o, s:i, s:i}",
 			"value", json_number(s->overhead.value),
 			"ci95", json_number(s->overhead.ci95),
-			"units", s->overhead.n) :
+			"units", s->nr_units,
+			"observations", s->overhead.n) :
 			json_null(),
 		"overhead_pct", has ? json_number(s->overhead.pct) : json_null(),
 		"ratio_to_base", has ? json_number(s->ratio) : json_null(),
 		"precise", st->stop == STOP_PRECISE,
 		"below_base", s->below_base));
+}
+
+/*
+ * Each worker's CPU, its events and its own hits inside its loops, over
+ * the counted samples: what the runner checked, CPU by CPU
+ */
+static json_t *per_cpu_json(const struct bench_row *row)
+{
+	const struct row_state *st = row->state;
+	json_t *a = json_array();
+	int w;
+
+	for (w = 0; w < row->cpus->nr && st->worker_events; w++)
+		json_array_append_new(a, json_pack("{s:i, s:I, s:I}",
+			"cpu", row->cpus->cpu[w],
+			"events", (json_int_t)st->worker_events[w],
+			"hits_window", (json_int_t)st->worker_hits_window[w]));
+	return a;
+}
+
+/*
+ * How long its programs stayed attached: around its row samples alone
+ * (its hits outside the workers' loops are none of its events'), through
+ * its sessions' units, or from its first session to the end of the run;
+ * null: never attached
+ */
+static json_t *attached_for_json(const struct row_state *st)
+{
+	static const char *const names[] = {
+		[ATTACHED_SAMPLES] = "samples",
+		[ATTACHED_SESSION] = "session",
+		[ATTACHED_RUN] = "run",
+	};
+
+	return st->attached_for == ATTACHED_NEVER ? json_null() :
+	       json_string(names[st->attached_for]);
 }
 
 static void counts_json(json_t *o, const struct bench_family *fam,
@@ -746,6 +796,8 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 		json_object_set_new(o, "hits", json_null());
 		return;
 	}
+	json_object_set_new(o, "per_cpu", per_cpu_json(row));
+	json_object_set_new(o, "attached_for", attached_for_json(st));
 	json_object_update_new(o, json_pack(
 		"{s:I, s:I, s:I, s:I, s:o, s:i, s:I, s:I, s:I, s:I, s:i, s:i,"
 		" s:o, s:o, s:o, s:o, s:o, s:o, s:o*}",
@@ -1010,6 +1062,44 @@ static void ktap_clean(char *s, bool description)
 			*s = ' ';
 }
 
+/* a number of @o's object @key, NAN where it is none */
+static double json_get_number(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/*
+ * The figure of a row whose figure is no cost per event: --memory's
+ * bytes per element, --attach-time's attach and detach; false for others
+ */
+static bool ktap_other_figure(json_t *o, char *buf, size_t len)
+{
+	json_t *mem = json_object_get(o, "memory");
+	char a[24], b[24];
+	double funcs;
+
+	if (json_is_object(mem)) {
+		snprintf(buf, len, "%s bytes/element charged, memlock %s bytes/element",
+			 format_or_dash(a, sizeof(a), 1,
+				json_get_number(mem, "bytes_per_element")),
+			 format_or_dash(b, sizeof(b), 1,
+				json_get_number(mem, "memlock_per_element")));
+		return true;
+	}
+	funcs = json_get_number(o, "functions");
+	if (!isfinite(funcs))
+		return false;
+	snprintf(buf, len, "attach %s ms, detach %s ms on %.0f functions",
+		 format_or_dash(a, sizeof(a), 2,
+				json_get_number(o, "attach_ns") / 1e6),
+		 format_or_dash(b, sizeof(b), 2,
+				json_get_number(o, "detach_ns") / 1e6),
+		 funcs);
+	return true;
+}
+
 /* the figure the JSON gives the row, as words: "overhead 33.7 ± 4.0 ns/event" */
 static void ktap_figure(json_t *o, char *buf, size_t len)
 {
@@ -1020,6 +1110,8 @@ static void ktap_figure(json_t *o, char *buf, size_t len)
 	int prec = 1;
 	size_t off;
 
+	if (ktap_other_figure(o, buf, len))
+		return;
 	if (json_is_object(op)) {
 		fig = op;
 		unit = "ns/op";

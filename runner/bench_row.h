@@ -9,12 +9,21 @@
 
 #include "bench.h"
 
+/* how long a row's programs stayed attached, at most */
+enum attached_for {
+	ATTACHED_NEVER,
+	ATTACHED_SAMPLES,	/* around its row samples alone */
+	ATTACHED_SESSION,	/* through its sessions' units */
+	ATTACHED_RUN,		/* from its first session to the run's end */
+};
+
 struct row_state {
 	bool opened;
 	int loads;			/* times open() succeeded */
 	__u32 *prog_ids;		/* every load's programs, in order */
 	int nr_prog_ids;
 	bool attached;			/* its programs are */
+	enum attached_for attached_for;
 	enum row_stop stop;		/* why its sampling ended */
 	int nr;				/* counted samples */
 	double rate[MAX_SAMPLES];	/* events/s, all workers together */
@@ -54,6 +63,8 @@ struct row_state {
 	__u64 events;			/* over counted samples */
 	__u64 hits;			/* the first program's, every CPU */
 	__u64 hits_window;		/* of them, in the workers' loops */
+	/* per worker, over counted samples: its events, its own hits in them */
+	__u64 *worker_events, *worker_hits_window;
 	__u64 foreign;			/* in the loops, beyond the events */
 	__u64 kernel_skipped;		/* events whose runs the kernel skipped */
 	__u64 kernel_skips;		/* runs it says it skipped in the loops */

@@ -114,10 +114,8 @@ struct sample_bufs {
 	size_t res_nr, hits_nr, skips_nr, window_nr;
 };
 
-/* a unit's row samples at most: B R ... R B */
-#define MAX_UNIT_ROW_SAMPLES	4
-
-static struct sample_bufs bufs[MAX_UNIT_ROW_SAMPLES + 2];
+/* one per place of a unit's samples */
+static struct sample_bufs bufs[SAMPLE_PLACES];
 
 static void free_sample_bufs(void)
 {
@@ -149,6 +147,7 @@ static int sample_buffers(struct sample *s, const struct bench_family *fam,
 		return -ENOMEM;
 	s->nr_workers = workers;
 	s->nr_cpus = nr_cpus_possible();
+	s->place = which;
 	/* the layout hit_window() gives the workers */
 	s->window_foreign = fam->foreign_slot && row->runs_prog;
 	return 0;
@@ -343,8 +342,15 @@ static int session_attach(const struct bench_family *fam,
 	__u64 t0 = now_ns();
 	int err;
 
+	enum attached_for span = row->links_own ? ATTACHED_RUN :
+				 row_stays_attached(row) ? ATTACHED_SESSION :
+				 ATTACHED_SAMPLES;
+
 	if (row->state->attached || !row->runs_prog)
 		return 0;
+	/* the longest it stayed, for the JSON */
+	if (span > row->state->attached_for)
+		row->state->attached_for = span;
 	err = fam->attach(row, &workers, out);
 	time_link(row->state->attach_ns, &row->state->nr_attach, now_ns() - t0);
 	row->state->attached = true;
@@ -757,10 +763,16 @@ static void row_count(const struct bench_family *fam, struct bench_row *row,
 		      const struct sample *s)
 {
 	struct row_state *st = row->state;
+	int w;
 
 	if (s->unverified || !s->res ||
 	    (s->out.status != ST_OK && s->out.status != ST_DISTURBED))
 		return;
+	for (w = 0; w < s->nr_workers && st->worker_events; w++) {
+		st->worker_events[w] += s->res[w].events;
+		st->worker_hits_window[w] +=
+			sample_in_loop(s, row->nr_counters, w, 0, false);
+	}
 	st->events += s->events;
 	st->steal_ns += s->steal_ns;
 	st->stats_runs += s->stats_runs;
@@ -831,7 +843,8 @@ static int units_wanted(const struct bench_row *row)
  * row stays attached through its units), as measured in its earlier
  * sessions. The first session has one, which also paces the row; but
  * for a row that stays attached, whose attach and detach are costs of
- * the session, as many as it still wants.
+ * the session, as many as it still wants. With -r N, one a session: a
+ * round's units are one observation (statistics.rst), and -r N's are N.
  */
 static int session_units(const struct bench_row *row)
 {
@@ -839,6 +852,8 @@ static int session_units(const struct bench_row *row)
 	double fixed, unit, u;
 	int want = units_wanted(row);
 
+	if (bench_rs.repeat)
+		return 1;
 	if (!st->sessions)
 		return row_stays_attached(row) && !row->links_own ? want : 1;
 	fixed = st->session_ns;
@@ -1045,6 +1060,7 @@ static bool base_is_fed(const struct bench_rows *rows,
 	return false;
 }
 
+/* what the row keeps per worker: each sample's rate, its counts */
 static int alloc_worker_rates(struct bench_rows *rows)
 {
 	int i;
@@ -1052,10 +1068,14 @@ static int alloc_worker_rates(struct bench_rows *rows)
 	for (i = 0; i < rows->nr; i++) {
 		struct bench_row *row = &rows->row[i];
 		struct row_state *st = row->state;
+		size_t nr = row->cpus->nr;
 
-		st->worker_rate = calloc((size_t)MAX_SAMPLES * row->cpus->nr,
+		st->worker_rate = calloc((size_t)MAX_SAMPLES * nr,
 					 sizeof(double));
-		if (!st->worker_rate)
+		st->worker_events = calloc(nr, sizeof(__u64));
+		st->worker_hits_window = calloc(nr, sizeof(__u64));
+		if (!st->worker_rate || !st->worker_events ||
+		    !st->worker_hits_window)
 			return -ENOMEM;
 	}
 	return 0;
@@ -1422,6 +1442,8 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 		if (rows->row[i].state->opened && rows->row[i].runs_prog)
 			fam->close(&rows->row[i]);
 		free(rows->row[i].state->worker_rate);
+		free(rows->row[i].state->worker_events);
+		free(rows->row[i].state->worker_hits_window);
 		free(rows->row[i].state->prog_ids);
 		profile_free(rows->row[i].state->profile);
 		free(rows->row[i].state);

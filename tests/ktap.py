@@ -11,7 +11,8 @@ K, named "<name> <variant>[ [key=value,...]]" with no '#', its result and
 directive its status (ok; skipped: ok # SKIP <the JSON's reason>;
 disturbed: ok # SKIP disturbed: <reason>; failed: not ok after a "#
 <name>: FAILED: <reason>" line); an ok row's figure, on the line before
-it, the JSON's; kselftest's "# Totals" line the counts. RC is
+it, the JSON's (its overhead, ns per event or per op; --memory's bytes
+per element, --attach-time's attach and detach); kselftest's "# Totals" line the counts. RC is
 kselftest's: 1 with a failed row, else 4 when nothing was measured,
 else 0.
 """
@@ -39,9 +40,23 @@ def fmt(v, prec):
 	return "%.*f" % (prec, v)
 
 
+def fmt_or_dash(v, prec):
+	return "-" if v is None else fmt(v, prec)
+
+
 def figure(r):
 	"""the words of an ok row's figure, from the JSON"""
 	op, oh, u = r.get("ns_per_op"), r.get("overhead_ns"), r.get("units")
+	mem = r.get("memory")
+	if isinstance(mem, dict):
+		return "%s bytes/element charged, memlock %s bytes/element" % (
+			fmt_or_dash(mem.get("bytes_per_element"), 1),
+			fmt_or_dash(mem.get("memlock_per_element"), 1))
+	if r.get("functions") is not None:
+		ms = lambda v: None if v is None else v / 1e6
+		return "attach %s ms, detach %s ms on %d functions" % (
+			fmt_or_dash(ms(r.get("attach_ns")), 2),
+			fmt_or_dash(ms(r.get("detach_ns")), 2), r["functions"])
 	if isinstance(op, dict):
 		v, ci, what, unit, prec = op["value"], op["ci95"], "", "ns/op", 2
 	elif isinstance(oh, dict):

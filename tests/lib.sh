@@ -66,13 +66,88 @@ expect() {
 	if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+# not_grep ARGS...: grep ARGS finds nothing
+not_grep() { ! grep -q "$@"; }
+
+# ---- every result a test's runs wrote: tests/invariants.py ----
+# tests/run.sh sets T_INVARIANTS, a directory of its own: each --json
+# file a run wrote is copied there, with the run's exit status, stderr
+# and command line in T_INVARIANTS/manifest, and tests/invariants.py
+# checks them all once every test file has run. run_bg/run_end,
+# run_json and run_capture keep what their runs wrote; a test that runs
+# a program itself does it through jrun. (A test file run alone keeps
+# nothing.)
+T_KEPT=0
+
+# json_target ARGS...: the file --json names in ARGS ("-": stdout), or
+# nothing
+json_target() {
+	local prev= a
+	for a in "$@"; do
+		if [ "$prev" = --json ]; then
+			echo "$a"
+			return
+		fi
+		case $a in --json=*) echo "${a#--json=}"; return ;; esac
+		prev=$a
+	done
+}
+
+# json_stamp ARGS...: which file the --json of ARGS is now (its inode and
+# time), before a run: one the run left as it was, it did not write
+json_stamp() {
+	local f
+	f=$(json_target "$@")
+	[ -n "$f" ] && [ "$f" != - ] && stat -c '%i %y' -- "$f" 2>/dev/null
+}
+
+# keep_json RC OUT ERR BEFORE ARGS...: the results a run of ARGS wrote,
+# which exited RC, its stdout in OUT (--json -; "" when not kept), its
+# stderr in ERR ("-": not kept), the file's json_stamp before it in
+# BEFORE, for tests/invariants.py
+keep_json() {
+	local rc=$1 out=$2 err=$3 before=$4 f copy errcopy=- a line
+	shift 4
+	[ -n "${T_INVARIANTS:-}" ] || return 0
+	f=$(json_target "$@")
+	[ "$f" != - ] || f=$out
+	[ -n "$f" ] || return 0
+	T_KEPT=$((T_KEPT + 1))
+	copy=$T_INVARIANTS/$(basename "$0" .sh).$$.$T_KEPT
+	# not a file, or the one there before: nothing written (the checker
+	# then wants a failure)
+	[ -f "$f" ] && { [ -z "$before" ] || [ "$(json_stamp --json "$f")" != "$before" ]; } &&
+		cp "$f" "$copy.json"
+	if [ "$err" != - ] && [ -f "$err" ]; then
+		cp "$err" "$copy.err"
+		errcopy=$copy.err
+	fi
+	line="$copy.json	$rc	$errcopy	$(basename "$0"):${f#"$T_TMP"/}"
+	for a in "$@"; do
+		line+="	${a//[$'\t\n']/ }"
+	done
+	echo "$line" >>"$T_INVARIANTS/manifest"
+}
+
+# jrun CMD...: CMD as it is, $RC its status; what its --json wrote kept
+jrun() {
+	local before
+	before=$(json_stamp "$@")
+	"$@"
+	RC=$?
+	keep_json "$RC" "" - "$before" "$@"
+	return "$RC"
+}
+
 # run_capture NAME CMD...: runs CMD, keeps stdout/stderr/status in
 # $T_TMP/NAME.{out,err} and $RC.
 run_capture() {
-	local name=$1
+	local name=$1 before
 	shift
+	before=$(json_stamp "$@")
 	"$@" >"$T_TMP/$name.out" 2>"$T_TMP/$name.err"
 	RC=$?
+	keep_json "$RC" "$T_TMP/$name.out" "$T_TMP/$name.err" "$before" "$@"
 }
 
 # skip NAME REASON: a check that cannot run here: counted as a skip,
@@ -225,6 +300,7 @@ release_lock() {
 	T_LOCK_HELD=
 }
 
+declare -A T_RUN_ARGS T_RUN_STAMP
 # run_bg NAME ARGS...: starts $BIN ARGS in the background, stdout and
 # stderr in $T_TMP/NAME.{out,err}; $PID is the run, and tests/watch.py
 # records what it loads and starts in $T_TMP/NAME.ids, and once it has
@@ -245,6 +321,8 @@ run_bg() {
 	fi
 	( read -r _ <"$go"; exec "${private[@]}" "$BIN" "$@" ) >"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
 	PID=$!
+	T_RUN_ARGS[$name]=$(printf '%q ' "$BIN" "$@")
+	T_RUN_STAMP[$name]=$(json_stamp "$@")
 	T_STARTED=${EPOCHREALTIME/./}
 	"$T_PYTHON" "$TESTS/watch.py" "${lock[@]}" $PID "$T_TMP/$name.ids" "$go" &
 	WATCH=$!
@@ -265,11 +343,14 @@ started() {
 
 # run_end NAME: waits for the run started by run_bg; $RC its status
 run_end() {
+	local -a args
 	# (bash's "Killed" notice of a run killed on purpose is no news)
 	wait "$PID" 2>/dev/null
 	RC=$?
 	wait "$WATCH"
 	echo "# $1: exit $RC after $(((${EPOCHREALTIME/./} - T_STARTED) / 1000)) ms"
+	eval "args=(${T_RUN_ARGS[$1]:-})"
+	keep_json "$RC" "$T_TMP/$1.out" "$T_TMP/$1.err" "${T_RUN_STAMP[$1]:-}" "${args[@]}"
 }
 
 # run_json NAME ARGS...: $BIN ARGS --json $T_TMP/NAME.json, watched, and

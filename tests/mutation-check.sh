@@ -78,6 +78,28 @@ map-hits-all|maps/verify.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c
 map-hits-none|maps/verify.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh:faults|fill-all: hash_lookup raw_tp --miss failed
 map-hits-kept|maps/verify.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh:faults|wrong-key: lru_hash_lookup raw_tp failed
 map-ops-counted|maps/verify.c:verify|else if (c->ops != c->calls * r->test->ops)|else if (0)|test_map_perf.sh:faults|short-ops: hash_prealloc raw_tp failed
+map-counts-since|map_perf_test_user.c:collect|take_since(\&v[cpu], \&r->taken[cpu]);|;|test_map_perf.sh:units|several samples a unit: each row ran, its hits its loops' alone
+map-taken-reset|map_perf_test_user.c:attach_row|memset(r->taken, 0, sizeof(*r->taken) * nr_cpus_possible());|;|test_map_perf.sh:units|several samples a unit: each row ran, its hits its loops' alone
+map-consumer-per-sample|take_consumer|if (!consumer_running(r->consumer))|if (1)|test_map_perf.sh:units|several samples a unit: ringbuf_reserve ran, its records its events'
+map-totals-by-place|map_perf_test_user.c:count|*l = \&r->last[s->place];|*l = \&r->last[1];|test_map_perf.sh:units|several samples a unit: the map operations are the events'
+repeat-one-a-session|session_units|if (bench_rs.repeat)|if (0)|test_report.sh|-r 3, no base, attached through its units: 3 rounds, 3 observations
+summary-ci-dash|format_or_dash|if (isfinite(v))|if (1)|test_report.sh|-r 1: no nan or inf anywhere in the output
+ktap-memory-figure|ktap_other_figure|if (json_is_object(mem)) {|if (0) {|test_ktap.sh:format|mem: each test point has its row's name, status, reason or figure
+inv-non-finite|tests/invariants.py:non_finite|elif number(v) and not finite(v):|elif False:|test_invariants.sh|a NaN: exit 1
+inv-non-finite-token|tests/invariants.py:finite|return number(v) and not isinstance(v, NonFinite) and math.isfinite(v)|return number(v) and not isinstance(v, NonFinite)|test_invariants.sh|an infinity: exit 1
+inv-hits-short|tests/invariants.py:hits|if r["hits_window"] + skipped < k * r["events"]:|if False:|test_invariants.sh|in-window hits short of the events, in all: exit 1
+inv-hits-short-cpu|tests/invariants.py:hits|if c["hits_window"] + skipped < k * c["events"]:|if False:|test_invariants.sh|in-window hits short on one CPU, made up on another: exit 1
+inv-hits-outside|tests/invariants.py:outside|if r.get("attached_for") == "samples" and r.get("hits_outside"):|if False:|test_invariants.sh|hits outside the loops, attached around the samples alone: exit 1
+inv-counts-hits|tests/invariants.py:counts|if r["hits"] != r["hits_window"] + r["hits_outside"]:|if False:|test_invariants.sh|hits not hits_window \+ hits_outside: exit 1
+inv-counts-units|tests/invariants.py:counts|if u.get(k) is not None and len(u[k]) != n:|if False:|test_invariants.sh|a units array shorter than units.n: exit 1
+inv-counts-cpu|tests/invariants.py:counts|if per and sum(c["events"] for c in per) != r["events"]:|if False:|test_invariants.sh|per_cpu's events not the row's: exit 1
+inv-counts-rounds|tests/invariants.py:counts|u["observations"] != len(set(rounds)):|False:|test_invariants.sh|observations not the rounds the units ran in: exit 1
+inv-no-interval|tests/invariants.py:interval|if isinstance(o, dict) and not finite(o.get("ci95")):|if False:|test_invariants.sh|an ok row of 2 observations without an interval: exit 1
+inv-not-ok-figure|tests/invariants.py:not_ok_figure|if there:|if False:|test_invariants.sh|a figure on a disturbed row: exit 1
+inv-exit-status|tests/invariants.py:exit_status|if rc == want:|if True:|test_invariants.sh|a disturbed row, exit 0: exit 1
+inv-exit-failed|tests/invariants.py:run|want = 1 if "failed" in st else 3 if "disturbed" in st else \\|want = 3 if "disturbed" in st else \\|test_invariants.sh|a failed row beside a measured one, exit 0: exit 1
+inv-compare-counts|tests/invariants.py:compare|if k in s and s[k] != v:|if False:|test_invariants.sh|a compare's summary not its rows: exit 1
+inv-unreadable|tests/invariants.py:file|self.bad(where, None, "unreadable", str(e)[:200])|pass|test_invariants.sh|a file cut short: exit 1
 lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh:faults|empty-map: lru_hash_lookup raw_tp failed
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
 profile-tid-filter|take_sample|if (!is_worker(k, r->tid)) {|if (0) {|test_stats.sh|profile: another task's sample on a worker's CPU is not the worker's
@@ -203,7 +225,9 @@ run_until() {
 # maps/; "maps/file.c:FUNC" names one there), so that the
 # mutation survives code moved between files or renamed around it; a
 # function not found, or OLD not found once in it, is said and the
-# mutation counts as invalid, never as killed.
+# mutation counts as invalid, never as killed. A checker of the tests'
+# own in Python is named by its file: "tests/invariants.py:FUNC", a def
+# (a method too) whose body ends where the indentation does.
 mutate() {
 	python3 - "$1" "$2" "$3" "$4" <<'PY'
 import glob, os, re, sys
@@ -219,11 +243,25 @@ if ":" in func:
 # one line or more), and the body's brace alone on the next line
 head = re.compile(r"^[A-Za-z_][^;{}\n]*\b%s\([^;{}]*\)\s*\n\{\n" %
 		  re.escape(func), re.M)
+# a Python def: its body, the lines indented deeper than it
+pyhead = re.compile(r"^([ \t]*)def %s\(.*\):[ \t]*\n" % re.escape(func), re.M)
 found = []
 for path in files:
 	try:
 		s = open(path).read()
 	except OSError:
+		continue
+	if path.endswith(".py"):
+		for m in pyhead.finditer(s):
+			end = m.end()
+			for line in s[m.end():].splitlines(True):
+				outside = line.strip() and \
+					  not line.startswith(m.group(1) + "\t") and \
+					  not line.startswith(m.group(1) + " ")
+				if outside:
+					break
+				end += len(line)
+			found.append((path, s, m.end(), end))
 		continue
 	for m in head.finditer(s):
 		end = s.find("\n}\n", m.end())

@@ -9,7 +9,9 @@
 # "N passed, N failed, N skipped" line and exits non-zero on any failure.
 # A skip ("ok - # SKIP reason") is never a pass. Before it, the ten
 # slowest files with their times, and the whole run's: where the time of
-# make check goes.
+# make check goes. After the last test file, tests/invariants.py checks
+# every --json file the tests' runs wrote (tests/lib.sh keeps them); how
+# many files and rows it read comes last but the closing line.
 cd "$(dirname "$0")/.." || exit 1
 if [ $# -eq 0 ]; then
 	for t in tests/test_*.sh; do
@@ -24,7 +26,11 @@ log=$(mktemp)
 skips=$(mktemp)
 fails=$(mktemp)
 times=$(mktemp)
-trap 'rm -f "$log" "$skips" "$fails" "$times"' EXIT
+# every --json the tests' runs write, with their exit statuses
+# (tests/lib.sh's keep_json), for tests/invariants.py at the end
+T_INVARIANTS=$(mktemp -d)
+export T_INVARIANTS
+trap 'rm -rf "$log" "$skips" "$fails" "$times" "$T_INVARIANTS"' EXIT
 start=$(date +%s.%N)
 for t in "$@"; do
 	echo "=== $t"
@@ -47,6 +53,20 @@ for t in "$@"; do
 	failed=$((failed + f))
 	skipped=$((skipped + s))
 done
+# what every result written must hold, whatever the run: one check, its
+# violations listed
+echo "=== tests/invariants.py: every --json the runs above wrote"
+touch "$T_INVARIANTS/manifest"
+python3 tests/invariants.py --manifest "$T_INVARIANTS/manifest" | tee "$log"
+rc=${PIPESTATUS[0]}
+invariants=$(tail -n 1 "$log")
+if [ "$rc" -eq 0 ]; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	sed -n "s|^invariant violated: |  tests/invariants.py: |p" "$log" >>"$fails"
+	[ "$rc" -eq 1 ] || echo "  tests/invariants.py: exited $rc" >>"$fails"
+fi
 echo "slowest:"
 awk '{ printf "%7.1f s  %s\n", $1 - $2, $3 }' "$times" | sort -rn | head -n 10
 echo "all $# files: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
@@ -58,5 +78,6 @@ if [ -s "$fails" ]; then
 	echo "failed:"
 	cat "$fails"
 fi
+echo "$invariants"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -68,7 +68,7 @@ for prog in test_overhead map_perf_test; do
 	for opt in $(./$prog --help | grep -oE -- '(^|[ ,])--[a-z][a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u); do
 		expect "the documentation documents $prog $opt" grep -q -- "$opt" "${DOCS[@]}"
 	done
-	./$prog --list --json "$T_TMP/$prog.json"
+	jrun ./$prog --list --json "$T_TMP/$prog.json"
 done
 
 # the man pages' lists are made from the programs' own (make docs): one

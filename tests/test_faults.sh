@@ -16,7 +16,7 @@ cd "$TOP" || exit 1
 BIN=./test_overhead
 TBIN=$TESTING/test_overhead
 L=$T_TMP/list.json
-$BIN --list --json "$L"
+jrun $BIN --list --json "$L"
 need_testing
 
 # a getpgid loop of the test's own, pinned to CPU $1 ($! is it)

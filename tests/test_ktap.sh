@@ -24,11 +24,12 @@ sec_format() {
 	BIN=./map_perf_test run_json mp --ktap -r 1 -n 2000 \
 		-t hash_lookup,array_lookup -a raw_tp,kprobe
 	ktap_checked mp
+	# figures that are no cost per event: --memory's bytes per element
+	BIN=./map_perf_test run_json mem --ktap --memory hash,array --entries 1000
+	ktap_checked mem
 	expect "--ktap: the human table is not printed" \
 		not_grep '^Summary:\|^BASE\|lookups per sec' "$T_TMP/to.out" "$T_TMP/mp.out"
 }
-
-not_grep() { ! grep -q "$@"; }
 
 sec_exit() {
 	need_testing || return

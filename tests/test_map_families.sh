@@ -20,7 +20,7 @@ if [ ! -x $BIN ] || [ ! -x $PY ]; then
 fi
 # every row and what upstream calls its test, for upstream.py
 L=$T_TMP/list.json
-set_up "--list --json" $BIN --list --json "$L"
+set_up "--list --json" jrun $BIN --list --json "$L"
 
 # jrows FILE PYEXPR: PYEXPR holds for every measured row of FILE (ok or
 # disturbed), with r the row, d the file and cpus(S) the CPUs of a list;

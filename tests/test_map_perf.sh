@@ -56,6 +56,30 @@ sec_tr() {
 		'len(set(r["variant"] for r in rows("base"))) == 8 and len(set((r["variant"], r["cpus"]) for r in rows("base"))) == len(rows("base"))'
 }
 
+# --- several row samples a unit: where detaching is dear (a tracepoint's
+# waits for RCU grace periods) a unit holds up to 4 row samples between
+# one attach and one detach (not with -r: --max-units). Each sample is
+# judged on what was added in it alone, and its counts are its own: the
+# programs count for the workers inside their loops only, none outside;
+# the map operations are the events' and the records of each sample
+# consumed or dropped (its consumer drains and starts again between them)
+sec_units() {
+	local t=hash_lookup,lru_hash_lookup,queue_push_pop,ringbuf_reserve
+	run_json units -n 500 --max-units 3 -a tracepoint -t $t
+	expect "several samples a unit: exit status fits the rows (rc=$RC)" exit_matches units
+	if J "$T_TMP/units.json" 'any(len(r.get("samples") or []) > (r.get("units") or {}).get("n", 0) or r["samples_run"] - r["disturbed_retries"] > r["attempts"] for r in R if r["name"] != "base" and ran(r))'; then
+		echo "# set-up: rows of several samples a unit ran"
+	else
+		skip "several samples a unit: none ran so here (detaching a tracepoint cheap, or every row disturbed)"
+	fi
+	jexpect "several samples a unit: each row ran, its hits its loops' alone, each sample's once (hits = hits_window, none outside)" "$T_TMP/units.json" \
+		'all(ran(r) and r["hits"] == r["hits_window"] + r["hits_outside"] and r["hits_outside"] == 0 and r["hits_window"] == r["events"] for r in R if r["name"] != "base")'
+	jexpect "several samples a unit: the map operations are the events' (ops_counted, lookups, found)" "$T_TMP/units.json" \
+		'all(r["ops_counted"] == r["ops_per_event"] * r["events"] and r["found"] == r["lookups"] and r["lookups"] <= r["ops_counted"] for r in R if r["name"] != "base" and ran(r))'
+	jexpect "several samples a unit: ringbuf_reserve ran, its records its events', each sample's consumed or dropped" "$T_TMP/units.json" \
+		'all(ran(r) and r["records"]["produced"] == 16 * r["events"] == r["records"]["consumed"] + r["records"]["dropped"] for r in R if r["name"] == "ringbuf_reserve")'
+}
+
 # --- -a all: what cannot run here is skipped with the kernel's reason
 sec_all() {
 	run_json all -r 1 -n 1000 -a all -t hash_prealloc,array_lookup,lru_hash_lookup
@@ -275,5 +299,5 @@ sec_signals() {
 	cleanup_checked dead
 }
 
-sections tr all auto paced reload miss faults sizes upstream hog badargs signals
+sections tr units all auto paced reload miss faults sizes upstream hog badargs signals
 finish

@@ -13,7 +13,7 @@ BIN=${TEST_OVERHEAD:-./test_overhead}
 N=20000
 L=$T_TMP/list.json
 EVENTS=task_rename,getpgid,uprobe-nop,usdt-nop
-set_up "--list --json" "$BIN" --list --json "$L"
+set_up "--list --json" jrun "$BIN" --list --json "$L"
 # the modes none of whose rows is upstream's
 NEW=$(jget "$L" '",".join(sorted({r["name"] for r in R} - {r["name"] for r in R if r["upstream"]}))')
 

@@ -7,7 +7,7 @@
 cd "$TOP" || exit 1
 BIN=./test_overhead
 L=$T_TMP/list.json
-$BIN --list --json "$L"
+jrun $BIN --list --json "$L"
 SEL='l["name"] in ("base", "raw_tp") and l["variant"] == "getpgid"'
 
 # --- -r 3 -w 1: exactly 3 counted units; the warm-up unit is not counted
@@ -44,6 +44,23 @@ jexpect "units: raw_tp's units are its ns per event less its base's, in rounds 0
 	'all(u["quantity"] == "overhead_ns" and u["rounds"] == [0, 1, 2, 3] and all(abs(v - (n - b)) < 1e-6 for v, n, b in zip(u["values"], u["ns"], u["base_ns"])) for u in (r["units"] for r in rows(name="raw_tp", status="ok")))'
 jexpect "units: the overhead is the units' mean, its ci95 Student's t over them" "$T_TMP/units.json" \
 	'all(abs(r["overhead_ns"]["value"] - sum(r["units"]["values"]) / 4) < 1e-6 and abs(r["overhead_ns"]["ci95"] - 3.182446 * (sum((v - r["overhead_ns"]["value"]) ** 2 for v in r["units"]["values"]) / 3) ** 0.5 / 2) < 1e-3 for r in rows(name="raw_tp", status="ok"))'
+
+# --- a round's units are one observation; -r N gives N rounds, one unit
+# a session, so N observations: a row without a base, whose programs stay
+# attached through its units, too (it once put them all in one round:
+# one observation, no interval). One observation (-r 1) has no interval:
+# "± -" in the summary, null in the JSON, never a nan. (SCHED_FIFO, so
+# that a busy machine disturbs none, as test_faults.sh's)
+BIN=chrt run_json_fig obs 'r["name"] == "raw_tp"' -f 1 ./test_overhead -c 1 -n 5000 -r 3 -m raw_tp -e getpgid
+fig_expect "-r 3, no base, attached through its units: 3 rounds, 3 observations, an interval" obs 'r["name"] == "raw_tp"' \
+	'all(r["units"]["rounds"] == [0, 1, 2] and r["units"]["observations"] == 3 and r["units"]["n"] == 3 and r["units"]["ci95"] is not None and r["sessions"] == 3 for r in rows(name="raw_tp", status="ok"))'
+jexpect "-r 4: overhead_ns has its units and observations, 4 each" "$T_TMP/units.json" \
+	'all(r["overhead_ns"]["units"] == r["units"]["n"] == 4 and r["overhead_ns"]["observations"] == r["units"]["observations"] == 4 for r in rows(name="raw_tp", status="ok"))'
+BIN=chrt run_json_fig one 'r["name"] == "raw_tp"' -f 1 ./test_overhead -c 1 -n 5000 -r 1 -m base,raw_tp -e getpgid
+fig_expect "-r 1: one observation, no interval: null in the JSON" one 'r["name"] == "raw_tp"' \
+	'all(r["units"]["observations"] == 1 and r["units"]["ci95"] is None and r["overhead_ns"]["ci95"] is None for r in rows(name="raw_tp", status="ok"))' &&
+	expect "-r 1: no interval: '± -' in the summary" grep -qE '^ +raw_tp +getpgid +ok .* [+-][0-9.]+ ± - ' "$T_TMP/one.out"
+expect "-r 1: no nan or inf anywhere in the output" not_grep -iwE 'nan|-?inf' "$T_TMP/one.out" "$T_TMP/one.err"
 
 # --- a budget spent short of --precision: the row says so
 run_json short -n 5000 --budget 0.001 --max-units 16 -m base,raw_tp -e getpgid
