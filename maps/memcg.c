@@ -54,22 +54,6 @@ static int write_text(const char *dir, const char *file, const char *text)
 	return err;
 }
 
-static bool file_has_word(const char *dir, const char *file, const char *word)
-{
-	char path[PATH_MAX + 64], w[64];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && fscanf(f, "%63s", w) == 1)
-		found = !strcmp(w, word);
-	fclose(f);
-	return found;
-}
-
 /* ---- what killed runs left ---- */
 
 /*
@@ -297,7 +281,8 @@ static int give_memory(struct memcg *cg)
 {
 	char marker[PATH_MAX + 64];
 
-	if (file_has_word(cg->parent, "cgroup.subtree_control", "memory"))
+	if (file_has_word(cg->parent, "cgroup.subtree_control", NULL,
+			  "memory"))
 		return 0;
 	/* first, so that a run killed after it leaves it said */
 	gave_path(cg, marker, sizeof(marker));
@@ -443,7 +428,8 @@ static void remove_quietly(struct memcg *cg, bool quiet)
 		for (i = 0; i < 100 && (err = rmdir(cg->path) ? errno : 0) == EBUSY;
 		     i++)
 			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
-		if (err && !quiet)
+		/* ENOENT: a creator of a run that died took it */
+		if (err && err != ENOENT && !quiet)
 			pr_note("cannot remove %s: %s", cg->path, strerror(err));
 		cg->made = false;
 	}

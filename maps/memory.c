@@ -32,6 +32,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench_msg.h"
+#ifdef BENCH_TESTING
+#include "bench_cmdline.h"
+#endif
 #include "bench_util.h"
 #include "bench_workers.h"
 #include "maps/map_perf.h"
@@ -262,12 +265,13 @@ static int map_create(const struct mem_row *m, int btf_fd)
  * The parent waits for each of its steps watched, as it does workers
  * (task_stuck()): one stopped, frozen or stalled fails the row, named.
  * Should the run die under it, however (SIGKILL), it removes the row's
- * cgroup itself: its end of their socket reads EOF, its parent gone.
+ * cgroup itself: its end of their socket ends without the parent's last
+ * word.
  */
 struct creator {
 	pid_t pid;
 	int fd;		/* a socket: its reports { -errno, map id }, down a
-			 * byte a step (create, then close); EOF: exit */
+			 * byte a step (create, then close), 'q' the last */
 	char why[REASON_LEN - 64];	/* a stuck or dead creator, said */
 };
 
@@ -283,25 +287,31 @@ static bool tell(int fd, const int msg[2])
 	       2 * sizeof(int);
 }
 
-/* a byte read: true; EOF or an error: false */
-static bool wait_byte(int fd)
+/* the parent's word: a step (1), its last ('q': 0), or none (-1) */
+static int next_word(int fd)
 {
 	ssize_t n;
 	char c;
 
 	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
 		;
-	return n == 1;
+	return n != 1 ? -1 : c != 'q';
 }
 
 /*
- * The creator's end: when the run died under it (its parent is not the
- * run), it takes the row's cgroup with it
+ * The creator's end, once its parent has had its last word. The end of
+ * their socket without it is the run dying (a SIGKILL: the socket closes
+ * before the creator is given another parent): it takes the row's
+ * cgroup with it.
  */
-static void __attribute__((noreturn))
-creator_exit(pid_t parent, struct mem_row *m)
+static __attribute__((noreturn)) void creator_exit(pid_t parent,
+						    struct mem_row *m, int sock)
 {
-	if (getppid() != parent)
+	int w;
+
+	while ((w = next_word(sock)) > 0)
+		;
+	if (w < 0 || getppid() != parent)
 		memcg_abandon(&m->cg);
 	_exit(0);
 }
@@ -321,7 +331,7 @@ creator_child(pid_t parent, struct mem_row *m, bool outside, int btf_fd,
 	 */
 	prctl(PR_SET_PDEATHSIG, SIGCONT);
 	if (getppid() != parent)
-		creator_exit(parent, m);
+		creator_exit(parent, m, sock);
 	/*
 	 * Its pages and page tables faulted in here, outside: the creation
 	 * charges the cgroup the map alone. What it faults in stays: no
@@ -330,16 +340,21 @@ creator_child(pid_t parent, struct mem_row *m, bool outside, int btf_fd,
 	prefault_mappings(true);
 	mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
 	msg[0] = outside ? 0 : memcg_enter(&m->cg);
-	if (!tell(sock, msg) || msg[0] || !wait_byte(sock))
-		creator_exit(parent, m);
+#ifdef BENCH_TESTING
+	/* slow-setup: a window for a stop, a freeze or a signal */
+	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
+		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
+#endif
+	if (!tell(sock, msg) || msg[0] || next_word(sock) <= 0)
+		creator_exit(parent, m, sock);
 	fd = map_create(m, btf_fd);
 	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 		msg[0] = -errno;
 	msg[1] = info.id;
 	/* once the parent holds its own fd, ours goes: its file is ours */
-	if (tell(sock, msg) && wait_byte(sock) && !close(fd) && tell(sock, msg))
-		wait_byte(sock);
-	creator_exit(parent, m);
+	if (tell(sock, msg) && next_word(sock) > 0 && !close(fd))
+		tell(sock, msg);
+	creator_exit(parent, m, sock);
 }
 
 /* the creator ended before its report: how */
@@ -452,11 +467,13 @@ static int creator_make(struct creator *c)
 	return err ?: fd;
 }
 
-/* EOF to the creator, and it reaped: killed when it does not end itself */
+/* the last word to the creator, and it reaped: killed when it stays */
 static void creator_end(struct creator *c)
 {
-	if (c->fd >= 0)
+	if (c->fd >= 0) {
+		send(c->fd, "q", 1, MSG_NOSIGNAL);
 		close(c->fd);
+	}
 	if (c->pid > 0 && child_wait(c->pid, NULL, 1000000000ull))
 		child_kill(c->pid);
 	c->pid = 0;
