@@ -25,6 +25,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench_util.h"
+#ifdef BENCH_TESTING
+#include "bench_cmdline.h"
+#endif
 #include "bench_workers.h"
 #include "maps/kinds.h"
 #include "map_perf_test.h"
@@ -185,6 +188,11 @@ static void *consume(void *arg)
 	int ret = 0;
 
 	__atomic_store_n(&c->tid, gettid(), __ATOMIC_RELEASE);
+#ifdef BENCH_TESTING
+	/* slow-setup: a window for a freeze */
+	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
+		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
+#endif
 	while (ret >= 0 && !atomic_load(&c->stop))
 		ret = step(c, sleep);
 	/* the producers are done: what is left, without sleeping */

@@ -53,7 +53,7 @@
 	X(MEMCG_OUTSIDE, 16, "memcg-outside")				\
 	/* --memory's fills leave their last element out */		\
 	X(SHORT_FILL, 17, "short-fill")					\
-	/* workers take 0.5 s longer to set up, a signal's window */	\
+	/* workers, the --memory creator, consumers: 0.5 s to start */	\
 	X(SLOW_SETUP, 24, "slow-setup")					\
 	/* workers sleep for good in their set-up */			\
 	X(STUCK_SETUP, 25, "stuck-setup")				\

@@ -208,21 +208,21 @@ int task_cgroup_dir(pid_t pid, const char *controller, char *dir, size_t len)
 	return cgroup_dir(&m, path, dir, len);
 }
 
-/* the word after @key in the file @dir/@name, a line "key word" */
-static bool file_says(const char *dir, const char *name, const char *key,
-		      const char *word)
+bool file_has_word(const char *dir, const char *name, const char *key,
+		   const char *word)
 {
-	char path[PATH_MAX + 64], k[64], w[64];
-	bool found = false;
+	char path[PATH_MAX + 64], w[64];
+	bool found = false, after = !key;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "re");
 	if (!f)
 		return false;
-	while (!found && fscanf(f, "%63s", k) == 1)
-		found = !strcmp(k, key ?: "") &&
-			fscanf(f, "%63s", w) == 1 && !strcmp(w, word);
+	while (!found && fscanf(f, "%63s", w) == 1) {
+		found = after && !strcmp(w, word);
+		after = !key || !strcmp(w, key);
+	}
 	fclose(f);
 	return found;
 }
@@ -234,7 +234,7 @@ const char *task_frozen(pid_t pid)
 	char state[32] = "";
 
 	if (!task_cgroup_dir(pid, NULL, dir, sizeof(dir)) &&
-	    file_says(dir, "cgroup.events", "frozen", "1"))
+	    file_has_word(dir, "cgroup.events", "frozen", "1"))
 		return "frozen by its cgroup (cgroup v2 cgroup.freeze)";
 	if (task_cgroup_dir(pid, "freezer", dir, sizeof(dir)))
 		return NULL;

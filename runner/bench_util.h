@@ -7,6 +7,7 @@
 #define __BENCH_UTIL_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/types.h>
@@ -89,6 +90,12 @@ int cgroup_dir(const struct cgroup_mount *m, const char *path, char *dir,
 	       size_t len);
 /* the two above for the task @pid's cgroup (0: ourselves) */
 int task_cgroup_dir(pid_t pid, const char *controller, char *dir, size_t len);
+/*
+ * Whether the file @dir/@name holds the word @word (after the word @key:
+ * "key word" lines, as cgroup.events; NULL: anywhere)
+ */
+bool file_has_word(const char *dir, const char *name, const char *key,
+		   const char *word);
 /*
  * Whether a cgroup freezes the task @pid: cgroup v2's cgroup.freeze
  * (its cgroup.events says "frozen 1"; the task sleeps, state S) or the

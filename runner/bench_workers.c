@@ -856,8 +856,9 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	pool->go->loops = pool->loops ?: 1;
 #endif
 	pool->started_ns = now_ns();
-	deadline_ns = pool->started_ns + (deadline_ns ?:
-					  first_deadline_ns(pool, count));
+	if (!deadline_ns)
+		deadline_ns = first_deadline_ns(pool, count);
+	deadline_ns += pool->started_ns;
 	release(pool->go);
 	for (i = 0; !err && i < pool->nr; i++) {
 		err = pool_recv(pool, &msg, &w, deadline_ns, out);
