@@ -209,6 +209,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 
 	hold_std_fds();
 	bench_init(fam->name);
+	default_signal_actions();
 	if (parse_options(fam, argc, argv) || check_options(fam, argc, argv))
 		return EXIT_USAGE;
 	if (compare_args.nr_files[SIDE_A]) {
