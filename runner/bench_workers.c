@@ -843,6 +843,11 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	struct watch w = {};
 	int i, idx, err;
 
+	/* stopped by a run that failed or was cut short: nothing to release */
+	if (!pool->go) {
+		outcome_set(out, ST_FAILED, "the workers are gone");
+		return -ECHILD;
+	}
 	err = watch_init(&w, pool->nr);
 	if (err) {
 		watch_free(&w);

@@ -145,6 +145,7 @@ creator-abandon|creator_exit|memcg_abandon(\&m->cg);|;|test_matrix.sh:killed|kil
 stale-removed|memcg_create|remove_stale_cgroups(cg->parent);|;|test_matrix.sh:killed|a killed run's --memory cgroup: removed by the next run
 consumer-timed|consumer_stop|if (!joined_within(c, STOP_WAIT_NS)) {|if (pthread_join(c->thread, NULL)) {|test_matrix.sh:kinds|consumer-frozen1: ended in
 consumer-thawed|consumer_stop|thaw_out(tid);|;|test_matrix.sh:kinds|consumer-frozen1: ended in
+pool-stopped|pool_run|if (!pool->go) {|if (0) {|test_stats.sh|pool: a stopped pool runs nothing
 EOF
 )
 
