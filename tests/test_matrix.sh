@@ -109,7 +109,7 @@ m_leftovers() {
 # after the run had ended: a completed run, any of WANT_DONE's codes.
 M_PREV= M_LATE=0 WANT_DONE="0 1 3 4"
 m_check() {
-	local name=$1 want=$2 re=$3 left bad= why
+	local name=$1 want=$2 re=$3 left bad= why beside
 	# a hung run held by a cgroup of the test's: let go, or it is
 	# never reaped (a frozen thread outlives a SIGKILL)
 	[ "$M_HUNG" = 1 ] && [ -n "${CG:-}" ] && m_cgroup_remove "$CG"
@@ -138,13 +138,16 @@ m_check() {
 	else
 		fail "$name: ended in $M_SECS s${bad}"
 	fi
-	# a check of its own: written whole or not at all is --json's
+	# a check of its own: written whole or not at all is --json's, and
+	# a file written aside to be renamed into place goes too
 	if [ -n "$M_PREV" ] && [[ " $WANT_DONE " != *" $RC "* ]]; then
-		if cmp -s "$M_PREV" "$M_PREV.was"; then
-			pass "$name: the previous --json file is as it was"
+		beside=$(ls -d "$M_PREV"* "$(dirname "$M_PREV")"/.*"$(basename "$M_PREV")"* 2>/dev/null |
+			grep -vx -e "$M_PREV" -e "$M_PREV.was" | tr '\n' ' ')
+		if cmp -s "$M_PREV" "$M_PREV.was" && [ -z "$beside" ]; then
+			pass "$name: the previous --json file is as it was, nothing beside it"
 		else
 			M_JSON=$((M_JSON + 1))
-			fail "$name: the previous --json file changed ($(wc -c <"$M_PREV") bytes now)"
+			fail "$name: the previous --json file changed ($(wc -c <"$M_PREV") bytes now)${beside:+, beside it: $beside}"
 		fi
 	fi
 	M_PREV=
@@ -280,15 +283,16 @@ hold() {
 # the child of CHILD's kind of the run, once there
 child_of() {
 	case $1 in
-	worker | fib) pgrep -P "$PID" | head -n 1 ;;
+	worker | setup | fib) pgrep -P "$PID" | head -n 1 ;;
 	creator) creator_of "$PID" ;;
 	consumer) ls /proc/"$PID"/task 2>/dev/null | grep -vx "$PID" | head -n 1 ;;
 	esac
 }
 
 # stall_case NAME CHILD HOW PROG ARGS...: CHILD's kind of child (worker,
-# creator, consumer, fib) held by HOW (stop, freeze2, freeze1, pids)
-# while PROG ARGS runs: exit 1, a row failed saying why
+# in its loop; setup, a worker in its set-up; creator, consumer, fib)
+# held by HOW (stop, kill, freeze2, freeze1, pids) while PROG ARGS runs:
+# exit 1, a row failed saying why
 stall_case() {
 	local name=$1 child=$2 how=$3 prog=$4 re c max=1 wrap=()
 	shift 4
@@ -440,12 +444,12 @@ sec_kinds() {
 
 # each program's ways of running: MODE|PROG|ARGS (PROG chrt: under
 # SCHED_FIFO, for the passes only rows with a figure get, which a busy
-# machine's disturbed rows would not)
+# machine's disturbed rows would not; on one CPU, the other the test's)
 MODES="measure|$TO|-m raw_tp -e getpgid -r 2 -n 200000
 r|$TO|-m raw_tp,tp_btf -e getpgid -r 3 -n 100000 -w 1
 d|$TO|-m raw_tp -e getpgid -r 2 -d 0.1
-profile|chrt|-f 1 $TO -m raw_tp -e getpgid -r 1 -n 200000 --profile
-progstats|chrt|-f 1 $TO -m raw_tp -e getpgid -r 1 -n 200000 --prog-stats
+profile|chrt|-f 1 $TO -c 1 -m raw_tp -e getpgid -r 1 -n 2000000 --profile
+progstats|chrt|-f 1 $TO -c 1 -m raw_tp -e getpgid -r 1 -n 2000000 --prog-stats
 attachtime|$TO|--attach-time
 curves|$TO|-m raw_tp -e getpgid --progs 1,2,4 -r 1 -n 200000
 ktap|$TO|-m raw_tp -e getpgid -r 2 -n 200000 --ktap
@@ -454,8 +458,8 @@ measure|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000
 r|$MP|-t hash_lookup,array_lookup -a raw_tp -r 3 -n 100000 -w 1
 d|$MP|-t hash_lookup -a raw_tp -r 2 -d 0.1
 memory|$MP|--memory hash,array,lpm_trie --entries 65536
-profile|chrt|-f 1 $MP -t hash_lookup -a raw_tp -r 1 -n 200000 --profile
-progstats|chrt|-f 1 $MP -t hash_lookup -a raw_tp -r 1 -n 200000 --prog-stats
+profile|chrt|-f 1 $MP -c 1 -t hash_lookup -a raw_tp -r 1 -n 2000000 --profile
+progstats|chrt|-f 1 $MP -c 1 -t hash_lookup -a raw_tp -r 1 -n 2000000 --prog-stats
 curves|$MP|-t hash_lookup -a raw_tp --scale -r 1 -n 200000
 ktap|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000 --ktap
 list|$MP|--list"
@@ -507,9 +511,10 @@ sec_compare() {
 
 sec_stalls() {
 	local how
-	for how in stop kill freeze2 freeze1 pids; do
+	for how in ${STALL_HOWS:-stop kill freeze2 freeze1 pids}; do
 		stall_case "worker-$how" worker "$how" "$TO" -c 1 -m raw_tp -e getpgid -r 1 -n 20000000
-		stall_case "worker-map-$how" worker "$how" "$MP" -c 1 -t hash_lookup -a raw_tp -r 1 -n 20000000
+		# (in its set-up: after one failed row, the next ones run)
+		stall_case "worker-map-$how" setup "$how" "$MP" -c 1 -t hash_lookup -a raw_tp -r 1 -n 200000
 		stall_case "creator-$how" creator "$how" "$MP" --memory hash --entries 65536
 		stall_case "fib-$how" fib "$how" "$TO" -c 1 -m raw_tp -e fib_table_lookup -r 1 -n 2000
 	done
