@@ -456,6 +456,12 @@ plot: $(if $(JSON),deps-plot)
 	$(if $(JSON),,$(error give the --json files: make plot JSON="a.json ..."))
 	$(Q)tools/plot.py -o $(PLOTDIR) $(JSON)
 
+# the signal and stall matrix whole: every program and way of running
+# interrupted at each moment, every kind of child held (tests/
+# test_matrix.sh; make check runs one case of each kind); .ci/run runs it
+matrix: all testing
+	$(Q)MATRIX=full tests/run.sh tests/test_matrix.sh
+
 # every check of the tools made to fail by its test (.ci/run runs it
 # after make check: it rebuilds each mutant and runs its check's section)
 mutation-check: all testing
@@ -530,6 +536,6 @@ clean:
 .PHONY: all docs man install install-files uninstall deb check-deb \
 	tests testing deps deps-run deps-vmtest deps-plot deps-install deps-deb deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \
 	first-run repro \
-	clean mutation-check
+	clean mutation-check matrix
 .DELETE_ON_ERROR:
 .SECONDARY:

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +24,11 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bench_util.h"
+#ifdef BENCH_TESTING
+#include "bench_cmdline.h"
+#endif
+#include "bench_workers.h"
 #include "maps/kinds.h"
 #include "map_perf_test.h"
 
@@ -43,6 +49,9 @@ struct consumer {
 	bool running;
 	int cpu;
 	int err;		/* the thread's: a poll that failed */
+	pid_t tid;		/* the thread's, for its watchdog */
+	bool stuck;		/* it would not end: it keeps what it uses */
+	char why[128];		/* what consumer_failed() says */
 	atomic_bool stop;
 	int stop_fd;		/* an eventfd: written to stop a sleeper */
 	int nr_cpus;
@@ -181,6 +190,12 @@ static void *consume(void *arg)
 	__u64 cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	int ret = 0;
 
+	__atomic_store_n(&c->tid, gettid(), __ATOMIC_RELEASE);
+#ifdef BENCH_TESTING
+	/* slow-setup: a window for a freeze */
+	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
+		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
+#endif
 	while (ret >= 0 && !atomic_load(&c->stop))
 		ret = step(c, sleep);
 	/* the producers are done: what is left, without sleeping */
@@ -282,6 +297,8 @@ int consumer_start(struct consumer *c, int cpu, struct outcome *out)
 	c->counts.consumed = consumed;
 	c->counts.last_seq = last;
 	c->err = 0;
+	c->tid = 0;
+	c->why[0] = '\0';
 	c->cpu = cpu;
 	atomic_store(&c->stop, false);
 	/* the last stop's wake-up, read back */
@@ -326,13 +343,49 @@ static void take_counts(struct consumer *c)
 	c->taken_err = c->err;
 }
 
+/* the consumer ended within @ns: joined */
+static bool joined_within(struct consumer *c, __u64 ns)
+{
+	struct timespec t;
+	__u64 at = clock_ns(CLOCK_REALTIME) + ns;
+
+	t.tv_sec = at / 1000000000;
+	t.tv_nsec = at % 1000000000;
+	return !pthread_timedjoin_np(c->thread, NULL, &t);
+}
+
+/* how long a stopped consumer has to end: it takes what is left */
+#define STOP_WAIT_NS	(2 * 1000000000ull)
+
+/*
+ * Stopped, and joined; one that does not end (a cgroup v1 freezer holds
+ * the thread: cgroup v2 moves whole processes) is thawed, and fails its
+ * sample: it consumed nothing meanwhile
+ */
 void consumer_stop(struct consumer *c)
 {
+	pid_t tid;
+
 	if (!c || !c->running)
 		return;
 	atomic_store(&c->stop, true);
 	eventfd_write(c->stop_fd, 1);
-	pthread_join(c->thread, NULL);
+	if (!joined_within(c, STOP_WAIT_NS)) {
+		tid = __atomic_load_n(&c->tid, __ATOMIC_ACQUIRE);
+		snprintf(c->why, sizeof(c->why),
+			 "the consumer (thread %d) did not end when stopped: %s",
+			 tid, (tid > 0 ? task_frozen(tid) : NULL) ?: "held");
+		if (tid > 0)
+			thaw_out(tid);
+		c->stuck = !joined_within(c, STOP_WAIT_NS);
+		/* after its own last word, when it ended */
+		c->err = -ETIMEDOUT;
+		if (c->stuck) {
+			/* its counts stay the last taken; the error is new */
+			c->taken_err = c->err;
+			return;
+		}
+	}
 	c->running = false;
 	take_counts(c);
 }
@@ -340,6 +393,14 @@ void consumer_stop(struct consumer *c)
 bool consumer_running(const struct consumer *c)
 {
 	return c && c->running;
+}
+
+const char *consumer_failed(struct consumer *c)
+{
+	if (c->taken_err != -ETIMEDOUT || !c->why[0])
+		snprintf(c->why, sizeof(c->why), "the consumer's poll failed: %s",
+			 strerror(-c->taken_err));
+	return c->why;
 }
 
 const struct consumer_counts *consumer_counts(const struct consumer *c)
@@ -365,6 +426,8 @@ void consumer_free(struct consumer *c)
 	if (!c)
 		return;
 	consumer_stop(c);
+	if (c->stuck)
+		return;	/* the thread still uses all of it */
 	ring_buffer__free(c->rb);
 	perf_buffer__free(c->pb);
 	if (c->stop_fd >= 0)

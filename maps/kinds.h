@@ -55,6 +55,8 @@ const struct consumer_counts *consumer_counts(const struct consumer *c);
 __u64 consumer_holds(const struct consumer *c);
 /* 0, or the -errno a poll of the last run stopped failed with */
 int consumer_error(const struct consumer *c);
+/* what went wrong, once consumer_error() says something did */
+const char *consumer_failed(struct consumer *c);
 void consumer_free(struct consumer *c);
 
 /* ---- map operations through the bpf syscall ---- */

@@ -5,11 +5,20 @@
  * to the memory cgroup of the task that creates it (5.11 and later), its
  * later allocations too, whoever makes the update: a map made there is
  * all that is charged there.
+ *
+ * Nothing of it outlives the run, a SIGKILLed one included: the map's
+ * creator, which lives in the cgroup, removes it when the run dies under
+ * it (memcg_abandon()); a cgroup2 mount of our own is made in a mount
+ * namespace of the run's own, which goes with the run. What is left all
+ * the same (killed between two steps, the creator killed too) is named
+ * after its run's pid, and the next --memory run removes it, saying so.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +30,12 @@
 #include "bench_util.h"
 #include "bench_workers.h"
 #include "maps/memory.h"
+
+/* the names of what a run makes, its pid after them */
+#define CGROUP_PREFIX	"map_perf_test-memory."
+#define MOUNT_PREFIX	"map_perf_test-cgroup2."
+/* beside the rows' cgroups while we gave the parent its controller */
+#define GAVE_MEMORY	"gave-memory"
 
 static int write_text(const char *dir, const char *file, const char *text)
 {
@@ -39,74 +54,191 @@ static int write_text(const char *dir, const char *file, const char *text)
 	return err;
 }
 
-static bool file_has_word(const char *dir, const char *file, const char *word)
+/* ---- what killed runs left ---- */
+
+/*
+ * What this run removed of killed runs', said once in one line: the
+ * tools' lock is held, so no other run is using them
+ */
+static char stale_said[1024];
+static bool stale_looked;
+
+static void stale_add(const char *what, const char *path)
 {
-	char path[PATH_MAX + 64], w[64];
-	bool found = false;
+	size_t off = strlen(stale_said);
+
+	if (off + 4 >= sizeof(stale_said))
+		return;
+	snprintf(stale_said + off, sizeof(stale_said) - off, "%s%s %s",
+		 off ? ", " : "", what, path);
+	if (strlen(stale_said) + 4 >= sizeof(stale_said))
+		strcpy(stale_said + sizeof(stale_said) - 4, "...");
+}
+
+static void stale_say(void)
+{
+	if (stale_said[0])
+		pr_note("removed what killed runs left behind: %s", stale_said);
+	stale_said[0] = '\0';
+}
+
+/*
+ * The run named by @name's pid (after @prefix) is gone: no such task
+ * here, or one that is not this program (its pid reused)
+ */
+static bool owner_gone(const char *name, const char *prefix)
+{
+	char path[64], comm[32] = "", self[32] = "";
+	pid_t pid = atoi(name + strlen(prefix));
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (pid <= 0 || pid == getpid())
+		return pid <= 0;
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && fscanf(f, "%63s", w) == 1)
-		found = !strcmp(w, word);
-	fclose(f);
-	return found;
+	if (f) {
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+	}
+	f = fopen("/proc/self/comm", "re");
+	if (f) {
+		if (!fgets(self, sizeof(self), f))
+			self[0] = '\0';
+		fclose(f);
+	}
+	return comm[0] && strcmp(comm, self);
 }
 
-struct mount_find {
-	bool v2;		/* cgroup2, else a v1 hierarchy with memory */
-	char mnt[PATH_MAX];
-	char root[PATH_MAX];	/* the mount's root inside the hierarchy */
-};
-
-/* a mountinfo line: "... root mnt opts ... - fstype src superopts" */
-static int mount_line(char *line, void *ctx)
+/* a creator left in a killed run's cgroup: it goes, thawed if need be */
+static int kill_line(char *line, void *ctx)
 {
-	struct mount_find *m = ctx;
-	char root[PATH_MAX], mnt[PATH_MAX], fstype[32], super[512];
-	char *dash = strstr(line, " - ");
+	pid_t pid = atoi(line);
 
-	if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) != 2 ||
-	    sscanf(dash + 3, "%31s %*s %511s", fstype, super) != 2)
-		return 0;
-	if (m->v2 ? strcmp(fstype, "cgroup2") :
-	    strcmp(fstype, "cgroup") || !strstr(super, "memory"))
-		return 0;
-	strcpy(m->mnt, mnt);
-	strcpy(m->root, root);
-	return 1;
-}
-
-/* where we are in the hierarchy, as a directory under its mount */
-static int own_dir(bool v2, const struct mount_find *m, char *dir, size_t len)
-{
-	size_t rl = strlen(m->root);
-	char own[PATH_MAX];
-	const char *rel;
-
-	if (self_cgroup(v2 ? NULL : "memory", own, sizeof(own)))
-		return -ENOENT;
-	rel = own;
-	/* a mount of a subtree (a container's): the path is below its root */
-	if (strcmp(m->root, "/") && !strncmp(rel, m->root, rl))
-		rel += rl;
-	if (!strcmp(rel, "/"))
-		rel = "";
-	snprintf(dir, len, "%.2000s%s%.2000s", m->mnt,
-		 *rel && *rel != '/' ? "/" : "", rel);
+	(void)ctx;
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		thaw_out(pid);
+	}
 	return 0;
 }
 
-/* cgroup v1's memory hierarchy: the row's cgroup below ours */
-static int v1_parent(char *dir, size_t len)
+/* a killed run's cgroup @dir, once the tasks left in it are gone */
+static bool remove_cgroup(const char *dir)
 {
-	struct mount_find m = { .v2 = false };
+	char procs[PATH_MAX + 300];
+	int i;
 
-	if (for_each_line("/proc/self/mountinfo", mount_line, &m) != 1)
-		return -ENOENT;
-	return own_dir(false, &m, dir, len);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	for (i = 0; i < 100; i++) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return true;
+		if (errno != EBUSY)
+			return false;
+		for_each_line(procs, kill_line, NULL);
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	}
+	return false;
+}
+
+/*
+ * The rows' cgroups of killed runs in @parent, and the memory controller
+ * given to @parent by one (its GAVE_MEMORY cgroup says so) taken back
+ */
+static void remove_stale_cgroups(const char *parent)
+{
+	char path[PATH_MAX + 256];
+	bool gave = false;
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir(parent);
+	while (dir && (d = readdir(dir))) {
+		if (strncmp(d->d_name, CGROUP_PREFIX, strlen(CGROUP_PREFIX)) ||
+		    !owner_gone(d->d_name, CGROUP_PREFIX))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", parent, d->d_name);
+		if (!remove_cgroup(path))
+			continue;
+		stale_add("cgroup", path);
+		gave |= strlen(d->d_name) > strlen(GAVE_MEMORY) &&
+			!strcmp(d->d_name + strlen(d->d_name) -
+				strlen(GAVE_MEMORY), GAVE_MEMORY);
+	}
+	if (dir)
+		closedir(dir);
+	/* EBUSY: a cgroup below took it meanwhile, and keeps it */
+	if (gave && !write_text(parent, "cgroup.subtree_control", "-memory"))
+		stale_add("+memory of", parent);
+}
+
+/*
+ * A cgroup2 mount of a killed run's, and its directory in /tmp: with a
+ * mount namespace of its own it left the directory alone
+ */
+static void remove_stale_mounts(void)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir("/tmp");
+	while (dir && (d = readdir(dir))) {
+		if (strncmp(d->d_name, MOUNT_PREFIX, strlen(MOUNT_PREFIX)) ||
+		    !owner_gone(d->d_name, MOUNT_PREFIX))
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%s", d->d_name);
+		if (!umount2(path, MNT_DETACH))
+			stale_add("mount", path);
+		if (!rmdir(path))
+			stale_add("directory", path);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* ---- where the row's cgroup goes ---- */
+
+/* cgroup v1's memory hierarchy: the row's cgroup below ours */
+static int v1_parent(struct memcg *cg)
+{
+	int err = task_cgroup_dir(0, "memory", cg->home, sizeof(cg->home));
+
+	if (!err)
+		strcpy(cg->parent, cg->home);
+	return err;
+}
+
+/*
+ * cgroup2 mounted nowhere (a VM's init): a mount of our own, in a mount
+ * namespace of the run's own that goes with it, whatever ends it
+ */
+static int mount_own(struct memcg *cg, struct cgroup_mount *m)
+{
+	static bool unshared;
+	int err;
+
+	if (!unshared) {
+		remove_stale_mounts();
+		/* our mounts propagate nowhere; on failure, the host's */
+		unshared = !unshare(CLONE_NEWNS) &&
+			   !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+	}
+	snprintf(cg->mnt, sizeof(cg->mnt), "/tmp/" MOUNT_PREFIX "%d.XXXXXX",
+		 getpid());
+	if (!mkdtemp(cg->mnt))
+		return -errno;
+	if (mount("cgroup2", cg->mnt, "cgroup2", 0, NULL)) {
+		err = -errno;
+		rmdir(cg->mnt);
+		cg->mnt[0] = '\0';
+		return err;
+	}
+	snprintf(m->mnt, sizeof(m->mnt), "%s", cg->mnt);
+	strcpy(m->root, "/");
+	return 0;
 }
 
 /*
@@ -114,47 +246,67 @@ static int v1_parent(char *dir, size_t len)
  * the root may give it while it holds processes: the row's cgroup is a
  * sibling of ours, or a child of the root when we are there.
  */
-static int v2_parent(struct memcg *cg, char *dir, size_t len)
+static int v2_parent(struct memcg *cg)
 {
-	struct mount_find m = { .v2 = true };
+	struct cgroup_mount m;
+	char own[PATH_MAX];
 	char *slash;
 	int err;
 
-	if (for_each_line("/proc/self/mountinfo", mount_line, &m) != 1) {
-		/* none mounted (a VM's init): a mount of our own */
-		snprintf(cg->mnt, sizeof(cg->mnt), "/tmp/map_perf_test-cgroup2.XXXXXX");
-		if (!mkdtemp(cg->mnt))
-			return -errno;
-		if (mount("cgroup2", cg->mnt, "cgroup2", 0, NULL)) {
-			err = -errno;
-			rmdir(cg->mnt);
-			cg->mnt[0] = '\0';
+	if (cgroup_mount(NULL, &m)) {
+		err = mount_own(cg, &m);
+		if (err)
 			return err;
-		}
-		snprintf(m.mnt, sizeof(m.mnt), "%s", cg->mnt);
-		strcpy(m.root, "/");
 	}
-	err = own_dir(true, &m, dir, len);
-	if (err)
-		return err;
-	slash = strrchr(dir, '/');
-	if (strcmp(dir, m.mnt) && slash && slash >= dir + strlen(m.mnt))
+	if (self_cgroup(NULL, own, sizeof(own)) ||
+	    cgroup_dir(&m, own, cg->home, sizeof(cg->home)))
+		return -ENOENT;
+	strcpy(cg->parent, cg->home);
+	slash = strrchr(cg->parent, '/');
+	if (strcmp(cg->parent, m.mnt) && slash &&
+	    slash >= cg->parent + strlen(m.mnt))
 		*slash = '\0';
-	if (!file_has_word(dir, "cgroup.subtree_control", "memory")) {
-		if (write_text(dir, "cgroup.subtree_control", "+memory"))
-			return -EOPNOTSUPP;
-		cg->gave_memory = true;
+	return 0;
+}
+
+/* the marker that we gave @cg's parent its memory controller */
+static void gave_path(const struct memcg *cg, char *path, size_t len)
+{
+	snprintf(path, len, "%.4000s/" CGROUP_PREFIX "%d." GAVE_MEMORY,
+		 cg->parent, getpid());
+}
+
+/* v2: the parent gives the row's cgroup the memory controller */
+static int give_memory(struct memcg *cg)
+{
+	char marker[PATH_MAX + 64];
+
+	if (file_has_word(cg->parent, "cgroup.subtree_control", NULL,
+			  "memory"))
+		return 0;
+	/* first, so that a run killed after it leaves it said */
+	gave_path(cg, marker, sizeof(marker));
+	if (mkdir(marker, 0755) && errno != EEXIST)
+		return -errno;
+	if (write_text(cg->parent, "cgroup.subtree_control", "+memory")) {
+		rmdir(marker);
+		return -EOPNOTSUPP;
 	}
+	cg->gave_memory = true;
 	return 0;
 }
 
 /* the parent's memory controller back as it was, when we gave it */
-static void take_memory_back(struct memcg *cg, const char *parent)
+static void take_memory_back(struct memcg *cg)
 {
+	char marker[PATH_MAX + 64];
+
 	if (!cg->gave_memory)
 		return;
 	/* EBUSY: a cgroup below took it meanwhile, and keeps it */
-	write_text(parent, "cgroup.subtree_control", "-memory");
+	write_text(cg->parent, "cgroup.subtree_control", "-memory");
+	gave_path(cg, marker, sizeof(marker));
+	rmdir(marker);
 	cg->gave_memory = false;
 }
 
@@ -169,35 +321,41 @@ static void unmount_own(struct memcg *cg)
 
 int memcg_create(struct memcg *cg, const char *name, struct outcome *out)
 {
-	char dir[PATH_MAX];
 	int err;
 
 	memset(cg, 0, sizeof(*cg));
 	cg->version = 1;
-	err = v1_parent(dir, sizeof(dir));
+	err = v1_parent(cg);
 	if (err) {
 		cg->version = 2;
-		err = v2_parent(cg, dir, sizeof(dir));
+		err = v2_parent(cg);
 	}
+	if (!err && !stale_looked) {
+		stale_looked = true;
+		remove_stale_cgroups(cg->parent);
+		stale_say();
+	}
+	if (!err && cg->version == 2)
+		err = give_memory(cg);
 	if (err) {
 		outcome_set(out, ST_SKIPPED,
 			    "no memory cgroup to measure in: no cgroup v1 memory hierarchy, and cgroup2's memory controller unavailable (%s)",
 			    strerror(-err));
 		goto cleanup;
 	}
-	snprintf(cg->path, sizeof(cg->path), "%.4000s/map_perf_test-memory.%d.%s",
-		 dir, getpid(), name);
+	snprintf(cg->path, sizeof(cg->path), "%.4000s/" CGROUP_PREFIX "%d.%s",
+		 cg->parent, getpid(), name);
 	if (mkdir(cg->path, 0755)) {
 		err = -errno;
 		outcome_set(out, ST_SKIPPED, "cannot make a memory cgroup in %.100s: %s",
-			    dir, strerror(-err));
+			    cg->parent, strerror(-err));
 		cg->path[0] = '\0';
 		goto cleanup;
 	}
 	cg->made = true;
 	return 0;
 cleanup:
-	take_memory_back(cg, dir);
+	take_memory_back(cg);
 	unmount_own(cg);
 	cg->version = 0;
 	return err;
@@ -261,9 +419,8 @@ int memcg_usage(const struct memcg *cg, __u64 *bytes)
 	return read_file_u64(path, bytes);
 }
 
-void memcg_remove(struct memcg *cg)
+static void remove_quietly(struct memcg *cg, bool quiet)
 {
-	char parent[PATH_MAX], *slash;
 	int i, err = 0;
 
 	if (cg->made) {
@@ -271,17 +428,25 @@ void memcg_remove(struct memcg *cg)
 		for (i = 0; i < 100 && (err = rmdir(cg->path) ? errno : 0) == EBUSY;
 		     i++)
 			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
-		if (err)
+		/* ENOENT: a creator of a run that died took it */
+		if (err && err != ENOENT && !quiet)
 			pr_note("cannot remove %s: %s", cg->path, strerror(err));
 		cg->made = false;
 	}
-	snprintf(parent, sizeof(parent), "%s", cg->path);
-	slash = strrchr(parent, '/');
-	if (slash) {
-		*slash = '\0';
-		take_memory_back(cg, parent);
-	}
+	take_memory_back(cg);
 	unmount_own(cg);
+}
+
+void memcg_remove(struct memcg *cg)
+{
+	remove_quietly(cg, false);
+}
+
+void memcg_abandon(struct memcg *cg)
+{
+	if (cg->made)
+		write_text(cg->home, "cgroup.procs", "0");
+	remove_quietly(cg, true);
 }
 
 const char *memcg_version_name(const struct memcg *cg)

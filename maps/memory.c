@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,12 +24,17 @@
 #include <arpa/inet.h>
 #include <linux/membarrier.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench_msg.h"
+#ifdef BENCH_TESTING
+#include "bench_cmdline.h"
+#endif
 #include "bench_util.h"
 #include "bench_workers.h"
 #include "maps/map_perf.h"
@@ -255,39 +261,77 @@ static int map_create(const struct mem_row *m, int btf_fd)
  * it charged there (its stack, its page tables) is in the base, read
  * once it is in, and would be freed by its exit after an RCU grace
  * period or later, under a read (2 pages of an array of 4096 were).
+ *
+ * The parent waits for each of its steps watched, as it does workers
+ * (task_stuck()): one stopped, frozen or stalled fails the row, named.
+ * Should the run die under it, however (SIGKILL), it removes the row's
+ * cgroup itself: its end of their socket ends without the parent's last
+ * word.
  */
 struct creator {
 	pid_t pid;
-	int up;		/* its reports: { -errno, map id } */
-	int down;	/* a byte: create, the next: close; EOF: exit */
+	int fd;		/* a socket: its reports { -errno, map id }, down a
+			 * byte a step (create, then close), 'q' the last */
+	char why[REASON_LEN - 64];	/* a stuck or dead creator, said */
 };
+
+/* a creator's step is a map's creation: this long at most, stalls aside */
+#define CREATOR_STEP_NS		(30 * 1000000000ull)
+/* how often the parent looks at it meanwhile */
+#define CREATOR_WATCH_MS	200
 
 static bool tell(int fd, const int msg[2])
 {
-	return write(fd, msg, 2 * sizeof(int)) == 2 * sizeof(int);
+	/* MSG_NOSIGNAL: a reader gone is an error, not a SIGPIPE */
+	return send(fd, msg, 2 * sizeof(int), MSG_NOSIGNAL) ==
+	       2 * sizeof(int);
 }
 
-/* a byte read: true; EOF or an error: false */
-static bool wait_byte(int fd)
+/* the parent's word: a step (1), its last ('q': 0), or none (-1) */
+static int next_word(int fd)
 {
 	ssize_t n;
 	char c;
 
 	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
 		;
-	return n == 1;
+	return n != 1 ? -1 : c != 'q';
+}
+
+/*
+ * The creator's end, once its parent has had its last word. The end of
+ * their socket without it is the run dying (a SIGKILL: the socket closes
+ * before the creator is given another parent): it takes the row's
+ * cgroup with it.
+ */
+static __attribute__((noreturn)) void creator_exit(pid_t parent,
+						    struct mem_row *m, int sock)
+{
+	int w;
+
+	while ((w = next_word(sock)) > 0)
+		;
+	if (w < 0 || getppid() != parent)
+		memcg_abandon(&m->cg);
+	_exit(0);
 }
 
 static void __attribute__((noreturn))
-creator_child(pid_t parent, const struct mem_row *m, bool outside,
-	      int btf_fd, int up, int down)
+creator_child(pid_t parent, struct mem_row *m, bool outside, int btf_fd,
+	      int sock)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	int msg[2] = { 0, 0 }, fd;
 
-	if (!child_defaults(parent))
-		_exit(0);
+	child_defaults(parent);
+	/*
+	 * Not killed with its parent, as workers are: it cleans up after
+	 * a run that died, and SIGCONT wakes it from a stop to do so
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGCONT);
+	if (getppid() != parent)
+		creator_exit(parent, m, sock);
 	/*
 	 * Its pages and page tables faulted in here, outside: the creation
 	 * charges the cgroup the map alone. What it faults in stays: no
@@ -296,75 +340,118 @@ creator_child(pid_t parent, const struct mem_row *m, bool outside,
 	prefault_mappings(true);
 	mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
 	msg[0] = outside ? 0 : memcg_enter(&m->cg);
-	if (!tell(up, msg) || msg[0] || !wait_byte(down))
-		_exit(0);
+#ifdef BENCH_TESTING
+	/* slow-setup: a window for a stop, a freeze or a signal */
+	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
+		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
+#endif
+	if (!tell(sock, msg) || msg[0] || next_word(sock) <= 0)
+		creator_exit(parent, m, sock);
 	fd = map_create(m, btf_fd);
 	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 		msg[0] = -errno;
 	msg[1] = info.id;
 	/* once the parent holds its own fd, ours goes: its file is ours */
-	if (tell(up, msg) && wait_byte(down) && !close(fd) && tell(up, msg))
-		wait_byte(down);
-	_exit(0);
+	if (tell(sock, msg) && next_word(sock) > 0 && !close(fd))
+		tell(sock, msg);
+	creator_exit(parent, m, sock);
 }
 
-static void reap(pid_t pid)
+/* the creator ended before its report: how */
+static void creator_died(struct creator *c)
 {
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		kill(pid, SIGKILL);
+	int status;
+
+	if (child_wait(c->pid, &status, CREATOR_WATCH_MS * 1000000ull)) {
+		snprintf(c->why, sizeof(c->why),
+			 "the map's creator (pid %d) closed its socket", c->pid);
+		return;
+	}
+	if (WIFSIGNALED(status))
+		snprintf(c->why, sizeof(c->why), "the map's creator (pid %d) died: %s",
+			 c->pid, strsignal(WTERMSIG(status)));
+	else
+		snprintf(c->why, sizeof(c->why),
+			 "the map's creator (pid %d) exited with status %d",
+			 c->pid, WEXITSTATUS(status));
+	c->pid = 0;
 }
 
-/* its report: 0 and @msg, or why not */
-static int hear(const struct creator *c, int msg[2])
+/*
+ * Its report: 0 and @msg, or why not; a creator that dies, stays
+ * stopped or frozen, or makes no progress says so in c->why
+ */
+static int hear(struct creator *c, int msg[2])
 {
-	if (read(c->up, msg, 2 * sizeof(int)) == 2 * sizeof(int))
-		return msg[0];
-	return bench_interrupted() ? -EINTR : -EIO;
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	__u64 deadline = now_ns() + CREATOR_STEP_NS;
+	struct task_watch watch;
+	char why[sizeof(c->why) - 40];
+	ssize_t n;
+	int ret;
+
+	task_watch_init(&watch);
+	for (;;) {
+		if (bench_interrupted())
+			return -EINTR;
+		ret = poll(&pfd, 1, CREATOR_WATCH_MS);
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		if (ret > 0) {
+			n = read(c->fd, msg, 2 * sizeof(int));
+			if (n == 2 * sizeof(int))
+				return msg[0];
+			if (n < 0 && errno == EINTR)
+				continue;
+			creator_died(c);
+			return -EIO;
+		}
+		if (ret == 0 &&
+		    task_stuck(&watch, c->pid, deadline, why, sizeof(why))) {
+			snprintf(c->why, sizeof(c->why),
+				 "the map's creator (pid %d) %s", c->pid, why);
+			return -ETIMEDOUT;
+		}
+	}
 }
 
 /* the creator forked, and in the cgroup: 0, or why not */
-static int creator_start(const struct run_settings *rs, const struct mem_row *m,
+static int creator_start(const struct run_settings *rs, struct mem_row *m,
 			 struct creator *c, int btf_fd)
 {
 	bool outside = run_fault(rs)->kind == BENCH_FAULT_MEMCG_OUTSIDE;
-	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, msg[2];
+	int sock[2], msg[2];
 	pid_t self = getpid();
-	int err = 0;
 
-	if (pipe2(up, O_CLOEXEC) || pipe2(down, O_CLOEXEC)) {
-		err = -errno;
-		goto cleanup;
-	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock))
+		return -errno;
 	c->pid = fork();
 	if (c->pid < 0) {
-		err = -errno;
-		goto cleanup;
+		c->pid = 0;
+		close(sock[0]);
+		close(sock[1]);
+		return -errno;
 	}
 	if (!c->pid) {
-		close(up[0]);
-		close(down[1]);
-		creator_child(self, m, outside, btf_fd, up[1], down[0]);
+		close(sock[0]);
+		creator_child(self, m, outside, btf_fd, sock[1]);
 	}
-	c->up = up[0];
-	c->down = down[1];
-	up[0] = down[1] = -1;
-	err = hear(c, msg);
-cleanup:
-	close(up[0]);
-	close(up[1]);
-	close(down[0]);
-	close(down[1]);
-	return err;
+	close(sock[1]);
+	c->fd = sock[0];
+	return hear(c, msg);
 }
 
 /* a byte to the creator, its next step: 0 and @msg once done, or why not */
-static int ask(const struct creator *c, int msg[2])
+static int ask(struct creator *c, int msg[2])
 {
-	return write(c->down, "", 1) == 1 ? hear(c, msg) : -EIO;
+	if (send(c->fd, "", 1, MSG_NOSIGNAL) == 1)
+		return hear(c, msg);
+	creator_died(c);
+	return -EIO;
 }
 
 /* the map made, its fd here; or -errno */
-static int creator_make(const struct creator *c)
+static int creator_make(struct creator *c)
 {
 	int msg[2], err, fd;
 
@@ -380,17 +467,17 @@ static int creator_make(const struct creator *c)
 	return err ?: fd;
 }
 
-/* EOF to the creator, and it reaped */
+/* the last word to the creator, and it reaped: killed when it stays */
 static void creator_end(struct creator *c)
 {
-	if (c->down >= 0)
-		close(c->down);
-	if (c->up >= 0)
-		close(c->up);
-	if (c->pid > 0)
-		reap(c->pid);
+	if (c->fd >= 0) {
+		send(c->fd, "q", 1, MSG_NOSIGNAL);
+		close(c->fd);
+	}
+	if (c->pid > 0 && child_wait(c->pid, NULL, 1000000000ull))
+		child_kill(c->pid);
 	c->pid = 0;
-	c->up = c->down = -1;
+	c->fd = -1;
 }
 
 /* ---- the fill ---- */
@@ -463,7 +550,7 @@ static void kill_tasks(struct task_set *ts)
 	for (i = 0; i < ts->nr; i++)
 		kill(ts->pid[i], SIGKILL);
 	for (i = 0; i < ts->nr; i++)
-		reap(ts->pid[i]);
+		child_kill(ts->pid[i]);
 	free(ts->pid);
 	ts->pid = NULL;
 	ts->nr = 0;
@@ -713,7 +800,9 @@ static int create_in_memcg(const struct run_settings *rs, struct mem_row *m,
 	m->base = base;
 	if (!fd)
 		fd = creator_make(c);
-	if (fd < 0)
+	if (fd < 0 && c->why[0])
+		outcome_set(out, ST_FAILED, "creating the map: %s", c->why);
+	else if (fd < 0)
 		outcome_set(out, ST_FAILED, "creating the map in %s: %s",
 			    m->cg.path, strerror(-fd));
 	if (btf_fd >= 0)
@@ -724,7 +813,7 @@ static int create_in_memcg(const struct run_settings *rs, struct mem_row *m,
 static int measure(const struct run_settings *rs, struct mem_row *m,
 		   struct outcome *out)
 {
-	struct creator c = { .up = -1, .down = -1 };
+	struct creator c = { .fd = -1 };
 	struct task_set ts = {};
 	void *val = NULL;
 	cpu_set_t was;

@@ -28,6 +28,8 @@
 struct memcg {
 	int version;		/* 1 or 2; 0: none made */
 	char path[PATH_MAX];	/* the row's cgroup directory */
+	char parent[PATH_MAX];	/* its parent's */
+	char home[PATH_MAX];	/* ours, in the same hierarchy */
 	bool made;		/* it is there: memcg_remove() removes it */
 	char mnt[PATH_MAX];	/* a cgroup2 mount of our own, or "" */
 	bool gave_memory;	/* we wrote +memory to its parent's controllers */
@@ -36,8 +38,9 @@ struct memcg {
 /*
  * A new empty memory cgroup for a row, named after @name and the pid:
  * cgroup v1's memory controller where it is mounted, else cgroup2's
- * (mounted in a directory of our own when nowhere). Skipped, with the
- * reason, where neither works.
+ * (mounted in a directory of our own when nowhere, in a mount namespace
+ * of the run's own). Skipped, with the reason, where neither works. The
+ * run's first also removes what killed runs left there, and says so.
  */
 int memcg_create(struct memcg *cg, const char *name, struct outcome *out);
 /* moves the calling process into @cg */
@@ -50,6 +53,11 @@ int memcg_enter(const struct memcg *cg);
 int memcg_usage(const struct memcg *cg, __u64 *bytes);
 /* removes @cg (and our cgroup2 mount), keeping its path; safe twice */
 void memcg_remove(struct memcg *cg);
+/*
+ * The same from a task inside @cg whose run died: it moves out to the
+ * run's own cgroup first, and says nothing
+ */
+void memcg_abandon(struct memcg *cg);
 /* "v1" or "v2", for the output */
 const char *memcg_version_name(const struct memcg *cg);
 

@@ -79,8 +79,8 @@ void verify_records(struct map_row *r, struct sample *s)
 	int cpu;
 
 	if (consumer_error(r->consumer)) {
-		outcome_set(&s->out, ST_FAILED, "the consumer's poll failed: %s",
-			    strerror(-consumer_error(r->consumer)));
+		outcome_set(&s->out, ST_FAILED, "%s",
+			    consumer_failed(r->consumer));
 		return;
 	}
 	if (n->bad || n->out_of_order) {

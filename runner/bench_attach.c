@@ -26,6 +26,7 @@
 #include "bench_msg.h"
 #include "bench_kernel.h"
 #include "bench_util.h"
+#include "bench_workers.h"
 
 #define LIBBPF_AT_LEAST(major, minor)					\
 	(LIBBPF_MAJOR_VERSION > (major) ||				\
@@ -631,11 +632,14 @@ static bool securityfs_mounted(void)
 	       st.f_type == SECURITYFS_MAGIC;
 }
 
+/* the probe's child mounts securityfs and reads a file: this at most */
+#define LSM_PROBE_NS	(5 * 1000000000ull)
+
 static int active_lsms(char *buf, size_t len)
 {
 	int p[2], status, err = 0;
 	ssize_t n, got = 0;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(p, O_CLOEXEC))
 		return -errno;
@@ -652,6 +656,8 @@ static int active_lsms(char *buf, size_t len)
 		return err;
 	}
 	if (!pid) {
+		if (!child_defaults(parent))
+			_exit(ESRCH);
 		/* private: the mount below is seen by this child alone */
 		if (unshare(CLONE_NEWNS) ||
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
@@ -661,10 +667,15 @@ static int active_lsms(char *buf, size_t len)
 		_exit(-read_lsm_file(p[1]) & 0xff);
 	}
 	close(p[1]);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+	/* a child stopped or frozen is no reason to wait for ever */
+	if (child_wait(pid, &status, LSM_PROBE_NS)) {
+		child_kill(pid);
+		err = -ETIMEDOUT;
+	} else if (!WIFEXITED(status)) {
 		err = -ECHILD;
-	else if (WEXITSTATUS(status))
+	} else if (WEXITSTATUS(status)) {
 		err = -WEXITSTATUS(status);
+	}
 read:
 	while (!err && (size_t)got < len - 1 &&
 	       (n = read(p[0], buf + got, len - 1 - got)) > 0)

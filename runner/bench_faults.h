@@ -52,7 +52,13 @@
 	/* --memory makes its maps outside the row's memory cgroup */	\
 	X(MEMCG_OUTSIDE, 16, "memcg-outside")				\
 	/* --memory's fills leave their last element out */		\
-	X(SHORT_FILL, 17, "short-fill")
+	X(SHORT_FILL, 17, "short-fill")					\
+	/* workers, the --memory creator, consumers: 0.5 s to start */	\
+	X(SLOW_SETUP, 24, "slow-setup")					\
+	/* workers sleep for good in their set-up */			\
+	X(STUCK_SETUP, 25, "stuck-setup")				\
+	/* workers run their first loop for ever */			\
+	X(ENDLESS_LOOP, 26, "endless-loop")
 
 #define BENCH_FAULT_ENUM(kind, nr, name)	BENCH_FAULT_##kind = nr,
 enum test_fault_kind {

@@ -284,6 +284,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 
 	hold_std_fds();
 	bench_init(fam->name);
+	default_signal_actions();
 	err = parse_options(fam, argc, argv) || check_options(fam, argc, argv);
 	out.ktap |= bench_rs.ktap;
 	if (err)

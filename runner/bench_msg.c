@@ -172,6 +172,13 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
+void default_signal_actions(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
 void install_signal_handlers(void)
 {
 	/* no SA_RESTART: a signal must break the parent out of its waits */

@@ -18,6 +18,11 @@ void bench_init(const char *prog_name);
 /* a status in lower case, as JSON writes it */
 const char *status_json(enum status st);
 
+/*
+ * SIGINT/SIGTERM/SIGHUP end us, even where they came ignored (a script's
+ * background job ignores SIGINT): what runs nothing ends on them so
+ */
+void default_signal_actions(void);
 /* SIGINT/SIGTERM/SIGHUP interrupt blocking waits instead of killing us */
 void install_signal_handlers(void);
 /* the signal that arrived, or 0 */

@@ -1025,9 +1025,14 @@ static int row_session(const struct bench_family *fam, struct bench_row *row,
 		sess.base = row->base;
 	if (row_reload(fam, row))
 		return 0;
+	/*
+	 * A session that could not start: its reason is the row's, which
+	 * is done; or a signal cut it short, and the run ends (tried again
+	 * each round, it would be cut short again, for ever)
+	 */
 	if (session_start(fam, &sess, &row->out)) {
 		session_end(fam, &sess);
-		return 0;
+		return bench_interrupted() ? -EINTR : 0;
 	}
 	st->sessions++;
 	in_units = now_ns();
@@ -1246,7 +1251,7 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 	}
 	if (session_start(fam, &sess, &st->prog_out)) {
 		session_end(fam, &sess);
-		return 0;
+		return bench_interrupted() ? -EINTR : 0;
 	}
 	/* an undisturbed sample only, found within the row's budget */
 	do {

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,12 +125,129 @@ static int cgroup_line(char *line, void *ctx)
 	return 0;
 }
 
-int self_cgroup(const char *controller, char *path, size_t len)
+int task_cgroup(pid_t pid, const char *controller, char *path, size_t len)
 {
 	struct cgroup_find c = { controller, path, len };
+	char file[64];
 
-	return for_each_line("/proc/self/cgroup", cgroup_line, &c) == 1 ?
+	if (pid)
+		snprintf(file, sizeof(file), "/proc/%d/cgroup", pid);
+	else
+		snprintf(file, sizeof(file), "/proc/self/cgroup");
+	return for_each_line(file, cgroup_line, &c) == 1 ? 0 : -ENOENT;
+}
+
+int self_cgroup(const char *controller, char *path, size_t len)
+{
+	return task_cgroup(0, controller, path, len);
+}
+
+struct mount_find {
+	const char *controller;	/* NULL: cgroup2 */
+	struct cgroup_mount *m;
+};
+
+/* a mountinfo line: "... root mnt opts ... - fstype src superopts" */
+static int mount_line(char *line, void *ctx)
+{
+	struct mount_find *f = ctx;
+	char root[PATH_MAX], mnt[PATH_MAX], fstype[32], super[512];
+	char *dash = strstr(line, " - "), *tok, *save = NULL;
+	bool found = !f->controller;
+
+	if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) != 2 ||
+	    sscanf(dash + 3, "%31s %*s %511s", fstype, super) != 2)
+		return 0;
+	if (strcmp(fstype, f->controller ? "cgroup" : "cgroup2"))
+		return 0;
+	for (tok = strtok_r(super, ",", &save); !found && tok;
+	     tok = strtok_r(NULL, ",", &save))
+		found = !strcmp(tok, f->controller);
+	if (!found)
+		return 0;
+	snprintf(f->m->mnt, sizeof(f->m->mnt), "%s", mnt);
+	snprintf(f->m->root, sizeof(f->m->root), "%s", root);
+	return 1;
+}
+
+int cgroup_mount(const char *controller, struct cgroup_mount *m)
+{
+	struct mount_find f = { controller, m };
+
+	return for_each_line("/proc/self/mountinfo", mount_line, &f) == 1 ?
 	       0 : -ENOENT;
+}
+
+int cgroup_dir(const struct cgroup_mount *m, const char *path, char *dir,
+	       size_t len)
+{
+	size_t rl = strlen(m->root);
+	const char *rel = path;
+
+	/* a mount of a subtree (a container's): the path is below its root */
+	if (strcmp(m->root, "/") && !strncmp(rel, m->root, rl)) {
+		if (rel[rl] && rel[rl] != '/')
+			return -ENOENT;
+		rel += rl;
+	}
+	if (!strcmp(rel, "/"))
+		rel = "";
+	snprintf(dir, len, "%.2000s%s%.2000s", m->mnt,
+		 *rel && *rel != '/' ? "/" : "", rel);
+	return 0;
+}
+
+int task_cgroup_dir(pid_t pid, const char *controller, char *dir, size_t len)
+{
+	struct cgroup_mount m;
+	char path[PATH_MAX];
+
+	if (task_cgroup(pid, controller, path, sizeof(path)) ||
+	    cgroup_mount(controller, &m))
+		return -ENOENT;
+	return cgroup_dir(&m, path, dir, len);
+}
+
+bool file_has_word(const char *dir, const char *name, const char *key,
+		   const char *word)
+{
+	char path[PATH_MAX + 64], w[64];
+	bool found = false, after = !key;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fscanf(f, "%63s", w) == 1) {
+		found = after && !strcmp(w, word);
+		after = !key || !strcmp(w, key);
+	}
+	fclose(f);
+	return found;
+}
+
+const char *task_frozen(pid_t pid)
+{
+	char dir[PATH_MAX];
+	FILE *f;
+	char state[32] = "";
+
+	if (!task_cgroup_dir(pid, NULL, dir, sizeof(dir)) &&
+	    file_has_word(dir, "cgroup.events", "frozen", "1"))
+		return "frozen by its cgroup (cgroup v2 cgroup.freeze)";
+	if (task_cgroup_dir(pid, "freezer", dir, sizeof(dir)))
+		return NULL;
+	strncat(dir, "/freezer.state", sizeof(dir) - strlen(dir) - 1);
+	f = fopen(dir, "re");
+	if (!f)
+		return NULL;
+	if (fscanf(f, "%31s", state) != 1)
+		state[0] = '\0';
+	fclose(f);
+	/* FREEZING: on its way; a task that stays so is stuck as well */
+	return strcmp(state, "FROZEN") && strcmp(state, "FREEZING") ? NULL :
+	       "frozen by its cgroup (cgroup v1 freezer)";
 }
 
 const char *text_symbol(const char *line, char *sym)

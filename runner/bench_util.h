@@ -6,7 +6,10 @@
 #ifndef __BENCH_UTIL_H
 #define __BENCH_UTIL_H
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <linux/types.h>
 
 #ifndef ENOTSUPP
@@ -63,6 +66,42 @@ int read_sysctl_int(const char *path);
  * 0, or -ENOENT when there is no such line.
  */
 int self_cgroup(const char *controller, char *path, size_t len);
+/* the same of the task @pid (0: ourselves), from /proc/<pid>/cgroup */
+int task_cgroup(pid_t pid, const char *controller, char *path, size_t len);
+
+/* where a cgroup hierarchy is mounted, and the mount's root in it */
+struct cgroup_mount {
+	char mnt[PATH_MAX];
+	char root[PATH_MAX];
+};
+
+/*
+ * The hierarchy's mount from /proc/self/mountinfo: cgroup2's when
+ * @controller is NULL, else the v1 one that has @controller. 0, or
+ * -ENOENT when none is mounted.
+ */
+int cgroup_mount(const char *controller, struct cgroup_mount *m);
+/*
+ * The directory of the cgroup @path (as /proc/<pid>/cgroup says it)
+ * under the mount @m, into @dir: 0, or -ENOENT when the mount (a
+ * container's subtree) does not hold it
+ */
+int cgroup_dir(const struct cgroup_mount *m, const char *path, char *dir,
+	       size_t len);
+/* the two above for the task @pid's cgroup (0: ourselves) */
+int task_cgroup_dir(pid_t pid, const char *controller, char *dir, size_t len);
+/*
+ * Whether the file @dir/@name holds the word @word (after the word @key:
+ * "key word" lines, as cgroup.events; NULL: anywhere)
+ */
+bool file_has_word(const char *dir, const char *name, const char *key,
+		   const char *word);
+/*
+ * Whether a cgroup freezes the task @pid: cgroup v2's cgroup.freeze
+ * (its cgroup.events says "frozen 1"; the task sleeps, state S) or the
+ * v1 freezer (FROZEN or FREEZING). What says so, or NULL.
+ */
+const char *task_frozen(pid_t pid);
 
 /* a line of kallsyms, "address type name [module]": a text symbol's name */
 const char *text_symbol(const char *line, char *sym);

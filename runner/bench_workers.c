@@ -28,6 +28,9 @@
 #include "bench_workers.h"
 #include "bench_msg.h"
 #include "bench_util.h"
+#ifdef BENCH_TESTING
+#include "bench_cmdline.h"
+#endif
 
 /* how often the parent looks at its waiting workers */
 #define WATCH_MS		200
@@ -41,6 +44,16 @@
  */
 #define STALLED_LIMIT_NS	(5 * 1000000000ull)
 #define STALLED_SHARE		0.005
+/*
+ * A run's deadline before any sample has said how long one takes: this
+ * plus RUN_NS_PER_EVENT per event (or ten times -d's duration), far
+ * beyond any event's cost, emulated ones too: a worker that runs yet
+ * never ends. One frozen or stalled is caught long before (see
+ * workers_stuck()). A worker's set-up has SETUP_LIMIT_NS.
+ */
+#define RUN_DEADLINE_NS		(5 * 1000000000ull)
+#define RUN_NS_PER_EVENT	100000ull
+#define SETUP_LIMIT_NS		(60 * 1000000000ull)
 /*
  * With a duration the worker runs the loop in chunks and reads the clock
  * between them: often enough to stop on time, rarely enough (a vDSO call
@@ -368,6 +381,8 @@ static void worker_run(const struct worker_args *a,
 	/* slow-base: the loop again, its events not counted */
 	for (unsigned int l = 1; l < a->go->loops; l++)
 		trigger->run(state, calls);
+	while (run_fault(&bench_rs)->kind == BENCH_FAULT_ENDLESS_LOOP)
+		trigger->run(state, calls);
 #endif
 	res.elapsed_ns = now_ns() - start;
 	read_hits(a, 1);
@@ -405,6 +420,12 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	}
 	worker_texts_open(a->cpu);
 	prefault();
+#ifdef BENCH_TESTING
+	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
+		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
+	while (run_fault(&bench_rs)->kind == BENCH_FAULT_STUCK_SETUP)
+		pause();
+#endif
 	worker_send(a->result_fd, MSG_READY, &res);
 	/* the message says what went wrong: this is not a death */
 	if (res.err)
@@ -473,9 +494,8 @@ static int read_proc_state(pid_t pid, struct proc_state *ps)
 }
 
 struct watch {
-	__u64 *stopped_since;	/* 0: not stopped */
-	__u64 *stalled_since;	/* since when it had next to no CPU */
-	__u64 *cpu_ns;		/* its CPU time then */
+	struct task_watch *task;	/* each worker's */
+	bool *reported;		/* its message came: it waits for us now */
 };
 
 static const char *state_name(char st)
@@ -497,58 +517,87 @@ static const char *state_name(char st)
 }
 
 /*
- * True, with @out saying why, when a worker is stuck: stopped past
- * STOPPED_LIMIT_NS, or given no CPU time for STALLED_LIMIT_NS, or still
- * running at @deadline_ns.
+ * What keeps a task from running, when it makes no progress: stopped
+ * (T, t), or a cgroup's freezer (v1: D; v2's cgroup.freeze: S, a sleep
+ * like any other); NULL when nothing does.
+ */
+static const char *held_by(pid_t pid, char state, bool progress)
+{
+	if (state == 'T' || state == 't')
+		return state_name(state);
+	if (progress || (state != 'S' && state != 'D'))
+		return NULL;
+	return task_frozen(pid);
+}
+
+void task_watch_init(struct task_watch *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->since_ns = t->stalled_since = now_ns();
+}
+
+int task_stuck(struct task_watch *t, pid_t pid, __u64 deadline_ns,
+	       char *why, size_t len)
+{
+	struct proc_state ps;
+	__u64 now = now_ns();
+	const char *held;
+	bool progress;
+
+	if (read_proc_state(pid, &ps))
+		return 0;	/* gone: its end is the news */
+	progress = ps.cpu_ns - t->cpu_ns >
+		   STALLED_SHARE * (now - t->stalled_since);
+	held = held_by(pid, ps.state, progress);
+	if (!held)
+		t->stopped_since = 0;
+	else if (!t->stopped_since)
+		t->stopped_since = now;
+	if (progress) {
+		t->cpu_ns = ps.cpu_ns;
+		t->stalled_since = now;
+	}
+	if (t->stopped_since && now - t->stopped_since > STOPPED_LIMIT_NS) {
+		snprintf(why, len, "stayed %s for %llu s", held,
+			 STOPPED_LIMIT_NS / 1000000000);
+		return -ETIMEDOUT;
+	}
+	if (!t->stopped_since && now - t->stalled_since > STALLED_LIMIT_NS) {
+		snprintf(why, len,
+			 "got no CPU time to speak of for %llu s (under %.1f%%), %s",
+			 STALLED_LIMIT_NS / 1000000000, 100 * STALLED_SHARE,
+			 state_name(ps.state));
+		return -ETIMEDOUT;
+	}
+	if (deadline_ns && now > deadline_ns) {
+		snprintf(why, len, "ran past its deadline (%.1f s), %s",
+			 (deadline_ns - t->since_ns) / 1e9,
+			 state_name(ps.state));
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/*
+ * True, with @out saying why, when a worker whose message is due is
+ * stuck (task_stuck()). Only those are looked at: one that has sent its
+ * message sleeps until the next go, and one whose message is due has
+ * nothing to wait for: it runs, or something holds it.
  */
 static bool workers_stuck(struct worker_pool *pool, struct watch *w,
 			  __u64 deadline_ns, struct outcome *out)
 {
-	struct proc_state ps;
-	__u64 now = now_ns();
+	char why[REASON_LEN - 64];
 	int i;
 
 	for (i = 0; i < pool->nr; i++) {
-		if (pool->pid[i] <= 0 || read_proc_state(pool->pid[i], &ps))
+		if (pool->pid[i] <= 0 || w->reported[i] ||
+		    !task_stuck(&w->task[i], pool->pid[i], deadline_ns, why,
+				sizeof(why)))
 			continue;
-		if (ps.state == 'T' || ps.state == 't') {
-			w->stopped_since[i] = w->stopped_since[i] ?: now;
-		} else {
-			w->stopped_since[i] = 0;
-		}
-		/* waiting for the go, or getting its CPU: not stalled */
-		if (ps.state == 'S' ||
-		    ps.cpu_ns - w->cpu_ns[i] >
-		    STALLED_SHARE * (now - w->stalled_since[i])) {
-			w->cpu_ns[i] = ps.cpu_ns;
-			w->stalled_since[i] = now;
-		}
-		if (w->stopped_since[i] &&
-		    now - w->stopped_since[i] > STOPPED_LIMIT_NS) {
-			outcome_set(out, ST_FAILED,
-				    "worker on CPU %d (pid %d) stayed %s for %llu s",
-				    pool->cpu[i], pool->pid[i],
-				    state_name(ps.state),
-				    STOPPED_LIMIT_NS / 1000000000);
-			return true;
-		}
-		if (!w->stopped_since[i] &&
-		    now - w->stalled_since[i] > STALLED_LIMIT_NS) {
-			outcome_set(out, ST_FAILED,
-				    "worker on CPU %d (pid %d) got no CPU time to speak of for %llu s (under %.1f%%), %s",
-				    pool->cpu[i], pool->pid[i],
-				    STALLED_LIMIT_NS / 1000000000,
-				    100 * STALLED_SHARE, state_name(ps.state));
-			return true;
-		}
-		if (deadline_ns && now > deadline_ns) {
-			outcome_set(out, ST_FAILED,
-				    "sample ran past its deadline (%.1f s): worker on CPU %d (pid %d) %s",
-				    (deadline_ns - pool->started_ns) / 1e9,
-				    pool->cpu[i], pool->pid[i],
-				    state_name(ps.state));
-			return true;
-		}
+		outcome_set(out, ST_FAILED, "worker on CPU %d (pid %d) %s",
+			    pool->cpu[i], pool->pid[i], why);
+		return true;
 	}
 	return false;
 }
@@ -587,6 +636,16 @@ static bool reap_dead_workers(struct worker_pool *pool, bool block,
 	return dead;
 }
 
+static int worker_index(const struct worker_pool *pool, int cpu)
+{
+	int i;
+
+	for (i = 0; i < pool->nr; i++)
+		if (pool->cpu[i] == cpu)
+			return i;
+	return -1;
+}
+
 /*
  * Reads one message, watching the workers meanwhile: the others keep the
  * pipe open, so a dead or stuck worker shows only there.
@@ -596,14 +655,18 @@ static int pool_recv(struct worker_pool *pool, struct worker_msg *msg,
 {
 	struct pollfd pfd = { .fd = pool->result_fd, .events = POLLIN };
 	ssize_t n;
-	int ret;
+	int ret, idx;
 
 	for (;;) {
 		if (bench_interrupted())
 			return -EINTR;
 		ret = poll(&pfd, 1, WATCH_MS);
-		if (ret < 0 && errno != EINTR)
-			return -errno;
+		if (ret < 0 && errno != EINTR) {
+			ret = -errno;
+			outcome_set(out, ST_FAILED, "watching the workers: %s",
+				    strerror(-ret));
+			return ret;
+		}
 		if (ret <= 0) {
 			if (reap_dead_workers(pool, false, out))
 				return -ECHILD;
@@ -612,8 +675,12 @@ static int pool_recv(struct worker_pool *pool, struct worker_msg *msg,
 			continue;
 		}
 		n = read(pool->result_fd, msg, sizeof(*msg));
-		if (n == sizeof(*msg))
+		if (n == sizeof(*msg)) {
+			idx = worker_index(pool, msg->res.cpu);
+			if (idx >= 0)
+				w->reported[idx] = true;
 			return 0;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		/* end of file: every worker is gone, some without a result */
@@ -626,24 +693,21 @@ static int pool_recv(struct worker_pool *pool, struct worker_msg *msg,
 
 static int watch_init(struct watch *w, int nr)
 {
-	__u64 now = now_ns();
 	int i;
 
-	w->stopped_since = calloc(nr, sizeof(__u64));
-	w->stalled_since = calloc(nr, sizeof(__u64));
-	w->cpu_ns = calloc(nr, sizeof(__u64));
-	if (!w->stopped_since || !w->stalled_since || !w->cpu_ns)
+	w->task = calloc(nr, sizeof(*w->task));
+	w->reported = calloc(nr, sizeof(bool));
+	if (!w->task || !w->reported)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
-		w->stalled_since[i] = now;
+		task_watch_init(&w->task[i]);
 	return 0;
 }
 
 static void watch_free(struct watch *w)
 {
-	free(w->stopped_since);
-	free(w->stalled_since);
-	free(w->cpu_ns);
+	free(w->task);
+	free(w->reported);
 }
 
 static int pool_fail(struct worker_pool *pool, int err)
@@ -707,6 +771,7 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 	}
 	a.result_fd = child_fd;
 	a.go = pool->go;
+	pool->duration_ns = duration_ns;
 	a.window = pool->window;
 	/* what is buffered must not be printed again by every child */
 	fflush(stdout);
@@ -736,8 +801,10 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 	}
 
 	err = watch_init(&w, pool->nr);
+	pool->started_ns = now_ns();
 	for (i = 0; !err && i < pool->nr; i++) {
-		err = pool_recv(pool, &msg, &w, 0, out);
+		err = pool_recv(pool, &msg, &w,
+				pool->started_ns + SETUP_LIMIT_NS, out);
 		if (err || !msg.res.err)
 			continue;
 		err = msg.res.err;
@@ -760,14 +827,12 @@ static void window_hits(const struct worker_pool *pool, __u64 *hits)
 		hits[i] = v[2 * i + 1] - v[2 * i];
 }
 
-static int worker_index(const struct worker_pool *pool, int cpu)
+/* a run's deadline when the caller knows none yet (its first) */
+static __u64 first_deadline_ns(const struct worker_pool *pool, __u64 count)
 {
-	int i;
-
-	for (i = 0; i < pool->nr; i++)
-		if (pool->cpu[i] == cpu)
-			return i;
-	return -1;
+	if (pool->duration_ns)
+		return RUN_DEADLINE_NS + 10 * pool->duration_ns;
+	return RUN_DEADLINE_NS + count * RUN_NS_PER_EVENT;
 }
 
 int pool_run(struct worker_pool *pool, int trigger, __u64 count,
@@ -778,6 +843,11 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	struct watch w = {};
 	int i, idx, err;
 
+	/* stopped by a run that failed or was cut short: nothing to release */
+	if (!pool->go) {
+		outcome_set(out, ST_FAILED, "the workers are gone");
+		return -ECHILD;
+	}
 	err = watch_init(&w, pool->nr);
 	if (err) {
 		watch_free(&w);
@@ -791,8 +861,9 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	pool->go->loops = pool->loops ?: 1;
 #endif
 	pool->started_ns = now_ns();
-	if (deadline_ns)
-		deadline_ns += pool->started_ns;
+	if (!deadline_ns)
+		deadline_ns = first_deadline_ns(pool, count);
+	deadline_ns += pool->started_ns;
 	release(pool->go);
 	for (i = 0; !err && i < pool->nr; i++) {
 		err = pool_recv(pool, &msg, &w, deadline_ns, out);
@@ -814,6 +885,71 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	return 0;
 }
 
+int child_wait(pid_t pid, int *status, __u64 limit_ns)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	__u64 start = now_ns(), spent;
+	int ms, ret = -ETIMEDOUT;
+	pid_t got;
+
+	/* readable once it has ended; without pidfds (before 5.3), ticks */
+	pfd.fd = syscall(SYS_pidfd_open, pid, 0);
+	for (;;) {
+		got = waitpid(pid, status, WNOHANG);
+		if (got == pid || (got < 0 && errno == ECHILD)) {
+			ret = 0;
+			break;
+		}
+		spent = now_ns() - start;
+		if (spent >= limit_ns)
+			break;
+		ms = (limit_ns - spent + 999999) / 1000000;
+		if (pfd.fd >= 0)
+			poll(&pfd, 1, ms);
+		else
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	if (pfd.fd >= 0)
+		close(pfd.fd);
+	return ret;
+}
+
+void thaw_out(pid_t pid)
+{
+	char dir[PATH_MAX + 16];
+	char text[16];
+	ssize_t n;
+	int fd;
+
+	if (!task_frozen(pid) || task_cgroup_dir(0, "freezer", dir, PATH_MAX))
+		return;
+	strcat(dir, "/cgroup.procs");
+	fd = open(dir, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	snprintf(text, sizeof(text), "%d", pid);
+	/* refused: it ends once thawed, the kill is pending */
+	n = write(fd, text, strlen(text));
+	(void)n;
+	close(fd);
+}
+
+/* a child dead of SIGKILL goes within this; a frozen one is thawed */
+#define KILL_WAIT_NS		(1000000000ull)
+
+int child_kill(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	if (!child_wait(pid, NULL, KILL_WAIT_NS))
+		return 0;
+	thaw_out(pid);
+	if (!child_wait(pid, NULL, KILL_WAIT_NS))
+		return 0;
+	pr_note("child %d does not die of SIGKILL (%s): it ends once it can",
+		pid, task_frozen(pid) ?: "held in the kernel");
+	return -EBUSY;
+}
+
 void pool_stop(struct worker_pool *pool)
 {
 	int i;
@@ -821,8 +957,7 @@ void pool_stop(struct worker_pool *pool)
 	for (i = 0; i < pool->nr; i++) {
 		if (pool->pid[i] <= 0)
 			continue;
-		kill(pool->pid[i], SIGKILL);
-		waitpid(pool->pid[i], NULL, 0);
+		child_kill(pool->pid[i]);
 		pool->pid[i] = 0;
 	}
 	if (pool->result_fd >= 0)

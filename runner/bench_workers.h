@@ -36,6 +36,7 @@ struct worker_pool {
 	volatile __u64 *window;
 	size_t window_len;
 	__u64 started_ns;
+	__u64 duration_ns;	/* each run's, or 0: a count */
 	/* the test build's slow-base: loops the next run makes; 0 is 1 */
 	unsigned int loops;
 };
@@ -61,14 +62,53 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
  * result each, and into @hits (NULL: not wanted) each program's hits
  * within each worker's loop, [w * nr + c] for the window's nr programs.
  * The workers then wait for the next run. A worker that dies, stays
- * stopped, makes no progress or outlives @deadline_ns (0: none) fails
- * the run, named in @out, and stops the pool. -EINTR on a signal.
+ * stopped or frozen, makes no progress or outlives @deadline_ns (0: one
+ * from @count or the duration, far beyond any event's cost) fails the
+ * run, named in @out, and stops the pool. -EINTR on a signal.
  */
 int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	     struct worker_result *res, __u64 *hits, __u64 deadline_ns,
 	     struct outcome *out);
+/*
+ * A child the parent waits on, watched so that no wait is for ever:
+ * task_stuck() says when it is stuck
+ */
+struct task_watch {
+	__u64 since_ns;		/* watched since */
+	__u64 stopped_since;	/* 0: not stopped or frozen */
+	__u64 stalled_since;	/* since when it had next to no CPU */
+	__u64 cpu_ns;		/* its CPU time then */
+};
+
+void task_watch_init(struct task_watch *t);
+/*
+ * Whether the task @pid, which has work to do and nothing to wait for,
+ * is stuck: stopped or frozen by a cgroup (v1 freezer, v2 cgroup.freeze)
+ * for 2 s, or given next to no CPU time for 5 s (asleep or not), or
+ * still at it at @deadline_ns (0: none). -ETIMEDOUT with @why (@len
+ * bytes) saying how, else 0. Called every few hundred ms while waiting.
+ */
+int task_stuck(struct task_watch *t, pid_t pid, __u64 deadline_ns,
+	       char *why, size_t len);
 /* kills and reaps the workers; safe to call twice */
 void pool_stop(struct worker_pool *pool);
+/*
+ * Waits at most @limit_ns for the child @pid to end, and reaps it (its
+ * wait status in *@status, when not NULL): 0, or -ETIMEDOUT
+ */
+int child_wait(pid_t pid, int *status, __u64 limit_ns);
+/*
+ * SIGKILL to the child @pid, and it reaped: 0. One the cgroup v1 freezer
+ * holds (SIGKILL waits for a thaw there) is moved back to our own freezer
+ * cgroup, which thaws it; -EBUSY, said, when it lives on all the same.
+ */
+int child_kill(pid_t pid);
+/*
+ * A task the v1 freezer holds, moved back to the freezer cgroup we are
+ * in: moving thaws it, and a SIGKILL pending ends it (cgroup v2's freeze
+ * lets a SIGKILL through). Nothing for one that is not frozen.
+ */
+void thaw_out(pid_t pid);
 /* the calling thread allowed on @cpu alone; -errno */
 int pin_to_cpu(int cpu);
 /*

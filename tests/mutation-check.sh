@@ -67,9 +67,9 @@ unseen-cause|time_taken_by|r->run_delay_ns >= unseen)|1)|test_stats.sh|disturbed
 disturbed-steal|sample_judge_disturbed|if (r->steal_ns > MAX_STEAL_SHARE * r->elapsed_ns) {|if (0) {|test_stats.sh|disturbed: the host's steal above 3%
 steal-field|proc_stat_steal|*ticks = v[7];|*ticks = v[6];|test_stats.sh|steal: CPU 1's is its line's 8th field
 worker-died|reap_dead_workers|if (WIFSIGNALED(status)) {|if (0) {|test_map_perf.sh:signals|dead worker: hash_prealloc failed, 'died' in the reason
-worker-stopped|workers_stuck|now - w->stopped_since[i] > STOPPED_LIMIT_NS|0|test_faults.sh:stopped|worker stopped for good: exit 1 within
-worker-stalled|workers_stuck|now - w->stalled_since[i] > STALLED_LIMIT_NS|0|test_faults.sh:cgroup|worker given no CPU time: the row failed within
-sample-deadline|workers_stuck|deadline_ns \&\& now > deadline_ns|0|test_faults.sh:cgroup|worker given 1% of a CPU: the sample failed past its deadline
+worker-stopped|task_stuck|now - t->stopped_since > STOPPED_LIMIT_NS|0|test_faults.sh:stopped|worker stopped for good: exit 1 within
+worker-stalled|task_stuck|now - t->stalled_since > STALLED_LIMIT_NS|0|test_faults.sh:cgroup|worker given no CPU time: the row failed within
+sample-deadline|task_stuck|deadline_ns \&\& now > deadline_ns|0|test_faults.sh:cgroup|worker given 1% of a CPU: the sample failed past its deadline
 no-figure-unless-ok|row_has_figure|return row->out.status == ST_OK \&\& row->state->nr > 0;|return row->state->nr > 0;|test_faults.sh:later|a worker killed after a unit was counted: the row failed
 exit-disturbed|exit_status|if (disturbed)|if (0)|test_faults.sh:disturbed|a 10 ms stop in every sample: exit 3
 exit-failed|exit_status|if (failed)|if (0)|test_map_perf.sh:faults|wrong-key: exit 1, a row failed though another ran
@@ -179,6 +179,20 @@ lock-busy|bench_lock|err = -EBUSY;|err = -EAGAIN;|test_ktap.sh:early|busy: exit 
 privileges-skip|bench_main|return end_early(\&out, 1, true);|return end_early(\&out, 1, false);|test_ktap.sh:early|nopriv: exit 4
 memory-charge|check|if (m->total < m->bound) {|if (0) {|test_map_memory.sh:fault|memcg-outside: every row FAILED
 memory-filled|check|if (m->filled < m->entries \&\&|if (0 \&\&|test_map_memory.sh:fault|short-fill: FAILED
+session-start-signal|row_session|return bench_interrupted() ? -EINTR : 0;|return 0;|test_matrix.sh:sigstart|sigstart: ended in
+stats-start-signal|stats_sample|return bench_interrupted() ? -EINTR : 0;|return 0;|test_matrix.sh:sigstats|SIGTERM while --prog-stats' workers set up: nothing printed
+worker-frozen|held_by|return task_frozen(pid);|return NULL;|test_matrix.sh:frozen|frozen: ended in
+worker-frozen-v1|task_frozen|if (task_cgroup_dir(pid, "freezer", dir, sizeof(dir)))|if (1)|test_matrix.sh:frozen1|frozen1: ended in
+worker-thaw|child_kill|thaw_out(pid);|;|test_matrix.sh:frozen1|frozen1: ended in
+worker-asleep|task_stuck|if (progress) {|if (progress \|\| ps.state == 'S') {|test_matrix.sh:asleep|asleep: ended in
+first-deadline|pool_run|deadline_ns = first_deadline_ns(pool, count);|deadline_ns = ~0ull / 2;|test_matrix.sh:endless|endless: ended in
+creator-watched|hear|task_stuck(\&watch, c->pid, deadline, why, sizeof(why))|0|test_matrix.sh:creator|creator: ended in
+creator-died|hear|creator_died(c);|;|test_matrix.sh:creatorkill|creatorkill: ended in
+creator-abandon|creator_exit|memcg_abandon(\&m->cg);|;|test_matrix.sh:killed|killed: ended in
+stale-removed|memcg_create|remove_stale_cgroups(cg->parent);|;|test_matrix.sh:killed|a killed run's --memory cgroup: removed by the next run
+consumer-timed|consumer_stop|if (!joined_within(c, STOP_WAIT_NS)) {|if (pthread_join(c->thread, NULL)) {|test_matrix.sh:kinds|consumer-frozen1: ended in
+consumer-thawed|consumer_stop|thaw_out(tid);|;|test_matrix.sh:kinds|consumer-frozen1: ended in
+pool-stopped|pool_run|if (!pool->go) {|if (0) {|test_stats.sh|pool: a stopped pool runs nothing
 EOF
 )
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 #include "bench_cmdline.h"
 #include "bench_kernel.h"
@@ -1149,6 +1150,33 @@ static void test_excused_line(void)
 	check(!line[0], "excused: nothing said when nothing was (%s)", line);
 }
 
+/*
+ * A pool stopped by a sample that failed or was cut short runs nothing:
+ * --profile's next sample of a session a signal ended used it (a NULL
+ * go). In a child: a crash is a failed check, not a lost one.
+ */
+static void test_pool_stopped(void)
+{
+	struct worker_result res;
+	struct worker_pool pool;
+	struct outcome out = {};
+	int status = -1;
+	pid_t pid;
+
+	memset(&pool, 0, sizeof(pool));
+	pool.result_fd = -1;
+	pool_stop(&pool);
+	pid = fork();
+	if (!pid)
+		_exit(pool_run(&pool, 0, 1000, &res, NULL, 0, &out) < 0 &&
+		      out.status == ST_FAILED ? 0 : 1);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	check(pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status),
+	      "pool: a stopped pool runs nothing, and says so (status %#x)",
+	      status);
+}
+
 static void test_settle(void)
 {
 	struct row_state st = { .nr = 3, .settle_ns = { 2e6, 250e6, 4e6 } };
@@ -1361,6 +1389,7 @@ static void test_verify(void)
 	test_excused();
 	test_excused_line();
 	test_settle();
+	test_pool_stopped();
 	test_labels();
 	test_map_arithmetic();
 	test_nop_check();

@@ -249,21 +249,6 @@ cpu_cgroup() {
 	done
 	return 1
 }
-# cgroup_remove DIR: once the tasks in it are gone; what is left of the
-# run's (a worker killed with it, throttled there) is moved out first, so
-# that it gets the CPU time to die
-cgroup_remove() {
-	local i p
-	for i in $(seq 50); do
-		rmdir "$1" 2>/dev/null && return 0
-		[ -d "$1" ] || return 0
-		while read -r p; do
-			echo "$p" >"$(dirname "$1")/cgroup.procs"
-		done <"$1/cgroup.procs" 2>/dev/null
-		sleep 0.1
-	done
-	return 1
-}
 cpu_quota() {
 	if [ -f "$CG/cpu.cfs_quota_us" ]; then
 		echo "$2" >"$CG/cpu.cfs_period_us" && echo "$1" >"$CG/cpu.cfs_quota_us"

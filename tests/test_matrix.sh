@@ -1,0 +1,548 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every run ends, and leaves nothing: the signal and stall matrix.
+#
+# For each program and way of running (measure, -r/-n, -d, --memory,
+# --profile, --prog-stats, --attach-time, curves, --ktap, --compare,
+# --list): SIGTERM, SIGINT and SIGHUP early (loading, or reading
+# --compare's input), in the middle (programs attached and workers
+# running, the --memory creator in its cgroup, the --profile or
+# --prog-stats pass) and while printing (stdout a full pipe), and
+# SIGKILL; and each kind of child (the workers, the --memory creator, a
+# buffer's consumer thread, the fib calibration's worker) stopped
+# (SIGSTOP), frozen (cgroup v2 cgroup.freeze, the v1 freezer) or unable
+# to start (pids.max in the v1 pids hierarchy: fork fails with EAGAIN).
+#
+# Each case must end within 10 s with its documented exit code (128+sig
+# for a signal; 1 for a row that failed, with its reason) and, after it,
+# nothing of the run may be left: no program, link or map (its watcher's
+# record, tests/watch.py), no process it started, no cgroup or mount of
+# its pid, no lock of its processes in /proc/locks; a previous --json
+# file is as it was unless the run completed. A case whose run ended
+# before its signal came (nothing to interrupt on this kernel, as
+# --attach-time here) is checked as a completed run.
+#
+# make check runs one case of each kind (the regressions of issue 34
+# among them); MATRIX=full (make matrix, which .ci/run runs) every case.
+# Both end with a summary: cases run, hangs, leftovers, wrong exit codes.
+# Sections (tests/lib.sh): T_SECTIONS="a b" runs only those, of either.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+need_testing
+TO=./test_overhead
+MP=./map_perf_test
+BIN=$TO
+# a case ends within this
+LIMIT=10
+
+M_CASES=0 M_HANGS=0 M_LEFT=0 M_CODES=0 M_JSON=0 M_DONE=0
+
+sig_num() { kill -l "$1"; }
+
+# alive PID: a process with a task that is not a zombie (a leader that
+# exited waits for its other threads)
+alive() {
+	local t st
+	for t in /proc/"$1"/task/*/stat; do
+		st=$(awk '{ sub(/^.*\) /, ""); print $1 }' "$t" 2>/dev/null)
+		[ -n "$st" ] && [ "$st" != Z ] && return 0
+	done
+	return 1
+}
+
+# m_ends: the run $PID ends within LIMIT s; else it is killed (status
+# 137) and the case is a hang. $M_SECS: how long it took
+M_HUNG=0
+m_ends() {
+	local t0=${EPOCHREALTIME/./}
+	M_HUNG=0
+	while [ $((${EPOCHREALTIME/./} - t0)) -lt $((LIMIT * 1000000)) ]; do
+		alive "$PID" || break
+		sleep 0.05
+	done
+	if alive "$PID"; then
+		M_HUNG=1
+		kill -KILL "$PID" 2>/dev/null
+	fi
+	M_SECS=$(awk -v us=$((${EPOCHREALTIME/./} - t0)) 'BEGIN { printf "%.1f", us / 1e6 }')
+}
+
+# the cgroups, mounts and mount directories named after the run PID
+pid_things() {
+	find /sys/fs/cgroup -maxdepth 8 -type d -name "map_perf_test-memory.$1.*" 2>/dev/null
+	ls -d /tmp/map_perf_test-cgroup2."$1".* 2>/dev/null
+	grep -o "map_perf_test-cgroup2\.$1\.[^ ]*" /proc/self/mountinfo
+}
+
+# the run NAME's processes: itself and what it started
+run_pids() { echo "$PID"; awk '$1 == "worker" { print $2 }' "$T_TMP/$1.ids" 2>/dev/null; }
+
+# m_leftovers NAME: what the run NAME left (nothing: empty); by its
+# watcher's record, its pid and /proc/locks
+m_leftovers() {
+	local name=$1 left= p progs links maps
+	if ! grep -qsx end "$T_TMP/$name.ids"; then
+		echo "its watcher's record is incomplete"
+		return
+	fi
+	progs=$(ids "$name" prog) links=$(ids "$name" link) maps=$(ids "$name" map)
+	# shellcheck disable=SC2086
+	gone_ids prog $progs >/dev/null || left="$left programs"
+	# shellcheck disable=SC2086
+	gone_ids link $links >/dev/null || left="$left links"
+	# shellcheck disable=SC2086
+	gone_ids map $maps >/dev/null || left="$left maps"
+	workers_gone "$name" >/dev/null || left="$left processes($(workers_alive "$name" | tr '\n' ' '))"
+	p=$(pid_things "$PID")
+	[ -z "$p" ] || left="$left $(echo $p)"
+	for p in $(run_pids "$name"); do
+		awk -v p="$p" '$5 == p { f = 1 } END { exit !f }' /proc/locks &&
+			left="$left a lock of pid $p"
+	done
+	echo "$left"
+}
+
+# m_check NAME WANT REASON: the case's verdict. WANT: its exit codes
+# (a list); REASON: an ERE its JSON, stdout or stderr must hold ("" for
+# none). $M_PREV: a previous --json file (its copy in $M_PREV.was) that
+# must be as it was unless the run completed. $M_LATE: the signal came
+# after the run had ended: a completed run, any of WANT_DONE's codes.
+M_PREV= M_LATE=0 WANT_DONE="0 1 3 4"
+m_check() {
+	local name=$1 want=$2 re=$3 left bad= why beside
+	# a hung run held by a cgroup of the test's: let go, or it is
+	# never reaped (a frozen thread outlives a SIGKILL)
+	[ "$M_HUNG" = 1 ] && [ -n "${CG:-}" ] && m_cgroup_remove "$CG"
+	run_end "$name"
+	M_CASES=$((M_CASES + 1))
+	left=$(m_leftovers "$name")
+	[ "$M_LATE" = 1 ] && want=$WANT_DONE && M_DONE=$((M_DONE + 1))
+	if [ "$M_HUNG" = 1 ]; then
+		M_HANGS=$((M_HANGS + 1))
+		bad="$bad, still running after $LIMIT s"
+	elif [[ " $want " != *" $RC "* ]]; then
+		M_CODES=$((M_CODES + 1))
+		bad="$bad, exit $RC (want $want)"
+	fi
+	if [ -n "$re" ] && [ "$M_LATE" = 0 ] &&
+	   ! cat "$T_TMP/$name".{json,out,err} 2>/dev/null | grep -qE "$re"; then
+		why=$(cat "$T_TMP/$name.err" "$T_TMP/$name.out" 2>/dev/null | tail -n 3 | tr '\n' ' ' | head -c 300)
+		bad="$bad, no '$re' said ($why)"
+	fi
+	if [ -n "$left" ]; then
+		M_LEFT=$((M_LEFT + 1))
+		bad="$bad, left:$left"
+	fi
+	if [ -z "$bad" ]; then
+		pass "$name: ended in $M_SECS s, exit $RC$([ "$M_LATE" = 1 ] && echo ' (completed before the signal)'), nothing left"
+	else
+		fail "$name: ended in $M_SECS s${bad}"
+	fi
+	# a check of its own: written whole or not at all is --json's, and
+	# a file written aside to be renamed into place goes too
+	if [ -n "$M_PREV" ] && [[ " $WANT_DONE " != *" $RC "* ]]; then
+		beside=$(ls -d "$M_PREV"* "$(dirname "$M_PREV")"/.*"$(basename "$M_PREV")"* 2>/dev/null |
+			grep -vx -e "$M_PREV" -e "$M_PREV.was" | tr '\n' ' ')
+		if cmp -s "$M_PREV" "$M_PREV.was" && [ -z "$beside" ]; then
+			pass "$name: the previous --json file is as it was, nothing beside it"
+		else
+			M_JSON=$((M_JSON + 1))
+			fail "$name: the previous --json file changed ($(wc -c <"$M_PREV") bytes now)${beside:+, beside it: $beside}"
+		fi
+	fi
+	M_PREV=
+	M_LATE=0
+}
+
+# prev_json FILE: a previous --json file there, and its copy
+prev_json() {
+	printf '{"previous": "results of an earlier run"}\n' >"$1"
+	cp "$1" "$1.was"
+	M_PREV=$1
+}
+
+# ---- the moments ----
+
+# the run has a child in a --memory row's cgroup: the creator
+creator_of() {
+	local k
+	for k in $(pgrep -P "$1"); do
+		grep -qs 'map_perf_test-memory' /proc/"$k"/cgroup && { echo "$k"; return 0; }
+	done
+	return 1
+}
+
+# the run has an fd on an anonymous inode of this name
+has_anon() { ls -l /proc/"$1"/fd 2>/dev/null | grep -q "anon_inode:$2"; }
+
+# wait_for NAME TEST...: until TEST (a command) holds of the run, 60 s
+wait_for() {
+	local name=$1 i
+	shift
+	started "$name" || return 1
+	for i in $(seq 1200); do
+		"$@" && return 0
+		alive "$PID" || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# middle MODE: the moment in the middle of a run of MODE
+middle() {
+	case $1 in
+	memory) creator_of "$PID" >/dev/null ;;
+	profile) has_anon "$PID" '\[perf_event\]' ;;
+	progstats) has_anon "$PID" 'bpf-stats' ;;
+	*) attached x ;;
+	esac
+}
+
+# blocked: the run waits to write to a full pipe
+blocked() { grep -qs pipe_write /proc/"$PID"/wchan; }
+
+# a pipe nobody reads, full but for a few bytes: stdout that blocks at
+# the first line. $FULL is its FIFO, held open here.
+full_pipe() {
+	FULL=$T_TMP/full.fifo
+	[ -p "$FULL" ] && return
+	mkfifo "$FULL"
+	exec {FULL_FD}<>"$FULL"
+	python3 -c 'import fcntl, os
+fcntl.fcntl(0, 1031, 4096)		# F_SETPIPE_SZ: a page
+os.set_blocking(0, False)
+try:
+	while True:
+		os.write(0, b"x" * 64)
+except BlockingIOError:
+	pass' <>"$FULL"
+}
+
+# send SIG: to the run; $M_LATE when it had ended already
+send() {
+	if alive "$PID"; then kill -"$1" "$PID"; else M_LATE=1; fi
+}
+
+# sig_case NAME SIG MOMENT MODE PROG ARGS...: the signal at the moment
+# (early, middle, printing) of a run of PROG ARGS (MODE: what middle is)
+sig_case() {
+	local name=$1 sig=$2 moment=$3 mode=$4 prog=$5 want re=
+	shift 5
+	want=$((128 + $(sig_num "$sig")))
+	# the handlers' word; --list and --compare have none: the default
+	# action ends them, with the same status
+	[ "$sig" != KILL ] && [ "$mode" != list ] && [ "$mode" != compare ] &&
+		re='interrupted by'
+	case $moment in
+	early)
+		prev_json "$T_TMP/$name.prev"
+		BIN=$prog run_bg "$name" "$@" --json "$M_PREV"
+		started "$name"
+		sleep 0.1 ;;
+	middle)
+		prev_json "$T_TMP/$name.prev"
+		BIN=$prog run_bg "$name" "$@" --json "$M_PREV"
+		wait_for "$name" middle "$mode"
+		sleep 0.1 ;;
+	printing)
+		full_pipe
+		BIN=sh run_bg "$name" -c 'exec "$@" >"$0"' "$FULL" "$prog" "$@"
+		wait_for "$name" blocked ;;
+	esac
+	send "$sig"
+	m_ends
+	m_check "$name" "$want" "$re"
+}
+
+# ---- stalls ----
+
+# a cgroup of the test's own in the hierarchy $1 ("unified", "freezer",
+# "pids"), removed at the end however the test ends; $CG
+m_cgroup() {
+	CG=/sys/fs/cgroup/$1/bpf-bench-matrix.$$.$2
+	mkdir -p "$CG" 2>/dev/null || return 1
+	at_exit m_cgroup_remove "$CG"
+}
+# m_cgroup_remove DIR: thawed, emptied (into its parent), removed
+m_cgroup_remove() {
+	echo 0 >"$1/cgroup.freeze" 2>/dev/null
+	echo THAWED >"$1/freezer.state" 2>/dev/null
+	cgroup_remove "$1"
+}
+
+# hold HOW TASK: TASK (a pid, or a thread's tid) stopped or frozen
+hold() {
+	case $1 in
+	stop) kill -STOP "$2" ;;
+	kill) kill -KILL "$2" ;;
+	freeze2) echo "$2" >"$CG/cgroup.procs" && echo 1 >"$CG/cgroup.freeze" ;;
+	freeze1) echo "$2" >"$CG/tasks" && echo FROZEN >"$CG/freezer.state" ;;
+	esac
+}
+
+# the child of CHILD's kind of the run, once there
+child_of() {
+	case $1 in
+	worker | setup | fib) pgrep -P "$PID" | head -n 1 ;;
+	creator) creator_of "$PID" ;;
+	consumer) ls /proc/"$PID"/task 2>/dev/null | grep -vx "$PID" | head -n 1 ;;
+	esac
+}
+
+# stall_case NAME CHILD HOW PROG ARGS...: CHILD's kind of child (worker,
+# in its loop; setup, a worker in its set-up; creator, consumer, fib)
+# held by HOW (stop, kill, freeze2, freeze1, pids) while PROG ARGS runs:
+# exit 1, a row failed saying why
+stall_case() {
+	local name=$1 child=$2 how=$3 prog=$4 re c max=1 wrap=()
+	shift 4
+	case $how in
+	stop) re='stayed stopped|did not end' ;;
+	kill) re='died: Killed' ;;
+	freeze2) re='cgroup v2 cgroup.freeze'; m_cgroup unified "$name" || { skip "$name: no cgroup v2 of the test's own"; return; } ;;
+	freeze1) re='cgroup v1 freezer'; m_cgroup freezer "$name" || { skip "$name: no v1 freezer cgroup of the test's own"; return; } ;;
+	pids) re='Resource temporarily unavailable'
+		m_cgroup pids "$name" || { skip "$name: no v1 pids cgroup of the test's own"; return; }
+		# a consumer thread after its one worker
+		[ "$child" = consumer ] && max=2
+		echo "$max" >"$CG/pids.max"
+		wrap=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG") ;;
+	esac
+	# the calibration's worker, the creator and a consumer set up slowly
+	# enough (the test fault slow-setup) to be caught as they start
+	if [ "$child" != worker ]; then
+		export BENCH_TEST_FAULT=slow-setup
+		prog=$TESTING/$(basename "$prog")
+	fi
+	if [ ${#wrap[@]} -gt 0 ]; then
+		BIN=${wrap[0]} run_bg "$name" "${wrap[@]:1}" "$prog" "$@" --json "$T_TMP/$name.json"
+	else
+		BIN=$prog run_bg "$name" "$@" --json "$T_TMP/$name.json"
+	fi
+	unset BENCH_TEST_FAULT
+	started "$name"
+	if [ "$how" != pids ]; then
+		for i in $(seq 6000); do
+			c=$(child_of "$child")
+			[ -n "$c" ] || ! alive "$PID" && break
+			sleep 0.01
+		done
+		# in its loop, or draining
+		[ "$child" = worker ] && sleep 0.3
+		hold "$how" "$c"
+	fi
+	m_ends
+	m_check "$name" 1 "$re"
+	[ "$how" = stop ] && [ -n "$c" ] && kill -CONT "$c" 2>/dev/null
+	[ -n "${CG:-}" ] && m_cgroup_remove "$CG"
+	CG=
+}
+
+# ---- the regressions of issue 34 ----
+
+# a SIGTERM while a session's workers set up (the test fault slow-setup
+# makes it 0.5 s) ended nothing: each round tried again, for ever
+sec_sigstart() {
+	BENCH_TEST_FAULT=slow-setup BIN=$TESTING/test_overhead run_bg sigstart \
+		-q -c 1 -m raw_tp -e getpgid -n 2000 -r 1
+	wait_for sigstart eval '[ -n "$(pgrep -P "$PID")" ]'
+	sleep 0.1
+	send TERM
+	m_ends
+	m_check sigstart 143 'interrupted by'
+	expect "SIGTERM while workers set up: nothing printed on stdout" test ! -s "$T_TMP/sigstart.out"
+}
+
+# a worker frozen by cgroup v2 in its first sample: the row fails,
+# named, within seconds (it sleeps, S: a sleep without progress)
+sec_frozen() {
+	stall_case frozen worker freeze2 "$TO" -c 1 -m base -e getpgid -r 1 -n 20000000
+}
+
+# the v1 freezer's: a SIGKILL waits for a thaw; the run moves it back
+# to its own freezer cgroup to end it
+sec_frozen1() {
+	stall_case frozen1 worker freeze1 "$TO" -c 1 -m base -e getpgid -r 1 -n 20000000
+}
+
+# --memory's creator stopped: the row fails, named
+sec_creator() {
+	stall_case creator creator stop "$MP" --memory hash --entries 65536
+}
+
+# SIGKILL during --memory: the creator removes the row's cgroup itself;
+# what a killed run left all the same, the next run removes and names
+sec_killed() {
+	local parent stale pid=4194303
+	sig_case killed KILL middle memory "$MP" --memory hash,array --entries 65536
+	# a run of a pid that cannot be: its cgroup, as a SIGKILL between two
+	# steps leaves it
+	parent=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	parent=/sys/fs/cgroup/memory${parent%/}
+	if [ ! -d "$parent" ]; then
+		skip "a stale --memory cgroup: no v1 memory hierarchy here"
+		return
+	fi
+	stale=$parent/map_perf_test-memory.$pid.hash.1000
+	mkdir "$stale" && at_exit rmdir "$stale"
+	BIN=$MP run_json stale --memory array --entries 1000
+	expect "a killed run's --memory cgroup: removed by the next run ($RC)" test ! -d "$stale"
+	expect "a killed run's --memory cgroup: named in one line" \
+		grep -q "removed what killed runs left behind: cgroup $stale" "$T_TMP/stale.err"
+}
+
+# fault_case NAME FAULT COUNT REASON: test_overhead's base row with a
+# test fault that holds its workers: the row fails, saying REASON
+fault_case() {
+	BENCH_TEST_FAULT=$2 BIN=$TESTING/test_overhead run_bg "$1" \
+		-c 1 -m base -e getpgid -r 1 -n "$3" --json "$T_TMP/$1.json"
+	started "$1"
+	m_ends
+	m_check "$1" 1 "$4"
+}
+
+# workers that sleep for good in their set-up (the test fault
+# stuck-setup): the row fails, the worker named with its sleep
+sec_asleep() {
+	fault_case asleep stuck-setup 2000 'got no CPU time to speak of .*sleeping \(S\)'
+}
+
+# loops that never end (the test fault endless-loop): the first sample
+# has a deadline of its own, 5 s and 100 us an event
+sec_endless() {
+	fault_case endless endless-loop 1000 'past its deadline \(5\.1 s\)'
+}
+
+# --prog-stats' pass: a SIGTERM while its session's workers set up
+sec_sigstats() {
+	# SCHED_FIFO: a row disturbed on a busy machine has no stats pass
+	BENCH_TEST_FAULT=slow-setup BIN=chrt run_bg sigstats -f 1 \
+		"$TESTING/test_overhead" -q -c 1 -m raw_tp -e getpgid -n 2000 -r 1 --prog-stats
+	wait_for sigstats eval 'has_anon "$PID" bpf-stats && [ -n "$(pgrep -P "$PID")" ]'
+	sleep 0.1
+	send TERM
+	m_ends
+	m_check sigstats 143 'interrupted by'
+	expect "SIGTERM while --prog-stats' workers set up: nothing printed on stdout" test ! -s "$T_TMP/sigstats.out"
+}
+
+# --memory's creator killed: the row fails, naming its death
+sec_creatorkill() {
+	stall_case creatorkill creator kill "$MP" --memory hash --entries 65536
+}
+
+# ---- one case of each kind (make check) ----
+
+sec_kinds() {
+	sig_case int-middle INT middle measure "$MP" -t hash_lookup -a raw_tp -r 2 -n 200000
+	sig_case hup-printing HUP printing measure "$TO" -m raw_tp -e getpgid -r 1 -n 2000 --json -
+	stall_case consumer-frozen1 consumer freeze1 "$MP" -t ringbuf_output -a raw_tp -c 2 -r 1 -n 200000
+	stall_case fib-pids fib pids "$TO" -c 1 -m raw_tp -e fib_table_lookup -r 1 -n 2000
+}
+
+# ---- the whole matrix (MATRIX=full) ----
+
+# each program's ways of running: MODE|PROG|ARGS (PROG chrt: under
+# SCHED_FIFO, for the passes only rows with a figure get, which a busy
+# machine's disturbed rows would not; on one CPU, the other the test's)
+MODES="measure|$TO|-m raw_tp -e getpgid -r 2 -n 200000
+r|$TO|-m raw_tp,tp_btf -e getpgid -r 3 -n 100000 -w 1
+d|$TO|-m raw_tp -e getpgid -r 2 -d 0.1
+profile|chrt|-f 1 $TO -c 1 -m raw_tp -e getpgid -r 1 -n 2000000 --profile
+progstats|chrt|-f 1 $TO -c 1 -m raw_tp -e getpgid -r 1 -n 2000000 --prog-stats
+attachtime|$TO|--attach-time
+curves|$TO|-m raw_tp -e getpgid --progs 1,2,4 -r 1 -n 200000
+ktap|$TO|-m raw_tp -e getpgid -r 2 -n 200000 --ktap
+list|$TO|--list
+measure|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000
+r|$MP|-t hash_lookup,array_lookup -a raw_tp -r 3 -n 100000 -w 1
+d|$MP|-t hash_lookup -a raw_tp -r 2 -d 0.1
+memory|$MP|--memory hash,array,lpm_trie --entries 65536
+profile|chrt|-f 1 $MP -c 1 -t hash_lookup -a raw_tp -r 1 -n 2000000 --profile
+progstats|chrt|-f 1 $MP -c 1 -t hash_lookup -a raw_tp -r 1 -n 2000000 --prog-stats
+curves|$MP|-t hash_lookup -a raw_tp --scale -r 1 -n 200000
+ktap|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000 --ktap
+list|$MP|--list"
+
+sec_signals() {
+	local mode prog args sig moment short
+	while IFS='|' read -r mode prog args <&3; do
+		[ -z "$T_LOCK_HELD" ] || release_lock
+		hold_lock
+		# (SCHED_FIFO for the passes that only rows with a figure get)
+		short=$( [ "$prog" = chrt ] && set -- $args && basename "$3" || basename "$prog")
+		short=$(echo "$short" | cut -c1-3)
+		for sig in TERM INT HUP; do
+			for moment in early middle printing; do
+				[ "$mode" = list ] && [ "$moment" != printing ] && continue
+				# shellcheck disable=SC2086
+				sig_case "$short-$mode-$sig-$moment" "$sig" "$moment" "$mode" "$prog" $args \
+					$([ "$moment" = printing ] && [ "$mode" != list ] && [ "$mode" != ktap ] && echo --json -)
+			done
+		done
+		moment=middle
+		[ "$mode" = list ] && moment=printing
+		# shellcheck disable=SC2086
+		sig_case "$short-$mode-KILL" KILL "$moment" "$mode" "$prog" $args
+	done 3<<<"$MODES"
+}
+
+# --compare: reading its input (a FIFO nobody writes) and printing
+sec_compare() {
+	local prog name sig src
+	run_json cmp-to -m raw_tp -e getpgid -r 1 -n 2000 >/dev/null
+	BIN=$MP run_json cmp-map -t hash_lookup -a raw_tp -r 1 -n 2000 >/dev/null
+	mkfifo "$T_TMP/never.json"
+	for prog in "$TO" "$MP"; do
+		name=$(basename "$prog" | cut -c1-3)
+		src=$T_TMP/cmp-to.json
+		[ "$prog" = "$MP" ] && src=$T_TMP/cmp-map.json
+		for sig in TERM INT HUP KILL; do
+			BIN=$prog run_bg "$name-compare-$sig-early" --compare "$T_TMP/never.json" "$src"
+			started "$name-compare-$sig-early"
+			sleep 0.1
+			send "$sig"
+			m_ends
+			m_check "$name-compare-$sig-early" $((128 + $(sig_num "$sig"))) ""
+			sig_case "$name-compare-$sig-printing" "$sig" printing compare "$prog" --compare "$src" "$src"
+		done
+	done
+}
+
+sec_stalls() {
+	local how
+	for how in ${STALL_HOWS:-stop kill freeze2 freeze1 pids}; do
+		stall_case "worker-$how" worker "$how" "$TO" -c 1 -m raw_tp -e getpgid -r 1 -n 20000000
+		# (in its set-up: after one failed row, the next ones run)
+		stall_case "worker-map-$how" setup "$how" "$MP" -c 1 -t hash_lookup -a raw_tp -r 1 -n 200000
+		stall_case "creator-$how" creator "$how" "$MP" --memory hash --entries 65536
+		stall_case "fib-$how" fib "$how" "$TO" -c 1 -m raw_tp -e fib_table_lookup -r 1 -n 2000
+	done
+	# a thread: SIGSTOP stops its whole process, and cgroup v2 moves
+	# whole processes; the v1 freezer and pids.max hold it alone
+	for how in freeze1 pids; do
+		stall_case "consumer-$how" consumer "$how" "$MP" -t ringbuf_output -a raw_tp -c 2 -r 1 -n 200000
+	done
+	stall_case "worker-ktap-freeze2" worker freeze2 "$TO" -c 1 -m raw_tp -e getpgid -r 1 -n 20000000 --ktap
+}
+
+summary() {
+	echo "# matrix: $M_CASES cases run ($M_DONE ended before their signal), $M_HANGS hangs, $M_LEFT with leftovers, $M_CODES wrong exit codes, $M_JSON previous --json files changed"
+}
+
+QUICK="sigstart frozen creator killed kinds"
+FULL="frozen1 asleep endless sigstats creatorkill signals compare stalls"
+list=$QUICK
+[ "${MATRIX:-}" = full ] || [ -n "${T_SECTIONS:-}" ] && list="$QUICK $FULL"
+# The tools' lock, held for each section (each mode of sec_signals): its
+# runs one after another, none waiting for another suite's in between
+# (their watchers turn the stats on); the whole matrix, section by
+# section, lets other suites' runs in between on a shared machine.
+for sec in $list; do
+	[ -z "${T_SECTIONS:-}" ] || [[ " $T_SECTIONS " == *" $sec "* ]] || continue
+	[ "$sec" = signals ] || hold_lock
+	sections "$sec"
+	[ -z "$T_LOCK_HELD" ] || release_lock
+done
+summary
+finish
