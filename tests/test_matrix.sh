@@ -143,7 +143,11 @@ m_check() {
 	if [ -n "$M_PREV" ] && [[ " $WANT_DONE " != *" $RC "* ]]; then
 		beside=$(ls -d "$M_PREV"* "$(dirname "$M_PREV")"/.*"$(basename "$M_PREV")"* 2>/dev/null |
 			grep -vx -e "$M_PREV" -e "$M_PREV.was" | tr '\n' ' ')
-		if cmp -s "$M_PREV" "$M_PREV.was" && [ -z "$beside" ]; then
+		if cmp -s "$M_PREV" "$M_PREV.was" && [ -n "$beside" ] && [ "$RC" = 137 ]; then
+			# no handler runs on a SIGKILL: what it wrote aside stays
+			# until the next run writing that file removes it
+			m_next_removes "$name" $beside
+		elif cmp -s "$M_PREV" "$M_PREV.was" && [ -z "$beside" ]; then
 			pass "$name: the previous --json file is as it was, nothing beside it"
 		else
 			M_JSON=$((M_JSON + 1))
@@ -152,6 +156,24 @@ m_check() {
 	fi
 	M_PREV=
 	M_LATE=0
+}
+
+# m_next_removes NAME FILE...: FILEs, left beside $M_PREV by the killed
+# run NAME, are removed and named by the next run that writes $M_PREV
+m_next_removes() {
+	local name=$1 f left=
+	shift
+	$MP --list --json "$M_PREV" >/dev/null 2>"$T_TMP/$name.next.err"
+	for f in "$@"; do
+		[ -e "$f" ] && left="$left $f"
+		grep -qF "removed $f, left by a run" "$T_TMP/$name.next.err" || left="$left (unnamed: $f)"
+	done
+	if [ -z "$left" ]; then
+		pass "$name: the previous --json file is as it was; what it wrote aside, the next run removed and named"
+	else
+		M_JSON=$((M_JSON + 1))
+		fail "$name: a killed run's temporary file beside its --json not removed and named by the next:$left"
+	fi
 }
 
 # prev_json FILE: a previous --json file there, and its copy
