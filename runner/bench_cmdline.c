@@ -301,6 +301,7 @@ enum {
 	OPT_LOCK_WAIT,
 	OPT_KTAP,
 	OPT_PROFILE,
+	OPT_FORMAT,
 };
 
 static const struct bench_option common_options[] = {
@@ -364,6 +365,10 @@ static const struct bench_option common_options[] = {
 	{ "lock-wait", OPT_LOCK_WAIT, "S",
 	  "wait up to S seconds for another run of these\n"
 	  "tools to finish (default 600; 0: do not wait)", USE_RUN },
+	{ "format", 'f', "FMT",
+	  "table: the summary's table (default); short: one\n"
+	  "line a row, to paste into a commit message (with\n"
+	  "--compare, a table of at most 72 columns)", USE_ANY },
 	{ "quiet", 'q', NULL, "only the summary", USE_ANY },
 	{ "verbose", 'v', NULL, "libbpf's messages too", USE_ANY },
 	{ "help", 'h', NULL, "this text", USE_ANY },
@@ -504,6 +509,8 @@ struct compare_args compare_args = {
 	.threshold_pct = COMPARE_THRESHOLD_PCT,
 };
 static bool threshold_given;
+/* --format: refused where nothing is printed as it asks */
+static bool format_given;
 
 int bench_cpus_arg(const char *s, const char *what)
 {
@@ -613,6 +620,13 @@ static int parse_common(const struct bench_family *fam, int c,
 		threshold_given = true;
 		err = parse_double(arg, 0, 1000, &compare_args.threshold_pct);
 		return err ? -2 : 0;
+	case 'f':
+		if (!strcmp(arg, "short"))
+			rs->paste = true;
+		else if (strcmp(arg, "table"))
+			return -2;
+		format_given = true;
+		return 0;
 	case 'q':
 		verbosity = 0;
 		return 0;
@@ -696,7 +710,18 @@ int check_options(const struct bench_family *fam, int argc, char **argv)
 			return -1;
 		}
 		cmp->json = rs->json;
+		cmp->paste = rs->paste;
+		if (format_given && rs->json && !strcmp(rs->json, "-")) {
+			pr_err("--json - writes the verdicts to stdout: --format goes without it");
+			return -1;
+		}
 		return 0;
+	}
+	if (format_given && (rs->list || rs->ktap ||
+			     (rs->json && !strcmp(rs->json, "-")))) {
+		pr_err("--format goes with a run's summary or --compare: not with %s",
+		       rs->list ? "--list" : rs->ktap ? "--ktap" : "--json -");
+		return -1;
 	}
 	if (rs->list && run_option) {
 		pr_err("--list takes the options that select rows, and --json: not %s",

@@ -181,7 +181,8 @@ static int run(const struct bench_family *fam, FILE *json)
 	if (bench_rs.ktap) {
 		write_ktap(fam, &rows, stdout);
 	} else if (json != stdout) {
-		if (verbosity > 0)
+		/* text to paste is the summary's lines alone */
+		if (verbosity > 0 && !bench_rs.paste)
 			fam->print_upstream(&bench_rs, &rows);
 		fam->print_summary(&bench_rs, &rows);
 		print_profiles(&rows);
