@@ -50,6 +50,7 @@ declare -A need=(
 	[busybox-static]=/bin/busybox
 	[cpio]=/usr/bin/cpio
 	[procps]=/usr/bin/pgrep
+	[tmux]=/usr/bin/tmux
 	[python3]=/usr/bin/python3
 	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib
@@ -67,8 +68,9 @@ group_run="clang gcc libc6-dev make binutils libelf-dev zlib1g-dev
 group_vmtest="libzstd-dev qemu-system-x86 busybox-static cpio python3"
 group_plot="python3 python3-matplotlib"
 # tests/test_ktap.sh runs the kernel's own kselftest runner,
-# run_kselftest.sh, from Debian's kernel source tarball
-group_check="procps python3 python3-docutils linux-source-6.1"
+# run_kselftest.sh, from Debian's kernel source tarball; tests/test_glance.sh
+# reads what a terminal of a given width shows from a tmux pane
+group_check="procps python3 python3-docutils linux-source-6.1 tmux"
 # the groups each one takes in too
 include_vmtest=run
 include_check="run vmtest plot"
