@@ -199,13 +199,18 @@ static void layout(const struct table *t, int indent, int width,
 
 	memset(l, 0, sizeof(*l));
 	l->sep = TABLE_SEP;
-	for (c = 0; c < t->nr_cols; c++)
+	for (c = 0; c < t->nr_cols; c++) {
+		l->shown[c] = true;
 		for (r = 0; r < t->nr_rows; r++)
 			if (text_cols(cell_of(t, r, c)) > l->cw[c])
 				l->cw[c] = text_cols(cell_of(t, r, c));
-	/* a column no row has a cell in is not shown: -v's, without -v */
+	}
+	/*
+	 * a column that may drop, or has no heading, and has no cell is not
+	 * shown (-v's, without -v); the others are, over no row at all too
+	 */
 	for (c = 0; c < t->nr_cols; c++) {
-		if (t->col[c].glue)
+		if (t->col[c].glue || (!t->col[c].drop && t->col[c].head[0]))
 			continue;
 		for (k = c, any = false; k < t->nr_cols && in_group(t, c, k); k++)
 			any = any || l->cw[k] > 0;
