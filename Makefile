@@ -113,7 +113,7 @@ PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_cmdline.c \
 	  bench_kernel.c bench_sampler.c bench_workers.c bench_attach.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
-	  bench_report.c bench_stats.c bench_compare.c compare_read.c \
+	  bench_report.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
 	  bench_verify.c bench_util.c bench_profile.c bench_output.c)
 HEADERS := $(wildcard *.h runner/*.h overhead/*.h)
@@ -306,7 +306,7 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,$(addprefix runner/,bench_stats.c \
 	       bench_compare.c compare_read.c compare_text.c \
 	       compare_pool.c compare_print.c compare_json.c \
-	       bench_cmdline.c bench_msg.c bench_verify.c bench_report.c \
+	       bench_cmdline.c bench_msg.c bench_verify.c bench_report.c bench_table.c \
 	       bench_util.c bench_workers.c bench_profile.c bench_output.c) \
 	       overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)

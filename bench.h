@@ -426,6 +426,7 @@ struct run_settings {
 	bool list;		/* --list: rows are listed, nothing runs */
 	double lock_wait;	/* seconds to wait for another run */
 	int verbosity;		/* 0: -q, 1: default, 2: -v */
+	bool paste;		/* --format short: one line a row, to paste */
 	/* the test build's only: read it through run_fault() */
 	struct test_fault fault;
 };
@@ -597,7 +598,8 @@ struct json_t;
  *
  * @print_upstream: the lines upstream's program printed, to stdout,
  *	unless -q (@rs->verbosity 0). Required.
- * @print_summary: the summary table to stdout. Required.
+ * @print_summary: the summary table to stdout; with @rs->paste (--format
+ *	short), one line a row instead, to paste. Required.
  * @json_context: what the family adds to the JSON's "context" object
  *	@ctx (the runner's). May be NULL.
  * @json_row: what the family adds to the JSON object @obj (the
@@ -684,16 +686,79 @@ bool row_has_figure(const struct bench_row *row);
 const char *row_stop_name(enum row_stop stop);
 void row_summarize(const struct bench_row *row, struct row_summary *s);
 /*
- * The summary's line for rows that stopped short of --precision, and one
- * for rows measured faster than their base; nothing when there are none
+ * A caveat of a row's figure: its mark in the summary's notes column
+ * ('b': stopped at its budget short of --precision, 'n': noisy, ...;
+ * the legend under the table says what each means and how many rows
+ * have it) and its sentence, for -v and --json
  */
-void print_row_counts(const struct bench_rows *rows);
+#define ROW_NOTES_MAX	16
+struct row_note {
+	char mark;
+	char text[REASON_LEN + 64];
+};
+
+/* the caveats of a row with a figure, in the legend's order: how many */
+int row_note_list(const struct bench_row *row, const struct row_summary *s,
+		  struct row_note notes[ROW_NOTES_MAX]);
 /*
  * "noisy (CV of ns/event 7.1%), 1 outlier, foreign hits 3%", or "": the
- * CV of what the ± is of
+ * notes' sentences, the CV of what the ± is of
  */
 void row_notes(const struct bench_row *row, const struct row_summary *s,
 	       char *buf, size_t len);
+/* "bnr": the notes' marks, or "" */
+void row_marks(const struct bench_row *row, const struct row_summary *s,
+	       char *buf, size_t len);
+/*
+ * What the checks say of a row, for the table: "verified" (ok, and its
+ * counts were checked: @checked), "ok" (nothing to check: a base),
+ * "disturbed", "FAILED CPU 1" (the CPU its reason names, if one)
+ */
+void row_verdict(const struct run_settings *rs, const struct bench_row *row,
+		 bool checked, char *buf, size_t len);
+/*
+ * Under the table: a line per mark its rows have, "b  16 rows stopped
+ * at the row budget (0.5 s) before ±3%: --budget buys more"
+ */
+void print_legend(const struct run_settings *rs,
+		  const struct bench_rows *rows);
+/* a line for each disturbed or failed row: "<row>: <status>: <reason>" */
+void print_reasons(const struct bench_rows *rows);
+/*
+ * -v: each row's notes in full, and what @more (may be NULL) adds of it
+ * (a bloom filter's false positives, a ring buffer's drops)
+ */
+void print_row_notes(const struct bench_rows *rows,
+		     void (*more)(const struct bench_row *row, char *buf,
+				  size_t len));
+/*
+ * A row's figure as its family shows it: @value ± @ci95 (NAN: one
+ * observation) in @unit, an overhead with its sign (@sign), and where
+ * its base is an operation of its own (a syscall, a datagram: not a bare
+ * call of 1.4 ns) the share of it, @share_pct (NAN: none shown)
+ */
+struct row_figure {
+	double value, ci95;
+	bool sign;
+	double share_pct;
+	const char *unit;
+};
+typedef void (*row_figure_fn)(const struct bench_row *row,
+			      const struct row_summary *s,
+			      struct row_figure *f);
+/*
+ * --format short: a line per row that ran, in the seeds' style, to paste
+ * into a commit message: "raw_tp task_rename : +182 ± 52 ns/event (+14%
+ * of base)"; a row without a figure says its status
+ */
+void print_short(const struct run_settings *rs, const struct bench_rows *rows,
+		 row_figure_fn figure);
+struct table;
+/*
+ * The summary's table, fit to stdout's terminal (bench_table.h), and
+ * which columns it left out to fit, if any
+ */
+void print_table(struct table *t, bool verbose);
 /* counted samples whose go came after settle()'s longest wait */
 int row_settle_capped(const struct bench_row *row);
 /* the body: ns in the program per run, without the stats' clock reads */

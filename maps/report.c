@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "bench_report.h"
+#include "bench_table.h"
 #include "maps/map_perf.h"
 #include "maps/memory.h"
 
@@ -91,15 +92,16 @@ void print_upstream(const struct run_settings *rs,
 			if (g[k].nr > 1) {
 				skip_group_label(rows, in, &g[k], row_method,
 						 NULL, label, sizeof(label));
-				printf("%s: %s: %s\n", label,
-				       status_name(ST_SKIPPED),
-				       skip_group_reason(rows, &g[k]));
+				printf_folded("%s: %s: %s", label,
+					      status_name(ST_SKIPPED),
+					      skip_group_reason(rows, &g[k]));
 				continue;
 			}
 		}
 		if (!row_has_figure(row)) {
-			printf("%s%s: %s: %s\n", r->test->name, params,
-			       status_name(row->out.status), row->out.reason);
+			printf_folded("%s%s: %s: %s", r->test->name, params,
+				      status_name(row->out.status),
+				      row->out.reason);
 			continue;
 		}
 		unit = line_unit(r->test, &mult);
@@ -125,19 +127,15 @@ static double consumer_ns_per_record(const struct map_row *r)
 	return r->total.consumed ? r->total.consumer_cpu_ns / r->total.consumed : NAN;
 }
 
-/* what a row of the other map kinds adds to its notes */
+/* -v: what a row of the other map kinds adds to its notes */
 static void kind_notes(const struct bench_row *row, char *buf, size_t len)
 {
 	const struct map_row *r = row->priv;
-	size_t off = 0;
 
-	format_params(row, buf, len);
-	off = strlen(buf);
-	if (off)	/* " [k=v]": the leading space is the table's */
-		memmove(buf, buf + 1, off--);
+	buf[0] = '\0';
 	/* what the kind measures: for a row with a figure alone */
 	if (r && r->test->kind->notes && row_has_figure(row))
-		r->test->kind->notes(r, buf, len, off);
+		r->test->kind->notes(r, buf, len, 0);
 }
 
 /* bloom filters: how often an absent key hit */
@@ -169,62 +167,104 @@ void notes_records(const struct map_row *r, char *buf, size_t len,
 			 r->total.dropped, r->total.produced);
 }
 
-static void print_row(const struct bench_row *row)
+/*
+ * The summary's columns: the runner's (bench_report.h; a row is its test
+ * and params, and its attach method or a base's syscall), then -v's map
+ * ops/s, hits, entries and calls, --prog-stats' ns per run, each dropped
+ * before the runner's on a narrow terminal
+ */
+enum {
+	COL_OPS = NR_SUMMARY_COLS, COL_HITS, COL_ENTRIES, COL_CALLS, COL_PROG,
+	NR_COLS
+};
+
+static const struct table_col columns[NR_COLS] = {
+	SUMMARY_COLUMNS("test", "attach", "ns/op ± 95%", "syscalls/s ± sd"),
+	/* -v */
+	[COL_OPS] = { "map ops/s", .drop = 9 },
+	[COL_HITS] = { "hits", .drop = 6 },
+	[COL_ENTRIES] = { "entries", .drop = 7 },
+	[COL_CALLS] = { "calls/syscalls", .drop = 8 },
+	/* --prog-stats */
+	[COL_PROG] = { "prog ns/run", .drop = 5 },
+};
+
+/*
+ * The figure: ns per map operation, the syscall's own cost (its base)
+ * taken out, or a bpf() call's own; a base's ns per syscall
+ */
+static void row_figure(const struct bench_row *row,
+		       const struct row_summary *s, struct row_figure *f)
 {
 	const struct map_row *r = row->priv;
-	char nsop[32] = "-", ratio[16] = "-", calls[48] = "-", entries[16] = "-";
-	char notes[REASON_LEN + 128], more[256], ci[24];
-	struct row_summary s;
 
-	printf("  %-26s %-10s %-9s ", row->name, row->variant,
-	       status_name(row->out.status));
-	kind_notes(row, more, sizeof(more));
-	if (!row_has_figure(row)) {
-		printf("%s%s%s\n", row->out.reason, more[0] ? "  " : "", more);
+	*f = (struct row_figure){ s->units.mean, s->ci95, false, NAN,
+				  "ns/syscall" };
+	if (!r)
+		return;
+	f->unit = "ns/op";
+	if (!s->has_overhead && r->test->kind->shape != SHAPE_SYSCALL) {
+		f->value = f->ci95 = NAN;	/* the JSON's null ns_per_op */
 		return;
 	}
-	row_summarize(row, &s);
-	/* the units' figure: the overhead, or the bpf() call alone */
-	if (r && (s.has_overhead || r->test->kind->shape == SHAPE_SYSCALL))
-		snprintf(nsop, sizeof(nsop), "%.2f ± %s",
-			 s.units.mean / r->test->ops,
-			 format_or_dash(ci, sizeof(ci), 2,
-					s.ci95 / r->test->ops));
-	if (r && r->total.lookups)
-		snprintf(ratio, sizeof(ratio), "%.3f",
-			 (double)r->total.found / r->total.lookups);
-	if (r) {
-		format_hits(row, calls, sizeof(calls));
-		snprintf(entries, sizeof(entries), "%u", r->entries);
-	}
-	row_notes(row, &s, notes, sizeof(notes));
-	printf("%8.3fM ± %-7.3f %10.3fM %16s %6s %8s %21s%s%s%s%s",
-	       s.rate.mean / 1e6, s.rate.stddev / 1e6,
-	       s.rate.mean * (r ? r->test->ops : 0) / 1e6, nsop, ratio,
-	       entries, calls, more[0] ? "  " : "", more,
-	       notes[0] ? "  " : "", notes);
-	if (!isnan(row_prog_ns(row)))
-		printf("  prog %.1f ns/run", row_prog_body(row));
-	printf("\n");
+	f->value /= r->test->ops;
+	f->ci95 /= r->test->ops;
+	if (s->has_overhead)
+		f->share_pct = s->overhead.pct;
 }
 
-static void print_sweep(const char *what, const struct sweep *sw)
+static void add_row(const struct run_settings *rs, struct table *t,
+		    const struct bench_row *row)
 {
+	const struct map_row *r = row->priv;
+	char name[128], calls[48];
+	struct row_summary s;
 	int i;
 
-	if (!sw->nr)
+	format_params(row, calls, sizeof(calls));
+	snprintf(name, sizeof(name), "%s%s", row->name, calls);
+	i = summary_row(rs, t, row, name, row->variant, r != NULL, row_figure,
+			&s);
+	if (i < 0)
 		return;
-	printf("%s ", what);
-	for (i = 0; i < sw->nr; i++)
-		printf("%s%llu", i ? "," : "", sw->v[i]);
-	printf(", ");
+	if (!isnan(row_prog_ns(row)))
+		table_set(t, i, COL_PROG, "%.1f", row_prog_body(row));
+	if (rs->verbosity < 2 || !r)
+		return;
+	table_set(t, i, COL_OPS, "%.3fM", s.rate.mean * r->test->ops / 1e6);
+	if (r->total.lookups)
+		table_set(t, i, COL_HITS, "%.3f",
+			  (double)r->total.found / r->total.lookups);
+	table_set(t, i, COL_ENTRIES, "%u", r->entries);
+	format_hits(row, calls, sizeof(calls));
+	table_set(t, i, COL_CALLS, "%s", calls);
+}
+
+/* "entries 100,1000, ": a swept parameter's values, into @buf */
+static size_t sweep_text(const char *what, const struct sweep *sw, char *buf,
+			 size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	if (!sw->nr || !len)
+		return 0;
+	off += snprintf(buf + off, len - off, "%s ", what);
+	for (i = 0; i < sw->nr && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%llu", i ? "," : "",
+				sw->v[i]);
+	if (off < len)
+		off += snprintf(buf + off, len - off, ", ");
+	return off < len ? off : len - 1;
 }
 
 void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows)
 {
-	char cpus[256], jit[128];
+	char cpus[256], jit[128], head[512];
 	struct utsname uts;
+	struct table t;
+	size_t off;
 	int i;
 
 	if (opt.memory) {
@@ -232,29 +272,46 @@ void print_summary(const struct run_settings *rs,
 		print_skip_groups(rows, row_method);
 		return;
 	}
+	if (rs->paste) {
+		print_short(rs, rows, row_figure);
+		return;
+	}
 	uname(&uts);
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
-	printf("\nSummary: %d worker(s) on CPU %s, ", rs->cpus.nr, cpus);
+	off = snprintf(head, sizeof(head), "\nSummary: %d worker(s) on CPU %s, ",
+		       rs->cpus.nr, cpus);
 	if (opt.entries.nr == 1)
-		printf("maps resized to %llu entries, ", opt.entries.v[0]);
+		off += snprintf(head + off, sizeof(head) - off,
+				"maps resized to %llu entries, ",
+				opt.entries.v[0]);
 	else
-		print_sweep("entries", &opt.entries);
-	print_sweep("key sizes", &opt.key_size);
-	if (opt.scale)
-		printf("scaled over 1..%d CPUs, ", rs->cpus.nr);
-	printf("%s%skernel %s, libbpf %s\n", opt.miss ? "--miss, " : "",
-	       run_fault(rs)->kind ? "UNVERIFIED (a test fault is injected), " : "",
-	       uts.release, libbpf_version_text());
+		off += sweep_text("entries", &opt.entries, head + off,
+				  sizeof(head) - off);
+	off += sweep_text("key sizes", &opt.key_size, head + off,
+			  sizeof(head) - off);
+	if (opt.scale && off < sizeof(head))
+		off += snprintf(head + off, sizeof(head) - off,
+				"scaled over 1..%d CPUs, ", rs->cpus.nr);
+	if (off < sizeof(head))
+		snprintf(head + off, sizeof(head) - off, "%s%skernel %s, libbpf %s",
+			 opt.miss ? "--miss, " : "",
+			 run_fault(rs)->kind ? "UNVERIFIED (a test fault is injected), " : "",
+			 uts.release, libbpf_version_text());
+	printf_folded("%s", head);
 	format_bpf_jit(jit, sizeof(jit));
-	printf("JIT: %s\n", jit);
-	printf("  %-26s %-10s %-9s %-19s %11s %16s %6s %8s %21s\n", "test",
-	       "attach", "status", "syscalls/s mean ± sd", "map ops/s",
-	       "ns/op ± 95%", "hits", "entries", "calls/syscalls");
+	printf_folded("JIT: %s", jit);
+	printf_folded("Figures: ns per map operation, its syscall's cost (its base row's) taken out");
 	/* the rows this kernel cannot run follow, said once per reason */
+	table_init(&t, columns, NR_COLS);
 	for (i = 0; i < rows->nr; i++)
 		if (rows->row[i].out.status != ST_SKIPPED)
-			print_row(&rows->row[i]);
-	print_row_counts(rows);
+			add_row(rs, &t, &rows->row[i]);
+	print_table(&t, rs->verbosity > 1);
+	table_free(&t);
+	print_legend(rs, rows);
+	print_reasons(rows);
+	if (rs->verbosity > 1)
+		print_row_notes(rows, kind_notes);
 	print_skip_groups(rows, row_method);
 	print_excused(rows);
 }

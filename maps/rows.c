@@ -42,11 +42,14 @@ int pick_method(const struct run_settings *rs, struct outcome *none)
 		err = open_test(rs, &r, &out);
 		map_perf_test_kern__destroy(r.skel);
 		if (!err) {
+			/* a line each, that a terminal need not wrap */
 			if (why[0])
-				pr_note("auto attach: %s; using %s", why,
+				pr_note("auto attach: using %s",
 					methods[m].name);
 			return m;
 		}
+		pr_note("auto attach: %s %s: %s", methods[m].name,
+			status_name(out.status), out.reason);
 		off += snprintf(why + off, off < sizeof(why) ? sizeof(why) - off : 0,
 				"%s%s %s: %s", off ? "; " : "", methods[m].name,
 				status_name(out.status), out.reason);

@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include "bench.h"
 #include "bench_report.h"
+#include "bench_table.h"
 #include "overhead.h"
 #include "fib.h"
 
@@ -29,47 +30,68 @@ const char *row_mode(const struct bench_row *row)
 	return row->name;
 }
 
-static void format_overhead(const struct bench_row *row,
-			    const struct row_summary *s, char *overhead,
-			    size_t olen, char *ratio, size_t rlen)
-{
-	char ci[24];
+/*
+ * The summary's columns: the runner's (bench_report.h), then -v's
+ * ns/event and hits, --prog-stats' body and attach, each dropped before
+ * the runner's on a narrow terminal
+ */
+enum { COL_NS = NR_SUMMARY_COLS, COL_HITS, COL_BODY, COL_ATTACH, NR_COLS };
 
-	snprintf(overhead, olen, "%s", row->base == row ? "-" : "(no base)");
-	snprintf(ratio, rlen, "-");
+static const struct table_col columns[NR_COLS] = {
+	SUMMARY_COLUMNS("mode", "event", "ns/event ± 95%", "events/s ± sd"),
+	/* -v */
+	[COL_NS] = { "ns/event", .drop = 7 },
+	[COL_HITS] = { "hits/expected", .drop = 8 },
+	/* --prog-stats */
+	[COL_BODY] = { "body ns", .drop = 6 },
+	[COL_ATTACH] = { "attach ns", .drop = 5 },
+};
+
+/*
+ * The figure: a base's ns per event, any other row's overhead over its
+ * base, and its share of it unless the base is a bare call
+ */
+static void row_figure(const struct bench_row *row,
+		       const struct row_summary *s, struct row_figure *f)
+{
+	const struct overhead_row *r = row->priv;
+
+	*f = (struct row_figure){ s->units.mean, s->ci95, false, NAN,
+				  "ns/event" };
 	if (!s->has_overhead)
 		return;
-	snprintf(overhead, olen, "%+.1f ± %s", s->overhead.value,
-		 format_or_dash(ci, sizeof(ci), 1, s->overhead.ci95));
-	snprintf(ratio, rlen, "%.2fx", s->ratio);
+	f->value = s->overhead.value;
+	f->ci95 = s->overhead.ci95;
+	f->sign = true;
+	/* json.c leaves overhead_pct null for the same rows */
+	if (!r->ev->base_is_call)
+		f->share_pct = s->overhead.pct;
 }
 
-static void print_row(const struct bench_row *row)
+static void add_row(const struct run_settings *rs, struct table *t,
+		    const struct bench_row *row)
 {
-	char overhead[48], ratio[24], hits[48] = "-", body[64] = "";
-	char notes[REASON_LEN + 128];
 	struct row_summary s;
+	char hits[48];
+	int i;
 
-	printf("  %-15s %-17s %-9s ", row->name, row_label(row),
-	       status_name(row->out.status));
-	if (!row_has_figure(row)) {
-		printf("%s\n", row->out.reason);
+	i = summary_row(rs, t, row, row->name, row_label(row), row->runs_prog,
+			row_figure, &s);
+	if (i < 0)
 		return;
+	if (!isnan(row_prog_ns(row))) {
+		table_set(t, i, COL_BODY, "%.1f", row_prog_body(row));
+		if (s.has_overhead)
+			table_set(t, i, COL_ATTACH, "%.1f",
+				  s.overhead.value - row_prog_body(row));
 	}
-	row_summarize(row, &s);
-	format_overhead(row, &s, overhead, sizeof(overhead), ratio,
-			sizeof(ratio));
-	if (row->runs_prog)
+	if (rs->verbosity < 2)
+		return;
+	table_set(t, i, COL_NS, "%.1f", s.ns.mean);
+	if (row->runs_prog) {
 		format_hits(row, hits, sizeof(hits));
-	if (!isnan(row_prog_ns(row)))
-		snprintf(body, sizeof(body), s.has_overhead ?
-			 "  body %.1f + attach %.1f" : "  body %.1f",
-			 row_prog_body(row),
-			 s.overhead.value - row_prog_body(row));
-	row_notes(row, &s, notes, sizeof(notes));
-	printf("%8.3fM ± %-7.3f %9.1f %16s %8s %21s%s%s%s\n",
-	       s.rate.mean / 1e6, s.rate.stddev / 1e6, s.ns.mean, overhead,
-	       ratio, hits, body, notes[0] ? "  " : "", notes);
+		table_set(t, i, COL_HITS, "%s", hits);
+	}
 }
 
 /* the runner's medians over samples, of every program the row attaches */
@@ -131,47 +153,55 @@ static void print_attach_time(const struct bench_rows *rows)
 void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows)
 {
-	char cpus[256], samples[96], jit[128];
+	char cpus[256], jit[128];
 	struct utsname uts;
+	struct table t;
 	int i;
 
+	if (rs->paste && !opt.attach_time) {
+		print_short(rs, rows, row_figure);
+		return;
+	}
 	uname(&uts);
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
+	printf_folded("\nSummary: %d worker(s) on CPU %s, kernel %s, libbpf %s",
+		      rs->cpus.nr, cpus, uts.release, libbpf_version_text());
 	if (rs->repeat)
-		snprintf(samples, sizeof(samples), "%d unit(s) a row",
-			 rs->repeat);
+		printf_folded("Units: %d a row%s", rs->repeat,
+			      rs->warmup ? ", after warm-up" : "");
 	else
-		snprintf(samples, sizeof(samples),
-			 "%d to %d units a row, until the overhead is known to ±%g%%",
-			 rs->min_units, rs->max_units, 100 * rs->precision);
-	printf("\nSummary: %d worker(s) on CPU %s, %s%s, kernel %s, libbpf %s\n",
-	       rs->cpus.nr, cpus, samples,
-	       rs->warmup ? " after warm-up" : "", uts.release,
-	       libbpf_version_text());
-	printf("Programs: %s (--body %s)%s\n", body_help[opt.body],
-	       body_names[opt.body], run_fault(rs)->kind ?
-	       "; UNVERIFIED: a test fault is injected" : "");
+		printf_folded("Units: %d to %d a row, until the overhead is known to ±%g%%, or %g s%s",
+			      rs->min_units, rs->max_units, 100 * rs->precision,
+			      rs->row_budget_ns / 1e9,
+			      rs->warmup ? ", after warm-up" : "");
+	printf_folded("Programs: %s (--body %s)%s", body_help[opt.body],
+		      body_names[opt.body], run_fault(rs)->kind ?
+		      "; UNVERIFIED: a test fault is injected" : "");
 	format_bpf_jit(jit, sizeof(jit));
-	printf("JIT: %s\n", jit);
+	printf_folded("JIT: %s", jit);
 	if (opt.attach_time) {
 		print_attach_time(rows);
 		return;
 	}
-	printf("  %-15s %-17s %-9s %-19s %9s %16s %8s %21s\n", "mode", "event",
-	       "status", "events/s mean ± sd", "ns/event", "overhead ns ± 95%",
-	       "x base", "hits/expected");
+	printf_folded("Figures: a base row's ns per event, any other row's overhead over its base (+)");
 	/* the rows this kernel cannot run follow, said once per reason */
+	table_init(&t, columns, NR_COLS);
 	for (i = 0; i < rows->nr; i++)
 		if (rows->row[i].out.status != ST_SKIPPED)
-			print_row(&rows->row[i]);
+			add_row(rs, &t, &rows->row[i]);
+	print_table(&t, rs->verbosity > 1);
+	table_free(&t);
+	print_legend(rs, rows);
+	print_reasons(rows);
+	if (rs->verbosity > 1)
+		print_row_notes(rows, NULL);
 	if (opt.nr_progs)
 		print_fits(rows);
-	print_row_counts(rows);
 	print_skip_groups(rows, row_mode);
 	print_excused(rows);
 	if (fib_lookups && rs->verbosity > 0)
-		printf("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel\n",
-		       fib_lookups);
+		printf_folded("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel",
+			      fib_lookups);
 	if (rs->verbosity > 1)
 		print_attach_times(rows);
 }

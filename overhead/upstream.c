@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "bench.h"
 #include "bench_report.h"
+#include "bench_table.h"
 #include "overhead.h"
 
 /* the row's mode, as an index of modes[] */
@@ -52,16 +53,21 @@ static void print_skipped_in_mode(const struct bench_rows *rows,
 				  const int *gof, int i)
 {
 	const struct overhead_row *r = rows->row[i].priv;
-	int j, n = 0;
+	char events[512];
+	size_t off = 0;
+	int j;
 
-	for (j = i; j < rows->nr; j++) {
+	events[0] = '\0';
+	for (j = i; j < rows->nr && off < sizeof(events); j++) {
 		const struct overhead_row *o = rows->row[j].priv;
 
 		if (gof[j] == gof[i] && o->mode == r->mode)
-			printf("%s%s", n++ ? ", " : "",
-			       row_label(&rows->row[j]));
+			off += snprintf(events + off, sizeof(events) - off,
+					"%s%s", off ? ", " : "",
+					row_label(&rows->row[j]));
 	}
-	printf(": %s: %s\n", status_name(ST_SKIPPED), rows->row[i].out.reason);
+	printf_folded("%s: %s: %s", events, status_name(ST_SKIPPED),
+		      rows->row[i].out.reason);
 }
 
 /*
@@ -111,8 +117,8 @@ static void print_upstream_row(const struct bench_row *row)
 	int w;
 
 	if (!row_has_figure(row)) {
-		printf("%s: %s: %s\n", row_label(row),
-		       status_name(row->out.status), row->out.reason);
+		printf_folded("%s: %s: %s", row_label(row),
+			      status_name(row->out.status), row->out.reason);
 		return;
 	}
 	/* the median of each worker's samples: a sum is the run's rate */
@@ -169,9 +175,9 @@ void print_upstream(const struct run_settings *rs,
 				skip_group_label(rows, in, &g[k], row_mode,
 						 row_header, label,
 						 sizeof(label));
-				printf("%s: %s: %s\n", label,
-				       status_name(ST_SKIPPED),
-				       skip_group_reason(rows, &g[k]));
+				printf_folded("%s: %s: %s", label,
+					      status_name(ST_SKIPPED),
+					      skip_group_reason(rows, &g[k]));
 			}
 			said[k] = true;
 			continue;

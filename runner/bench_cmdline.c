@@ -302,6 +302,7 @@ enum {
 	OPT_LOCK_WAIT,
 	OPT_KTAP,
 	OPT_PROFILE,
+	OPT_FORMAT,
 };
 
 static const struct bench_option common_options[] = {
@@ -366,6 +367,10 @@ static const struct bench_option common_options[] = {
 	{ "lock-wait", OPT_LOCK_WAIT, "S",
 	  "wait up to S seconds for another run of these\n"
 	  "tools to finish (default 600; 0: do not wait)", IN_RUN },
+	{ "format", 'f', "FMT",
+	  "table: the summary's table (default); short: one\n"
+	  "line a row, to paste into a commit message (with\n"
+	  "--compare, a table of at most 72 columns)", IN_RUN | IN_COMPARE },
 	{ "quiet", 'q', NULL, "only the summary", IN_ANY },
 	{ "verbose", 'v', NULL, "libbpf's messages too", IN_ANY },
 	{ "help", 'h', NULL, "this text", IN_ANY },
@@ -508,6 +513,8 @@ struct compare_args compare_args = {
 	.fail_on_regression = -1,
 	.threshold_pct = COMPARE_THRESHOLD_PCT,
 };
+/* --format: refused where nothing is printed as it asks */
+static bool format_given;
 
 int bench_cpus_arg(const char *s, const char *what)
 {
@@ -639,6 +646,13 @@ static int parse_common(const struct bench_family *fam, int c,
 	case OPT_THRESHOLD:
 		err = parse_double(arg, 0, 1000, &compare_args.threshold_pct);
 		return err ? -2 : 0;
+	case 'f':
+		if (!strcmp(arg, "short"))
+			rs->paste = true;
+		else if (strcmp(arg, "table"))
+			return -2;
+		format_given = true;
+		return 0;
 	case 'q':
 		verbosity = 0;
 		return 0;
@@ -870,7 +884,17 @@ int check_options(const struct bench_family *fam, int argc, char **argv)
 			return -1;
 		}
 		cmp->json = rs->json;
+		cmp->paste = rs->paste;
+		if (format_given && rs->json && !strcmp(rs->json, "-")) {
+			pr_err("--json - writes the verdicts to stdout: --format goes without it");
+			return -1;
+		}
 		return 0;
+	}
+	if (format_given && (rs->ktap || (rs->json && !strcmp(rs->json, "-")))) {
+		pr_err("--format goes with a run's summary or --compare: not with %s",
+		       rs->ktap ? "--ktap" : "--json -");
+		return -1;
 	}
 	if (rs->ktap && rs->json && !strcmp(rs->json, "-")) {
 		pr_err("--ktap writes to stdout: give --json a file, not -");

@@ -54,6 +54,7 @@ struct compare_args {
 	/* a change within max(COMPARE_FLOOR_NS, this % of A) is none */
 	double threshold_pct;
 	const char *json;		/* the verdicts as JSON: a path, "-" */
+	bool paste;			/* --format short: a table to paste */
 };
 
 /*

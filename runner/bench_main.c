@@ -255,7 +255,8 @@ static int run(const struct bench_family *fam, struct run_output *out)
 		write_ktap(fam, &rows, stdout);
 		out->ktap_said = true;
 	} else if (json != stdout) {
-		if (verbosity > 0)
+		/* text to paste is the summary's lines alone */
+		if (verbosity > 0 && !bench_rs.paste)
 			fam->print_upstream(&bench_rs, &rows);
 		fam->print_summary(&bench_rs, &rows);
 		print_profiles(&rows);

@@ -27,6 +27,7 @@
 #include "bench_compare.h"
 #include "bench_profile.h"
 #include "bench_report.h"
+#include "bench_table.h"
 #include "bench_util.h"
 #include "bench_verify.h"
 
@@ -244,98 +245,406 @@ const char *format_or_dash(char *buf, size_t len, int prec, double v)
 	return buf;
 }
 
-/* appends ", " and a note to @buf */
-static void note(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*off && *off < len)
-		*off += snprintf(buf + *off, len - *off, ", ");
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	*off += vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-}
-
-void row_notes(const struct bench_row *row, const struct row_summary *s,
-	       char *buf, size_t len)
-{
-	const struct row_state *st = row->state;
-	int again = st->retries + st->base_retries;
-	size_t off = 0;
-
-	buf[0] = '\0';
-	if (s->below_base)
-		note(buf, len, &off,
-		     "faster than base by %.1f ± %.1f ns: the measurement is biased",
-		     -s->overhead.value, s->overhead.ci95);
-	if (s->imprecise)
-		note(buf, len, &off, "stopped short of --precision (%s) after %d units",
-		     row_stop_name(st->stop), st->nr_units);
-	if (st->stats_runs)
-		note(buf, len, &off,
-		     "the kernel's BPF run-time stats were on: %llu of its runs timed, each dearer by two clock reads",
-		     st->stats_runs);
-	if (stats_noisy(&s->ns))
-		note(buf, len, &off, "noisy (CV of ns/event %.1f%%)",
-		     100 * s->ns.cv);
-	if (s->outliers)
-		note(buf, len, &off, "%d outlier%s", s->outliers,
-		     s->outliers > 1 ? "s" : "");
-	if (s->foreign_share > FOREIGN_NOISY)
-		note(buf, len, &off, "noisy: %.1f%% of the loops' hits were other processes'",
-		     100 * s->foreign_share);
-	if (st->kernel_skipped)
-		note(buf, len, &off,
-		     "the kernel skipped the program for %llu event(s) of the %llu runs it says it skipped in the loops: re-entry from an interrupt",
-		     st->kernel_skipped, st->kernel_skips);
-	if (again)
-		note(buf, len, &off, "%d disturbed unit%s or sample%s run again",
-		     again, again > 1 ? "s" : "", again > 1 ? "s" : "");
-	if (row_settle_capped(row))
-		note(buf, len, &off,
-		     "the kernel threads on its CPUs were still busy at the go of %d of %d samples (after %.0f ms)",
-		     row_settle_capped(row), st->nr, SETTLE_MAX_NS / 1e6);
-	if (st->prog_out.status != ST_OK)
-		note(buf, len, &off, "no prog stats: %s", st->prog_out.reason);
-	if (row->others[0])
-		note(buf, len, &off, "other programs on the hook: %s",
-		     row->others);
-}
-
-void print_row_counts(const struct bench_rows *rows)
-{
-	int i, imprecise = 0, below = 0, stats = 0;
-	struct row_summary s;
-
-	for (i = 0; i < rows->nr; i++) {
-		if (!row_has_figure(&rows->row[i]))
-			continue;
-		row_summarize(&rows->row[i], &s);
-		imprecise += s.imprecise;
-		below += s.below_base;
-		stats += rows->row[i].state->stats_runs > 0;
-	}
-	/* a process's BPF_ENABLE_STATS fd does not show in the sysctl */
-	if (stats)
-		printf("%d row(s) ran with the kernel's BPF run-time stats on (kernel.bpf_stats_enabled, or a process's BPF_ENABLE_STATS): their overheads hold the stats' clock reads\n",
-		       stats);
-	if (imprecise)
-		printf("%d row(s) stopped short of --precision: their ± is what their budget allowed\n",
-		       imprecise);
-	if (below)
-		printf("%d row(s) measured faster than their base: biased, see their notes\n",
-		       below);
-}
-
-/* ---- skipped rows, by reason ---- */
-
+/* a character of a name: a mode's, a CPU's number */
 static bool word_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
+
+/* ---- a row's caveats: a mark each in the table, a sentence in -v, JSON ---- */
+
+/*
+ * The marks, in the order of the notes and of the legend, each with what
+ * the legend says of the rows that have it: "16 rows" comes first
+ */
+enum mark_id {
+	MARK_BELOW, MARK_BUDGET, MARK_MAX_UNITS, MARK_STATS, MARK_NOISY,
+	MARK_OUTLIERS, MARK_FOREIGN, MARK_KERNEL_SKIPPED, MARK_RETRIED,
+	MARK_SETTLE, MARK_PROG_STATS, MARK_HOOK, NR_MARKS
+};
+
+_Static_assert(NR_MARKS <= ROW_NOTES_MAX, "a row's notes fit ROW_NOTES_MAX");
+
+static const char mark_char[NR_MARKS] = {
+	[MARK_BELOW] = '<', [MARK_BUDGET] = 'b', [MARK_MAX_UNITS] = 'm',
+	[MARK_STATS] = 's', [MARK_NOISY] = 'n', [MARK_OUTLIERS] = 'o',
+	[MARK_FOREIGN] = 'f', [MARK_KERNEL_SKIPPED] = 'k',
+	[MARK_RETRIED] = 'r', [MARK_SETTLE] = 'w', [MARK_PROG_STATS] = 'p',
+	[MARK_HOOK] = 'h',
+};
+
+/* sets note @id of @notes (@nr so far, room for NR_MARKS) */
+static void note(struct row_note *notes, int *nr, enum mark_id id,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	notes[*nr].mark = mark_char[id];
+	va_start(ap, fmt);
+	vsnprintf(notes[*nr].text, sizeof(notes[*nr].text), fmt, ap);
+	va_end(ap);
+	(*nr)++;
+}
+
+int row_note_list(const struct bench_row *row, const struct row_summary *s,
+		  struct row_note notes[ROW_NOTES_MAX])
+{
+	const struct row_state *st = row->state;
+	int again = st->retries + st->base_retries, nr = 0;
+
+	if (s->below_base)
+		note(notes, &nr, MARK_BELOW,
+		     "faster than base by %.1f ± %.1f ns: the measurement is biased",
+		     -s->overhead.value, s->overhead.ci95);
+	if (s->imprecise)
+		note(notes, &nr, st->stop == STOP_BUDGET ? MARK_BUDGET :
+		     MARK_MAX_UNITS,
+		     "stopped short of --precision (%s) after %d units",
+		     row_stop_name(st->stop), st->nr_units);
+	if (st->stats_runs)
+		note(notes, &nr, MARK_STATS,
+		     "the kernel's BPF run-time stats were on: %llu of its runs timed, each dearer by two clock reads",
+		     st->stats_runs);
+	if (stats_noisy(&s->ns))
+		note(notes, &nr, MARK_NOISY, "noisy (CV of ns/event %.1f%%)",
+		     100 * s->ns.cv);
+	if (s->outliers)
+		note(notes, &nr, MARK_OUTLIERS, "%d outlier%s", s->outliers,
+		     s->outliers > 1 ? "s" : "");
+	if (s->foreign_share > FOREIGN_NOISY)
+		note(notes, &nr, MARK_FOREIGN,
+		     "noisy: %.1f%% of the loops' hits were other processes'",
+		     100 * s->foreign_share);
+	if (st->kernel_skipped)
+		note(notes, &nr, MARK_KERNEL_SKIPPED,
+		     "the kernel skipped the program for %llu event(s) of the %llu runs it says it skipped in the loops: re-entry from an interrupt",
+		     st->kernel_skipped, st->kernel_skips);
+	if (again)
+		note(notes, &nr, MARK_RETRIED,
+		     "%d disturbed unit%s or sample%s run again", again,
+		     again > 1 ? "s" : "", again > 1 ? "s" : "");
+	if (row_settle_capped(row))
+		note(notes, &nr, MARK_SETTLE,
+		     "the kernel threads on its CPUs were still busy at the go of %d of %d samples (after %.0f ms)",
+		     row_settle_capped(row), st->nr, SETTLE_MAX_NS / 1e6);
+	if (st->prog_out.status != ST_OK)
+		note(notes, &nr, MARK_PROG_STATS, "no prog stats: %s",
+		     st->prog_out.reason);
+	if (row->others[0])
+		note(notes, &nr, MARK_HOOK, "other programs on the hook: %s",
+		     row->others);
+	return nr;
+}
+
+void row_notes(const struct bench_row *row, const struct row_summary *s,
+	       char *buf, size_t len)
+{
+	struct row_note notes[ROW_NOTES_MAX];
+	size_t off = 0;
+	int i, nr;
+
+	buf[0] = '\0';
+	nr = row_note_list(row, s, notes);
+	for (i = 0; i < nr && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+				notes[i].text);
+}
+
+void row_marks(const struct bench_row *row, const struct row_summary *s,
+	       char *buf, size_t len)
+{
+	struct row_note notes[ROW_NOTES_MAX];
+	int i, nr;
+
+	nr = row_note_list(row, s, notes);
+	for (i = 0; i < nr && (size_t)i + 1 < len; i++)
+		buf[i] = notes[i].mark;
+	buf[i] = '\0';
+}
+
+/*
+ * The CPU a reason names ("... on CPU 1 ...", "CPU 0: ..."): every check
+ * that fails a row on one CPU says so in those words. -1 for none.
+ */
+static int reason_cpu(const char *reason)
+{
+	const char *p;
+
+	for (p = strstr(reason, "CPU "); p; p = strstr(p + 1, "CPU "))
+		if ((p == reason || !word_char(p[-1])) && p[4] >= '0' &&
+		    p[4] <= '9')
+			return atoi(p + 4);
+	return -1;
+}
+
+void row_verdict(const struct run_settings *rs, const struct bench_row *row,
+		 bool checked, char *buf, size_t len)
+{
+	int cpu;
+
+	switch (row->out.status) {
+	case ST_OK:
+		/* a test fault may have changed what the checks saw */
+		snprintf(buf, len, "%s", !checked ? "ok" :
+			 run_fault(rs)->kind ? "unverified" : "verified");
+		break;
+	case ST_FAILED:
+		cpu = reason_cpu(row->out.reason);
+		if (cpu >= 0)
+			snprintf(buf, len, "FAILED CPU %d", cpu);
+		else
+			snprintf(buf, len, "FAILED");
+		break;
+	default:
+		snprintf(buf, len, "%s", status_name(row->out.status));
+	}
+}
+
+/* how many rows of the table (ok, with a figure) have each mark */
+static void count_marks(const struct bench_rows *rows, int *count)
+{
+	struct row_note notes[ROW_NOTES_MAX];
+	struct row_summary s;
+	int i, k, m, nr;
+
+	memset(count, 0, NR_MARKS * sizeof(*count));
+	for (i = 0; i < rows->nr; i++) {
+		if (!row_has_figure(&rows->row[i]))
+			continue;
+		row_summarize(&rows->row[i], &s);
+		nr = row_note_list(&rows->row[i], &s, notes);
+		for (k = 0; k < nr; k++)
+			for (m = 0; m < NR_MARKS; m++)
+				count[m] += notes[k].mark == mark_char[m];
+	}
+}
+
+/* the legend's words for mark @m, after "16 rows " */
+static void legend_text(const struct run_settings *rs, enum mark_id m,
+			char *buf, size_t len)
+{
+	switch (m) {
+	case MARK_BELOW:
+		snprintf(buf, len, "measured faster than the base: a biased figure, never a cheaper program");
+		break;
+	case MARK_BUDGET:
+		snprintf(buf, len, "stopped at the row budget (%g s) before ±%g%%: --budget buys more",
+			 rs->row_budget_ns / 1e9, 100 * rs->precision);
+		break;
+	case MARK_MAX_UNITS:
+		snprintf(buf, len, "stopped at %d units before ±%g%%: --max-units buys more",
+			 rs->max_units, 100 * rs->precision);
+		break;
+	case MARK_STATS:
+		snprintf(buf, len, "ran with the kernel's BPF run-time stats on: their clock reads are in the figure");
+		break;
+	case MARK_NOISY:
+		snprintf(buf, len, "varied by more than %g%% (CV of ns per event) from sample to sample",
+			 100 * NOISY_CV);
+		break;
+	case MARK_OUTLIERS:
+		snprintf(buf, len, "had outlying samples, kept in the figure");
+		break;
+	case MARK_FOREIGN:
+		snprintf(buf, len, "had more than %g%% of the loops' hits from other processes, never counted as ours",
+			 100 * FOREIGN_NOISY);
+		break;
+	case MARK_KERNEL_SKIPPED:
+		snprintf(buf, len, "had program runs the kernel skipped, nested in an interrupt (Excused, below)");
+		break;
+	case MARK_RETRIED:
+		snprintf(buf, len, "had disturbed units or samples, run again");
+		break;
+	case MARK_SETTLE:
+		snprintf(buf, len, "had a go after %.0f ms of waiting for busy kernel threads on their CPUs",
+			 SETTLE_MAX_NS / 1e6);
+		break;
+	case MARK_PROG_STATS:
+		snprintf(buf, len, "got no --prog-stats figure");
+		break;
+	case MARK_HOOK:
+		snprintf(buf, len, "shared the hook with other BPF programs");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+void print_legend(const struct run_settings *rs, const struct bench_rows *rows)
+{
+	int count[NR_MARKS], m, said = 0;
+	char text[256];
+
+	count_marks(rows, count);
+	for (m = 0; m < NR_MARKS; m++) {
+		if (!count[m])
+			continue;
+		legend_text(rs, m, text, sizeof(text));
+		printf_folded("%-6s %c %3d row%s %s", said++ ? "" : "Notes:",
+			      mark_char[m], count[m], count[m] > 1 ? "s" : "",
+			      text);
+	}
+	if (said && rs->verbosity < 2)
+		printf_folded("%-6s   -v gives each row's notes in full, --json too",
+			      "");
+}
+
+void print_reasons(const struct bench_rows *rows)
+{
+	char name[256];
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+
+		if (row->out.status != ST_DISTURBED &&
+		    row->out.status != ST_FAILED)
+			continue;
+		format_row_name(row, name, sizeof(name));
+		printf_folded("%s: %s: %s", name, status_name(row->out.status),
+			      row->out.reason);
+	}
+}
+
+void print_row_notes(const struct bench_rows *rows,
+		     void (*more)(const struct bench_row *row, char *buf,
+				  size_t len))
+{
+	char name[256], notes[REASON_LEN + 512], extra[512];
+	struct row_summary s;
+	bool any = false;
+	size_t n;
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+
+		if (!row_has_figure(row))
+			continue;
+		row_summarize(row, &s);
+		row_notes(row, &s, notes, sizeof(notes));
+		extra[0] = '\0';
+		if (more)
+			more(row, extra, sizeof(extra));
+		if (!notes[0] && !extra[0])
+			continue;
+		n = strlen(notes);
+		if (extra[0])
+			snprintf(notes + n, sizeof(notes) - n, "%s%s",
+				 n ? ", " : "", extra);
+		if (!any)
+			printf("Each row's notes:\n");
+		any = true;
+		format_row_name(row, name, sizeof(name));
+		printf_folded("  %s: %s", name, notes);
+	}
+}
+
+int summary_row(const struct run_settings *rs, struct table *t,
+		const struct bench_row *row, const char *name,
+		const char *variant, bool checked, row_figure_fn figure,
+		struct row_summary *s)
+{
+	char a[64], b[64];
+	struct row_figure f;
+	int i = table_add_row(t);
+
+	table_set(t, i, SUMMARY_NAME, "%s", name);
+	table_set(t, i, SUMMARY_VARIANT, "%s", variant);
+	row_verdict(rs, row, checked, a, sizeof(a));
+	table_set(t, i, SUMMARY_VERDICT, "%s", a);
+	if (!row_has_figure(row)) {
+		table_set(t, i, SUMMARY_FIGURE, "-");
+		return -1;
+	}
+	row_summarize(row, s);
+	figure(row, s, &f);
+	format_estimate(f.value, f.ci95, f.sign, a, sizeof(a), b, sizeof(b));
+	table_set(t, i, SUMMARY_FIGURE, "%s", a);
+	table_set(t, i, SUMMARY_CI, "%s", b);
+	format_share(f.share_pct, a, sizeof(a));
+	/* a row whose base has no figure has no overhead either */
+	table_set(t, i, SUMMARY_SHARE, "%s", !s->has_overhead && row->base &&
+		  row->base != row ? "no base" : a);
+	row_marks(row, s, a, sizeof(a));
+	table_set(t, i, SUMMARY_NOTES, "%s", a);
+	if (rs->verbosity > 1) {
+		table_set(t, i, SUMMARY_RATE, "%.3fM", s->rate.mean / 1e6);
+		table_set(t, i, SUMMARY_RATE_SD, "± %.3fM",
+			  s->rate.stddev / 1e6);
+	}
+	return i;
+}
+
+/* a line of text to paste: on two, "name :" then the rest, when too wide */
+static void short_line(const char *name, int pad, const char *rest)
+{
+	int cols = text_cols(name);
+
+	if (cols + 3 + text_cols(rest) > PASTE_WIDTH)
+		printf("%s :\n    %s\n", name, rest);
+	else
+		printf("%s%*s : %s\n", name, pad > cols ? pad - cols : 0, "",
+		       rest);
+}
+
+/* names wider than this are not padded to the others' width */
+#define SHORT_NAME_PAD	30
+
+void print_short(const struct run_settings *rs, const struct bench_rows *rows,
+		 row_figure_fn figure)
+{
+	char name[256], rest[256], value[64], share[32];
+	struct row_summary s;
+	struct row_figure f;
+	int i, pad = 0, cols;
+
+	for (i = 0; i < rows->nr; i++) {
+		if (rows->row[i].out.status == ST_SKIPPED)
+			continue;
+		format_row_name(&rows->row[i], name, sizeof(name));
+		cols = text_cols(name);
+		if (cols > pad && cols <= SHORT_NAME_PAD)
+			pad = cols;
+	}
+	for (i = 0; i < rows->nr; i++) {
+		const struct bench_row *row = &rows->row[i];
+
+		if (row->out.status == ST_SKIPPED)
+			continue;
+		format_row_name(row, name, sizeof(name));
+		if (!row_has_figure(row)) {
+			row_verdict(rs, row, false, value, sizeof(value));
+			snprintf(rest, sizeof(rest), "%s, no figure", value);
+			short_line(name, pad, rest);
+			continue;
+		}
+		row_summarize(row, &s);
+		figure(row, &s, &f);
+		format_estimate(f.value, f.ci95, f.sign, value, sizeof(value),
+				NULL, 0);
+		format_share(f.share_pct, share, sizeof(share));
+		snprintf(rest, sizeof(rest), isfinite(f.share_pct) ?
+			 "%s %s (%s of base)" : "%s %s", value, f.unit, share);
+		short_line(name, pad, rest);
+	}
+}
+
+void print_table(struct table *t, bool verbose)
+{
+	int width = table_width(verbose);
+	char dropped[256];
+
+	if (table_print(t, stdout, 2, width, NAMES_WHOLE)) {
+		table_dropped(t, 2, width, NAMES_WHOLE, dropped,
+			      sizeof(dropped));
+		printf_folded("  (left out to fit %d columns: %s)", width,
+			      dropped);
+	}
+}
+
+/* ---- skipped rows, by reason ---- */
 
 void skip_reason(const char *reason, const char *mode, char *buf,
 		 size_t len)
@@ -473,7 +782,7 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode)
 	for (i = 0; i < nr; i++) {
 		skip_group_label(rows, NULL, &g[i], mode, NULL, label,
 				 sizeof(label));
-		printf("  %s: %s\n", label, skip_group_reason(rows, &g[i]));
+		printf_folded("  %s: %s", label, skip_group_reason(rows, &g[i]));
 	}
 	if (nr > 0)
 		free(g);
@@ -508,7 +817,7 @@ void print_excused(const struct bench_rows *rows)
 
 	excused_line(rows, line, sizeof(line));
 	if (line[0])
-		printf("%s\n", line);
+		printf_folded("%s", line);
 }
 
 /* ---- progress ---- */
@@ -786,6 +1095,29 @@ static json_t *attached_for_json(const struct row_state *st)
 	       json_string(names[st->attached_for]);
 }
 
+/*
+ * The summary's marks of a row with a figure ("bnr") and each one's
+ * sentence: "notes": [{"mark": "b", "text": "stopped short of ..."}]
+ */
+static void notes_json(json_t *o, const struct bench_row *row,
+		       const struct row_summary *s)
+{
+	struct row_note notes[ROW_NOTES_MAX];
+	json_t *a = json_array();
+	char marks[NR_MARKS + 1];
+	int i, nr = s ? row_note_list(row, s, notes) : 0;
+
+	for (i = 0; i < nr; i++) {
+		marks[i] = notes[i].mark;
+		json_array_append_new(a, json_pack("{s:s#, s:o}",
+			"mark", &notes[i].mark, (int)1,
+			"text", json_text(notes[i].text)));
+	}
+	marks[nr] = '\0';
+	json_object_set_new(o, "marks", json_string(marks));
+	json_object_set_new(o, "notes", a);
+}
+
 static void counts_json(json_t *o, const struct bench_family *fam,
 			const struct bench_row *row)
 {
@@ -867,6 +1199,7 @@ static json_t *row_json(const struct bench_family *fam,
 		row_summarize(row, &s);
 		stats_json(o, row, &s);
 	}
+	notes_json(o, row, figure ? &s : NULL);
 	json_object_update_new(o, json_pack(
 		"{s:s, s:b, s:i, s:i, s:i, s:i, s:I, s:i, s:i, s:I, s:o, s:i, s:I, s:s?}",
 		"stop", row_stop_name(st->stop),

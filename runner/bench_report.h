@@ -6,6 +6,47 @@
 #include <stdio.h>
 #include "bench.h"
 
+/*
+ * The summary table's columns both programs have, first: the row's name
+ * and variant, its figure ± its interval, its share of its base, its
+ * verdict, its notes' marks, and with -v its rate ± stddev. A family's
+ * own come after them.
+ */
+enum {
+	SUMMARY_NAME, SUMMARY_VARIANT, SUMMARY_FIGURE, SUMMARY_CI,
+	SUMMARY_SHARE, SUMMARY_VERDICT, SUMMARY_NOTES, SUMMARY_RATE,
+	SUMMARY_RATE_SD, NR_SUMMARY_COLS
+};
+
+/*
+ * Their entries of a table's columns (bench_table.h), with the headings
+ * the family gives them. On a narrower terminal the rate goes first (a
+ * family's -v columns come before it, of higher @drop), then the notes,
+ * then the share of the base; the others stay.
+ */
+#define SUMMARY_COLUMNS(name, variant, figure, rate)			\
+	[SUMMARY_NAME] = { name, .left = true },			\
+	[SUMMARY_VARIANT] = { variant, .left = true },			\
+	[SUMMARY_FIGURE] = { figure },					\
+	[SUMMARY_CI] = { "", .left = true, .glue = true },		\
+	[SUMMARY_SHARE] = { "vs base", .drop = 2 },			\
+	[SUMMARY_VERDICT] = { "verdict", .left = true },		\
+	[SUMMARY_NOTES] = { "notes", .left = true, .drop = 3 },		\
+	[SUMMARY_RATE] = { rate, .drop = 4 },				\
+	[SUMMARY_RATE_SD] = { "", .left = true, .glue = true }
+
+struct table;
+/*
+ * @row on a new line of @t, a summary table: its @name and @variant,
+ * what @figure makes of it, its verdict (@checked: its counts are checked,
+ * see row_verdict()), its marks, and with -v its rate. Returns the line,
+ * and fills @s, when the row has a figure; -1 without one.
+ */
+int summary_row(const struct run_settings *rs, struct table *t,
+		const struct bench_row *row, const char *name,
+		const char *variant, bool checked, row_figure_fn figure,
+		struct row_summary *s);
+
 /* the --json results file of a run */
 int write_results(const struct bench_family *fam,
 		  const struct bench_rows *rows, FILE *f);

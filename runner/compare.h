@@ -144,10 +144,7 @@ struct ignored {
 	int nr;
 };
 
-/*
- * the quantities of units a pool takes (compare_pool.c), in the order
- * of what the table calls them (quantity_shown[], compare_print.c)
- */
+/* the quantities of units a pool takes (compare_pool.c) */
 #define NR_QUANTITIES	2
 extern const char *const known_quantities[NR_QUANTITIES];
 

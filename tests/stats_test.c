@@ -2037,7 +2037,8 @@ static void test_compare_quantities(void)
 	check(!strcmp(verdict_of("few", "v"), "cannot tell") &&
 	      !strcmp(verdict_of("none", "v"), "cannot tell"),
 	      "one unit, or none, on a side: cannot tell");
-	check(out_has("  few ") && out_has("cannot tell (fewer than 2 units in A)\n"),
+	check(out_has("  few v ") &&
+	      out_has("cannot tell: few v: fewer than 2 units in A\n"),
 	      "... and the table says why");
 	show_compare();
 

@@ -212,6 +212,19 @@ def expected_skips(d):
 	return out
 
 
+def unfold(lines):
+	"""lines the tools folded to the terminal's width, joined again: a
+	line four spaces further in than the one before goes on with it"""
+	out = []
+	for l in lines:
+		ind = len(l) - len(l.lstrip(" "))
+		if out and l.strip() and ind == len(out[-1]) - len(out[-1].lstrip(" ")) + 4:
+			out[-1] += " " + l.strip()
+		else:
+			out.append(l)
+	return out
+
+
 def compare(lines, want):
 	for i in range(max(len(lines), len(want))):
 		got = lines[i] if i < len(lines) else "<none>"
@@ -236,7 +249,7 @@ def main():
 	TOOL[0] = d["tool"]
 	head, _, summary = text.partition("\nSummary:")
 	head = head.rstrip("\n")
-	lines = head.split("\n") if head else []
+	lines = unfold(head.split("\n")) if head else []
 	bad = compare(lines, expected(d, all_rows))
 	ok = sum(r["status"] == "ok" for r in d["results"]
 		 if in_section(d["tool"], r, all_rows))
@@ -245,7 +258,7 @@ def main():
 		      "not ok" if bad else "ok", tag, ok,
 		      " (%s)" % bad if bad else ""))
 	# the summary's skipped rows, from their heading to the end of the block
-	sl = summary.split("\n")
+	sl = unfold(summary.split("\n"))
 	start = next((i for i, l in enumerate(sl) if l.startswith("Skipped (")), len(sl))
 	want = expected_skips(d)
 	got = sl[start:start + len(want)] if want else sl[start:start + 1]

@@ -54,6 +54,7 @@ declare -A need=(
 	[busybox-static]=/bin/busybox
 	[cpio]=/usr/bin/cpio
 	[procps]=/usr/bin/pgrep
+	[tmux]=/usr/bin/tmux
 	[python3]=/usr/bin/python3
 	[python3-docutils]=/usr/lib/python3/dist-packages/docutils
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib
@@ -83,9 +84,10 @@ group_deb="dpkg-dev debhelper lintian"
 # tests/test_ktap.sh runs the kernel's own kselftest runner,
 # run_kselftest.sh, from Debian's kernel source tarball; tests/test_docs.sh
 # renders the man pages with man, tests/test_completion.sh drives the
-# completion with bash-completion's functions
+# completion with bash-completion's functions; tests/test_glance.sh reads
+# what a terminal of a given width shows from a tmux pane
 group_check="procps python3 python3-docutils man-db bash-completion
-	     linux-source-6.1"
+	     linux-source-6.1 tmux"
 # the groups each one takes in too
 include_vmtest=run
 include_install=run

@@ -3,8 +3,11 @@
 # The documentation's example figures, from real runs on this machine, with
 # the machine and kernel named beside them:
 #   README.rst                 one short run of each program, to show how
-#                              the output reads
+#                              the output reads, and text to paste: a run's
+#                              (-f short) and a compare of two (the first
+#                              run's and the third's rows in both)
 #   Documentation/figures.rst  both programs' default summaries (-q)
+# In a command, @N is the results file of the file's Nth command.
 # Prints the reStructuredText blocks; with --update, puts each into its
 # file between the ".. figures-begin" and ".. figures-end" lines.
 #
@@ -31,6 +34,8 @@ commands() {
 	README.rst)
 		echo "./test_overhead -m base,raw_tp,tracepoint -e task_rename,getpgid"
 		echo "./map_perf_test 128"
+		echo "./test_overhead -f short -m base,raw_tp -e task_rename,getpgid"
+		echo "./test_overhead --compare @1 @3 -f short"
 		;;
 	Documentation/figures.rst)
 		echo "./test_overhead -q"
@@ -50,7 +55,10 @@ block() {
 	while IFS= read -r cmd; do
 		i=$((i + 1))
 		# a disturbed or skipped row is an answer too: keep the output
-		$cmd --json "$TMP/$i.json" >"$TMP/$i.txt" 2>/dev/null </dev/null || true
+		# (a compare's --json is its verdicts', which nothing reads)
+		${cmd//@/$TMP/results-} --json "$TMP/$i.json" >"$TMP/$i.txt" \
+			2>/dev/null </dev/null || true
+		[ ! -e "$TMP/$i.json" ] || cp "$TMP/$i.json" "$TMP/results-$i"
 	done <"$TMP/commands"
 	python3 - "$TMP" <<'EOF'
 import json, sys
@@ -61,19 +69,17 @@ print("Measured on %s (%s), CPUs %s, kernel %s, libbpf %s, %s:" % (
 	c["cpu_model"], c["machine"], c["cpus_used"], c["kernel_release"],
 	c["libbpf_version"], c["timestamp"][:10]))
 print("\n::\n")
+# the runs a later command compares say where their results went
+kept = {w[1:] for cmd in cmds for w in cmd.split() if w.startswith("@")}
 for i, cmd in enumerate(cmds, 1):
-	print("    $ sudo " + cmd)
-	lines = open("%s/%d.txt" % (tmp, i)).read().splitlines()
-	# up to the end of the summary's table, whose rows are indented:
-	# the legend under it is what the documentation explains
-	end, seen = len(lines), False
-	for n, line in enumerate(lines):
-		if line.startswith(("Summary:", "Programs:", "JIT:")):
-			seen = True
-		elif seen and not line.startswith(" "):
-			end = n
-			break
-	for line in lines[:end]:
+	# a compare reads results files, and needs no privileges
+	shown = " ".join("run%s.json" % w[1:] if w.startswith("@") else w
+			 for w in cmd.split())
+	if str(i) in kept:
+		shown += " --json run%d.json" % i
+	print("    $ " + ("" if "--compare" in cmd else "sudo ") + shown)
+	# the whole output: the summary's table, its legend, the reasons
+	for line in open("%s/%d.txt" % (tmp, i)).read().splitlines():
 		print(("    " + line).rstrip())
 	print()
 EOF

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The summaries' layout (bench_table.c): tables whose columns are as wide
+ * as their cells and drop out, in an order each table gives, to fit a
+ * terminal; sentences folded to the width; a figure and its interval.
+ */
+#ifndef __BENCH_TABLE_H
+#define __BENCH_TABLE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* what a line of the summaries may take, on a wider terminal or none */
+#define TEXT_WIDTH	100
+/* what text to paste (--format short) takes: a commit message's lines */
+#define PASTE_WIDTH	72
+
+/*
+ * A column. @drop: 0 for one always shown (a row's name, its figure, its
+ * verdict); else, when the table is wider than its width, the column of
+ * the highest @drop goes first, then the next. @glue: printed one space
+ * after the column before it, under one heading with it (a figure's
+ * "± 4.2" beside its value); it goes when that one goes.
+ */
+struct table_col {
+	const char *head;
+	bool left;		/* left-aligned; else right */
+	int drop;
+	bool glue;
+};
+
+struct table {
+	const struct table_col *col;
+	int nr_cols;
+	int nr_rows, cap;
+	char **cell;		/* [row * nr_cols + col], NULL: empty */
+	bool oom;		/* a cell was lost: said under the table */
+};
+
+void table_init(struct table *t, const struct table_col *col, int nr_cols);
+/* a new row of empty cells: its index (a lost row's cells are dropped) */
+int table_add_row(struct table *t);
+void table_set(struct table *t, int row, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/*
+ * Where a row's name may go when the table is too wide for it with every
+ * column it may drop dropped: NAMES_WHOLE, nowhere (a summary: a line a
+ * row, which may then be wider); NAMES_ABOVE, on a line of its own, the
+ * row's cells under it; or a number N: there already while the columns
+ * that may drop leave N columns for the names (text to paste keeps its
+ * intervals, and its lines within PASTE_WIDTH)
+ */
+#define NAMES_WHOLE	(-1)
+#define NAMES_ABOVE	(1 << 20)
+#define PASTE_NAME_MIN	16
+/*
+ * The table on @f, each line @indent spaces in, its columns dropped until
+ * it fits @width (0: no limit), its names as @name_min says. Returns how
+ * many columns it dropped.
+ */
+int table_print(const struct table *t, FILE *f, int indent, int width,
+		int name_min);
+/* "vs base, notes": the headings of the columns table_print() dropped */
+void table_dropped(const struct table *t, int indent, int width,
+		   int name_min, char *buf, size_t len);
+void table_free(struct table *t);
+
+/* the columns @s takes on a terminal: UTF-8's continuation bytes take none */
+int text_cols(const char *s);
+/*
+ * How wide the summaries' tables may be: stdout's terminal's columns, or
+ * on no terminal TEXT_WIDTH (0, no limit, when @verbose: -v's columns
+ * are for files too)
+ */
+int table_width(bool verbose);
+/* how wide sentences are folded: TEXT_WIDTH, or a narrower terminal's */
+int text_width(void);
+/*
+ * @text on @f, folded between words to @width columns: the lines after
+ * the first one indented four spaces more than @text is. A word wider
+ * than a line is never cut.
+ */
+void fold_text(FILE *f, int width, const char *text);
+/* vfprintf() to @f, each line of the text folded to @width */
+void fold_vprintf(FILE *f, int width, const char *fmt, va_list ap);
+/* printf() to stdout, folded to text_width() */
+void printf_folded(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * "+182 ± 52", "12.10 ± 0.24": @value with as many decimals as the two
+ * significant digits of @ci95 take (0 to 2), with a sign when @sign;
+ * into @value_buf, and "± @ci95" into @ci_buf ("± -" without an interval:
+ * NAN, one observation). @ci_buf may be NULL: then both go in @value_buf.
+ */
+void format_estimate(double value, double ci95, bool sign, char *value_buf,
+		     size_t vlen, char *ci_buf, size_t clen);
+/* "+14%", "+5.3%", "-": a share in percent, with its sign */
+void format_share(double pct, char *buf, size_t len);
+
+#endif /* __BENCH_TABLE_H */
