@@ -31,7 +31,7 @@ VALUES = {
 	"ignore-param": "progs", "modes": None, "events": None,
 	"body": "reads", "progs": "1,2", "tests": "hash_lookup",
 	"entries": "1000", "key-size": "8", "wakeup": "every",
-	"record-size": "64", "attach": "raw_tp",
+	"record-size": "64", "attach": "raw_tp", "format": "short",
 }
 # what selects a way of running: not an option of one
 SELECTORS = {"list", "compare", "attach-time", "memory", "help"}

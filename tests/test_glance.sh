@@ -124,7 +124,10 @@ sec_options() {
 	bad_arg "--format bogus" --format bogus
 	bad_arg "-f short --json -" -f short --json -
 	bad_arg "-f short --list" -f short --list
-	bad_arg "-f short --ktap" -f short --ktap
+	# under --ktap, kselftest's status: a usage error is a FAIL (1)
+	run_capture bad "$BIN" -f short --ktap
+	expect "bad argument -f short --ktap: exit 1, KTAP's plan, one line naming --ktap (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && grep -q "^Bail out!" "$T_TMP/bad.out" && [ "$(wc -l <"$T_TMP/bad.err")" -eq 1 ] && grep -q -- "--ktap" "$T_TMP/bad.err"'
 	bad_arg "-f short --compare a b --json -" -f short --compare a b --json -
 }
 
