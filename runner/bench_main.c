@@ -234,6 +234,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 			fclose(json);
 		return bench_interrupted() ? exit_interrupted() : 1;
 	}
+	report_run_started();
 	ensure_tracefs();
 	return run(fam, json);
 }

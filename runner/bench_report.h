@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include "bench.h"
 
+/* the run got the lock: the context's run_ns counts from now */
+void report_run_started(void);
 /* the --json results file of a run */
 int write_results(const struct bench_family *fam,
 		  const struct bench_rows *rows, FILE *f);
