@@ -482,7 +482,25 @@ vmtest-kselftest: $(if $(CROSS),deps-$(ARCH),deps-vmtest)
 check-arm64: deps-arm64
 	$(Q)tests/run.sh tests/test_arm64_build.sh
 
-bench: all testing
+# make bench's reference: the kernel's own samples/bpf test_overhead, its
+# empty programs, built from Debian's linux-source-6.12 (tools/upstream.sh)
+UPSTREAM := build/upstream
+$(UPSTREAM)/test_overhead: tools/upstream.sh $(OUTPUT)/vmlinux.h
+	$(call msg,UPSTREAM,$@)
+	$(Q)CLANG='$(CLANG)' CC='$(CC)' tools/upstream.sh $(UPSTREAM) $(OUTPUT)/vmlinux.h
+
+# make bench's probe of what the count costs, part by part
+# (tools/count_cost.c)
+COUNT_COST := $(OUTPUT)/count_cost
+$(OUTPUT)/count_cost_kern.o: tools/count_cost_kern.c $(HEADERS) $(OUTPUT)/vmlinux.h $(LIBBPF_A)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(COUNT_COST): tools/count_cost.c $(OUTPUT)/count_cost_kern.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+
+bench: all testing $(UPSTREAM)/test_overhead $(COUNT_COST)
 	$(Q)tools/bench.sh
 
 # how far a figure can be trusted: RUNS runs of each program, A/A
@@ -531,7 +549,7 @@ clean:
 		$(OUTPUT)/static $(OUTPUT)/dynamic $(OUTPUT)/testing \
 		test_overhead map_perf_test
 	$(Q)rm -rf build/arm64 build/bookworm build/trixie
-	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest build/man build/deb
+	$(Q)rm -rf $(KSFT_RUNNER) build/kselftest build/man build/deb build/upstream
 
 .PHONY: all docs man install install-files uninstall deb check-deb \
 	tests testing deps deps-run deps-vmtest deps-plot deps-install deps-deb deps-arm64 kselftest-install kselftest-tar check check-quiet check-arm64 run vmtest vmtest-arm64 vmtest-kselftest bench plot \

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every test_overhead BPF program shares: the configuration, and a
- * hit count into this CPU's slot of a global array, the cheapest count
- * the runner can still check per CPU (no map lookup, no atomics), apart
- * for the CPU's worker and for any other task. The
- * reads of the renamed task are the body upstream's kprobe program had.
+ * What every test_overhead BPF program shares: a hit count into this
+ * CPU's slot of a global array, the cheapest count the runner can still
+ * check per CPU (no map lookup, no atomics), apart for the CPU's worker
+ * and for any other task; the run's configuration, read from the same
+ * slot, so that a run touches that one line of data and no other (see
+ * struct hit_slot). The reads of the renamed task are the body upstream's
+ * kprobe program had.
  */
 #ifndef __OVERHEAD_KERN_H
 #define __OVERHEAD_KERN_H
@@ -17,17 +19,22 @@
 
 #define COMM_LEN 16
 
-const volatile struct overhead_config cfg = {};
 struct hit_slot slots[OVERHEAD_MAX_CPUS] = {};
 
+/* this CPU's slot: its count, and the run's configuration */
+static __always_inline struct hit_slot *this_slot(void)
+{
+	return &slots[bpf_get_smp_processor_id() & (OVERHEAD_MAX_CPUS - 1)];
+}
+
 /* the task this run is for: its tgid, in the workers' pid namespace */
-static __always_inline __u32 current_tgid(void)
+static __always_inline __u32 current_tgid(const struct overhead_config *cfg)
 {
 	struct bpf_pidns_info ns;
 
-	if (!cfg.use_pidns)
+	if (!cfg->use_pidns)
 		return bpf_get_current_pid_tgid() >> 32;
-	if (bpf_get_ns_current_pid_tgid(cfg.pidns_dev, cfg.pidns_ino, &ns,
+	if (bpf_get_ns_current_pid_tgid(cfg->pidns_dev, cfg->pidns_ino, &ns,
 					sizeof(ns)))
 		return 0;
 	return ns.tgid;
@@ -42,26 +49,26 @@ static __always_inline void count_hit(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct hit_slot *slot = &slots[cpu & (OVERHEAD_MAX_CPUS - 1)];
-
 #ifdef BENCH_TESTING
-	/* make bench's empty program: nothing of the count at all */
-	if (cfg.fault == FAULT_UNCOUNTED)
+	const struct overhead_config *cfg = &slot->cfg;
+
+	/* make bench's reference: the program without its count */
+	if (cfg->fault == FAULT_UNCOUNTED)
 		return;
 #endif
-	if (current_tgid() != slot->tgid) {
+	if (current_tgid(&slot->cfg) != slot->tgid) {
 		slot->foreign++;
 		return;
 	}
 #ifdef BENCH_TESTING
-	/* the test build's faults; frozen .rodata: the verifier drops
-	 * every branch not taken */
-	if (cfg.fault == FAULT_MISS_ODD && (slot->seen++ & 1))
+	/* the test build's faults */
+	if (cfg->fault == FAULT_MISS_ODD && (slot->seen++ & 1))
 		return;
-	if (cfg.fault == FAULT_MISS_CPU && cpu == cfg.fault_cpu)
+	if (cfg->fault == FAULT_MISS_CPU && cpu == cfg->fault_cpu)
 		return;
-	if (cfg.fault == FAULT_MISS_RARE && !(slot->seen++ & 1023))
+	if (cfg->fault == FAULT_MISS_RARE && !(slot->seen++ & 1023))
 		return;
-	if (cfg.fault == FAULT_EXTRA_ODD && (slot->seen++ & 1))
+	if (cfg->fault == FAULT_EXTRA_ODD && (slot->seen++ & 1))
 		slot->hits++;
 #endif
 	slot->hits++;
@@ -89,8 +96,10 @@ static __always_inline void observe_rename(struct task_struct *task,
 /* --body reads: every mode; --body upstream: only where upstream read */
 static __always_inline bool reads(bool upstream_reads)
 {
-	return cfg.body == BODY_READS ||
-	       (cfg.body == BODY_UPSTREAM && upstream_reads);
+	const struct overhead_config *cfg = &this_slot()->cfg;
+
+	return cfg->body == BODY_READS ||
+	       (cfg->body == BODY_UPSTREAM && upstream_reads);
 }
 
 char _license[] SEC("license") = "GPL";

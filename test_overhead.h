@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What test_overhead's BPF programs and its user space agree on: the
- * configuration set in .rodata before load, and the per-CPU hit slots the
- * programs count into. Include <linux/types.h> (user space) or vmlinux.h
+ * per-CPU hit slots the programs count into, each with a copy of the
+ * run's configuration. Include <linux/types.h> (user space) or vmlinux.h
  * (BPF) first.
  */
 #ifndef __TEST_OVERHEAD_H
@@ -47,14 +47,21 @@ struct overhead_config {
  * runs for the worker pinned to the CPU (@tgid, set before the programs
  * are attached), @foreign the runs for any other task: only the worker's
  * own runs can verify its events.
+ *
+ * @cfg, the same in every slot, is the run's configuration, set with
+ * @tgid: a program reads it from the line it counts in, so that a run
+ * touches that one line of data and no other. Where a kernel entry
+ * flushes the TLB (page table isolation without PCID), the first touch
+ * of each page of data in a syscall costs a page walk; the configuration
+ * in .rodata made it two pages (Documentation/statistics.rst, "What the
+ * count costs").
  */
 struct hit_slot {
 	__u64 hits;
 	__u64 foreign;
-	__u64 seen;		/* the test faults' own count */
 	__u32 tgid;		/* the CPU's worker; -1: none */
-	__u32 pad1;
-	__u64 pad[4];
+	__u32 seen;		/* the test faults' own count */
+	struct overhead_config cfg;
 };
 
 #endif /* __TEST_OVERHEAD_H */

@@ -22,7 +22,7 @@ int raw_tp_count(void *ctx)
 SEC("?raw_tp")
 int raw_tp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
-	if (ctx->args[1] == cfg.syscall_nr)
+	if (ctx->args[1] == this_slot()->cfg.syscall_nr)
 		count_hit();
 	return 0;
 }
@@ -46,7 +46,7 @@ int BPF_PROG(tp_btf_count)
 SEC("?tp_btf")
 int BPF_PROG(tp_btf_sys_enter, struct pt_regs *regs, long id)
 {
-	if (id == cfg.syscall_nr)
+	if (id == this_slot()->cfg.syscall_nr)
 		count_hit();
 	return 0;
 }

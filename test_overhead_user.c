@@ -1000,8 +1000,8 @@ static int attach_row(struct bench_row *row,
 		struct prog_instance *pi = &r->inst[i];
 
 		/* nothing fires yet: no program updates them meanwhile */
-		slots_reset(sk->slots(pi->skel), workers->cpu, workers->pid,
-			    workers->nr);
+		slots_reset(sk->slots(pi->skel), &pi->cfg, workers->cpu,
+			    workers->pid, workers->nr);
 		memset(pi->taken, 0, sizeof(pi->taken));
 		memset(pi->taken_foreign, 0, sizeof(pi->taken_foreign));
 		if (r->nr_funcs) {

@@ -192,6 +192,7 @@ static struct outcome fib_calibration;
 static int fib_calibrate_once(const struct overhead_event *ev,
 			      const struct cpu_list *cpus,
 			      struct test_overhead_raw_tp_kern *skel,
+			      const struct overhead_config *cfg,
 			      const char *name, __u64 *hits,
 			      struct outcome *out)
 {
@@ -211,7 +212,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	err = pool_start(&pool, &one, &trig, 1, 0, &win, out);
 	if (err)
 		return err;
-	slots_reset(skel->bss->slots, pool.cpu, pool.pid, pool.nr);
+	slots_reset(skel->bss->slots, cfg, pool.cpu, pool.pid, pool.nr);
 	link = attach_link(&kind_raw_tp, skel->progs.raw_tp_count,
 			   &ev->target, name, out);
 	if (!link) {
@@ -236,6 +237,7 @@ int count_fib_lookups(const struct run_settings *rs,
 		      const struct cpu_list *cpus, struct outcome *out)
 {
 	struct test_overhead_raw_tp_kern *skel;
+	struct overhead_config cfg = {};
 	__u64 n, least = ~0ull;
 	const char *name;
 	int i, err;
@@ -254,14 +256,14 @@ int count_fib_lookups(const struct run_settings *rs,
 	 * A program like the rows': the test build's fault applies alike,
 	 * but for uncounted, whose rows run unverified yet must run
 	 */
-	configure(rs, &skel->rodata->cfg, ev, 0, 1);
+	configure(rs, &cfg, ev, 0, 1);
 	if (run_fault(rs)->kind == BENCH_FAULT_UNCOUNTED)
-		skel->rodata->cfg.fault = FAULT_NONE;
+		cfg.fault = FAULT_NONE;
 	err = attach_load(&kind_raw_tp, skel->skeleton,
 			  skel->progs.raw_tp_count,
 			  &ev->target, &name, out);
 	for (i = 0; !err && i < 3; i++) {
-		err = fib_calibrate_once(ev, cpus, skel, name, &n, out);
+		err = fib_calibrate_once(ev, cpus, skel, &cfg, name, &n, out);
 		if (!err && n < least)
 			least = n;
 	}

@@ -28,7 +28,6 @@ struct overhead_skel {
 	void *(*open)(void);
 	void (*destroy)(void *skel);
 	struct bpf_object_skeleton *(*skeleton)(void *skel);
-	struct overhead_config *(*cfg)(void *skel);
 	struct hit_slot *(*slots)(void *skel);
 };
 
@@ -40,16 +39,12 @@ static struct bpf_object_skeleton *sk##_skeleton(void *s)		\
 {									\
 	return ((struct sk *)s)->skeleton;				\
 }									\
-static struct overhead_config *sk##_cfg(void *s)			\
-{									\
-	return &((struct sk *)s)->rodata->cfg;				\
-}									\
 static struct hit_slot *sk##_slots(void *s)				\
 {									\
 	return ((struct sk *)s)->bss->slots;				\
 }									\
 static const struct overhead_skel sk##_skel = {				\
-	sk##_open, sk##_destroy, sk##_skeleton, sk##_cfg, sk##_slots,	\
+	sk##_open, sk##_destroy, sk##_skeleton, sk##_slots,		\
 }
 
 /* a program of a skeleton: where its pointer sits in the skeleton */
@@ -190,6 +185,8 @@ extern const char *const body_help[];
 /* one loaded object: its program, and the link while attached */
 struct prog_instance {
 	void *skel;
+	/* what its slots say to it, each time they are reset */
+	struct overhead_config cfg;
 	struct bpf_program *prog;
 	struct bpf_link *link;
 	/* each CPU's hits, and foreign runs, already taken by collect() */
@@ -218,8 +215,8 @@ struct overhead_row {
 void destroy_instances(struct bench_row *row);
 void configure(const struct run_settings *rs, struct overhead_config *cfg,
 	       const struct overhead_event *ev, int i, int nr);
-void slots_reset(struct hit_slot *slots, const int *cpu, const pid_t *pid,
-		 int nr);
+void slots_reset(struct hit_slot *slots, const struct overhead_config *cfg,
+		 const int *cpu, const pid_t *pid, int nr);
 int open_instance(const struct run_settings *rs, struct bench_row *row,
 		  int i, struct outcome *out);
 int open_funcs(struct overhead_row *r, struct outcome *out);

@@ -34,6 +34,9 @@ void destroy_instances(struct bench_row *row)
 	r->inst = NULL;
 }
 
+/* a CPU's slot is one cache line: its count and its configuration */
+_Static_assert(sizeof(struct hit_slot) == 64, "struct hit_slot is a line");
+
 /* the BPF programs' fault numbers are the runner's: test_overhead.h */
 _Static_assert((int)FAULT_MISS_ODD == (int)BENCH_FAULT_MISS_ODD &&
 	       (int)FAULT_MISS_CPU == (int)BENCH_FAULT_MISS_CPU &&
@@ -61,16 +64,19 @@ void configure(const struct run_settings *rs,
 /*
  * Each CPU's slot counts the runs for its worker apart from any other
  * task's: before the programs are attached, every slot is zeroed and
- * given its worker, or none.
+ * given its worker, or none, and the program's configuration, which it
+ * reads there.
  */
-void slots_reset(struct hit_slot *slots, const int *cpu,
-		 const pid_t *pid, int nr)
+void slots_reset(struct hit_slot *slots, const struct overhead_config *cfg,
+		 const int *cpu, const pid_t *pid, int nr)
 {
 	int i;
 
 	memset(slots, 0, sizeof(struct hit_slot) * OVERHEAD_MAX_CPUS);
-	for (i = 0; i < OVERHEAD_MAX_CPUS; i++)
+	for (i = 0; i < OVERHEAD_MAX_CPUS; i++) {
 		slots[i].tgid = -1;
+		slots[i].cfg = *cfg;
+	}
 	for (i = 0; i < nr; i++)
 		slots[cpu[i] & (OVERHEAD_MAX_CPUS - 1)].tgid = pid[i];
 }
@@ -89,7 +95,7 @@ int open_instance(const struct run_settings *rs, struct bench_row *row,
 			    r->mode->name, strerror(errno));
 		return -errno;
 	}
-	configure(rs, sk->cfg(pi->skel), r->ev, i, row->nr_counters);
+	configure(rs, &pi->cfg, r->ev, i, row->nr_counters);
 	pi->prog = skel_prog(pi->skel, off);
 	return attach_load(r->mode->kind, sk->skeleton(pi->skel), pi->prog,
 			   &r->target, &r->hooked, out);

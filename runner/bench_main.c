@@ -313,6 +313,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 		return end_early(&out, exit_interrupted(), false);
 	if (err)
 		return end_early(&out, 1, err == -EBUSY);
+	report_run_started();
 	ensure_tracefs();
 	return run(fam, &out);
 }

@@ -922,6 +922,14 @@ static void jit_json(json_t *c)
 				     json_boolean(j.always_on)));
 }
 
+/* when the run got the lock: the context's run_ns counts from there */
+static __u64 run_started_ns;
+
+void report_run_started(void)
+{
+	run_started_ns = now_ns();
+}
+
 static json_t *context_json(const struct bench_family *fam)
 {
 	char model[CPU_MODEL_LEN], cpus[1024], version[32], stamp[32];
@@ -965,6 +973,11 @@ static json_t *context_json(const struct bench_family *fam)
 		      "warmup", rs->warmup,
 		      "timestamp", stamp);
 	cpu_list_free(&usable);
+	/* the run's own time, its wait for the lock aside: the rows' time_ns
+	 * and what else it did (probes, loads, --prog-stats) */
+	json_object_set_new(c, "run_ns", run_started_ns ?
+			    json_integer(now_ns() - run_started_ns) :
+			    json_null());
 	jit_json(c);
 	if (fam->json_context)
 		fam->json_context(rs, c);
@@ -1162,6 +1175,43 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 				     json_text(st->prog_out.reason)));
 }
 
+/*
+ * Where the row's time went: its sessions' (spent_ns) by phase, the rest
+ * of them "other"; beside them, outside the sessions, its programs'
+ * loads and its detach at the run's end. "loops_counted" is the part of
+ * "loops" its figures came from; "retries" the time of the samples and
+ * units run again, which the phases hold too.
+ */
+static json_t *time_json(const struct bench_row *row)
+{
+	static const char *const names[NR_PHASES] = {
+		[PHASE_FORK] = "fork", [PHASE_ATTACH] = "attach",
+		[PHASE_DETACH] = "detach", [PHASE_QUIET] = "quiet",
+		[PHASE_LOOPS] = "loops", [PHASE_RUN] = "run",
+		[PHASE_READS] = "reads", [PHASE_CHECKS] = "checks",
+		[PHASE_STOP] = "stop",
+	};
+	const struct row_state *st = row->state;
+	__u64 phases = 0;
+	json_t *o;
+	int i;
+
+	o = json_pack("{s:I}", "sessions", (json_int_t)st->spent_ns);
+	for (i = 0; i < NR_PHASES; i++) {
+		json_object_set_new(o, names[i],
+				    json_integer(st->phase_ns[i]));
+		phases += st->phase_ns[i];
+	}
+	json_object_update_new(o, json_pack("{s:I, s:I, s:I, s:I, s:I}",
+		"other", (json_int_t)(st->spent_ns > phases ?
+				      st->spent_ns - phases : 0),
+		"loops_counted", (json_int_t)st->loops_counted_ns,
+		"retries", (json_int_t)st->retry_ns,
+		"load", (json_int_t)st->load_ns,
+		"detach_at_end", (json_int_t)st->detach_end_ns));
+	return o;
+}
+
 static json_t *params_json(const struct bench_row *row)
 {
 	json_t *params = json_object();
@@ -1220,6 +1270,7 @@ static json_t *row_json(const struct bench_family *fam,
 		/* the host's steal on the workers' CPUs in counted samples */
 		"steal_ns", (json_int_t)st->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));
+	json_object_set_new(o, "time_ns", time_json(row));
 	counts_json(o, fam, row);
 	if (bench_rs.profile)
 		json_object_set_new(o, "profile", profile_json(row));

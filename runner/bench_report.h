@@ -47,6 +47,8 @@ int summary_row(const struct run_settings *rs, struct table *t,
 		const char *variant, bool checked, row_figure_fn figure,
 		struct row_summary *s);
 
+/* the run got the lock: the context's run_ns counts from now */
+void report_run_started(void);
 /* the --json results file of a run */
 int write_results(const struct bench_family *fam,
 		  const struct bench_rows *rows, FILE *f);

@@ -17,6 +17,24 @@ enum attached_for {
 	ATTACHED_RUN,		/* from its first session to the run's end */
 };
 
+/*
+ * What the runner did in a row's sessions, each timed on its own (the
+ * JSON's time_ns): all but the loops is time the row pays for its
+ * figure besides measuring it.
+ */
+enum row_phase {
+	PHASE_FORK,		/* the sessions' workers forked, waiting */
+	PHASE_ATTACH,		/* attach() */
+	PHASE_DETACH,		/* detach(), in the sessions */
+	PHASE_QUIET,		/* each sample's wait for quiet before the go */
+	PHASE_LOOPS,		/* the workers' timed loops: the slowest's */
+	PHASE_RUN,		/* the go, the wake-ups and results, besides */
+	PHASE_READS,		/* the counts collected, the kernel's skips */
+	PHASE_CHECKS,		/* each sample verified and judged */
+	PHASE_STOP,		/* the workers stopped and reaped */
+	NR_PHASES
+};
+
 struct row_state {
 	bool opened;
 	int loads;			/* times open() succeeded */
@@ -51,6 +69,10 @@ struct row_state {
 	int disturbed_units;		/* of them, disturbed */
 	struct outcome last_disturbed;	/* the last one's reason */
 	__u64 spent_ns;			/* in its sessions */
+	__u64 phase_ns[NR_PHASES];	/* of it, in each phase */
+	__u64 loops_counted_ns;		/* of PHASE_LOOPS, its figures' samples' */
+	__u64 load_ns;			/* open(), outside the sessions */
+	__u64 detach_end_ns;		/* detach() at the run's end, so */
 	double session_ns;		/* a session's cost besides its units */
 	double unit_ns_spent;		/* what a unit takes, retries aside */
 	double attach_ns[MAX_SAMPLES];	/* each attach(), the first 100 */

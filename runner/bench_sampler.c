@@ -294,13 +294,22 @@ static void time_link(double *times, int *nr, __u64 ns)
 		times[(*nr)++] = ns;
 }
 
+/* the time since @t0 into the row's @phase; returns now, the next's t0 */
+static __u64 phase_add(struct bench_row *row, enum row_phase phase, __u64 t0)
+{
+	__u64 now = now_ns();
+
+	row->state->phase_ns[phase] += now - t0;
+	return now;
+}
+
 static int session_start(const struct bench_family *fam, struct session *sess,
 			 struct outcome *out)
 {
 	const struct trigger *triggers[POOL_MAX_TRIGGERS];
 	struct bench_row *row = sess->row;
 	struct hit_window win = {};
-	int nr = 1;
+	int nr = 1, err;
 
 	sess->started_ns = now_ns();
 	triggers[0] = row->trigger;
@@ -316,8 +325,10 @@ static int session_start(const struct bench_family *fam, struct session *sess,
 		return -ENOMEM;
 	}
 	hit_window(fam, row, sess->slots, &win);
-	if (pool_start(&sess->pool, row->cpus, triggers, nr,
-		       bench_rs.duration * 1e9, &win, out))
+	err = pool_start(&sess->pool, row->cpus, triggers, nr,
+			 bench_rs.duration * 1e9, &win, out);
+	phase_add(row, PHASE_FORK, sess->started_ns);
+	if (err)
 		return -1;
 	sess->started = true;
 	/* attached in an earlier session: the new workers are the row's */
@@ -339,7 +350,7 @@ static int session_attach(const struct bench_family *fam,
 		sess->pool.nr, sess->pool.cpu, sess->pool.pid
 	};
 	struct bench_row *row = sess->row;
-	__u64 t0 = now_ns();
+	__u64 t0 = now_ns(), took;
 	int err;
 
 	enum attached_for span = row->links_own ? ATTACHED_RUN :
@@ -352,27 +363,32 @@ static int session_attach(const struct bench_family *fam,
 	if (span > row->state->attached_for)
 		row->state->attached_for = span;
 	err = fam->attach(row, &workers, out);
-	time_link(row->state->attach_ns, &row->state->nr_attach, now_ns() - t0);
+	took = now_ns() - t0;
+	time_link(row->state->attach_ns, &row->state->nr_attach, took);
+	row->state->phase_ns[PHASE_ATTACH] += took;
 	row->state->attached = true;
 	return err || bench_interrupted() ? -1 : 0;
 }
 
-static void row_detach(const struct bench_family *fam, struct bench_row *row)
+/* the ns it took, 0 when nothing was attached */
+static __u64 row_detach(const struct bench_family *fam, struct bench_row *row)
 {
 	struct row_state *st = row->state;
-	__u64 t0 = now_ns();
+	__u64 t0 = now_ns(), took;
 
 	if (!st->attached)
-		return;
+		return 0;
 	fam->detach(row);
-	time_link(st->detach_ns, &st->nr_detach, now_ns() - t0);
+	took = now_ns() - t0;
+	time_link(st->detach_ns, &st->nr_detach, took);
 	st->attached = false;
+	return took;
 }
 
 static void session_detach(const struct bench_family *fam,
 			   struct session *sess)
 {
-	row_detach(fam, sess->row);
+	sess->row->state->phase_ns[PHASE_DETACH] += row_detach(fam, sess->row);
 }
 
 /*
@@ -381,10 +397,15 @@ static void session_detach(const struct bench_family *fam,
  */
 static void session_end(const struct bench_family *fam, struct session *sess)
 {
+	__u64 t0;
+
 	if (!sess->row->links_own || sess->row->out.status != ST_OK)
 		session_detach(fam, sess);
-	if (sess->started)
+	if (sess->started) {
+		t0 = now_ns();
 		pool_stop(&sess->pool);
+		phase_add(sess->row, PHASE_STOP, t0);
+	}
 	sess->started = false;
 	free(sess->slots);
 	sess->slots = NULL;
@@ -406,6 +427,22 @@ static __u64 sample_wall(const struct sample *s)
 }
 
 /*
+ * A sample's pool_run(), begun at @t0, into the row's phases: its loops
+ * (the slowest worker's) and the rest; returns now
+ */
+static __u64 phase_run(struct bench_row *row, const struct sample *s,
+		       bool ran, __u64 t0)
+{
+	__u64 now = now_ns(), loops = ran ? sample_wall(s) : 0;
+
+	if (loops > now - t0)
+		loops = now - t0;
+	row->state->phase_ns[PHASE_LOOPS] += loops;
+	row->state->phase_ns[PHASE_RUN] += now - t0 - loops;
+	return now;
+}
+
+/*
  * One sample of the session's row, attached for it unless it stays so:
  * the timed run, then the counts, verified per CPU inside the workers'
  * loops, then by the family.
@@ -415,6 +452,7 @@ static void row_sample_run(const struct bench_family *fam,
 			   struct sample *s, int which, bool last)
 {
 	struct bench_row *row = sess->row;
+	__u64 t;
 	int err;
 
 	if (sample_buffers(s, fam, row, which)) {
@@ -423,22 +461,29 @@ static void row_sample_run(const struct bench_family *fam,
 	}
 	if (session_attach(fam, sess, &s->out))
 		return;
+	t = now_ns();
 	s->settle_ns = settle(row->cpus);
+	t = phase_add(row, PHASE_QUIET, t);
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s, true);
+	t = phase_add(row, PHASE_READS, t);
 	err = pool_run(&sess->pool, 0, count, s->res, s->window,
 		       deadline_ns(row), &s->out);
+	t = phase_run(row, s, !err, t);
 	row->state->samples_run++;
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s, false);
+	phase_add(row, PHASE_READS, t);
 	if (err)
 		return;
 	if (last && !row_stays_attached(row))
 		session_detach(fam, sess);
+	t = now_ns();
 	sample_measure(s);
 	row->state->last_wall_ns = sample_wall(s);
 	/* taken every sample: the next one's hits start here */
 	err = row->runs_prog && fam->collect(row, s);
+	t = phase_add(row, PHASE_READS, t);
 	s->unverified = sample_judge_moved(s);
 	if (!err && !s->unverified && row->runs_prog &&
 	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
@@ -447,6 +492,7 @@ static void row_sample_run(const struct bench_family *fam,
 		fam->verify(row, s);
 	if (s->out.status == ST_OK)
 		sample_judge_disturbed(s);
+	phase_add(row, PHASE_CHECKS, t);
 }
 
 /*
@@ -466,14 +512,16 @@ static void base_sample_run(const struct bench_family *fam,
 {
 	struct bench_row *row = sess->row;
 	enum test_fault_kind fault;
-	__u64 hits;
+	__u64 hits, t;
 	int w, c, err;
 
 	if (sample_buffers(s, fam, row, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
+	t = now_ns();
 	s->settle_ns = settle(row->cpus);
+	t = phase_add(row, PHASE_QUIET, t);
 	/*
 	 * the test faults slow-base: a base dearer than its row, by half;
 	 * pace-change: a unit's second base so
@@ -483,12 +531,13 @@ static void base_sample_run(const struct bench_family *fam,
 			   (fault == BENCH_FAULT_PACE_CHANGE && which) ? 2 : 1;
 	err = pool_run(&sess->pool, sess->base_trigger, count, s->res,
 		       s->window, deadline_ns(row), &s->out);
+	t = phase_run(row, s, !err, t);
 	sess->pool.loops = 1;
 	if (err)
 		return;
 	sample_measure(s);
 	if (sample_judge_moved(s))
-		return;
+		goto checked;
 	for (w = 0; w < s->nr_workers && row->runs_prog; w++) {
 		for (c = 0; c < row->nr_counters; c++) {
 			hits = sample_in_loop(s, row->nr_counters, w, c, false) +
@@ -502,10 +551,12 @@ static void base_sample_run(const struct bench_family *fam,
 				    row->state->attached ?
 				    "the row's events alone may reach it" :
 				    "it was detached (a reference to its link held up the detach)");
-			return;
+			goto checked;
 		}
 	}
 	sample_judge_disturbed(s);
+checked:
+	phase_add(row, PHASE_CHECKS, t);
 }
 
 /* ---- units ---- */
@@ -794,13 +845,18 @@ static void unit_record(struct session *sess, const struct unit *u,
 	double row_ns = unit_row_ns(u), base_ns;
 	int i;
 
-	for (i = 0; i < u->nr_row; i++)
+	for (i = 0; i < u->nr_row; i++) {
 		row_add_sample(row, &u->row[i]);
+		row->state->loops_counted_ns += sample_wall(&u->row[i]);
+	}
 	if (!base) {
 		row_add_unit(row, row_ns, row_ns, NAN, info);
 		return;
 	}
 	base_ns = (u->base[0].ns_per_event + u->base[1].ns_per_event) / 2;
+	/* its base samples ran in its session: their time is the row's */
+	row->state->loops_counted_ns += sample_wall(&u->base[0]) +
+					sample_wall(&u->base[1]);
 	row->state->paired = true;
 	row_add_unit(row, row_ns - base_ns, row_ns, base_ns, info);
 	row_add_sample(base, &u->base[0]);
@@ -980,8 +1036,12 @@ static void note_prog_ids(const struct bench_family *fam,
 static int row_open(const struct bench_family *fam, struct bench_row *row)
 {
 	struct row_state *st = row->state;
+	__u64 t0 = now_ns();
+	int err;
 
-	if (fam->open(&bench_rs, row, &row->out))
+	err = fam->open(&bench_rs, row, &row->out);
+	st->load_ns += now_ns() - t0;
+	if (err)
 		return -1;
 	st->opened = true;
 	st->loads++;
@@ -1164,11 +1224,18 @@ struct detacher {
 	bool started;
 };
 
+/* a row's detach at the end of the run, outside its sessions */
+static void row_detach_end(const struct bench_family *fam,
+			   struct bench_row *row)
+{
+	row->state->detach_end_ns += row_detach(fam, row);
+}
+
 static void *detacher_main(void *arg)
 {
 	struct detacher *d = arg;
 
-	row_detach(d->fam, d->row);
+	row_detach_end(d->fam, d->row);
 	return NULL;
 }
 
@@ -1188,14 +1255,14 @@ static void detach_all(const struct bench_family *fam,
 		if (!rows->row[i].state->attached)
 			continue;
 		if (!d) {
-			row_detach(fam, &rows->row[i]);
+			row_detach_end(fam, &rows->row[i]);
 			continue;
 		}
 		d[i] = (struct detacher){ .fam = fam, .row = &rows->row[i] };
 		d[i].started = !pthread_create(&d[i].thread, NULL,
 					       detacher_main, &d[i]);
 		if (!d[i].started)
-			row_detach(fam, &rows->row[i]);
+			row_detach_end(fam, &rows->row[i]);
 	}
 	for (i = 0; d && i < rows->nr; i++)
 		if (d[i].started)

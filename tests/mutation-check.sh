@@ -44,9 +44,9 @@ foreign-shown|sample_verify|s->foreign = wc.beyond;|s->foreign = 0;|test_stats.s
 kernel-skips-double|sample_verify|wc.short_by > s->kernel_skips[c]|wc.short_by > 2 * s->kernel_skips[c]|test_stats.sh|verify: the kernel's skips counted, but too few
 excused-cap|sample_judge_disturbed|if (s->excused_share > MAX_EXCUSED_SHARE) {|if (0) {|test_stats.sh|excused: 3 of 2000: more than a thousandth, disturbed
 excused-said|excused_line|if (nr)|if (0)|test_stats.sh|excused: the summary says how many runs were excused
-own-apart|count_hit|if (current_tgid() != slot->tgid) {|if (0) {|test_faults.sh:missrare|miss-rare, another task's getpgid bursts on CPU 0
+own-apart|count_hit|if (current_tgid(&slot->cfg) != slot->tgid) {|if (0) {|test_faults.sh:missrare|miss-rare, another task's getpgid bursts on CPU 0
 own-apart-verify|window_count|win = sample_in_loop(s, nr, w, c, false);|win = sample_in_loop(s, nr, w, c, false) + sample_in_loop(s, nr, w, c, true);|test_stats.sh|verify: other tasks' runs never cover a shortfall
-own-pidns|current_tgid|if (!cfg.use_pidns)|if (1)|test_faults.sh:pidns|pid namespace: test_overhead's raw_tp and tracepoint rows verified
+own-pidns|current_tgid|if (!cfg->use_pidns)|if (1)|test_faults.sh:pidns|pid namespace: test_overhead's raw_tp and tracepoint rows verified
 disturbed-unpinned|sample_judge_moved|if (r->unpinned) {|if (0) {|test_stats.sh|disturbed: affinity changed under it
 disturbed-end-cpu|sample_judge_moved|if (r->end_cpu != r->cpu) {|if (0) {|test_stats.sh|disturbed: ending on another CPU
 disturbed-migrated|sample_judge_moved|if (r->migrations) {|if (0) {|test_stats.sh|disturbed: moved off its CPU and back in its loop

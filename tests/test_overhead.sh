@@ -57,6 +57,14 @@ jexpect "-r 3: every row says the host's steal on its workers' CPUs (steal_ns), 
 # and how many samples went after the longest wait for quiet, not into it
 jexpect "-r 3: every row says how many of its samples' waits for quiet hit the cap (settle_capped)" "$T_TMP/r3.json" \
 	'len(R) == 6 and all(isinstance(r.get("settle_capped"), int) and 0 <= r["settle_capped"] <= 3 for r in R)'
+# where each row's time went (time_ns): its sessions' phases hold no
+# more than the sessions took, the samples its figure came from are
+# loops it ran, a measured row's are some; the run's own time (run_ns)
+# holds every row's sessions and loads
+jexpect "-r 3: each row's time_ns: phases within its sessions, its figure's loops among its loops, some for a row with a figure" "$T_TMP/r3.json" \
+	'len(R) == 6 and all(sum(r["time_ns"][k] for k in ("fork", "attach", "detach", "quiet", "loops", "run", "reads", "checks", "stop", "other")) == r["time_ns"]["sessions"] and 0 <= r["time_ns"]["loops_counted"] <= r["time_ns"]["loops"] and (r["status"] != "ok" or r["name"] == "base" or r["time_ns"]["loops_counted"] > 0) for r in R)'
+jexpect "-r 3: the run's run_ns holds its rows' sessions and loads" "$T_TMP/r3.json" \
+	'c["run_ns"] >= sum(r["time_ns"]["sessions"] + r["time_ns"]["load"] for r in R)'
 
 # --- pacing: without -n, a row's first session starts with an uncounted
 # unit of a 64th of its own count (--list's); then each sample runs

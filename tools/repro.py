@@ -7,7 +7,7 @@
 Per program and row: over the runs, the median of the row's figure, its
 coefficient of variation, and how many runs' 95% intervals hold that
 median; then the A/A compares' false verdicts, the sensitivity pairs'
-verdicts and the wall times. Reports; asserts nothing.
+verdicts, the wall times and where they went. Reports; asserts nothing.
 """
 import json
 import os
@@ -133,6 +133,82 @@ def print_times(out, prefix, title):
                len(times)))
 
 
+# the phases of a row's sessions (time_ns), as the report names them
+PHASES = (("fork", "forking workers"), ("quiet", "waits for quiet"),
+          ("attach", "attach"), ("detach", "detach"),
+          ("run", "the go and results"), ("reads", "count reads"),
+          ("checks", "checks"), ("stop", "stopping workers"),
+          ("other", "other, in sessions"))
+
+
+def run_time(out, name):
+    try:
+        with open(os.path.join(out, name + ".time")) as f:
+            return float(f.read()) * 1e9
+    except (OSError, ValueError):
+        return None
+
+
+def time_shares(doc, wall):
+    """{part: share of the run's wall time} from the rows' time_ns"""
+    tot = {}
+    for row in doc.get("results", []):
+        for k, v in (row.get("time_ns") or {}).items():
+            # the rows' detaches at the end run side by side: the
+            # longest is their wall time
+            tot[k] = max(tot.get(k, 0), v) if k == "detach_at_end" else \
+                tot.get(k, 0) + v
+    if not tot or not wall:
+        return None
+    shares = {k: v / wall for k, v in tot.items()}
+    shares["samples"] = tot.get("loops_counted", 0) / wall
+    shares["samples_of_sessions"] = (tot.get("loops_counted", 0) /
+                                     tot["sessions"] if tot.get("sessions")
+                                     else float("nan"))
+    shares["loops_uncounted"] = (tot.get("loops", 0) -
+                                 tot.get("loops_counted", 0)) / wall
+    # the run's own time, from the lock on; before it, the wait for
+    # another run and the program's start
+    run = (doc.get("context") or {}).get("run_ns") or wall
+    shares["waiting"] = 1 - run / wall
+    shares["outside"] = (run - tot.get("sessions", 0) - tot.get("load", 0) -
+                         tot.get("detach_at_end", 0)) / wall
+    return shares
+
+
+def print_time_shares(out, prefix, title, runs):
+    """where each default run's time went: the share in the samples its
+    figures came from, the rest by phase (medians over the runs)"""
+    per = []
+    for i in range(1, runs + 1):
+        doc = load(os.path.join(out, "%s.%d.json" % (prefix, i)))
+        wall = run_time(out, "%s.%d" % (prefix, i))
+        sh = time_shares(doc, wall) if doc else None
+        if sh:
+            per.append(sh)
+    if not per:
+        return
+
+    def med(k):
+        return 100 * statistics.median(p.get(k, 0) for p in per)
+
+    print("== %s: where a run's wall time goes, median of %d runs" %
+          (title, len(per)))
+    print("  in the samples its figures came from: %.1f%% of the run "
+          "(%.1f%%-%.1f%%), %.1f%% of the rows' sessions (target >= 60%%)" %
+          (med("samples"), 100 * min(p["samples"] for p in per),
+           100 * max(p["samples"] for p in per), med("samples_of_sessions")))
+    parts = [("loops_uncounted", "samples that gave no figure")]
+    parts += PHASES
+    parts += [("load", "loading programs"),
+              ("detach_at_end", "detach at the end"),
+              ("outside", "the rest of the run"),
+              ("waiting", "the lock and start")]
+    print("  " + ", ".join("%s %.1f%%" % (label, med(k)) for k, label in parts))
+    print("  (retried samples and units took %.1f%%, inside the above)" %
+          med("retries"))
+
+
 def stats_on(docs):
     """runs during which someone held the kernel's BPF run-time stats on:
     their programs' runs each paid for two clock reads more"""
@@ -164,6 +240,9 @@ def main():
     print_sensitivity(out, runs)
     print_times(out, "to.", "./test_overhead")
     print_times(out, "mp.", "./map_perf_test")
+    print_time_shares(out, "to", "./test_overhead", runs)
+    if any(docs("mp")):
+        print_time_shares(out, "mp", "./map_perf_test", runs)
 
 
 if __name__ == "__main__":

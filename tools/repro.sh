@@ -18,7 +18,10 @@
 #      and task_rename with --progs 1 and with --progs 2 (one more program
 #      on the hook), compared as the same rows: each pair's compare should
 #      say slower.
-#   4. The wall time of each default run.
+#   4. The wall time of each default run, and where it went (the rows'
+#      time_ns and the context's run_ns): the share in the samples the
+#      figures came from, and the rest by phase (forking workers, waits
+#      for quiet, attach and detach, ...), medians over the runs.
 #
 # RUNS=N (default 10); REPRO_DIR=dir keeps every --json file there (else
 # a temporary directory, removed at the end); REPRO_SKIP_MAPS=1 leaves
