@@ -75,6 +75,7 @@ struct row_state {
 	__u64 detach_end_ns;		/* detach() at the run's end, so */
 	double session_ns;		/* a session's cost besides its units */
 	double unit_ns_spent;		/* what a unit takes, retries aside */
+	__u64 disturbed_unit_ns;	/* the shortest disturbed unit's time */
 	double attach_ns[MAX_SAMPLES];	/* each attach(), the first 100 */
 	double detach_ns[MAX_SAMPLES];
 	int nr_attach, nr_detach;

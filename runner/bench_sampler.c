@@ -55,7 +55,9 @@
  * A disturbed unit is run again while the row has spent less than this
  * on units run again (or RETRY_BUDGET_UNITS of its units' time, when that
  * is more): short interruptions are random, so a few more tries usually
- * find a clean moment.
+ * find a clean moment. The budget is in the row's own units: where a
+ * syscall is slow (a host that slows kernel work several times) a unit
+ * takes longer, and a budget in seconds alone would allow it no try.
  */
 #define RETRY_BUDGET_NS		(1000000000ull)
 #define RETRY_BUDGET_UNITS	4
@@ -926,17 +928,26 @@ static int session_units(const struct bench_row *row)
 }
 
 /*
+ * RETRY_BUDGET_UNITS of a unit's time, at least RETRY_BUDGET_NS: before a
+ * unit was kept, the shortest disturbed one stands for it
+ */
+static __u64 retry_budget_ns(const struct bench_row *row)
+{
+	const struct row_state *st = row->state;
+	double unit = st->unit_ns_spent ? st->unit_ns_spent :
+		      st->disturbed_unit_ns;
+	__u64 budget = RETRY_BUDGET_UNITS * unit;
+
+	return budget < RETRY_BUDGET_NS ? RETRY_BUDGET_NS : budget;
+}
+
+/*
  * May a disturbed unit or sample of @row be run again, @spent ns into
  * retries besides those already in its retry_ns?
  */
 static bool retry_allowed(const struct bench_row *row, __u64 spent)
 {
-	const struct row_state *st = row->state;
-	__u64 budget = RETRY_BUDGET_UNITS * st->unit_ns_spent;
-
-	if (budget < RETRY_BUDGET_NS)
-		budget = RETRY_BUDGET_NS;
-	return st->retry_ns + spent < budget;
+	return row->state->retry_ns + spent < retry_budget_ns(row);
 }
 
 /* the session's wall time besides its units, for session_units() */
@@ -946,6 +957,13 @@ static void note_session_cost(struct bench_row *row, __u64 fixed)
 
 	st->session_ns = st->sessions > 1 ?
 			  (st->session_ns + fixed) / 2 : fixed;
+}
+
+/* the shortest disturbed unit: the retry budget's unit until one is kept */
+static void note_disturbed_unit(struct row_state *st, __u64 took)
+{
+	if (!st->disturbed_unit_ns || took < st->disturbed_unit_ns)
+		st->disturbed_unit_ns = took;
 }
 
 /*
@@ -984,6 +1002,7 @@ static int session_unit(const struct bench_family *fam, struct session *sess,
 			break;
 		row->state->disturbed_units++;
 		row->state->last_disturbed = u.out;
+		note_disturbed_unit(row->state, took - u.retry_ns);
 		if (!retry_allowed(row, 0))
 			break;
 		row->state->retries++;
@@ -1331,7 +1350,7 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 		session_detach(fam, &sess);
 		spent += now_ns() - start;
 	} while (s.out.status == ST_DISTURBED && !bench_interrupted() &&
-		 spent < RETRY_BUDGET_NS);
+		 spent < retry_budget_ns(row));
 	session_end(fam, &sess);
 	if (bench_interrupted())
 		return -EINTR;
