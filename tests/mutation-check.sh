@@ -67,6 +67,7 @@ glance-legend|print_legend|mark_char[m], count[m], count[m] > 1 ? "s" : "",|mark
 glance-marks|row_marks|buf[i] = notes[i].mark;|buf[i] = 'n';|test_glance.sh:layout|test_overhead-100: each row's notes column has its marks
 glance-cpu|reason_cpu|return atoi(p + 4);|return -1;|test_glance.sh:failed|failed: each row's verdict .verified, FAILED and its CPU
 label-hits-window|format_hits|st->hits_window,|st->hits,|test_stats.sh|labels: hits/expected are the loops' hits
+retry-budget-disturbed|note_disturbed_unit|st->disturbed_unit_ns = took;|;|test_faults.sh:disturbed|a 10 ms stop in every sample
 sample-retry|sample_tries|for (tries = 0; tries < SAMPLE_TRIES; tries++) {|for (tries = 0; tries < 1; tries++) {|test_faults.sh:retry|one sample stopped 10 ms: run again alone
 unseen-cause|time_taken_by|r->run_delay_ns >= unseen)|1)|test_stats.sh|disturbed: 96% without a wait
 disturbed-steal|sample_judge_disturbed|if (r->steal_ns > MAX_STEAL_SHARE * r->elapsed_ns) {|if (0) {|test_stats.sh|disturbed: the host's steal above 3%
