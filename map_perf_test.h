@@ -1,47 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What map_perf_test's BPF programs and its user space must agree on: the
- * test numbers (upstream's test_flags bits), the per-test counters the
- * programs keep, and the magic address the connect() tests carry.
+ * test numbers (upstream's test_flags bits) and names, the per-test
+ * counters the programs keep, and the magic address the connect() tests
+ * carry.
  * Include <linux/types.h> (user space) or vmlinux.h (BPF) first.
  */
 #ifndef __MAP_PERF_TEST_H
 #define __MAP_PERF_TEST_H
 
-/* upstream's numbering: test t is selected by test_flags bit 1 << t */
+/*
+ * X(ID, -t name): each test's id, in upstream's numbering (test t is
+ * selected by test_flags bit 1 << t), with its name, which is also its
+ * programs' suffix (map_perf_test_kern.c). The table of tests, by id,
+ * is maps/tests.c. A new test is a line here and its entry there.
+ */
+#define MAP_TESTS(X)							\
+	X(HASH_PREALLOC, "hash_prealloc")				\
+	X(PERCPU_HASH_PREALLOC, "percpu_hash_prealloc")			\
+	X(HASH_KMALLOC, "hash_kmalloc")					\
+	X(PERCPU_HASH_KMALLOC, "percpu_hash_kmalloc")			\
+	X(LRU_HASH_PREALLOC, "lru_hash_prealloc")			\
+	X(NOCOMMON_LRU_HASH_PREALLOC, "nocommon_lru_hash_prealloc")	\
+	X(LPM_KMALLOC, "lpm_kmalloc")					\
+	X(HASH_LOOKUP, "hash_lookup")					\
+	X(ARRAY_LOOKUP, "array_lookup")					\
+	X(INNER_LRU_HASH_PREALLOC, "inner_lru_hash_prealloc")		\
+	X(LRU_HASH_LOOKUP, "lru_hash_lookup")				\
+	/* beyond upstream: the other map kinds, same flag numbering */	\
+	X(BLOOM_LOOKUP, "bloom_lookup")					\
+	X(BLOOM_UPDATE, "bloom_update")					\
+	X(QUEUE_PUSH_POP, "queue_push_pop")				\
+	X(STACK_PUSH_POP, "stack_push_pop")				\
+	X(TASK_STORAGE, "task_storage")					\
+	X(RINGBUF_RESERVE, "ringbuf_reserve")				\
+	X(RINGBUF_OUTPUT, "ringbuf_output")				\
+	X(PERFBUF_OUTPUT, "perfbuf_output")				\
+	/* no program: the workers' bpf() calls on a map user space made */ \
+	X(SYS_HASH_LOOKUP, "sys_hash_lookup")				\
+	X(SYS_HASH_UPDATE, "sys_hash_update")				\
+	X(SYS_HASH_DELETE, "sys_hash_delete")				\
+	X(SYS_ARRAY_LOOKUP, "sys_array_lookup")				\
+	X(SYS_ARRAY_UPDATE, "sys_array_update")				\
+	X(BATCH_HASH_LOOKUP, "batch_hash_lookup")			\
+	X(BATCH_HASH_UPDATE, "batch_hash_update")			\
+	X(BATCH_ARRAY_LOOKUP, "batch_array_lookup")			\
+	X(BATCH_ARRAY_UPDATE, "batch_array_update")
+
+#define MAP_TEST_ENUM(id, name)	id,
 enum map_test_id {
-	HASH_PREALLOC,
-	PERCPU_HASH_PREALLOC,
-	HASH_KMALLOC,
-	PERCPU_HASH_KMALLOC,
-	LRU_HASH_PREALLOC,
-	NOCOMMON_LRU_HASH_PREALLOC,
-	LPM_KMALLOC,
-	HASH_LOOKUP,
-	ARRAY_LOOKUP,
-	INNER_LRU_HASH_PREALLOC,
-	LRU_HASH_LOOKUP,
-	/* beyond upstream: the other map kinds, same flag numbering */
-	BLOOM_LOOKUP,
-	BLOOM_UPDATE,
-	QUEUE_PUSH_POP,
-	STACK_PUSH_POP,
-	TASK_STORAGE,
-	RINGBUF_RESERVE,
-	RINGBUF_OUTPUT,
-	PERFBUF_OUTPUT,
-	/* no program: the workers' own bpf() calls on a map user space made */
-	SYS_HASH_LOOKUP,
-	SYS_HASH_UPDATE,
-	SYS_HASH_DELETE,
-	SYS_ARRAY_LOOKUP,
-	SYS_ARRAY_UPDATE,
-	BATCH_HASH_LOOKUP,
-	BATCH_HASH_UPDATE,
-	BATCH_ARRAY_LOOKUP,
-	BATCH_ARRAY_UPDATE,
+	MAP_TESTS(MAP_TEST_ENUM)
 	NR_TESTS,
 };
+#undef MAP_TEST_ENUM
 
 /* one per test and CPU, added to once per program run */
 struct map_perf_counters {

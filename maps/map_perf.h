@@ -3,7 +3,8 @@
  * map_perf_test's own interfaces between its files: the tests table's
  * types, the kinds of map test (what each fills, verifies and reports),
  * the options, and what each file of maps/ offers the others. The
- * family, its table and its callbacks are map_perf_test_user.c.
+ * table of tests is maps/tests.c; the family and its callbacks are
+ * map_perf_test_user.c.
  */
 #ifndef __MAPS_MAP_PERF_H
 #define __MAPS_MAP_PERF_H
@@ -164,9 +165,10 @@ struct map_test {
 	} helpers[3];
 	/*
 	 * events per worker and sample, 0: DEFAULT_COUNT; at most: the
-	 * runner paces a sample down to about 0.01 s at the row's pace
-	 * (SAMPLE_TARGET_NS), as -n's help says, never below a 16th of
-	 * it. A short sample is as precise over a row's samples, and one
+	 * runner paces a sample down to about 3 ms at the row's pace
+	 * (SAMPLE_TARGET_NS), as -n's help says, never below a 64th of
+	 * it (PACE_MIN_SHARE, runner/bench_sampler.c). A short sample is
+	 * as precise over a row's samples, and one
 	 * that an interruption spoils costs less to run again
 	 */
 	__u64 count;
@@ -202,7 +204,11 @@ static inline bool has_consumer(const struct map_test *test)
 	       test->kind->shape == SHAPE_PERFBUF;
 }
 
-extern const struct map_test tests[NR_TESTS];
+/* a test's name, with its NUL, at most */
+#define MAP_TEST_NAME_MAX	32
+
+/* the table of tests, maps/tests.c's, by enum map_test_id */
+extern const struct map_test tests[];
 
 /* ---- the kinds (maps/kinds.c) ---- */
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_overhead's own header: the types of its tables (modes, events),
- * its rows, and what its files under overhead/ share with the family
- * file, test_overhead_user.c, which holds the tables, the options and
- * the callbacks that glue them. The events' own parts have headers of
- * their own: triggers.h, fib.h, testrun.h, uprobe_sites.h.
+ * test_overhead's own header: its tables' ids and types (modes, events:
+ * overhead/modes.c, overhead/events.c), its rows, and what its files
+ * under overhead/ share with the family file, test_overhead_user.c,
+ * which holds the options and the callbacks that glue them. The events'
+ * own parts have headers of their own: triggers.h, fib.h, testrun.h,
+ * uprobe_sites.h.
  */
 #ifndef __OVERHEAD_OVERHEAD_H
 #define __OVERHEAD_OVERHEAD_H
@@ -57,29 +58,42 @@ static inline struct bpf_program *skel_prog(void *skel, size_t off)
 
 /* ---- modes: how the program is attached ---- */
 
+/*
+ * X(ID, -m name): each mode's id, MODE_ID, with its name, in the order
+ * of modes[] (overhead/modes.c), of --help and of the rows. A new mode
+ * is a line here and its entry there.
+ */
+#define OVERHEAD_MODES(X)						\
+	X(BASE, "base")							\
+	X(KPROBE, "kprobe")						\
+	X(KRETPROBE, "kretprobe")					\
+	X(TRACEPOINT, "tracepoint")					\
+	X(RAW_TP, "raw_tp")						\
+	X(TP_BTF, "tp_btf")						\
+	X(FENTRY, "fentry")						\
+	X(FEXIT, "fexit")						\
+	X(FMOD_RET, "fmod_ret")						\
+	X(UPROBE, "uprobe")						\
+	X(URETPROBE, "uretprobe")					\
+	X(KPROBE_MULTI, "kprobe_multi")					\
+	X(KRETPROBE_MULTI, "kretprobe_multi")				\
+	X(KPROBE_SESSION, "kprobe_session")				\
+	X(LSM, "lsm")							\
+	X(LSM_S, "lsm.s")						\
+	X(FENTRY_S, "fentry.s")						\
+	X(UPROBE_S, "uprobe.s")						\
+	X(UPROBE_MULTI, "uprobe_multi")					\
+	X(USDT, "usdt")
+
+#define MODE_ENUM(id, name)	MODE_##id,
 enum mode_id {
-	MODE_BASE,
-	MODE_KPROBE,
-	MODE_KRETPROBE,
-	MODE_TRACEPOINT,
-	MODE_RAW_TP,
-	MODE_TP_BTF,
-	MODE_FENTRY,
-	MODE_FEXIT,
-	MODE_FMOD_RET,
-	MODE_UPROBE,
-	MODE_URETPROBE,
-	MODE_KPROBE_MULTI,
-	MODE_KRETPROBE_MULTI,
-	MODE_KPROBE_SESSION,
-	MODE_LSM,
-	MODE_LSM_S,
-	MODE_FENTRY_S,
-	MODE_UPROBE_S,
-	MODE_UPROBE_MULTI,
-	MODE_USDT,
+	OVERHEAD_MODES(MODE_ENUM)
 	NR_MODES
 };
+#undef MODE_ENUM
+
+/* a mode's or an event's name, with its NUL, at most */
+#define OVERHEAD_NAME_MAX	24
 
 struct attach_mode {
 	const char *name;		/* -m name */
@@ -95,10 +109,34 @@ struct attach_mode {
 	const char *help;
 };
 
-/* the table of modes, test_overhead_user.c's */
-extern const struct attach_mode modes[NR_MODES];
+/* the table of modes, overhead/modes.c's, by enum mode_id */
+extern const struct attach_mode modes[];
 
 /* ---- events: what every worker repeats ---- */
+
+/*
+ * X(ID, name): each event's id, EV_ID, with its name (-e, the rows'), in
+ * the order of events[] (overhead/events.c), of --help and of the rows.
+ * A new event is a line here and its entry there.
+ */
+#define OVERHEAD_EVENTS(X)						\
+	X(TASK_RENAME, "task_rename")					\
+	X(FIB_TABLE_LOOKUP, "fib_table_lookup")				\
+	X(GETPGID, "getpgid")						\
+	X(UPROBE_NOP, "uprobe-nop")					\
+	X(UPROBE_PUSH, "uprobe-push")					\
+	X(UPROBE_RET, "uprobe-ret")					\
+	X(USDT_NOP, "usdt-nop")						\
+	X(KERNEL_BATCH, "kernel-batch")					\
+	X(URANDOM_READ, "urandom_read")					\
+	X(SIGNAL_GENERATE, "signal_generate")
+
+#define EVENT_ENUM(id, name)	EV_##id,
+enum event_id {
+	OVERHEAD_EVENTS(EVENT_ENUM)
+	NR_EVENTS
+};
+#undef EVENT_ENUM
 
 struct overhead_event {
 	struct trigger trigger;		/* trigger.name is the event's name */
@@ -123,14 +161,14 @@ struct overhead_event {
 	enum copied_event copy_of;
 	/*
 	 * events per worker and sample without -n, at most: the runner
-	 * paces a sample down to about 0.01 s at the row's own pace
-	 * (SAMPLE_TARGET_NS), never below a 16th of @count. So @count is
-	 * sized to take at least 0.01 s in the dearest mode that runs the
-	 * event on the project's 2-CPU VM (task_rename's 70000: 12 ms of
-	 * tracepoint; uprobe-ret's 3500: 49 ms of uretprobe, which
-	 * single-steps at 14 us). Longer samples are no more precise over
-	 * a row's samples, and cost more to run again when an interruption
-	 * spoils one.
+	 * paces a sample down to about 3 ms at the row's own pace
+	 * (SAMPLE_TARGET_NS), never below a 64th of @count (PACE_MIN_SHARE,
+	 * runner/bench_sampler.c). So @count is sized to take at least
+	 * 3 ms in the dearest mode that runs the event on the project's
+	 * 2-CPU VM (task_rename's 70000: 12 ms of tracepoint; uprobe-ret's
+	 * 3500: 49 ms of uretprobe, which single-steps at 14 us). Longer
+	 * samples are no more precise over a row's samples, and cost more
+	 * to run again when an interruption spoils one.
 	 */
 	__u64 count;
 	/*
@@ -153,6 +191,9 @@ struct overhead_event {
 
 #define PAIR_LOW	0
 #define PAIR_HIGH	1
+
+/* the table of events, overhead/events.c's, by enum event_id */
+extern const struct overhead_event events[];
 
 bool mode_applies(const struct attach_mode *mode,
 		  const struct overhead_event *ev);

@@ -45,4 +45,27 @@ static int check_claims(const char *prog, const struct flag_claim *c, int nr)
 	return failed;
 }
 
+/*
+ * "ok"/"not ok" for a table indexed by an id enum (designated entries):
+ * every id has its entry, named. The compiler sees only the last one
+ * missing (the tables' _Static_assert); a hole elsewhere is zeroes.
+ */
+static int check_named(const char *prog, const char *kind,
+		       const char *const *names, int nr)
+{
+	int i, failed = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (names[i])
+			continue;
+		printf("not ok - %s: %s id %d has no entry in its table\n",
+		       prog, kind, i);
+		failed++;
+	}
+	if (!failed)
+		printf("ok - %s: each of the %d %s ids has its entry\n", prog,
+		       nr, kind);
+	return failed;
+}
+
 #endif /* __TESTS_FLAGS_H */

@@ -2,9 +2,10 @@
 /*
  * test_overhead's test_flags: each mode with a bit pair claims its bit
  * (task_rename) and the next one up (fib_table_lookup), each event with a
- * bit of its own claims that one; no two may claim the same bit. The
- * tables are the program's own: its source is compiled in here, its
- * main() renamed.
+ * bit of its own claims that one; no two may claim the same bit. And
+ * each id of OVERHEAD_MODES and OVERHEAD_EVENTS has its entry. The tables
+ * are the program's own (overhead/modes.c, overhead/events.c, linked in),
+ * as is its source, compiled in here, its main() renamed.
  */
 #define main test_overhead_main
 #include "test_overhead_user.c"
@@ -14,7 +15,8 @@
 int main(void)
 {
 	struct flag_claim c[2 * NR_MODES + NR_EVENTS];
-	int m, e, nr = 0;
+	const char *mode_names[NR_MODES], *event_names[NR_EVENTS];
+	int m, e, nr = 0, failed;
 
 	for (m = 0; m < NR_MODES; m++) {
 		if (!modes[m].flag)
@@ -30,5 +32,13 @@ int main(void)
 			c[nr++] = (struct flag_claim){ events[e].flag, "event",
 						       events[e].trigger.name,
 						       "" };
-	return check_claims("test_overhead", c, nr) ? 1 : 0;
+	for (m = 0; m < NR_MODES; m++)
+		mode_names[m] = modes[m].name;
+	for (e = 0; e < NR_EVENTS; e++)
+		event_names[e] = events[e].trigger.name;
+	failed = check_named("test_overhead", "mode", mode_names, NR_MODES);
+	failed += check_named("test_overhead", "event", event_names,
+			      NR_EVENTS);
+	failed += check_claims("test_overhead", c, nr);
+	return failed ? 1 : 0;
 }

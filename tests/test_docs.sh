@@ -8,7 +8,8 @@
 # those lists are what make docs writes from --list --json, whose text
 # and bits --help prints too (from the same table entries). The man pages
 # that make man renders from them: man shows them without a warning at 80
-# columns, and their OPTIONS are --help's, no more, no less.
+# columns, and their OPTIONS are --help's, no more, no less adding.rst's
+# places for an existing event, mode and map test are the ones git finds.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -176,6 +177,50 @@ page = open(MP).read()
 for m in sorted(set(r["variant"] for r in mp if r["name"] != "base")):
 	check(re.search(r"^``%s``$" % re.escape(m), page, re.M) is not None,
 	      "map_perf_test(8) lists map_perf_test's method %s" % m)
+EOF
+
+# adding.rst's places: each "$ git grep -l" block of a section lists the
+# files the command finds today, and the section names each of them
+# (with what it holds), so that its counts cannot go stale; the event's,
+# the mode's and the map test's section each has one
+checks_from /usr/bin/python3 - Documentation/adding.rst <<'EOF'
+import re, shlex, subprocess, sys
+
+def check(ok, what):
+	print("%s - %s" % ("ok" if ok else "not ok", what))
+
+path = sys.argv[1]
+src = open(path).read()
+# top-level sections: a title underlined with '='; before the first is
+# the file's own title
+heads = list(re.finditer(r"^(\S.*)\n=+\n", src, re.M))
+ends = [h.start() for h in heads[1:]] + [len(src)]
+sections = {h.group(1): src[h.end():e] for h, e in zip(heads, ends)}
+block = re.compile(r"^    \$ (git grep -l .*)\n((?:    \S+\n)+)", re.M)
+for want in ("An event of test_overhead", "A mode of test_overhead",
+	     "A map test of map_perf_test"):
+	check(want in sections and block.search(sections[want]) is not None,
+	      '%s: "%s" lists the files of an existing one ("$ git grep -l")' %
+	      (path, want))
+if subprocess.run(["git", "rev-parse", "--is-inside-work-tree"],
+		  capture_output=True).returncode:
+	print("ok - # SKIP %s: not in a git work tree, nothing to grep" % path)
+	sections = {}
+for title, text in sections.items():
+	for b in block.finditer(text):
+		cmd, listed = b.group(1), b.group(2).split()
+		run = subprocess.run(shlex.split(cmd), capture_output=True,
+				     text=True)
+		found = run.stdout.split()
+		check(run.returncode == 0 and listed == found,
+		      "%s: '%s' finds the %d files listed (%d found%s)" %
+		      (path, cmd, len(listed), len(found),
+		       "".join(", differing: " + f for f in sorted(set(found) ^ set(listed)))))
+		rest = text.replace(b.group(0), "")
+		for f in listed:
+			check("``%s``" % f in rest,
+			      '%s: "%s" says what %s holds' %
+			      (path, title, f))
 EOF
 
 # ---- the man pages ----

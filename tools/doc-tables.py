@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The manual's lists of modes, events and map tests, made from the
 programs' own tables through --list --json: the name, bits and help text
-of each entry are written once, in test_overhead_user.c and
-map_perf_test_user.c, and --help, --list, the man pages and
+of each entry are written once, in overhead/modes.c, overhead/events.c
+and maps/tests.c, and --help, --list, the man pages and
 Documentation/ all show them.
 
     tools/doc-tables.py [--check] DOCDIR TEST_OVERHEAD.json MAP_PERF_TEST.json
