@@ -70,7 +70,7 @@ void outcome_set(struct outcome *o, enum status st, const char *fmt, ...)
 /* "ok", "skipped", "FAILED", "disturbed" */
 const char *status_name(enum status st);
 
-/* ---- a family's options and arguments: bench_cmdline.c ---- */
+/* ---- a family's options and arguments: bench_parse.c, bench_cpus.c, bench_cmdline.c ---- */
 
 struct cpu_list {
 	int nr;

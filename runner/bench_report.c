@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include "bench_cmdline.h"
+#include "bench_cpus.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
 #include "bench_row.h"

@@ -24,6 +24,8 @@
 #include <sys/wait.h>
 #include <linux/perf_event.h>
 #include "bench_cmdline.h"
+#include "bench_cpus.h"
+#include "bench_parse.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
 #include "bench_output.h"
