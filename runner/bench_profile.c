@@ -33,6 +33,7 @@
 #include <jansson.h>
 #include "bench_profile.h"
 #include "bench_cpus.h"
+#include "bench_json.h"
 #include "bench_report.h"
 #include "bench_msg.h"
 #include "bench_row.h"

@@ -20,6 +20,7 @@
 #include <bpf/libbpf_version.h>
 #include "bench_cmdline.h"
 #include "bench_cpus.h"
+#include "bench_json.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
 #include "bench_row.h"
@@ -851,23 +852,6 @@ void progress_end(void)
 }
 
 /* ---- --json ---- */
-
-json_t *json_number(double v)
-{
-	/* NAN and infinities have no JSON spelling */
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* jansson refuses invalid UTF-8, e.g. a reason cut inside a character */
-json_t *json_text(const char *s)
-{
-	json_t *j;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	return j ? j : json_string(printable(s));
-}
 
 #define CPU_MODEL_LEN	128
 

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include "bench.h"
+/* json_number() and json_text(), for the families' JSON writers */
+#include "bench_json.h"
 
 /*
  * The summary table's columns both programs have, first: the row's name
@@ -72,10 +74,6 @@ int write_list(const struct bench_family *fam, const struct bench_rows *all,
 
 struct json_t;
 struct attach_kind;
-/* a double; null where JSON has no spelling (NAN, infinities) */
-struct json_t *json_number(double v);
-/* a string, made printable where it is no UTF-8; null for NULL */
-struct json_t *json_text(const char *s);
 /*
  * What --list says of a row's attach kind: the config options it needs
  * (and @extra_need), what the libbpf built against lacks of it, why a
