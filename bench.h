@@ -770,7 +770,7 @@ double row_prog_body(const struct bench_row *row);
  * in them read exact.
  */
 void format_hits(const struct bench_row *row, char *buf, size_t len);
-/* " [progs=4]", or "" */
+/* " [progs=4]", or "" (bench_row.c's) */
 void format_params(const struct bench_row *row, char *buf, size_t len);
 /*
  * @v with @prec decimals, or "-" where it is no number (NAN, infinite:

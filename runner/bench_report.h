@@ -66,8 +66,6 @@ void write_ktap(const struct bench_family *fam,
  * "Bail out! reason" (a failure), as kselftest.h ends a test early
  */
 void write_ktap_early(FILE *f, bool skip, const char *reason);
-/* "raw_tp task_rename [progs=4]": a row as KTAP and --profile name it */
-void format_row_name(const struct bench_row *row, char *buf, size_t len);
 /* --list's tables as JSON */
 int write_list(const struct bench_family *fam, const struct bench_rows *all,
 	       FILE *f);
