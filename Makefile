@@ -117,7 +117,7 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_report.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
 	  bench_verify.c bench_util.c bench_profile.c bench_output.c \
-	  bench_json.c bench_row.c)
+	  bench_json.c bench_row.c bench_skips.c)
 HEADERS := $(wildcard *.h runner/*.h overhead/*.h)
 # test_overhead's parts, one job per file (overhead/)
 test_overhead_SRCS := $(wildcard overhead/*.c)
@@ -311,7 +311,7 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
 	       bench_verify.c bench_report.c bench_table.c \
 	       bench_util.c bench_workers.c bench_profile.c bench_output.c \
-	       bench_json.c bench_row.c) \
+	       bench_json.c bench_row.c bench_skips.c) \
 	       overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

@@ -785,11 +785,11 @@ double row_detach_median(const struct bench_row *row);
 /* --prog-stats: ns in the program per run, NAN where it is missing */
 double row_prog_ns(const struct bench_row *row);
 /*
- * Skipped rows by reason. A kernel that cannot run a mode skips each of
- * its rows for one reason, and modes of one kind for the same reason but
- * their names ("fentry refused by this kernel", "fexit refused ..."): the
- * summary says each such reason once, for a group of rows. --json and
- * --list keep every row with its own reason.
+ * Skipped rows by reason (bench_skips.c). A kernel that cannot run a
+ * mode skips each of its rows for one reason, and modes of one kind for
+ * the same reason but their names ("fentry refused by this kernel",
+ * "fexit refused ..."): the summary says each such reason once, for a
+ * group of rows. --json and --list keep every row with its own reason.
  */
 struct skip_group {
 	int first;			/* index of its first row */

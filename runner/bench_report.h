@@ -88,9 +88,6 @@ void print_list(const struct bench_family *fam, const struct bench_rows *all);
  */
 const char *libbpf_version_text(void);
 
-/* @reason without @mode's name where it names it: the group's key */
-void skip_reason(const char *reason, const char *mode, char *buf,
-		 size_t len);
 /*
  * One updating line on stderr when it is a terminal: row @done of @total
  * in @round (-1: loading it), its unit @unit
