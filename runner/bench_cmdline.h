@@ -12,7 +12,7 @@
 
 #define EXIT_USAGE	2
 
-/* the command line's settings: bench_main.c's, handed to the families */
+/* the command line's settings (bench_settings.c), handed to the families */
 extern struct run_settings bench_rs;
 /* --compare, --fail-on-regression, --ignore-param, --threshold */
 extern struct compare_args compare_args;

@@ -1420,7 +1420,7 @@ struct ctx_spec {
 static const struct ctx_spec ctx_host = { "6.1.0-18-amd64", 2 };
 
 /*
- * What the runner would have decided (bench_main.c's), for the real
+ * What the runner would have decided (bench_settings.c's), for the real
  * writer's context: -r 5 over the default count on CPUs 0-1.
  */
 static int cpus_used[] = { 0, 1 };
