@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of bench_stats, bench_cmdline, bench_msg, bench_compare and
- * the uprobe targets' nop check against values computed by hand. Prints one "ok - " or "not ok - " line
- * per check, as tests/lib.sh does, and exits 1 when any failed. The
+ * Unit tests of bench_stats, bench_parse, bench_cpus, bench_cmdline,
+ * bench_msg, bench_compare and the uprobe targets' nop check against
+ * values computed by hand. Prints one "ok - " or "not ok - " line per
+ * check, as tests/lib.sh does, and exits 1 when any failed. The
  * results documents it compares are written by bench_report.c's own
  * write_results(), so that their schema is the programs'.
  *
@@ -293,7 +294,7 @@ static void test_verdict_degenerate(void)
 	      !strcmp(verdict_name(V_SLOWER), "slower"), "verdict names");
 }
 
-/* ---- the runner's pure helpers: bench_cmdline.c, bench_msg.c ---- */
+/* ---- the runner's pure helpers: bench_parse.c, bench_cpus.c, bench_msg.c ---- */
 
 /* parse_u64(@s, @min, @max) gives @want_err, and @want_val when 0 */
 static void u64_case(const char *s, __u64 min, __u64 max, int want_err,
