@@ -70,7 +70,7 @@ void outcome_set(struct outcome *o, enum status st, const char *fmt, ...)
 /* "ok", "skipped", "FAILED", "disturbed" */
 const char *status_name(enum status st);
 
-/* ---- a family's options and arguments: bench_cmdline.c ---- */
+/* ---- a family's options and arguments: bench_parse.c, bench_cpus.c, bench_cmdline.c ---- */
 
 struct cpu_list {
 	int nr;
@@ -770,7 +770,7 @@ double row_prog_body(const struct bench_row *row);
  * in them read exact.
  */
 void format_hits(const struct bench_row *row, char *buf, size_t len);
-/* " [progs=4]", or "" */
+/* " [progs=4]", or "" (bench_row.c's) */
 void format_params(const struct bench_row *row, char *buf, size_t len);
 /*
  * @v with @prec decimals, or "-" where it is no number (NAN, infinite:
@@ -785,11 +785,11 @@ double row_detach_median(const struct bench_row *row);
 /* --prog-stats: ns in the program per run, NAN where it is missing */
 double row_prog_ns(const struct bench_row *row);
 /*
- * Skipped rows by reason. A kernel that cannot run a mode skips each of
- * its rows for one reason, and modes of one kind for the same reason but
- * their names ("fentry refused by this kernel", "fexit refused ..."): the
- * summary says each such reason once, for a group of rows. --json and
- * --list keep every row with its own reason.
+ * Skipped rows by reason (bench_skips.c). A kernel that cannot run a
+ * mode skips each of its rows for one reason, and modes of one kind for
+ * the same reason but their names ("fentry refused by this kernel",
+ * "fexit refused ..."): the summary says each such reason once, for a
+ * group of rows. --json and --list keep every row with its own reason.
  */
 struct skip_group {
 	int first;			/* index of its first row */

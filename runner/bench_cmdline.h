@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The command line: bench_cmdline.c. The parsers a family calls
- * (parse_u64(), parse_name_list(), bench_cpus_arg(), ...) are in bench.h.
+ * (parse_u64(), parse_name_list(), bench_cpus_arg(), ...) are in bench.h;
+ * the pure ones are bench_parse.c's and bench_cpus.c's.
  */
 #ifndef __BENCH_CMDLINE_H
 #define __BENCH_CMDLINE_H
@@ -11,7 +12,7 @@
 
 #define EXIT_USAGE	2
 
-/* the command line's settings: bench_main.c's, handed to the families */
+/* the command line's settings (bench_settings.c), handed to the families */
 extern struct run_settings bench_rs;
 /* --compare, --fail-on-regression, --ignore-param, --threshold */
 extern struct compare_args compare_args;
@@ -38,17 +39,5 @@ struct json_t *options_json(const struct bench_family *fam);
 int select_cpus(void);
 /* BENCH_TEST_FAULT into bench_rs.fault (the test build's only): 0 or -1 */
 int read_fault(void);
-
-/* ---- pure functions ---- */
-
-/* a decimal fraction in [min, max] */
-int parse_double(const char *s, double min, double max, double *out);
-/* "0,2-3": each CPU once; -EINVAL, -E2BIG */
-int parse_cpu_ranges(const char *s, struct cpu_list *out);
-/* "N" (the first N of @allowed) or a list, every CPU in @allowed */
-int parse_cpus(const char *s, const struct cpu_list *allowed,
-	       struct cpu_list *out);
-bool cpu_list_has(const struct cpu_list *cpus, int cpu);
-void cpu_list_free(struct cpu_list *cpus);
 
 #endif /* __BENCH_CMDLINE_H */

@@ -27,7 +27,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench_kernel.h"
-#include "bench_cmdline.h"
+#include "bench_cpus.h"
 #include "bench_msg.h"
 #include "bench_workers.h"
 #include "bench_util.h"

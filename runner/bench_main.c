@@ -29,8 +29,6 @@
 /* --ktap: kselftest's status for a test that could not run (KSFT_SKIP) */
 #define EXIT_KSFT_SKIP		4
 
-struct run_settings bench_rs;
-
 static int exit_interrupted(void)
 {
 	int sig = bench_interrupted();

@@ -32,8 +32,8 @@
 #include <linux/perf_event.h>
 #include <jansson.h>
 #include "bench_profile.h"
-#include "bench_cmdline.h"
-#include "bench_report.h"
+#include "bench_cpus.h"
+#include "bench_json.h"
 #include "bench_msg.h"
 #include "bench_row.h"
 #include "bench_util.h"

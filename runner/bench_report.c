@@ -19,9 +19,12 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include "bench_cmdline.h"
+#include "bench_cpus.h"
+#include "bench_json.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
 #include "bench_row.h"
+#include "bench_skips.h"
 #include "bench_workers.h"
 #include "bench_attach.h"
 #include "bench_compare.h"
@@ -37,73 +40,6 @@
 #define MIN_OUTLIER_SAMPLES	5
 /* foreign hits above this share of all hits make a row noisy */
 #define FOREIGN_NOISY		0.01
-
-/* ---- rows ---- */
-
-struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
-				const char *variant)
-{
-	struct bench_row *row, *grown;
-	struct row_state *state;
-	int i;
-
-	if (rows->nr == rows->cap) {
-		rows->cap = rows->cap ? 2 * rows->cap : 64;
-		grown = realloc(rows->row, rows->cap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		/* bases point into the array: move them along */
-		for (i = 0; i < rows->nr; i++)
-			if (grown[i].base)
-				grown[i].base = grown + (grown[i].base - rows->row);
-		rows->row = grown;
-	}
-	state = calloc(1, sizeof(*state));
-	if (!state)
-		return NULL;
-	row = &rows->row[rows->nr++];
-	memset(row, 0, sizeof(*row));
-	row->name = name;
-	row->variant = variant;
-	row->nr_counters = 1;
-	row->hits_per_event = 1;
-	row->state = state;
-	state->prog_ns = NAN;
-	state->prog_clock_ns = NAN;
-	return row;
-}
-
-void row_add_param(struct bench_row *row, const char *key, long long value)
-{
-	if (row->nr_params < MAX_PARAMS)
-		row->params[row->nr_params++] =
-			(struct row_param){ key, value };
-}
-
-const struct row_param *row_param(const struct bench_row *row,
-				  const char *key)
-{
-	int i;
-
-	for (i = 0; i < row->nr_params; i++)
-		if (!strcmp(row->params[i].key, key))
-			return &row->params[i];
-	return NULL;
-}
-
-void format_params(const struct bench_row *row, char *buf, size_t len)
-{
-	size_t off = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < row->nr_params && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s=%lld",
-				i ? "," : " [", row->params[i].key,
-				row->params[i].value);
-	if (row->nr_params && off < len)
-		snprintf(buf + off, len - off, "]");
-}
 
 /* ---- summaries ---- */
 
@@ -243,13 +179,6 @@ const char *format_or_dash(char *buf, size_t len, int prec, double v)
 	else
 		snprintf(buf, len, "-");
 	return buf;
-}
-
-/* a character of a name: a mode's, a CPU's number */
-static bool word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
 
 /* ---- a row's caveats: a mark each in the table, a sentence in -v, JSON ---- */
@@ -644,151 +573,7 @@ void print_table(struct table *t, bool verbose)
 	}
 }
 
-/* ---- skipped rows, by reason ---- */
-
-void skip_reason(const char *reason, const char *mode, char *buf,
-		 size_t len)
-{
-	size_t n = strlen(mode), off = 0;
-	const char *p = reason;
-
-	/* "fentry refused by ..." and "(kprobe_multi link: ...)": dropped */
-	while (*p && off + 1 < len) {
-		if ((p == reason || !word_char(p[-1])) &&
-		    !strncmp(p, mode, n) && p[n] == ' ') {
-			p += n + 1;
-			continue;
-		}
-		buf[off++] = *p++;
-	}
-	buf[off] = '\0';
-}
-
-static void row_skip_reason(const struct bench_row *row, row_mode_fn mode,
-			    char *buf, size_t len)
-{
-	skip_reason(row->out.reason, mode(row), buf, len);
-}
-
-bool skip_group_has(const struct bench_rows *rows, const struct skip_group *g,
-		    row_mode_fn mode, int i)
-{
-	char reason[REASON_LEN];
-
-	if (rows->row[i].out.status != ST_SKIPPED)
-		return false;
-	row_skip_reason(&rows->row[i], mode, reason, sizeof(reason));
-	return !strcmp(reason, g->reason);
-}
-
-int skip_groups(const struct bench_rows *rows, const bool *in,
-		row_mode_fn mode, struct skip_group **groups)
-{
-	struct skip_group *g = NULL, *grown;
-	char reason[REASON_LEN];
-	int i, k, nr = 0;
-
-	for (i = 0; i < rows->nr; i++) {
-		if (rows->row[i].out.status != ST_SKIPPED || (in && !in[i]))
-			continue;
-		row_skip_reason(&rows->row[i], mode, reason, sizeof(reason));
-		for (k = 0; k < nr && strcmp(g[k].reason, reason); k++)
-			;
-		if (k == nr) {
-			grown = realloc(g, (nr + 1) * sizeof(*g));
-			if (!grown) {
-				free(g);
-				return -ENOMEM;
-			}
-			g = grown;
-			g[nr].first = i;
-			g[nr].nr = 0;
-			g[nr].modes = false;
-			snprintf(g[nr++].reason, REASON_LEN, "%s", reason);
-		}
-		g[k].nr++;
-		if (strcmp(mode(&rows->row[i]), mode(&rows->row[g[k].first])))
-			g[k].modes = true;
-	}
-	*groups = g;
-	return nr;
-}
-
-const char *skip_group_reason(const struct bench_rows *rows,
-			      const struct skip_group *g)
-{
-	/* "no tracepoint ..." of a tracepoint row keeps its word */
-	return g->modes ? g->reason : rows->row[g->first].out.reason;
-}
-
-/* the row's column that is not its mode: an event, or a map test */
-static const char *row_other(const struct bench_row *row, row_mode_fn mode)
-{
-	return mode(row) == row->name ? row->variant : row->name;
-}
-
-void skip_group_label(const struct bench_rows *rows, const bool *in,
-		      const struct skip_group *g, row_mode_fn mode,
-		      row_mode_fn mode_of, char *buf, size_t len)
-{
-	const struct bench_row *first = &rows->row[g->first];
-	const char *other = row_other(first, mode), *seen[32];
-	char params[64];
-	int i, k, nr_seen = 0;
-	size_t off = 0;
-
-	if (g->nr == 1 && !mode_of) {
-		format_params(first, params, sizeof(params));
-		snprintf(buf, len, "%s %s%s", first->name, first->variant,
-			 params);
-		return;
-	}
-	buf[0] = '\0';
-	for (i = g->first; i < rows->nr && off < len; i++) {
-		const struct bench_row *row = &rows->row[i];
-
-		if ((in && !in[i]) || !skip_group_has(rows, g, mode, i))
-			continue;
-		if (other && strcmp(row_other(row, mode), other))
-			other = NULL;
-		/* each mode once, where it first comes */
-		for (k = 0; k < nr_seen && strcmp(seen[k], mode(row)); k++)
-			;
-		if (k < nr_seen)
-			continue;
-		if (nr_seen < 32)
-			seen[nr_seen++] = mode(row);
-		off += snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
-				(mode_of ?: mode)(row));
-	}
-	if (other && off < len)
-		off += snprintf(buf + off, len - off, " %s", other);
-	if (g->nr > 1 && off < len)
-		snprintf(buf + off, len - off, " (%d rows)", g->nr);
-}
-
-void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode)
-{
-	struct skip_group *g;
-	char label[256];
-	int i, nr, skipped = 0;
-
-	nr = skip_groups(rows, NULL, mode, &g);
-	for (i = 0; i < nr; i++)
-		skipped += g[i].nr;
-	if (nr > 0)
-		printf("Skipped (%d row%s; --json gives each its reason):\n",
-		       skipped, skipped > 1 ? "s" : "");
-	for (i = 0; i < nr; i++) {
-		skip_group_label(rows, NULL, &g[i], mode, NULL, label,
-				 sizeof(label));
-		printf_folded("  %s: %s", label, skip_group_reason(rows, &g[i]));
-	}
-	if (nr > 0)
-		free(g);
-	else if (nr < 0)
-		printf("Skipped: some rows (out of memory to list them; --json has them)\n");
-}
+/* ---- runs the kernel skipped, excused ---- */
 
 void excused_line(const struct bench_rows *rows, char *buf, size_t len)
 {
@@ -850,23 +635,6 @@ void progress_end(void)
 }
 
 /* ---- --json ---- */
-
-json_t *json_number(double v)
-{
-	/* NAN and infinities have no JSON spelling */
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* jansson refuses invalid UTF-8, e.g. a reason cut inside a character */
-json_t *json_text(const char *s)
-{
-	json_t *j;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	return j ? j : json_string(printable(s));
-}
 
 #define CPU_MODEL_LEN	128
 
@@ -1518,14 +1286,6 @@ static void ktap_figure(json_t *o, char *buf, size_t len)
 				json_number_value(ci));
 	if (off < len)
 		snprintf(buf + off, len - off, " %s", unit);
-}
-
-void format_row_name(const struct bench_row *row, char *buf, size_t len)
-{
-	char params[128];
-
-	format_params(row, params, sizeof(params));
-	snprintf(buf, len, "%s %s%s", row->name, row->variant, params);
 }
 
 void write_ktap(const struct bench_family *fam,

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include "bench.h"
+/* json_number() and json_text(), for the families' JSON writers */
+#include "bench_json.h"
 
 /*
  * The summary table's columns both programs have, first: the row's name
@@ -64,18 +66,12 @@ void write_ktap(const struct bench_family *fam,
  * "Bail out! reason" (a failure), as kselftest.h ends a test early
  */
 void write_ktap_early(FILE *f, bool skip, const char *reason);
-/* "raw_tp task_rename [progs=4]": a row as KTAP and --profile name it */
-void format_row_name(const struct bench_row *row, char *buf, size_t len);
 /* --list's tables as JSON */
 int write_list(const struct bench_family *fam, const struct bench_rows *all,
 	       FILE *f);
 
 struct json_t;
 struct attach_kind;
-/* a double; null where JSON has no spelling (NAN, infinities) */
-struct json_t *json_number(double v);
-/* a string, made printable where it is no UTF-8; null for NULL */
-struct json_t *json_text(const char *s);
 /*
  * What --list says of a row's attach kind: the config options it needs
  * (and @extra_need), what the libbpf built against lacks of it, why a
@@ -92,9 +88,6 @@ void print_list(const struct bench_family *fam, const struct bench_rows *all);
  */
 const char *libbpf_version_text(void);
 
-/* @reason without @mode's name where it names it: the group's key */
-void skip_reason(const char *reason, const char *mode, char *buf,
-		 size_t len);
 /*
  * One updating line on stderr when it is a terminal: row @done of @total
  * in @round (-1: loading it), its unit @unit

@@ -106,4 +106,10 @@ struct row_state {
 	struct row_profile *profile;	/* --profile's; NULL: not profiled */
 };
 
+/*
+ * "raw_tp task_rename [progs=4]": a row as KTAP and --profile name it
+ * (bench_row.c, with bench_add_row() and the row's parameters)
+ */
+void format_row_name(const struct bench_row *row, char *buf, size_t len);
+
 #endif /* __BENCH_ROW_H */

@@ -106,4 +106,14 @@ const char *task_frozen(pid_t pid);
 /* a line of kallsyms, "address type name [module]": a text symbol's name */
 const char *text_symbol(const char *line, char *sym);
 
+/*
+ * a character of a name: a mode's, a CPU's number (where a reason
+ * names one, for the report and the skip groups)
+ */
+static inline bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
 #endif /* __BENCH_UTIL_H */

@@ -152,6 +152,7 @@ extern const char *const known_quantities[NR_QUANTITIES];
 const char *get_string(const json_t *obj, const char *key);
 int load_side(struct compare *c, enum compare_side which,
 	      const struct ignored *ig);
+void free_side(struct side *s);
 void free_file(struct bench_file *f);
 void sort_ignored(const struct compare_args *args, struct ignored *ig);
 int find_context_diffs(struct compare *c);
@@ -166,7 +167,6 @@ void pool_values(const json_t *values, const json_t *rounds,
 		 struct pool *p);
 bool poolable(const struct row *r);
 int index_side(struct side *s);
-void free_side(struct side *s);
 int match_sides(struct compare *c);
 bool threshold_widened(const struct compare *c);
 /* between single runs the threshold grows by this many base rows' shifts */

@@ -198,16 +198,6 @@ int index_side(struct side *s)
 	return 0;
 }
 
-void free_side(struct side *s)
-{
-	int i;
-
-	for (i = 0; i < s->nr_files; i++)
-		free_file(&s->files[i]);
-	free(s->sorted);
-	free(s->groups);
-}
-
 /* ---- verdicts ---- */
 
 /* what Welch's test reads of a pool: its count, mean and stddev */

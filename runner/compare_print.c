@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench_msg.h"
-#include "bench_report.h"
+#include "bench_skips.h"
 #include "bench_stats.h"
 #include "bench_table.h"
 #include "bench_util.h"

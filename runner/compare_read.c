@@ -757,6 +757,17 @@ int load_side(struct compare *c, enum compare_side which,
 	return 0;
 }
 
+/* its files, and the index compare_pool.c's index_side() made of them */
+void free_side(struct side *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr_files; i++)
+		free_file(&s->files[i]);
+	free(s->sorted);
+	free(s->groups);
+}
+
 void sort_ignored(const struct compare_args *args, struct ignored *ig)
 {
 	ig->nr = args->nr_ignore;

@@ -199,6 +199,7 @@ stale-removed|memcg_create|remove_stale_cgroups(cg->parent);|;|test_matrix.sh:ki
 consumer-timed|consumer_stop|if (!joined_within(c, STOP_WAIT_NS)) {|if (pthread_join(c->thread, NULL)) {|test_matrix.sh:kinds|consumer-frozen1: ended in
 consumer-thawed|consumer_stop|thaw_out(tid);|;|test_matrix.sh:kinds|consumer-frozen1: ended in
 pool-stopped|pool_run|if (!pool->go) {|if (0) {|test_stats.sh|pool: a stopped pool runs nothing
+cycle-cpus-cmdline|parse_cpus|if (parse_u64(s, 1, allowed->nr, \&n))|if (parse_u64(s, 1, allowed->nr, \&n) \|\| (!n \&\& bench_count_arg(s, 1, "CPUs")))|test_layers.sh|runner: no cycle between runner objects
 EOF
 )
 

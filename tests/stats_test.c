@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of bench_stats, bench_cmdline, bench_msg, bench_compare and
- * the uprobe targets' nop check against values computed by hand. Prints one "ok - " or "not ok - " line
- * per check, as tests/lib.sh does, and exits 1 when any failed. The
+ * Unit tests of bench_stats, bench_parse, bench_cpus, bench_cmdline,
+ * bench_msg, bench_compare and the uprobe targets' nop check against
+ * values computed by hand. Prints one "ok - " or "not ok - " line per
+ * check, as tests/lib.sh does, and exits 1 when any failed. The
  * results documents it compares are written by bench_report.c's own
  * write_results(), so that their schema is the programs'.
  *
@@ -24,6 +25,8 @@
 #include <sys/wait.h>
 #include <linux/perf_event.h>
 #include "bench_cmdline.h"
+#include "bench_cpus.h"
+#include "bench_parse.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
 #include "bench_output.h"
@@ -291,7 +294,7 @@ static void test_verdict_degenerate(void)
 	      !strcmp(verdict_name(V_SLOWER), "slower"), "verdict names");
 }
 
-/* ---- the runner's pure helpers: bench_cmdline.c, bench_msg.c ---- */
+/* ---- the runner's pure helpers: bench_parse.c, bench_cpus.c, bench_msg.c ---- */
 
 /* parse_u64(@s, @min, @max) gives @want_err, and @want_val when 0 */
 static void u64_case(const char *s, __u64 min, __u64 max, int want_err,
@@ -1418,7 +1421,7 @@ struct ctx_spec {
 static const struct ctx_spec ctx_host = { "6.1.0-18-amd64", 2 };
 
 /*
- * What the runner would have decided (bench_main.c's), for the real
+ * What the runner would have decided (bench_settings.c's), for the real
  * writer's context: -r 5 over the default count on CPUs 0-1.
  */
 static int cpus_used[] = { 0, 1 };

@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The runner's files call down, never round: from nm of each object of
+# runner/ (build/dynamic/, which make all builds), what it defines and
+# what it needs, the graph of which file needs which. A cycle in it (two
+# files that need each other, or a ring of them) fails, named file by
+# file with the symbols that make each step, as does a runner object that
+# needs a family's symbol (overhead/, maps/, the programs' *_user.c): the
+# runner sits under both programs. Builds nothing; needs no root and no
+# BPF. (The families' own files are not held to it yet: their tables
+# live in the programs' user files, which their parts call back.)
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+OBJ=${LAYERS_OBJ:-build/dynamic}
+
+checks_from python3 - "$OBJ" <<'EOF'
+import glob, os, subprocess, sys
+
+obj = sys.argv[1]
+
+def symbols(path):
+	"""what the object at @path defines, and what it needs from others"""
+	out = subprocess.run(["nm", path], capture_output=True, text=True,
+			     check=True).stdout
+	defs, uses = set(), set()
+	for line in out.splitlines():
+		f = line.split()
+		if len(f) == 2 and f[0] == "U":
+			uses.add(f[1])
+		elif len(f) == 3 and f[1].isupper() and f[1] != "U":
+			defs.add(f[2])
+	return defs, uses
+
+# the runner's sources, each with its object: a stale object (or an old
+# one of a file since moved away) would make a graph of another tree
+sources = sorted(glob.glob("runner/*.c"))
+objects, stale = {}, []
+for src in sources:
+	o = os.path.join(obj, src[:-2] + ".o")
+	name = os.path.basename(src)
+	if not os.path.exists(o) or os.path.getmtime(o) < os.path.getmtime(src):
+		stale.append(name)
+	objects[name] = o
+if not sources or stale:
+	print("not ok - runner: every object built from its source "
+	      "(run make; missing or older: %s)" % " ".join(stale or ["all"]))
+	sys.exit(0)
+print("ok - runner: every object built from its source (%d files)" %
+      len(sources))
+
+defs, uses, owner = {}, {}, {}
+for name, o in objects.items():
+	defs[name], uses[name] = symbols(o)
+	for s in defs[name]:
+		owner.setdefault(s, name)
+# file -> file it needs -> the symbols it needs there
+need = {n: {} for n in objects}
+for n in objects:
+	for s in uses[n]:
+		d = owner.get(s)
+		if d and d != n:
+			need[n].setdefault(d, []).append(s)
+
+# Tarjan's strongly connected components: each of more than one file
+# holds a cycle
+index, low, stack, on, sccs = {}, {}, [], set(), []
+def connect(v):
+	index[v] = low[v] = len(index)
+	stack.append(v)
+	on.add(v)
+	for w in sorted(need[v]):
+		if w not in index:
+			connect(w)
+			low[v] = min(low[v], low[w])
+		elif w in on:
+			low[v] = min(low[v], index[w])
+	if low[v] == index[v]:
+		scc = []
+		while True:
+			w = stack.pop()
+			on.discard(w)
+			scc.append(w)
+			if w == v:
+				break
+		if len(scc) > 1:
+			sccs.append(set(scc))
+sys.setrecursionlimit(10000)
+for v in sorted(need):
+	if v not in index:
+		connect(v)
+
+def ring(scc):
+	"""one cycle through @scc's first file, by a breadth-first search"""
+	start = min(scc)
+	prev, todo = {start: None}, [start]
+	while todo:
+		v = todo.pop(0)
+		for w in sorted(need[v]):
+			if w == start:
+				path = [v]
+				while prev[path[-1]]:
+					path.append(prev[path[-1]])
+				path.reverse()
+				return path + [start]
+			if w in scc and w not in prev:
+				prev[w] = v
+				todo.append(w)
+
+def step(a, b):
+	syms = sorted(need[a][b])
+	more = " ..." if len(syms) > 3 else ""
+	return "%s -> %s (%s%s)" % (a, b, " ".join(syms[:3]), more)
+
+# each knot of files that need each other: one cycle in it, step by step
+for scc in sorted(sccs, key=min):
+	path = ring(scc)
+	print("cycle: " + "; ".join(step(a, b) for a, b in zip(path, path[1:])))
+	if len(scc) > len(path) - 1:
+		print("  one of the cycles among %s" % " ".join(sorted(scc)))
+if sccs:
+	print("not ok - runner: no cycle between runner objects: %s" %
+	      ", ".join(" -> ".join(ring(s)) for s in sorted(sccs, key=min)))
+else:
+	print("ok - runner: no cycle between runner objects (%d files, %d "
+	      "needs between them)" % (len(need),
+				       sum(len(d) for d in need.values())))
+
+# what the families define: the runner must need none of it
+family = {}
+for o in sorted(glob.glob(os.path.join(obj, "overhead", "*.o")) +
+		glob.glob(os.path.join(obj, "maps", "*.o")) +
+		glob.glob(os.path.join(obj, "*_user.o"))):
+	for s in symbols(o)[0]:
+		family.setdefault(s, os.path.relpath(o, obj))
+up = sorted("%s -> %s (%s)" % (n, family[s], s)
+	    for n in objects for s in uses[n] - set(owner) if s in family)
+if not family:
+	print("ok - # SKIP runner: needs nothing of a family's: no family "
+	      "object in %s (run make)" % obj)
+elif up:
+	print("not ok - runner: needs nothing of a family's: " + "; ".join(up))
+else:
+	print("ok - runner: needs nothing of a family's (overhead/, maps/, "
+	      "*_user.c)")
+EOF
+finish
