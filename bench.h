@@ -674,6 +674,11 @@ struct row_summary {
 	int nr_units;		/* the units counted, @units.n rounds' */
 	bool has_overhead;
 	struct overhead overhead;
+	/*
+	 * The overhead as a share of the base, in %: each unit's over its
+	 * own base samples, averaged as @overhead is (@share.pct unused)
+	 */
+	struct overhead share;
 	double ratio;		/* ns per event against base's; NAN: no base */
 	double foreign_share;	/* foreign hits among all hits */
 	bool imprecise;		/* stopped short of --precision */

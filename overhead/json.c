@@ -49,8 +49,10 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 	json_object_set_new(o, "hooked", r->hooked ? json_string(r->hooked) :
 			    json_null());
 	/* a bare call's few ns make a percentage meaningless */
-	if (r->ev->base_is_call)
+	if (r->ev->base_is_call) {
 		json_object_set_new(o, "overhead_pct", json_null());
+		json_object_set_new(o, "overhead_share", json_null());
+	}
 	/* figures: of a row that has one */
 	if (row_param(row, "progs"))
 		json_object_set_new(o, "marginal_ns_per_prog",
@@ -65,6 +67,7 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 		/* the events only proved the attachment: no event cost */
 		json_object_set_new(o, "overhead_ns", json_null());
 		json_object_set_new(o, "overhead_pct", json_null());
+		json_object_set_new(o, "overhead_share", json_null());
 		/* its attach and detach are its figures */
 		if (!row_has_figure(row)) {
 			json_object_set_new(o, "attach_ns", json_null());

@@ -126,7 +126,7 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 	const struct row_state *st = row->state;
 	struct sample_stats base_ns, ns;
 	bool flags[MAX_SAMPLES];
-	double mean[MAX_UNITS];
+	double mean[MAX_UNITS], share[MAX_UNITS];
 	int nr;
 
 	memset(s, 0, sizeof(*s));
@@ -151,6 +151,10 @@ void row_summarize(const struct bench_row *row, struct row_summary *s)
 	stats_overhead(mean, nr, base_ns.mean, &s->overhead);
 	s->has_overhead = true;
 	s->ratio = ns.mean / base_ns.mean;
+	/* each unit's share of its own base, its rounds' means averaged */
+	stats_shares(st->unit, st->unit_base_ns, st->nr_units, share);
+	nr = stats_cluster_means(share, st->unit_round, st->nr_units, mean);
+	stats_overhead(mean, nr, 0, &s->share);
 	s->below_base = s->overhead.value + s->overhead.ci95 < 0;
 }
 
@@ -778,7 +782,10 @@ static json_t *units_json(const struct bench_row *row,
 {
 	const struct row_state *st = row->state;
 
-	return json_pack("{s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	double share[MAX_UNITS];
+
+	stats_shares(st->unit, st->unit_base_ns, st->nr_units, share);
+	return json_pack("{s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"quantity", st->paired ? "overhead_ns" : "ns_per_event",
 		"n", st->nr_units,
 		"observations", s->units.n,
@@ -788,6 +795,9 @@ static json_t *units_json(const struct bench_row *row,
 		"ns", samples_json(st->unit_ns, st->nr_units),
 		"base_ns", st->paired ?
 			samples_json(st->unit_base_ns, st->nr_units) :
+			json_null(),
+		/* each unit's overhead over its own base, in % */
+		"shares", st->paired ? samples_json(share, st->nr_units) :
 			json_null(),
 		"rounds", json_array_of(st->unit_round, st->nr_units,
 					 json_integer),
@@ -811,7 +821,7 @@ static void stats_json(json_t *o, const struct bench_row *row,
 		json_array_append_new(outliers, json_boolean(flags[i]));
 	json_object_update_new(o, json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b,"
-		" s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:b, s:b}",
+		" s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:b, s:b}",
 		"samples", samples_json(st->rate, st->nr),
 		"outliers", outliers,
 		"mean", json_number(s->rate.mean),
@@ -833,6 +843,12 @@ static void stats_json(json_t *o, const struct bench_row *row,
 			"ci95", json_number(s->overhead.ci95),
 			"units", s->nr_units,
 			"observations", s->overhead.n) :
+			json_null(),
+		"overhead_share", has ? json_pack("{s:o, s:o, s:i, s:i}",
+			"value", json_number(s->share.value),
+			"ci95", json_number(s->share.ci95),
+			"units", s->nr_units,
+			"observations", s->share.n) :
 			json_null(),
 		"overhead_pct", has ? json_number(s->overhead.pct) : json_null(),
 		"ratio_to_base", has ? json_number(s->ratio) : json_null(),

@@ -130,6 +130,15 @@ void stats_overhead(const double *unit, int n, double base_ns,
 	o->pct = base_ns != 0 ? 100 * o->value / base_ns : NAN;
 }
 
+void stats_shares(const double *unit, const double *base_ns, int n,
+		  double *share)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[i] : NAN;
+}
+
 int stats_cluster_means(const double *x, const int *cluster, int n,
 			double *mean)
 {

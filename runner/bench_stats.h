@@ -63,6 +63,17 @@ void stats_overhead(const double *unit, int n, double base_ns,
 		    struct overhead *o);
 
 /*
+ * Each unit's overhead as a share of its own base, in %: share[i] =
+ * 100 * unit[i] / base_ns[i], the base samples of the same unit. The
+ * host slows kernel work by a factor that moves a unit's row and base
+ * alike, so the share moves less than the overhead; it is averaged as
+ * the overhead is (a round's units one observation), not taken from the
+ * means. A base of 0 or less gives NAN.
+ */
+void stats_shares(const double *unit, const double *base_ns, int n,
+		  double *share);
+
+/*
  * The mean of each cluster of @x (x[i] is in cluster[i]), in the order
  * each cluster first comes, into @mean (room for @n): how many. Units
  * that ran close in time share the machine's state there, so the

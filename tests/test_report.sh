@@ -44,6 +44,13 @@ jexpect "units: raw_tp's units are its ns per event less its base's, in rounds 0
 	'all(u["quantity"] == "overhead_ns" and u["rounds"] == [0, 1, 2, 3] and all(abs(v - (n - b)) < 1e-6 for v, n, b in zip(u["values"], u["ns"], u["base_ns"])) for u in (r["units"] for r in rows(name="raw_tp", status="ok")))'
 jexpect "units: the overhead is the units' mean, its ci95 Student's t over them" "$T_TMP/units.json" \
 	'all(abs(r["overhead_ns"]["value"] - sum(r["units"]["values"]) / 4) < 1e-6 and abs(r["overhead_ns"]["ci95"] - 3.182446 * (sum((v - r["overhead_ns"]["value"]) ** 2 for v in r["units"]["values"]) / 3) ** 0.5 / 2) < 1e-3 for r in rows(name="raw_tp", status="ok"))'
+# the share of the base: each unit's overhead over its own base samples,
+# then averaged as the overhead is, over each round's units, then over the
+# rounds (4 of them, Student's t at 3 degrees of freedom)
+jexpect "units: the share is each unit's overhead over its own base, in %" "$T_TMP/units.json" \
+	'all(len(u["shares"]) == 4 and all(abs(s - 100 * v / b) < 1e-6 for s, v, b in zip(u["shares"], u["values"], u["base_ns"])) for u in (r["units"] for r in rows(name="raw_tp", status="ok")))'
+jexpect "units: the share's value is the mean of its rounds' means, its ci95 Student's t over them" "$T_TMP/units.json" \
+	'all((lambda u, o: (lambda m: o["observations"] == len(m) == 4 and o["units"] == 4 and abs(o["value"] - sum(m) / len(m)) < 1e-6 and abs(o["ci95"] - 3.182446 * (sum((x - sum(m) / len(m)) ** 2 for x in m) / 3) ** 0.5 / 2) < 1e-3)([sum(s for s, k in zip(u["shares"], u["rounds"]) if k == g) / u["rounds"].count(g) for g in sorted(set(u["rounds"]))]))(r["units"], r["overhead_share"]) for r in rows(name="raw_tp", status="ok"))'
 
 # --- a round's units are one observation; -r N gives N rounds, one unit
 # a session, so N observations: a row without a base, whose programs stay
@@ -58,7 +65,7 @@ jexpect "-r 4: overhead_ns has its units and observations, 4 each" "$T_TMP/units
 	'all(r["overhead_ns"]["units"] == r["units"]["n"] == 4 and r["overhead_ns"]["observations"] == r["units"]["observations"] == 4 for r in rows(name="raw_tp", status="ok"))'
 BIN=chrt run_json_fig one 'r["name"] == "raw_tp"' -f 1 ./test_overhead -c 1 -n 5000 -r 1 -m base,raw_tp -e getpgid
 fig_expect "-r 1: one observation, no interval: null in the JSON" one 'r["name"] == "raw_tp"' \
-	'all(r["units"]["observations"] == 1 and r["units"]["ci95"] is None and r["overhead_ns"]["ci95"] is None for r in rows(name="raw_tp", status="ok"))' &&
+	'all(r["units"]["observations"] == 1 and r["units"]["ci95"] is None and r["overhead_ns"]["ci95"] is None and r["overhead_share"]["ci95"] is None and r["overhead_share"]["value"] is not None for r in rows(name="raw_tp", status="ok"))' &&
 	expect "-r 1: no interval: '± -' in the summary" grep -qE '^ +raw_tp +getpgid +[+-][0-9.]+ ± - .* (ok|verified)( |$)' "$T_TMP/one.out"
 expect "-r 1: no nan or inf anywhere in the output" not_grep -iwE 'nan|-?inf' "$T_TMP/one.out" "$T_TMP/one.err"
 
