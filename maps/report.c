@@ -210,7 +210,7 @@ static void row_figure(const struct bench_row *row,
 	f->value /= r->test->ops;
 	f->ci95 /= r->test->ops;
 	if (s->has_overhead)
-		f->share_pct = s->overhead.pct;
+		f->share_pct = s->share.value;
 }
 
 static void add_row(const struct run_settings *rs, struct table *t,

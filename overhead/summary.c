@@ -63,9 +63,9 @@ static void row_figure(const struct bench_row *row,
 	f->value = s->overhead.value;
 	f->ci95 = s->overhead.ci95;
 	f->sign = true;
-	/* json.c leaves overhead_pct null for the same rows */
+	/* json.c leaves overhead_pct and overhead_share null for these rows */
 	if (!r->ev->base_is_call)
-		f->share_pct = s->overhead.pct;
+		f->share_pct = s->share.value;
 }
 
 static void add_row(const struct run_settings *rs, struct table *t,

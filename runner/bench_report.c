@@ -497,6 +497,11 @@ int summary_row(const struct run_settings *rs, struct table *t,
 	table_set(t, i, SUMMARY_FIGURE, "%s", a);
 	table_set(t, i, SUMMARY_CI, "%s", b);
 	format_share(f.share_pct, a, sizeof(a));
+	/* -v: the share's interval, to the share's own decimals */
+	if (rs->verbosity > 1 && isfinite(f.share_pct) &&
+	    isfinite(s->share.ci95))
+		snprintf(a + strlen(a), sizeof(a) - strlen(a), " ± %.*f",
+			 fabs(f.share_pct) < 9.95 ? 1 : 0, s->share.ci95);
 	/* a row whose base has no figure has no overhead either */
 	table_set(t, i, SUMMARY_SHARE, "%s", !s->has_overhead && row->base &&
 		  row->base != row ? "no base" : a);

@@ -8,7 +8,8 @@ run's --json. CHECK is
   summary   a run's summary: no line wider than COLS; one table line per
             row that ran, its name and figure whole (the figure as the
             JSON gives it, shown to the precision its interval gives it),
-            its verdict, its notes' marks those the JSON's fields give;
+            its verdict, its share of its base (vs base) the JSON's
+            overhead_share, its notes' marks those the JSON's fields give;
             the legend's count of each mark that of the rows' marks; a
             disturbed or failed row's reason on a line of its own
   short     --format short: no line wider than COLS (72), one line per
@@ -170,6 +171,8 @@ def summary(out, d, cols, tag):
 	    "%d lines" % len(table))
 	notes_at = head.find("notes") if re.search(r"\bnotes$", head.rstrip()) else -1
 	bad_name, bad_fig, bad_verdict, bad_marks, bad_json_marks = [], [], [], [], []
+	bad_share = []
+	has_share = re.search(r"\bvs base\b", head) is not None
 	count = {m: 0 for m in MARKS}
 	for r in ran:
 		if tool == "test_overhead":
@@ -191,6 +194,10 @@ def summary(out, d, cols, tag):
 			bad_verdict.append("%s: '%s'" % (row_name(r), verdict(r)))
 		if r["status"] != "ok":
 			continue
+		sh = (r.get("overhead_share") or {}).get("value")
+		if has_share and sh is not None and \
+		   not re.search(r"\s%s(\s|$)" % re.escape(share(sh)), line):
+			bad_share.append("%s: '%s' not in '%s'" % (row_name(r), share(sh), line))
 		want = marks(r)
 		if r["marks"] != want:
 			bad_json_marks.append("%s: JSON '%s', its fields '%s'" %
@@ -207,6 +214,8 @@ def summary(out, d, cols, tag):
 	    "; ".join(bad_fig[:3]))
 	say(not bad_verdict, "%s: each row's verdict (verified, FAILED and its CPU)" % tag,
 	    "; ".join(bad_verdict[:3]))
+	say(not bad_share, "%s: each row's vs base is the JSON's overhead_share" % tag,
+	    "; ".join(bad_share[:3]))
 	say(not bad_json_marks, "%s: the JSON's marks are those its fields give" % tag,
 	    "; ".join(bad_json_marks[:3]))
 	text = unfold(lines)
