@@ -33,6 +33,10 @@ when there is one. NAME is one of:
                 summary its rows
   no-interval   an ok row with two observations or more and no finite
                 interval (units.ci95, overhead_ns.ci95, ns_per_op.ci95)
+  share         an ok row with a share of its base (overhead_ns and
+                overhead_pct) without a finite overhead_share.value, or
+                with two observations or more and no finite
+                overhead_share.ci95; an overhead_share on any other row
   not-ok-figure a figure on a row that is not ok (samples, a mean, an
                 overhead, ns per op, a rate, a --memory or --attach-time
                 figure, a profile, prog stats, a fit)
@@ -57,7 +61,8 @@ SIGNALS = (129, 130, 137, 143)
 WRITE_FAILED = re.compile(r"writing .* failed|stdout is closed|cannot write")
 # a row's figures: none may be there on a row that is not ok
 FIGURES = ("mean", "stddev", "min", "max", "cv", "ci95", "ns_per_event",
-	   "units", "overhead_ns", "overhead_pct", "ratio_to_base",
+	   "units", "overhead_ns", "overhead_share", "overhead_pct",
+	   "ratio_to_base",
 	   "rate_per_cpu", "ns_per_op", "prog_ns_per_run",
 	   "marginal_ns_per_prog", "attach_ns_per_function",
 	   "consumer_rate", "consumer_ns_per_record", "profile")
@@ -163,7 +168,8 @@ class Checker:
 		u = r.get("units")
 		if isinstance(u, dict):
 			n = u.get("n")
-			for k in ("values", "ns", "base_ns", "rounds", "counts", "retries"):
+			for k in ("values", "ns", "base_ns", "shares", "rounds", "counts",
+				  "retries"):
 				if u.get(k) is not None and len(u[k]) != n:
 					bad("units.%s has %d entries for units.n %s" % (k, len(u[k]), n))
 			rounds = u.get("rounds")
@@ -171,7 +177,7 @@ class Checker:
 			   u["observations"] != len(set(rounds)):
 				bad("units.observations %s, yet the units ran in %d rounds" % (
 					u["observations"], len(set(rounds))))
-			for fig in ("overhead_ns", "ns_per_op"):
+			for fig in ("overhead_ns", "overhead_share", "ns_per_op"):
 				o = r.get(fig)
 				if not isinstance(o, dict):
 					continue
@@ -205,6 +211,26 @@ class Checker:
 				self.bad(path, r, "no-interval", "%d observations, %s.ci95 %r" % (
 					self.observations(r), fig, o.get("ci95")))
 
+	def share(self, path, r):
+		# a file written before the share: nothing to hold
+		if r["status"] != "ok" or "overhead_share" not in r:
+			return
+		o = r["overhead_share"]
+		has = isinstance(r.get("overhead_ns"), dict) and \
+		      r.get("overhead_pct") is not None
+		if not has:
+			if o is not None:
+				self.bad(path, r, "share", "overhead_share %r, yet no "
+					 "overhead's share (overhead_ns %r, overhead_pct %r)" % (
+						 o, r.get("overhead_ns"), r.get("overhead_pct")))
+			return
+		if not isinstance(o, dict) or not finite(o.get("value")):
+			self.bad(path, r, "share", "an overhead of %r%% of its base, "
+				 "overhead_share %r" % (r["overhead_pct"], o))
+		elif self.observations(r) >= 2 and not finite(o.get("ci95")):
+			self.bad(path, r, "share", "%d observations, overhead_share.ci95 %r" % (
+				self.observations(r), o.get("ci95")))
+
 	def not_ok_figure(self, path, r):
 		if r["status"] == "ok":
 			return
@@ -234,6 +260,7 @@ class Checker:
 			self.outside(path, r)
 			self.counts(path, r)
 			self.interval(path, r)
+			self.share(path, r)
 			self.not_ok_figure(path, r)
 		if rc is None or rc in SIGNALS:
 			return

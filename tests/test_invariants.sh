@@ -27,7 +27,8 @@ base = {"name": "base", "variant": "getpgid", "status": "ok", "reason": None,
 		  "mean": 1220.0, "ci95": 300.0, "values": [1213.0, 1223.0],
 		  "ns": [1213.0, 1223.0], "base_ns": None, "rounds": [0, 1],
 		  "counts": [1000, 1000], "retries": [False, False]},
-	"overhead_ns": None, "overhead_pct": None, "ratio_to_base": None,
+	"overhead_ns": None, "overhead_share": None, "overhead_pct": None,
+	"ratio_to_base": None,
 	"precise": False, "below_base": False, "stop": "with its rows",
 	"fed": True, "events": 8000, "hits": None}
 row = {"name": "raw_tp", "variant": "getpgid", "status": "ok", "reason": None,
@@ -40,10 +41,12 @@ row = {"name": "raw_tp", "variant": "getpgid", "status": "ok", "reason": None,
        "units": {"quantity": "overhead_ns", "n": 2, "observations": 2,
 		 "mean": 106.5, "ci95": 40.0, "values": [120.0, 93.0],
 		 "ns": [1333.0, 1316.0], "base_ns": [1213.0, 1223.0],
-		 "rounds": [0, 1], "counts": [1000, 1000],
+		 "shares": [9.89, 7.6], "rounds": [0, 1], "counts": [1000, 1000],
 		 "retries": [False, False]},
        "overhead_ns": {"value": 106.5, "ci95": 40.0, "units": 2,
 		       "observations": 2},
+       "overhead_share": {"value": 8.75, "ci95": 29.1, "units": 2,
+			  "observations": 2},
        "overhead_pct": 8.7, "ratio_to_base": 1.09, "precise": False,
        "below_base": False, "stop": "repeat", "fed": False,
        "events": 4000, "attached_for": "samples",
@@ -98,10 +101,21 @@ doctored("counts-cpu", lambda r, doc: r["per_cpu"][1].update(events=2100,
 							     hits_window=2100))
 doctored("counts-rounds", lambda r, doc: r["units"].update(rounds=[0, 0]))
 doctored("no-interval", lambda r, doc: r["overhead_ns"].update(ci95=None))
+# the share of the base: a finite one, with its interval, on an overhead
+# row whose base is an operation of its own; none on any other row
+doctored("share-null", lambda r, doc: r.update(overhead_share=None))
+doctored("share-no-interval", lambda r, doc: r["overhead_share"].update(ci95=None))
+doctored("share-bare-call", lambda r, doc: r.update(overhead_pct=None))
+doctored("share-counts", lambda r, doc: r["overhead_share"].update(observations=3))
+def share_old(r, doc):
+	r.pop("overhead_share")
+	r["units"].pop("shares")
+doctored("share-old", share_old)
 # one observation has no interval
 def one(r, doc):
 	r["units"].update(rounds=[0, 0], observations=1, ci95=None)
 	r["overhead_ns"].update(observations=1, ci95=None)
+	r["overhead_share"].update(observations=1, ci95=None)
 doctored("one-observation", one)
 doctored("not-ok-figure", lambda r, doc: r.update(status="disturbed",
 						   reason="a busy machine"))
@@ -109,7 +123,8 @@ def not_ok(r, doc):
 	for k in ("samples", "outliers"):
 		r[k] = []
 	for k in ("mean", "stddev", "min", "max", "cv", "ci95", "ns_per_event",
-		  "units", "overhead_ns", "overhead_pct", "ratio_to_base"):
+		  "units", "overhead_ns", "overhead_share", "overhead_pct",
+		  "ratio_to_base"):
 		r.pop(k)
 	r.update(status="disturbed", reason="a busy machine")
 doctored("not-ok", not_ok)
@@ -182,6 +197,11 @@ breaks "per_cpu's events not the row's" counts "$D/counts-cpu.json"
 breaks "observations not the rounds the units ran in" counts "$D/counts-rounds.json"
 breaks "an ok row of 2 observations without an interval" no-interval "$D/no-interval.json"
 holds "an ok row of one observation, no interval" "$D/one-observation.json"
+breaks "an ok overhead row without its share of the base" share "$D/share-null.json"
+breaks "an ok row of 2 observations, its share without an interval" share "$D/share-no-interval.json"
+breaks "a share on a row whose base is a bare call (overhead_pct null)" share "$D/share-bare-call.json"
+breaks "a share of 3 observations on units of 2" counts "$D/share-counts.json"
+holds "a file written before the share" "$D/share-old.json"
 breaks "a figure on a disturbed row" not-ok-figure "$D/not-ok-figure.json"
 holds "a disturbed row without a figure, exit 3" "$D/not-ok.json:3"
 breaks "a disturbed row, exit 0" exit-status "$D/not-ok.json:0"
