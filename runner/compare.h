@@ -36,6 +36,9 @@ struct row {
 	int file;		/* in its side */
 	bool ok;
 	struct pool units;
+	/* its units' shares of their bases (overhead rows), when it has them */
+	bool has_shares;
+	struct pool shares;
 	int nr_dups;		/* later rows of its file, same identity */
 };
 
@@ -57,6 +60,9 @@ struct group {
 	int nr_pooled;
 	struct pool pool;	/* a round of a file an observation */
 	struct pool runs;	/* a file an observation: its rounds' mean */
+	/* the shares of the base, pooled alike: every pooled row had them */
+	int nr_shares;
+	struct pool share_pool, share_runs;
 };
 
 struct side {
@@ -81,6 +87,23 @@ enum why {
 	WHY_QUANTITY_DIFFERS,	/* the sides do */
 };
 
+/*
+ * An overhead row's share of its base, A's and B's, beside its ns: what
+ * the host's speed moves less (the row and its base slow alike). Tested
+ * as the ns are (Welch's at COMPARE_ALPHA, the same observations), and a
+ * change within --threshold of A's share is none; no base rows' shift
+ * widens it, since the share holds the base. The verdict stays the ns'.
+ */
+struct share_change {
+	bool has;			/* both sides' pooled rows had shares */
+	struct sample_stats st_a, st_b;
+	double ci95_a, ci95_b;
+	double delta, delta_ci95;	/* B - A, points of % */
+	double delta_pct;		/* of A's share; NAN when it is <= 0 */
+	struct welch w;
+	enum verdict v;
+};
+
 /* an identity, on both sides or one */
 struct entry {
 	const struct group *a, *b;
@@ -96,6 +119,7 @@ struct entry {
 	/* significant, but no further than the threshold: no change */
 	bool within_threshold;
 	bool regression;
+	struct share_change share;
 };
 
 /* a context member that differs between two files */

@@ -28,7 +28,16 @@
  *     "p": 0.0001 | null,
  *     "verdict": "slower" | "faster" | "no significant change" |
  *		  "cannot tell",
- *     "regression": false } ],
+ *     "regression": false,
+ *     "verdict_on": "overhead_ns",	the figure the verdict tested
+ *     "share": null | {			an overhead row's share of its
+ *       "a": { "n": 8, "mean": 35.2, "ci95": 1.1 },	base, in %
+ *       "b": { ... },
+ *       "delta": 0.4, "delta_ci95": 1.5,	B - A, points of %
+ *       "delta_pct": 1.1 | null,		of A's share
+ *       "p": 0.6 | null,
+ *       "verdict": "no significant change" } } ],	the share's own,
+ *					not the row's
  *   "not_compared": [ { "name", "variant", "params",
  *     "kind": "only_in_a" | "only_in_b" | "not_ok" | "no_units" |
  *	       "unknown_quantity" | "quantity_mixed" | "quantity_differs",
@@ -85,6 +94,29 @@ static json_t *side_json(const struct group *g, const struct sample_stats *st,
 			 "ci95", json_number(ci95));
 }
 
+static json_t *share_side_json(const struct sample_stats *st, double ci95)
+{
+	return json_pack("{s:i, s:o, s:o}", "n", st->n,
+			 "mean", json_number(st->mean),
+			 "ci95", json_number(ci95));
+}
+
+/* the share of the base's change, which the verdict does not rest on */
+static json_t *share_json(const struct share_change *sh)
+{
+	if (!sh->has)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+		"a", share_side_json(&sh->st_a, sh->ci95_a),
+		"b", share_side_json(&sh->st_b, sh->ci95_b),
+		"delta", json_number(sh->delta),
+		"delta_ci95", json_number(sh->delta_ci95),
+		"delta_pct", json_number(sh->delta_pct),
+		"p", sh->w.decidable ? json_number(sh->w.p) : json_null(),
+		"verdict", sh->w.decidable ? verdict_name(sh->v) :
+			   "cannot tell");
+}
+
 static json_t *entry_json(const struct entry *e)
 {
 	json_t *o = identity_json(e->a->rows[0]);
@@ -104,6 +136,8 @@ static json_t *entry_json(const struct entry *e)
 		"threshold_pct", e->threshold_pct,
 		"within_threshold", e->within_threshold,
 		"regression", e->regression));
+	json_object_set_new(o, "verdict_on", json_string(e->a->quantity));
+	json_object_set_new(o, "share", share_json(&e->share));
 	return o;
 }
 

@@ -152,6 +152,12 @@ static void pool_group(struct group *g)
 		pool_add(&g->runs, &(struct pool){ .n = 1,
 						   .mean = r->units.mean });
 		g->nr_pooled++;
+		if (!r->has_shares)
+			continue;
+		pool_add(&g->share_pool, &r->shares);
+		pool_add(&g->share_runs, &(struct pool){ .n = 1,
+			.mean = r->shares.mean });
+		g->nr_shares++;
 	}
 }
 
@@ -234,14 +240,16 @@ static enum why side_why(const struct group *g)
  * Half the 95% interval of B's mean less A's, at Welch's degrees of
  * freedom: it excludes zero exactly when p < alpha, the verdict's rule
  */
-static double delta_ci(const struct entry *e, double alpha)
+static double delta_ci(const struct sample_stats *a,
+		       const struct sample_stats *b, const struct welch *w,
+		       double alpha)
 {
-	double se = sqrt(e->st_a.stddev * e->st_a.stddev / e->st_a.n +
-			 e->st_b.stddev * e->st_b.stddev / e->st_b.n);
+	double se = sqrt(a->stddev * a->stddev / a->n +
+			 b->stddev * b->stddev / b->n);
 
-	if (!e->w.decidable)
+	if (!w->decidable)
 		return NAN;
-	return se > 0 ? student_t_quantile(alpha, e->w.df) * se : 0;
+	return se > 0 ? student_t_quantile(alpha, w->df) * se : 0;
 }
 
 /*
@@ -266,8 +274,43 @@ static void measure_entry(struct entry *e)
 		e->v = V_NO_CHANGE;
 	}
 	e->delta = e->st_b.mean - e->st_a.mean;
-	e->delta_ci95 = delta_ci(e, COMPARE_ALPHA);
+	e->delta_ci95 = delta_ci(&e->st_a, &e->st_b, &e->w, COMPARE_ALPHA);
 	e->delta_pct = e->st_a.mean > 0 ? 100 * e->delta / e->st_a.mean : NAN;
+}
+
+/*
+ * The share of the base's change, from the same observations as the
+ * ns': only where every pooled row of both sides had its shares
+ */
+static void measure_share(const struct compare *c, struct entry *e)
+{
+	struct share_change *sh = &e->share;
+
+	sh->has = e->a->nr_shares && e->a->nr_shares == e->a->nr_pooled &&
+		  e->b->nr_shares && e->b->nr_shares == e->b->nr_pooled;
+	if (!sh->has)
+		return;
+	pool_stats(e->by_run ? &e->a->share_runs : &e->a->share_pool,
+		   &sh->st_a);
+	pool_stats(e->by_run ? &e->b->share_runs : &e->b->share_pool,
+		   &sh->st_b);
+	sh->ci95_a = stats_ci_half(&sh->st_a, COMPARE_ALPHA);
+	sh->ci95_b = stats_ci_half(&sh->st_b, COMPARE_ALPHA);
+	sh->v = stats_verdict(&sh->st_a, &sh->st_b, COMPARE_ALPHA, false,
+			      &sh->w);
+	if (!pool_finite(&sh->st_a) || !pool_finite(&sh->st_b)) {
+		sh->w.decidable = false;
+		sh->v = V_NO_CHANGE;
+	}
+	sh->delta = sh->st_b.mean - sh->st_a.mean;
+	sh->delta_pct = sh->st_a.mean > 0 ?
+			100 * sh->delta / sh->st_a.mean : NAN;
+	sh->delta_ci95 = delta_ci(&sh->st_a, &sh->st_b, &sh->w,
+				  COMPARE_ALPHA);
+	/* the share holds its base: --threshold alone, no base shift */
+	if (sh->v != V_NO_CHANGE &&
+	    !(fabs(sh->delta_pct) > c->args->threshold_pct))
+		sh->v = V_NO_CHANGE;
 }
 
 /*
@@ -312,6 +355,7 @@ static void decide(struct compare *c, struct entry *e)
 	/* from a cost of zero or less, any significant rise is beyond PCT */
 	e->regression = fail_pct >= 0 && e->v == V_SLOWER &&
 			!(e->delta_pct <= fail_pct);
+	measure_share(c, e);
 	c->nr_compared++;
 	if (e->w.decidable)
 		c->nr_verdicts[e->v]++;

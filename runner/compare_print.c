@@ -65,6 +65,17 @@ static const char *field_text(const json_t *obj, const char *key, char *buf,
 	return s ? shown(buf, len, s) : "?";
 }
 
+/* whether a compared row has its share of the base on both sides */
+static bool any_share(const struct compare *c)
+{
+	const struct entry *e;
+
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE && e->share.has)
+			return true;
+	return false;
+}
+
 static void print_headers(FILE *out, const struct compare *c)
 {
 	char path[LONG_SHOWN], tool[NAME_SHOWN], kernel[NAME_SHOWN];
@@ -87,6 +98,8 @@ static void print_headers(FILE *out, const struct compare *c)
 		  (1 - COMPARE_ALPHA) * 100, c->args->threshold_pct,
 		  COMPARE_FLOOR_NS);
 	fold_line(out, c, "Figures are costs in ns per event, a base row's own, any other row's overhead over its base (+): higher is slower.");
+	if (!c->args->paste && any_share(c))
+		fold_line(out, c, "share: how an overhead's share of its base changed, of A's share (each unit's overhead over its own base): the verdict is the ns'.");
 	if (!c->args->nr_ignore)
 		return;
 	for (i = 0, off = 0; i < c->args->nr_ignore && off < sizeof(keys); i++)
@@ -132,11 +145,12 @@ static const char *entry_verdict(const struct entry *e)
 /*
  * The table's columns. The row, A, B, the change and the verdict stay
  * whatever the terminal; on a narrower one (or past TEXT_WIDTH) the
- * others go, the highest @drop first: -v's units, p, then B - A.
+ * others go, the highest @drop first: an overhead's share of its base's
+ * change (which no verdict rests on), -v's units, p, then B - A.
  */
 enum {
 	COL_ROW, COL_A, COL_A_CI, COL_B, COL_B_CI, COL_DELTA, COL_DELTA_CI,
-	COL_CHANGE, COL_P, COL_VERDICT, COL_UNITS, NR_COLS
+	COL_CHANGE, COL_SHARE, COL_P, COL_VERDICT, COL_UNITS, NR_COLS
 };
 
 static const struct table_col columns[NR_COLS] = {
@@ -148,6 +162,7 @@ static const struct table_col columns[NR_COLS] = {
 	[COL_DELTA] = { "B-A ± 95%", .drop = 2 },
 	[COL_DELTA_CI] = { "", .left = true, .glue = true },
 	[COL_CHANGE] = { "change" },
+	[COL_SHARE] = { "share", .drop = 5 },
 	[COL_P] = { "p", .drop = 3 },
 	[COL_VERDICT] = { "verdict", .left = true },
 	[COL_UNITS] = { "units A/B", .drop = 4 },
@@ -167,6 +182,7 @@ static const struct table_col paste_columns[NR_COLS] = {
 	[COL_DELTA] = { "" },
 	[COL_DELTA_CI] = { "", .glue = true },
 	[COL_CHANGE] = { "change" },
+	[COL_SHARE] = { "" },
 	[COL_P] = { "" },
 	[COL_VERDICT] = { "verdict", .left = true },
 	[COL_UNITS] = { "" },
@@ -211,6 +227,11 @@ static void add_entry(struct table *t, const struct entry *e, bool paste)
 				b, sizeof(b));
 		table_set(t, i, COL_DELTA, "%s", a);
 		table_set(t, i, COL_DELTA_CI, "%s", b);
+	}
+	/* the share of the base's change, of A's share: overhead rows */
+	if (e->share.has) {
+		format_share(e->share.delta_pct, a, sizeof(a));
+		table_set(t, i, COL_SHARE, "%s", a);
 	}
 	if (!e->w.decidable || isnan(e->w.p))
 		table_set(t, i, COL_P, "-");

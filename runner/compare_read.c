@@ -333,6 +333,40 @@ static int check_units(const struct bench_file *f, const struct row *r,
 	return 0;
 }
 
+/*
+ * An overhead row's units' shares of their bases, in %, one per value:
+ * pooled as the values are. None (a row without a base, a file written
+ * before them, a base that is a bare call) is no error: no share to
+ * compare. A share is the ratio of two figures within UNIT_MAX_NS, and
+ * no base that measured anything is below 1e-3 ns: within UNIT_MAX_NS
+ * times 1e5.
+ */
+static int row_shares(const struct bench_file *f, struct row *r,
+		      const json_t *shares, const json_t *values,
+		      const json_t *rounds)
+{
+	const json_t *v;
+	size_t i;
+
+	if (!shares || json_is_null(shares))
+		return 0;
+	if (!json_is_array(shares) ||
+	    json_array_size(shares) != json_array_size(values))
+		return row_error(f, r, "\"units\" needs \"shares\" as an array of one share per value, or none");
+	for (i = 0; i < json_array_size(shares); i++) {
+		v = json_array_get(shares, i);
+		if (!json_is_number(v))
+			return row_error(f, r, "\"units\" needs \"shares\" of numbers");
+		if (!isfinite(json_number_value(v)) ||
+		    fabs(json_number_value(v)) > 1e5 * UNIT_MAX_NS)
+			return unit_error(f, r, "shares", i, v,
+					  "beyond any ratio of two units");
+	}
+	pool_values(shares, rounds, &r->shares);
+	r->has_shares = r->shares.n > 0;
+	return 0;
+}
+
 /* a row's units: their count, mean and spread, and their quantity */
 static int row_units(const struct bench_file *f, struct row *r,
 		     const json_t *units)
@@ -358,7 +392,8 @@ static int row_units(const struct bench_file *f, struct row *r,
 	if (err)
 		return err;
 	pool_values(values, rounds, &r->units);
-	return 0;
+	return row_shares(f, r, json_object_get(units, "shares"), values,
+			  rounds);
 }
 
 static int cmp_str(const void *a, const void *b)

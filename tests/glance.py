@@ -15,8 +15,9 @@ run's --json. CHECK is
   short     --format short: no line wider than COLS (72), one line per
             row that ran with its figure
   compare   --compare (JSON its --json): no line wider than COLS; one
-            table line per compared row with A's and B's figures and its
-            verdict
+            table line per compared row with A's and B's figures, its
+            share of the base's change where the table has that column,
+            and its verdict
   width     no line wider than COLS, nothing else
 Prints "ok - ..." / "not ok - ..." lines (tests/lib.sh's checks_from).
 """
@@ -281,6 +282,8 @@ def compare(out, d, cols, tag):
 	width_check(lines, cols, tag)
 	bad = []
 	names = {"no significant change": "no change"}
+	# the share of the base's change, where the table kept its column
+	has_share = any(re.match(r"^ +row .*\bchange +share\b", l) for l in lines)
 	for r in d["rows"]:
 		label = "%s %s%s" % (r["name"], r["variant"],
 				     " [%s]" % r["params"] if r["params"] else "")
@@ -299,6 +302,9 @@ def compare(out, d, cols, tag):
 			# the paste's intervals may have gone
 			if fig not in mine[0] and fig.split(" ±")[0] not in mine[0].split():
 				bad.append("%s: %s's '%s' not in '%s'" % (label, side, fig, mine[0]))
+		sh = (r.get("share") or {}).get("delta_pct")
+		if has_share and sh is not None and share(sh) not in mine[0].split():
+			bad.append("%s: share '%s' not in '%s'" % (label, share(sh), mine[0]))
 		v = names.get(r["verdict"], r["verdict"])
 		if not mine[0].rstrip().endswith(v) and " %s " % v not in mine[0]:
 			bad.append("%s: verdict '%s' not in '%s'" % (label, v, mine[0]))

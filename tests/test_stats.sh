@@ -172,6 +172,49 @@ jexpect "units 10% higher: slower, +10.00%" "$T_TMP/cmp.json" \
 	'row("kprobe", "task_rename")["verdict"] == "slower" and abs(row("kprobe", "task_rename")["delta_pct"] - 10) < 1e-9'
 jexpect "CPU count mismatch listed" "$T_TMP/cmp.json" \
 	'[(x["key"], x["within"], [v["value"] for v in x["values"]]) for x in d["context_differences"]] == [("online_cpus", None, [2, 4])]'
+jexpect "files without shares: no share compared, the verdict on the ns" "$T_TMP/cmp.json" \
+	'all(r["share"] is None and r["verdict_on"] == r["quantity"] for r in R)'
+
+# --- the share of the base beside the ns: B's base and overhead both 10%
+# higher (a slower machine), so the ns are slower and the share the
+# same; shares pooled as the values are, a round's units one observation
+gen_share() {
+	python3 - "$T_TMP" <<'EOF2'
+import json, sys
+d = sys.argv[1]
+def doc(k, shares=True):
+	base = [x * k for x in (60.0, 60.3, 59.7, 60.1, 59.9, 60.2)]
+	ov = [x * k for x in (22.0, 22.4, 21.6, 22.2, 21.8, 22.1)]
+	u = {"quantity": "overhead_ns", "values": ov, "base_ns": base,
+	     "rounds": [0, 0, 1, 1, 2, 3]}
+	if shares:
+		u["shares"] = [100 * o / b for o, b in zip(ov, base)]
+	return {"schema": "bpf-bench/1", "tool": "test_overhead", "version": "t",
+		"context": {"kernel_release": "6.1.0", "online_cpus": 2},
+		"results": [{"name": "kprobe", "variant": "task_rename",
+			     "status": "ok", "reason": None, "units": u}]}
+json.dump(doc(1), open(d + "/sh_a.json", "w"))
+json.dump(doc(1.1), open(d + "/sh_b.json", "w"))
+json.dump(doc(1.1, False), open(d + "/sh_old.json", "w"))
+bad = doc(1.1)
+bad["results"][0]["units"]["shares"].pop()
+json.dump(bad, open(d + "/sh_bad.json", "w"))
+EOF2
+}
+set_up "python3 writes results with shares of the base, B 10% slower throughout" gen_share
+run_capture share "$PROG" --compare "$T_TMP/sh_a.json" "$T_TMP/sh_b.json" --json "$T_TMP/share.json"
+jexpect "share: ns 10% slower, slower; the verdict says it is the ns'" "$T_TMP/share.json" \
+	'(lambda r: r["verdict"] == "slower" and r["verdict_on"] == "overhead_ns")(row("kprobe", "task_rename"))'
+jexpect "share: A's share the mean of its 4 rounds' means, B's the same, no change" "$T_TMP/share.json" \
+	'(lambda r, m: r["share"]["a"]["n"] == 4 and abs(r["share"]["a"]["mean"] - m) < 1e-9 and abs(r["share"]["delta"]) < 1e-9 and r["share"]["verdict"] == "no significant change")(row("kprobe", "task_rename"), (lambda s: (sum(s[0:2]) / 2 + sum(s[2:4]) / 2 + s[4] + s[5]) / 4)([100 * o / b for o, b in zip((22.0, 22.4, 21.6, 22.2, 21.8, 22.1), (60.0, 60.3, 59.7, 60.1, 59.9, 60.2))]))'
+expect "share: the table has the share's change beside the ns'" \
+	grep -qE '^  kprobe task_rename .* \+10% +[+-]0\.0% ' "$T_TMP/share.out"
+run_capture shareold "$PROG" --compare "$T_TMP/sh_a.json" "$T_TMP/sh_old.json" --json "$T_TMP/shareold.json"
+jexpect "share: B written before shares: no share compared, the ns still are" "$T_TMP/shareold.json" \
+	'(lambda r: r["share"] is None and r["verdict"] == "slower")(row("kprobe", "task_rename"))'
+run_capture sharebad "$PROG" --compare "$T_TMP/sh_a.json" "$T_TMP/sh_bad.json"
+expect "share: fewer shares than values refused, exit 2 (rc=$RC)" \
+	eval '[ "$RC" -eq 2 ] && grep -q "needs \"shares\" as an array of one share per value" "$T_TMP/sharebad.err"'
 
 # base rows moved by 2, 4 and 10%: the compare says their median, 4%
 shift_pair() {
