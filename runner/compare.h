@@ -91,8 +91,8 @@ enum why {
  * An overhead row's share of its base, A's and B's, beside its ns: what
  * the host's speed moves less (the row and its base slow alike). Tested
  * as the ns are (Welch's at COMPARE_ALPHA, the same observations), and a
- * change within --threshold of A's share is none; no base rows' shift
- * widens it, since the share holds the base. The verdict stays the ns'.
+ * change within the row's threshold (the ns', base shift and all) of
+ * A's share is none. The verdict stays the ns'.
  */
 struct share_change {
 	bool has;			/* both sides' pooled rows had shares */
