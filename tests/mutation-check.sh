@@ -101,6 +101,7 @@ inv-counts-units|tests/invariants.py:counts|if u.get(k) is not None and len(u[k]
 inv-counts-cpu|tests/invariants.py:counts|if per and sum(c["events"] for c in per) != r["events"]:|if False:|test_invariants.sh|per_cpu's events not the row's: exit 1
 inv-counts-rounds|tests/invariants.py:counts|u["observations"] != len(set(rounds)):|False:|test_invariants.sh|observations not the rounds the units ran in: exit 1
 inv-no-interval|tests/invariants.py:interval|if isinstance(o, dict) and not finite(o.get("ci95")):|if False:|test_invariants.sh|an ok row of 2 observations without an interval: exit 1
+inv-share|tests/invariants.py:share|if not isinstance(o, dict) or not finite(o.get("value")):|if False:|test_invariants.sh|an ok overhead row without its share of the base: exit 1
 inv-not-ok-figure|tests/invariants.py:not_ok_figure|if there:|if False:|test_invariants.sh|a figure on a disturbed row: exit 1
 inv-exit-status|tests/invariants.py:exit_status|if rc == want:|if True:|test_invariants.sh|a disturbed row, exit 0: exit 1
 inv-exit-failed|tests/invariants.py:run|want = 1 if "failed" in st else 3 if "disturbed" in st else \\|want = 3 if "disturbed" in st else \\|test_invariants.sh|a failed row beside a measured one, exit 0: exit 1
@@ -139,6 +140,9 @@ units-base-hits|base_sample_run|if (!hits)|if (1)|test_report.sh|base-hooked: up
 units-below-base|row_summarize|s->below_base = s->overhead.value + s->overhead.ci95 < 0;|s->below_base = false;|test_report.sh|slow-base: raw_tp below its base, flagged
 unit-pace|pace_changed|return apart > PACE_FLOOR_NS \&\& apart > PACE_CHANGE_SHARE * (a + b) / 2;|return false;|test_report.sh|pace-change: raw_tp disturbed, its units
 units-base-mean|unit_record|row_add_unit(row, row_ns - base_ns, row_ns, base_ns, info);|row_add_unit(row, row_ns - u->base[0].ns_per_event, row_ns, base_ns, info);|test_report.sh|units: raw_tp's units are its ns per event less its base's
+share-own-base|stats_shares|share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[i] : NAN;|share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[0] : NAN;|test_report.sh|units: the share is each unit's overhead over its own base
+share-from-means|row_summarize|stats_overhead(mean, nr, 0, \&s->share);|stats_overhead(mean, nr, 0, \&s->share); s->share.value = s->overhead.pct;|test_report.sh|units: the share's value is the mean of its rounds' means
+compare-share-rounds|row_shares|pool_values(shares, rounds, \&r->shares);|pool_values(shares, NULL, \&r->shares);|test_stats.sh|share: A's share the mean of its 4 rounds' means
 units-t-interval|units_precise|return stats_ci_half(\&st, 0.05) <= want;|return st.stddev <= want;|test_stats.sh|enough: not while it is wide
 units-min-two|units_enough|return n >= 2 \&\& spent_ns >= 2 * rs->row_budget_ns ?|return spent_ns >= 2 * rs->row_budget_ns ?|test_stats.sh|enough: never under two units, whatever the budget
 units-budget|units_enough|return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;|return STOP_NOT;|test_stats.sh|enough: stops short when its budget is spent
