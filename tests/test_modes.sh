@@ -243,10 +243,16 @@ for r in rows:
 fitted = 0
 for key, g in groups.items():
 	pts = [(r["params"]["progs"], r["ns_per_event"]["mean"]) for r in g if r["status"] == "ok"]
-	fits = {str(r["marginal_ns_per_prog"]) for r in g}
+	# the fit is a figure: on each row that has one, none on the rest
+	ok = [r for r in g if r["status"] == "ok"]
+	if any(r["marginal_ns_per_prog"] is not None for r in g if r["status"] != "ok"):
+		fail("%s: a fit on a row that is not ok" % (key,))
+	if not ok:
+		continue
+	fits = {str(r["marginal_ns_per_prog"]) for r in ok}
 	if len(fits) != 1:
 		fail("%s: rows disagree on the fit" % (key,))
-	fit = g[0]["marginal_ns_per_prog"]
+	fit = ok[0]["marginal_ns_per_prog"]
 	if len(pts) < 2:
 		if fit is not None:
 			fail("%s: a fit from %d points" % (key, len(pts)))
