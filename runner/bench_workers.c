@@ -954,6 +954,13 @@ void pool_stop(struct worker_pool *pool)
 {
 	int i;
 
+	/*
+	 * every worker killed first: they die side by side, and the waits
+	 * below overlap, one wait for the pool rather than one a worker
+	 */
+	for (i = 0; i < pool->nr; i++)
+		if (pool->pid[i] > 0)
+			kill(pool->pid[i], SIGKILL);
 	for (i = 0; i < pool->nr; i++) {
 		if (pool->pid[i] <= 0)
 			continue;
