@@ -35,6 +35,8 @@ enum row_phase {
 	NR_PHASES
 };
 
+struct row_pool;
+
 struct row_state {
 	bool opened;
 	int loads;			/* times open() succeeded */
@@ -63,6 +65,8 @@ struct row_state {
 	__u64 unit_count[MAX_UNITS];	/* events per worker of its sample */
 	bool unit_retry[MAX_UNITS];	/* run again for a disturbed one */
 	int sessions;			/* rounds it had a session in */
+	/* its workers, kept from one session to the next; NULL: none yet */
+	struct row_pool *pool;
 	int attempts;			/* units run, retries included */
 	/* its samples run: pacing, -w, retries, --prog-stats' too */
 	int samples_run;

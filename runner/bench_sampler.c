@@ -20,12 +20,13 @@
  * each must leave the row's counts untouched.
  *
  * Rows are visited in rounds: each round gives every row that is not yet
- * known well enough one session (workers forked, a few units), so that
- * each row's units are spread over the run and its interval holds what
- * the machine does over the run, not over one stretch of it. A row stops
- * once its interval is within --precision of its figure (and at least
- * MIN_PRECISION_NS), after at least --min-units; or at --max-units; or
- * when it spent its time budget, saying so.
+ * known well enough one session (a few units, on workers forked at its
+ * first session and kept until the row is done), so that each row's units
+ * are spread over the run and its interval holds what the machine does
+ * over the run, not over one stretch of it. A row stops once its interval
+ * is within --precision of its figure (and at least MIN_PRECISION_NS),
+ * after at least --min-units; or at --max-units; or when it spent its
+ * time budget, saying so.
  *
  * A row without a base (a base row no measured row feeds, a run without
  * base rows, map_perf_test's bpf() tests) is measured in units of one
@@ -279,14 +280,31 @@ static bool row_stays_attached(const struct bench_row *row)
 
 /* ---- a session: one pool of workers for a row and its base ---- */
 
+/*
+ * A row's workers. Forking and pinning them, each setting up its events,
+ * then killing and reaping them, took more of a row's session than its
+ * samples did; so a row's pool is kept from one session to the next,
+ * and released again while it is as it was forked (pool_well()), until
+ * the row is done. Not for a row loaded afresh each session: the hit
+ * slots the workers read are in the load's memory.
+ */
+struct row_pool {
+	struct worker_pool pool;	/* running while its go is mapped */
+	/*
+	 * the row's hit slots, per worker: the workers read their forked
+	 * copy, so these stay as they are while the pool lives
+	 */
+	const volatile __u64 **slots;
+	const struct bench_row *base;	/* the base arm it was forked for */
+	int base_trigger;		/* the base's index in the pool */
+};
+
 struct session {
 	struct bench_row *row;		/* what is measured */
 	struct bench_row *base;		/* its base arm; NULL: none */
 	int base_trigger;		/* the base's index in the pool */
-	struct worker_pool pool;
-	/* the row's hit slots, per worker: the workers' copy is forked */
-	const volatile __u64 **slots;
-	bool started;
+	struct worker_pool *pool;	/* the row's */
+	bool keep;			/* its workers, for the row's next */
 	__u64 started_ns;
 };
 
@@ -305,42 +323,107 @@ static __u64 phase_add(struct bench_row *row, enum row_phase phase, __u64 t0)
 	return now;
 }
 
-static int session_start(const struct bench_family *fam, struct session *sess,
-			 struct outcome *out)
+static bool pool_running(const struct row_pool *rp)
+{
+	return rp && rp->pool.go;
+}
+
+/* the row's workers killed and reaped, their slots freed */
+static void row_pool_stop(struct row_pool *rp)
+{
+	if (!rp)
+		return;
+	if (pool_running(rp))
+		pool_stop(&rp->pool);
+	free(rp->slots);
+	rp->slots = NULL;
+	rp->base = NULL;
+}
+
+/*
+ * The row's workers stopped, timed into its stop phase: the ns it took,
+ * for the row's time where no session holds it
+ */
+static __u64 row_pool_end(struct bench_row *row)
+{
+	struct row_pool *rp = row->state->pool;
+	__u64 t0 = now_ns();
+	bool running = pool_running(rp);
+
+	row_pool_stop(rp);
+	return running ? phase_add(row, PHASE_STOP, t0) - t0 : 0;
+}
+
+/* workers forked for the session, pinned and waiting: 0, or -1 */
+static int pool_fork(const struct bench_family *fam, struct session *sess,
+		     struct row_pool *rp, struct outcome *out)
 {
 	const struct trigger *triggers[POOL_MAX_TRIGGERS];
 	struct bench_row *row = sess->row;
 	struct hit_window win = {};
+	__u64 t0 = now_ns();
 	int nr = 1, err;
 
-	sess->started_ns = now_ns();
 	triggers[0] = row->trigger;
-	sess->base_trigger = 0;
+	rp->base_trigger = 0;
 	if (sess->base && sess->base->trigger != row->trigger) {
 		triggers[nr] = sess->base->trigger;
-		sess->base_trigger = nr++;
+		rp->base_trigger = nr++;
 	}
-	sess->slots = calloc((size_t)2 * row->nr_counters * row->cpus->nr,
-			     sizeof(*sess->slots));
-	if (!sess->slots) {
+	rp->base = sess->base;
+	rp->slots = calloc((size_t)2 * row->nr_counters * row->cpus->nr,
+			   sizeof(*rp->slots));
+	if (!rp->slots) {
 		outcome_set(out, ST_FAILED, "out of memory");
-		return -ENOMEM;
+		return -1;
 	}
-	hit_window(fam, row, sess->slots, &win);
-	err = pool_start(&sess->pool, row->cpus, triggers, nr,
+	hit_window(fam, row, rp->slots, &win);
+	err = pool_start(&rp->pool, row->cpus, triggers, nr,
 			 bench_rs.duration * 1e9, &win, out);
-	phase_add(row, PHASE_FORK, sess->started_ns);
+	phase_add(row, PHASE_FORK, t0);
 	if (err)
 		return -1;
-	sess->started = true;
 	/* attached in an earlier session: the new workers are the row's */
 	if (row->state->attached && fam->workers) {
 		struct bench_workers workers = {
-			sess->pool.nr, sess->pool.cpu, sess->pool.pid
+			rp->pool.nr, rp->pool.cpu, rp->pool.pid
 		};
 
 		fam->workers(row, &workers);
 	}
+	return 0;
+}
+
+/*
+ * The session's workers: the row's kept ones, when they are as they were
+ * forked and for the same base, else forked afresh. Its programs, kept
+ * attached, filter by the same pids then.
+ */
+static int session_start(const struct bench_family *fam, struct session *sess,
+			 struct outcome *out)
+{
+	struct row_state *st = sess->row->state;
+	struct row_pool *rp;
+
+	sess->started_ns = now_ns();
+	if (!st->pool)
+		st->pool = calloc(1, sizeof(*st->pool));
+	rp = st->pool;
+	if (!rp) {
+		outcome_set(out, ST_FAILED, "out of memory");
+		return -ENOMEM;
+	}
+	sess->pool = &rp->pool;
+	if (pool_running(rp) && rp->base == sess->base &&
+	    pool_well(&rp->pool)) {
+		phase_add(sess->row, PHASE_FORK, sess->started_ns);
+	} else {
+		/* stopped, frozen, moved, dead: a new pool runs the samples */
+		row_pool_end(sess->row);
+		if (pool_fork(fam, sess, rp, out))
+			return -1;
+	}
+	sess->base_trigger = rp->base_trigger;
 	return 0;
 }
 
@@ -349,7 +432,7 @@ static int session_attach(const struct bench_family *fam,
 			  struct session *sess, struct outcome *out)
 {
 	struct bench_workers workers = {
-		sess->pool.nr, sess->pool.cpu, sess->pool.pid
+		sess->pool->nr, sess->pool->cpu, sess->pool->pid
 	};
 	struct bench_row *row = sess->row;
 	__u64 t0 = now_ns(), took;
@@ -393,25 +476,30 @@ static void session_detach(const struct bench_family *fam,
 	sess->row->state->phase_ns[PHASE_DETACH] += row_detach(fam, sess->row);
 }
 
+static enum row_stop row_stop_reason(const struct bench_row *row);
+
+/* will the row have another session? (as row_wants_session() will say) */
+static bool row_goes_on(const struct bench_row *row)
+{
+	return row->out.status == ST_OK && !bench_interrupted() &&
+	       row_stop_reason(row) == STOP_NOT;
+}
+
 /*
  * Detaches what is attached, but a row's own links while it goes on, and
- * stops the workers: on any way out
+ * stops the workers but those kept for the row's next session: on any
+ * way out
  */
 static void session_end(const struct bench_family *fam, struct session *sess)
 {
-	__u64 t0;
+	struct bench_row *row = sess->row;
 
-	if (!sess->row->links_own || sess->row->out.status != ST_OK)
+	if (!row->links_own || row->out.status != ST_OK)
 		session_detach(fam, sess);
-	if (sess->started) {
-		t0 = now_ns();
-		pool_stop(&sess->pool);
-		phase_add(sess->row, PHASE_STOP, t0);
-	}
-	sess->started = false;
-	free(sess->slots);
-	sess->slots = NULL;
-	sess->row->state->spent_ns += now_ns() - sess->started_ns;
+	row->state->spent_ns += now_ns() - sess->started_ns;
+	/* kept for the row's next session while it has one */
+	if (!sess->keep || !row_goes_on(row))
+		row->state->spent_ns += row_pool_end(row);
 }
 
 /* ---- samples of a session ---- */
@@ -469,7 +557,7 @@ static void row_sample_run(const struct bench_family *fam,
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s, true);
 	t = phase_add(row, PHASE_READS, t);
-	err = pool_run(&sess->pool, 0, count, s->res, s->window,
+	err = pool_run(sess->pool, 0, count, s->res, s->window,
 		       deadline_ns(row), &s->out);
 	t = phase_run(row, s, !err, t);
 	row->state->samples_run++;
@@ -529,12 +617,12 @@ static void base_sample_run(const struct bench_family *fam,
 	 * pace-change: a unit's second base so
 	 */
 	fault = run_fault(&bench_rs)->kind;
-	sess->pool.loops = fault == BENCH_FAULT_SLOW_BASE ||
+	sess->pool->loops = fault == BENCH_FAULT_SLOW_BASE ||
 			   (fault == BENCH_FAULT_PACE_CHANGE && which) ? 2 : 1;
-	err = pool_run(&sess->pool, sess->base_trigger, count, s->res,
+	err = pool_run(sess->pool, sess->base_trigger, count, s->res,
 		       s->window, deadline_ns(row), &s->out);
 	t = phase_run(row, s, !err, t);
-	sess->pool.loops = 1;
+	sess->pool->loops = 1;
 	if (err)
 		return;
 	sample_measure(s);
@@ -897,12 +985,13 @@ static int units_wanted(const struct bench_row *row)
 
 /*
  * Units per session: enough that they outweigh what the session costs
- * besides them (forking the workers; attaching and detaching, when the
- * row stays attached through its units), as measured in its earlier
- * sessions. The first session has one, which also paces the row; but
- * for a row that stays attached, whose attach and detach are costs of
- * the session, as many as it still wants. With -r N, one a session: a
- * round's units are one observation (statistics.rst), and -r N's are N.
+ * besides them (forking the workers, or looking the kept ones over;
+ * attaching and detaching, when the row stays attached through its
+ * units), as measured in its earlier sessions. The first session has one,
+ * which also paces the row; but for a row that stays attached, whose
+ * attach and detach are costs of the session, as many as it still wants.
+ * With -r N, one a session: a round's units are one observation
+ * (statistics.rst), and -r N's are N.
  */
 static int session_units(const struct bench_row *row)
 {
@@ -1093,7 +1182,7 @@ static int row_session(const struct bench_family *fam, struct bench_row *row,
 		       int index, int total, int round)
 {
 	struct row_state *st = row->state;
-	struct session sess = { .row = row };
+	struct session sess = { .row = row, .keep = !row->reload };
 	int n, units = session_units(row), err = 0;
 	int uncounted = bench_rs.warmup;
 	__u64 t0 = now_ns(), in_units;
@@ -1299,12 +1388,16 @@ int sampler_run(const struct bench_family *fam, struct bench_rows *rows)
 		for (i = 0; !err && i < rows->nr; i++) {
 			struct bench_row *row = &rows->row[i];
 
-			if (!row_wants_session(rows, row))
+			if (!row_wants_session(rows, row)) {
+				row->state->spent_ns += row_pool_end(row);
 				continue;
+			}
 			busy++;
 			err = row_session(fam, row, i, rows->nr, round);
 		}
 	}
+	for (i = 0; i < rows->nr; i++)
+		rows->row[i].state->spent_ns += row_pool_end(&rows->row[i]);
 	detach_all(fam, rows);
 	stop_fed_bases(rows);
 	judge_retries(rows);
@@ -1438,7 +1531,7 @@ static void profiled_sample(const struct bench_family *fam,
 	else
 		row_sample_run(fam, sess, count, &s, 1, true);
 	ok = s.out.status == ST_OK;
-	profiler_stop(p, prof, arm, sess->pool.pid, sess->pool.nr,
+	profiler_stop(p, prof, arm, sess->pool->pid, sess->pool->nr,
 		      sess->row->cpus, ok);
 	if (!ok) {
 		prof->dropped++;
@@ -1528,6 +1621,11 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 {
 	int i;
 
+	/* no worker outlives the run, however it ends */
+	for (i = 0; i < rows->nr; i++) {
+		row_pool_stop(rows->row[i].state->pool);
+		free(rows->row[i].state->pool);
+	}
 	detach_all(fam, rows);
 	for (i = 0; i < rows->nr; i++) {
 		if (rows->row[i].state->opened && rows->row[i].runs_prog)

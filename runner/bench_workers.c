@@ -885,6 +885,63 @@ int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	return 0;
 }
 
+/* a process's /proc/@pid/cgroup text, the same as ours? */
+static bool same_cgroups(pid_t pid)
+{
+	char ours[4096], theirs[4096];
+
+	return !read_proc_text(getpid(), "cgroup", ours, sizeof(ours)) &&
+	       !read_proc_text(pid, "cgroup", theirs, sizeof(theirs)) &&
+	       !strcmp(ours, theirs);
+}
+
+/* worker @i as it was forked: there, waiting, pinned, scheduled as we are */
+static bool worker_well(struct worker_pool *pool, int i)
+{
+	struct sched_param ours, theirs;
+	struct proc_state ps;
+	pid_t pid = pool->pid[i];
+	cpu_set_t set;
+	int status;
+
+	if (pid <= 0)
+		return false;
+	/* ended: reaped now, so that pool_stop() waits for it no more */
+	if (waitpid(pid, &status, WNOHANG) == pid) {
+		pool->pid[i] = 0;
+		return false;
+	}
+	/*
+	 * waiting for the go it sleeps (S), or is on its way there (R)
+	 * right after its last result; stopped (T, t) or frozen it is not
+	 */
+	if (read_proc_state(pid, &ps) || (ps.state != 'S' && ps.state != 'R') ||
+	    task_frozen(pid))
+		return false;
+	if (sched_getaffinity(pid, sizeof(set), &set) ||
+	    CPU_COUNT(&set) != 1 || !CPU_ISSET(pool->cpu[i], &set))
+		return false;
+	if (sched_getscheduler(pid) != sched_getscheduler(0) ||
+	    sched_getparam(pid, &theirs) || sched_getparam(0, &ours) ||
+	    theirs.sched_priority != ours.sched_priority)
+		return false;
+	return same_cgroups(pid);
+}
+
+bool pool_well(struct worker_pool *pool)
+{
+	struct pollfd pfd = { .fd = pool->result_fd, .events = POLLIN };
+	int i;
+
+	if (!pool->go || !pool->nr)
+		return false;
+	for (i = 0; i < pool->nr; i++)
+		if (!worker_well(pool, i))
+			return false;
+	/* between runs no worker has anything to say */
+	return poll(&pfd, 1, 0) == 0;
+}
+
 int child_wait(pid_t pid, int *status, __u64 limit_ns)
 {
 	struct pollfd pfd = { .events = POLLIN };
@@ -954,6 +1011,13 @@ void pool_stop(struct worker_pool *pool)
 {
 	int i;
 
+	/*
+	 * every worker killed first: they die side by side, and the waits
+	 * below overlap, one wait for the pool rather than one a worker
+	 */
+	for (i = 0; i < pool->nr; i++)
+		if (pool->pid[i] > 0)
+			kill(pool->pid[i], SIGKILL);
 	for (i = 0; i < pool->nr; i++) {
 		if (pool->pid[i] <= 0)
 			continue;

@@ -90,6 +90,15 @@ void task_watch_init(struct task_watch *t);
  */
 int task_stuck(struct task_watch *t, pid_t pid, __u64 deadline_ns,
 	       char *why, size_t len);
+/*
+ * Whether a pool kept from an earlier run can be released again as it is:
+ * each worker still there and waiting for the go, neither stopped nor
+ * frozen, pinned to its CPU alone, scheduled as the caller is and in its
+ * cgroups, as it was forked; and nothing unread from any of them. Reaps
+ * a worker that ended. A pool that is not is to be stopped and forked
+ * afresh: a sample's watch would only fail what a new pool runs.
+ */
+bool pool_well(struct worker_pool *pool);
 /* kills and reaps the workers; safe to call twice */
 void pool_stop(struct worker_pool *pool);
 /*

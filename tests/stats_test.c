@@ -1180,6 +1180,81 @@ static void test_pool_stopped(void)
 	      status);
 }
 
+static void nop_run(void *state, __u64 count)
+{
+	(void)state;
+	(void)count;
+}
+
+/* until worker @pid's state is @want (a /proc/PID/stat letter), 2 s at most */
+static bool worker_state(pid_t pid, char want)
+{
+	char path[64], buf[512], *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 2000; i++) {
+		FILE *f = fopen(path, "r");
+
+		buf[0] = '\0';
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = '\0';
+			fclose(f);
+		}
+		p = strrchr(buf, ')');
+		if (p && p[1] && p[2] == want)
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+/*
+ * A pool kept from one session to the next runs again only as it was
+ * forked: one whose worker is stopped, or has died, is not well. In a
+ * child, so that no worker outlives a failed check.
+ */
+static void test_pool_well(void)
+{
+	const struct trigger nop = { "nop", NULL, nop_run, 1, NULL };
+	const struct trigger *triggers[] = { &nop };
+	int cpu = sched_getcpu() > 0 ? sched_getcpu() : 0;
+	struct cpu_list one = { 1, &cpu };
+	struct worker_result res;
+	struct worker_pool pool;
+	struct outcome out = {};
+	int status = -1, bad = 0;
+	pid_t pid, w;
+
+	/* what is buffered is the parent's to print, not the child's too */
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		if (pool_start(&pool, &one, triggers, 1, 0, NULL, &out))
+			_exit(10);
+		bad |= !pool_well(&pool);
+		bad |= pool_run(&pool, 0, 10, &res, NULL, 0, &out) ? 2 : 0;
+		bad |= !worker_state(pool.pid[0], 'S') || !pool_well(&pool) ? 4 : 0;
+		w = pool.pid[0];
+		kill(w, SIGSTOP);
+		bad |= !worker_state(w, 'T') || pool_well(&pool) ? 8 : 0;
+		kill(w, SIGCONT);
+		bad |= !worker_state(w, 'S') || !pool_well(&pool) ? 16 : 0;
+		kill(w, SIGKILL);
+		bad |= !worker_state(w, 'Z') || pool_well(&pool) ? 32 : 0;
+		bad |= pool.pid[0] ? 64 : 0;	/* reaped */
+		pool_stop(&pool);
+		bad |= pool_well(&pool) ? 128 : 0;
+		_exit(bad);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	check(pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status),
+	      "pool: a kept pool is well as forked, not with a worker stopped or dead (status %#x)",
+	      status);
+}
+
 static void test_settle(void)
 {
 	struct row_state st = { .nr = 3, .settle_ns = { 2e6, 250e6, 4e6 } };
@@ -1393,6 +1468,7 @@ static void test_verify(void)
 	test_excused_line();
 	test_settle();
 	test_pool_stopped();
+	test_pool_well();
 	test_labels();
 	test_map_arithmetic();
 	test_nop_check();

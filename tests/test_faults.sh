@@ -267,6 +267,57 @@ sec_stopped() {
 	cleanup_checked stop
 }
 
+# --- a row's workers are kept from one of its sessions to the next; one
+# stopped meanwhile must neither hang nor fail the row: its next session
+# finds it so and forks new workers. -c 1 and two rows: one worker each,
+# and while one row's worker runs its loop, the other's waits for its
+# next session (-r 6: six rounds, a session each), and is stopped for good
+kept_stop() {
+	local i w other
+	local -a ws
+	for i in $(seq 4000); do
+		kill -0 "$PID" 2>/dev/null || return 1
+		mapfile -t ws < <(pgrep -P "$PID")
+		if [ "${#ws[@]}" -eq 2 ]; then
+			other=
+			for w in 0 1; do
+				in_loop "${ws[$w]}" && other=${ws[$((1 - w))]}
+			done
+			if [ -n "$other" ] && grep -qs '^State:.*S' "/proc/$other/status"; then
+				kill -STOP "$other" && echo "$other" && return 0
+			fi
+		fi
+		sleep 0.005
+	done
+	return 1
+}
+sec_kept() {
+	local w try
+	# SCHED_FIFO, so that a busy machine does not end a row before
+	# both have their workers; three runs at most
+	for try in 1 2 3; do
+		BIN=chrt run_bg kept -f 1 ./test_overhead -c 1 -m raw_tp -e getpgid,task_rename \
+			-n 200000 -r 6 --json "$T_TMP/kept.json"
+		started kept
+		w=$(kept_stop)
+		run_end kept
+		[ -n "$w" ] && break
+		cleanup_checked kept
+	done
+	set_up "a kept worker stopped between its row's sessions (${w:-none found}, run $try)" test -n "$w"
+	expect "a kept worker stopped between sessions: the run ends, no row failed (rc=$RC)" \
+		test "$RC" -eq 0 -o "$RC" -eq 3
+	jexpect "a kept worker stopped between sessions: both rows ran their six sessions, none failed or says 'stopped' ($(jget "$T_TMP/kept.json" '"; ".join("%s, %s sessions, %s" % (r["status"], r["sessions"], r["reason"]) for r in rows("raw_tp"))'))" \
+		"$T_TMP/kept.json" \
+		'len(rows("raw_tp")) == 2 and all(r["status"] != "failed" and "stopped" not in (r["reason"] or "") and (r["sessions"] == 6 or r["status"] != "ok") for r in rows("raw_tp"))'
+	if [ -n "$w" ]; then
+		expect "a kept worker stopped between sessions: it is gone with the run" \
+			sh -c '! kill -0 "$1" 2>/dev/null' sh "$w"
+		kill -CONT "$w" 2>/dev/null
+	fi
+	cleanup_checked kept
+}
+
 # --- a worker given no CPU time (a quota of 1 ms a second) fails the
 # sample within seconds, naming it; one given too little to finish (1% of
 # a CPU), by the sample's deadline, known once a sample has run: in round
@@ -813,6 +864,6 @@ sec_tracefs() {
 		'len(rows("tracepoint")) == 2 and all(verified(r) for r in rows("tracepoint"))'
 }
 
-sections percpu missrare missodd shipped stopped cgroup later pause disturbed retry uprobes \
+sections percpu missrare missodd shipped stopped kept cgroup later pause disturbed retry uprobes \
 	kills pipe outputs lock pidns caps nobtf cpu1 tracefs
 finish
