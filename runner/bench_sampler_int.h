@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the sampler's files share with each other, and nothing else
+ * includes: a family sees bench.h, bench_main.c bench_sampler.h. The
+ * files are layers, each calling only those below it:
+ *
+ *   bench_sampler.c   the run loop: rounds of sessions of units
+ *   bench_session.c   sessions: the kept pool, attach and detach
+ */
+#ifndef __BENCH_SAMPLER_INT_H
+#define __BENCH_SAMPLER_INT_H
+
+#include "bench_row.h"
+
+struct worker_pool;
+
+/* ---- bench_session.c: sessions, the kept pool, attach and detach ---- */
+
+/* one session of a row: its workers, and its base arm if it has one */
+struct session {
+	struct bench_row *row;		/* what is measured */
+	struct bench_row *base;		/* its base arm; NULL: none */
+	int base_trigger;		/* the base's index in the pool */
+	struct worker_pool *pool;	/* the row's */
+	bool keep;			/* its workers, for the row's next */
+	__u64 started_ns;
+};
+
+bool row_has_base(const struct bench_row *row);
+bool row_stays_attached(const struct bench_row *row);
+bool base_is_fed(const struct bench_rows *rows,
+		 const struct bench_row *base);
+__u64 phase_add(struct bench_row *row, enum row_phase phase, __u64 t0);
+void row_pool_stop(struct row_pool *rp);
+__u64 row_pool_end(struct bench_row *row);
+int session_start(const struct bench_family *fam, struct session *sess,
+		  struct outcome *out);
+int session_attach(const struct bench_family *fam,
+		   struct session *sess, struct outcome *out);
+void session_detach(const struct bench_family *fam,
+		    struct session *sess);
+enum row_stop row_stop_reason(const struct bench_row *row);
+void session_end(const struct bench_family *fam, struct session *sess);
+void detach_all(const struct bench_family *fam,
+		struct bench_rows *rows);
+
+#endif /* __BENCH_SAMPLER_INT_H */
