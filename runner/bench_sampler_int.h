@@ -5,6 +5,7 @@
  * files are layers, each calling only those below it:
  *
  *   bench_sampler.c   the run loop: rounds of sessions of units
+ *   bench_sample.c    one sample of a row or its base
  *   bench_session.c   sessions: the kept pool, attach and detach
  */
 #ifndef __BENCH_SAMPLER_INT_H
@@ -43,5 +44,16 @@ enum row_stop row_stop_reason(const struct bench_row *row);
 void session_end(const struct bench_family *fam, struct session *sess);
 void detach_all(const struct bench_family *fam,
 		struct bench_rows *rows);
+
+/* ---- bench_sample.c: one sample of a session ---- */
+
+void free_sample_bufs(void);
+__u64 sample_wall(const struct sample *s);
+void row_sample_run(const struct bench_family *fam,
+		    struct session *sess, __u64 count,
+		    struct sample *s, int which, bool last);
+void base_sample_run(const struct bench_family *fam,
+		     struct session *sess, __u64 count,
+		     struct sample *s, int which);
 
 #endif /* __BENCH_SAMPLER_INT_H */
