@@ -29,7 +29,7 @@
 #define MAX_SAMPLES	512
 /* units a row takes at most, whatever -r asks */
 #define MAX_UNITS	200
-/* a unit's row samples at most: B R ... R B (bench_sampler.c) */
+/* a unit's row samples at most: B R ... R B (bench_unit.c) */
 #define MAX_UNIT_ROW_SAMPLES	4
 /* the places of a unit's samples: struct sample's @place */
 #define SAMPLE_PLACES	(MAX_UNIT_ROW_SAMPLES + 2)
@@ -507,7 +507,7 @@ struct json_t;
  *	an uncounted run of a 64th of its @count (struct bench_row), and
  *	after it and each undisturbed sample, the next one's count is set to
  *	take about 3 ms at its pace (SAMPLE_TARGET_NS in
- *	bench_sampler.c), never above the row's own @count.
+ *	bench_unit.c), never above the row's own @count.
  *	Without it every sample runs the row's own count
  *
  * @parse_option: called once per option of @options given, in order,

@@ -50,7 +50,7 @@ struct row_state {
 	double ns[MAX_SAMPLES];		/* mean over workers of ns per event */
 	double *worker_rate;		/* [sample * cpus->nr + worker] */
 	/*
-	 * Units (bench_sampler.c): with a base, the row's sample between
+	 * Units (bench_unit.c): with a base, the row's sample between
 	 * two of its base's, @unit its ns per event less theirs; without,
 	 * one sample, @unit its ns per event. A base row's units are those
 	 * of the rows measured against it, @unit their base samples' mean.

@@ -5,6 +5,7 @@
  * files are layers, each calling only those below it:
  *
  *   bench_sampler.c   the run loop: rounds of sessions of units
+ *   bench_unit.c      units: pacing, retries, what they leave in the rows
  *   bench_sample.c    one sample of a row or its base
  *   bench_session.c   sessions: the kept pool, attach and detach
  */
@@ -55,5 +56,17 @@ void row_sample_run(const struct bench_family *fam,
 void base_sample_run(const struct bench_family *fam,
 		     struct session *sess, __u64 count,
 		     struct sample *s, int which);
+
+/* ---- bench_unit.c: units, their pacing and retries ---- */
+
+bool row_paced(const struct bench_family *fam,
+	       const struct bench_row *row);
+__u64 row_sample_count(const struct bench_family *fam,
+		       const struct bench_row *row);
+__u64 base_sample_count(const struct bench_family *fam,
+			const struct bench_row *base, __u64 count);
+__u64 retry_budget_ns(const struct bench_row *row);
+int session_unit(const struct bench_family *fam, struct session *sess,
+		 bool counted, int round);
 
 #endif /* __BENCH_SAMPLER_INT_H */
