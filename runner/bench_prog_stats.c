@@ -1,11 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The kernel's BPF run-time stats, for --prog-stats. */
+/*
+ * --prog-stats: the kernel's BPF run-time stats, and the pass after the
+ * run that reads them, one more sample of each row with a figure.
+ *
+ * Apart from the run loop (bench_sampler.c): its samples give no figure
+ * of the row's, only the program's own ns per run, and it runs after the
+ * run's figures are all taken. It is a session of its own, above the
+ * sampler's layers (bench_sampler_int.h).
+ */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench_prog_stats.h"
+#include "bench_sampler.h"
+#include "bench_sampler_int.h"
+#include "bench_cmdline.h"
+#include "bench_msg.h"
+#include "bench_workers.h"
 
 int prog_stats_enable(struct outcome *out)
 {
@@ -75,5 +90,96 @@ int prog_stats_clock_cost(double *ns)
 	if (!err)
 		*ns = best;
 	close(fd);
+	return err;
+}
+
+/* ---- --prog-stats ---- */
+
+/*
+ * One more sample of a row with the kernel's run-time stats on: the
+ * program's ns per run, refused when it ran for much more than it
+ * counted (other processes' events it filtered out dilute the mean).
+ */
+static int stats_sample(const struct bench_family *fam, struct bench_row *row,
+			double clock)
+{
+	struct row_state *st = row->state;
+	struct session sess = { .row = row };
+	__u64 t0 = 0, n0 = 0, t1 = 0, n1 = 0, spent = 0, start;
+	struct sample s;
+	int fd;
+
+	/* a row verified by its own counts, with no program to time */
+	if (fam->prog_fds(row, &fd, 1) < 1) {
+		outcome_set(&st->prog_out, ST_SKIPPED,
+			    "no BPF program runs in this row");
+		return 0;
+	}
+	if (session_start(fam, &sess, &st->prog_out)) {
+		session_end(fam, &sess);
+		return bench_interrupted() ? -EINTR : 0;
+	}
+	/* an undisturbed sample only, found within the row's budget */
+	do {
+		start = now_ns();
+		if (prog_run_totals(fd, &t0, &n0))
+			t0 = n0 = 0;
+		row_sample_run(fam, &sess, row_sample_count(fam, row), &s, 1,
+			       true);
+		/* detached first: the stats then hold every run of it */
+		session_detach(fam, &sess);
+		spent += now_ns() - start;
+	} while (s.out.status == ST_DISTURBED && !bench_interrupted() &&
+		 spent < retry_budget_ns(row));
+	session_end(fam, &sess);
+	if (bench_interrupted())
+		return -EINTR;
+	if (s.out.status != ST_OK) {
+		st->prog_out = s.out;
+		return 0;
+	}
+	if (prog_run_totals(fd, &t1, &n1) || n1 == n0) {
+		outcome_set(&st->prog_out, ST_FAILED,
+			    "the kernel's run-time stats counted no runs");
+		return 0;
+	}
+	st->prog_runs = n1 - n0;
+	st->prog_hits = s.counted;
+	/* uncounted programs (the bench's reference) have no hits to compare */
+	if (run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED &&
+	    st->prog_runs > s.counted + s.counted / 100 + 100) {
+		outcome_set(&st->prog_out, ST_SKIPPED,
+			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
+			    st->prog_runs, s.counted);
+		return 0;
+	}
+	st->prog_ns = (double)(t1 - t0) / st->prog_runs;
+	st->prog_clock_ns = clock;
+	return 0;
+}
+
+int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows)
+{
+	struct outcome why = {};
+	double clock = NAN;
+	int i, fd, err = 0;
+
+	fd = prog_stats_enable(&why);
+	/* without it the body keeps the clock reads, and JSON says null */
+	if (fd >= 0 && prog_stats_clock_cost(&clock))
+		clock = NAN;
+	for (i = 0; !err && i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (!row_has_figure(row) || !row->runs_prog)
+			continue;
+		if (fd < 0)
+			row->state->prog_out = why;
+		else
+			err = stats_sample(fam, row, clock);
+	}
+	if (fd >= 0)
+		close(fd);
+	free_sample_bufs();
 	return err;
 }

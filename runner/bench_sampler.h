@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The sampler: bench_sampler.c. */
+/*
+ * The sampler: the run loop (bench_sampler.c), the passes after it
+ * (bench_prog_stats.c), and closing the rows. What its files share
+ * with each other is in bench_sampler_int.h.
+ */
 #ifndef __BENCH_SAMPLER_H
 #define __BENCH_SAMPLER_H
 
@@ -10,7 +14,7 @@
  * enough (see bench_sampler.c). -EINTR when a signal ended it.
  */
 int sampler_run(const struct bench_family *fam, struct bench_rows *rows);
-/* --prog-stats: one more sample of each row with a figure */
+/* --prog-stats: one more sample of each row with a figure (bench_prog_stats.c) */
 int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows);
 /*
  * --profile: profiled units of each row with a figure, and its base,

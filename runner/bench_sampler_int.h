@@ -5,6 +5,7 @@
  * files are layers, each calling only those below it:
  *
  *   bench_sampler.c   the run loop: rounds of sessions of units
+ *   bench_prog_stats.c   the --prog-stats pass
  *   bench_unit.c      units: pacing, retries, what they leave in the rows
  *   bench_sample.c    one sample of a row or its base
  *   bench_session.c   sessions: the kept pool, attach and detach
