@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The sampler: the run loop (bench_sampler.c), the passes after it
- * (bench_prog_stats.c), and closing the rows. What its files share
- * with each other is in bench_sampler_int.h.
+ * (bench_prog_stats.c, bench_profile_pass.c), and closing the rows.
+ * What its files share with each other is in bench_sampler_int.h.
  */
 #ifndef __BENCH_SAMPLER_H
 #define __BENCH_SAMPLER_H
@@ -18,7 +18,8 @@ int sampler_run(const struct bench_family *fam, struct bench_rows *rows);
 int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows);
 /*
  * --profile: profiled units of each row with a figure, and its base,
- * apart from the figures (bench_profile.c). -EINTR when a signal ended it.
+ * apart from the figures (bench_profile_pass.c). -EINTR when a signal
+ * ended it.
  */
 int sampler_profile(const struct bench_family *fam, struct bench_rows *rows);
 /* closes the opened rows and frees them */

@@ -4,11 +4,12 @@
  * includes: a family sees bench.h, bench_main.c bench_sampler.h. The
  * files are layers, each calling only those below it:
  *
- *   bench_sampler.c   the run loop: rounds of sessions of units
- *   bench_prog_stats.c   the --prog-stats pass
- *   bench_unit.c      units: pacing, retries, what they leave in the rows
- *   bench_sample.c    one sample of a row or its base
- *   bench_session.c   sessions: the kept pool, attach and detach
+ *   bench_sampler.c       the run loop: rounds of sessions of units
+ *   bench_prog_stats.c    the --prog-stats pass, after the run
+ *   bench_profile_pass.c  the --profile pass, after the run
+ *   bench_unit.c          units: pacing, retries, their figures kept
+ *   bench_sample.c        one sample of a row or its base
+ *   bench_session.c       sessions: the kept pool, attach and detach
  */
 #ifndef __BENCH_SAMPLER_INT_H
 #define __BENCH_SAMPLER_INT_H
