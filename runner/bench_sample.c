@@ -15,7 +15,6 @@
 #include <bpf/bpf.h>
 #include "bench_sampler_int.h"
 #include "bench_cmdline.h"
-#include "bench_msg.h"
 #include "bench_util.h"
 #include "bench_verify.h"
 #include "bench_workers.h"

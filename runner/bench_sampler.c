@@ -31,13 +31,19 @@
  * A row without a base (a base row no measured row feeds, a run without
  * base rows, map_perf_test's bpf() tests) is measured in units of one
  * sample each, in rounds too.
+ *
+ * This file is the run loop, to be read top to bottom: how many units a
+ * session has, a row's session, the rounds. The layers below it each
+ * call only down (bench_sampler_int.h): units, their pacing and retries
+ * (bench_unit.c), one sample (bench_sample.c), a session's workers and
+ * the attach and detach of its programs (bench_session.c). The passes
+ * after the run are bench_prog_stats.c and bench_profile_pass.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <bpf/bpf.h>
 #include "bench_sampler.h"
 #include "bench_sampler_int.h"
@@ -46,8 +52,6 @@
 #include "bench_row.h"
 #include "bench_verify.h"
 #include "bench_workers.h"
-#include "bench_util.h"
-#include "bench_attach.h"
 #include "bench_report.h"
 #include "bench_profile.h"
 
@@ -56,7 +60,7 @@
 /* a row's units per session at most */
 #define MAX_SESSION_UNITS	8
 
-/* ---- when a row is known well enough ---- */
+/* ---- how many units a session has ---- */
 
 /* units the row still wants; at least one */
 static int units_wanted(const struct bench_row *row)
@@ -116,6 +120,8 @@ static void note_session_cost(struct bench_row *row, __u64 fixed)
 			  (st->session_ns + fixed) / 2 : fixed;
 }
 
+
+/* ---- a row's session ---- */
 
 /* the ids of the programs just loaded join the row's (its JSON's) */
 static void note_prog_ids(const struct bench_family *fam,
