@@ -150,6 +150,4 @@ bool settle_counts(const cpu_set_t *allowed, const cpu_set_t *workers,
 /* a thread's CPU time between two reads, never wrapping: ~0 is unread */
 __u64 settle_delta(__u64 before, __u64 after);
 
-__u64 now_ns(void);
-
 #endif /* __BENCH_WORKERS_H */
