@@ -132,6 +132,9 @@ void prefault_mappings(bool writable);
  * False when @parent is already gone: the child is to exit.
  */
 bool child_defaults(pid_t parent);
+
+/* ---- bench_quiet.c ---- */
+
 /*
  * Waits, at most SETTLE_MAX_NS, for the kernel threads that run on the
  * workers' CPUs @cpus (deferred work of the last sample: RCU callbacks,
