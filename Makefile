@@ -113,7 +113,8 @@ PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_cpus.c bench_cmdline.c bench_kernel.c bench_sampler.c \
 	  bench_session.c bench_sample.c bench_unit.c bench_profile_pass.c \
-	  bench_workers.c bench_attach.c \
+	  bench_workers.c bench_watchdog.c bench_quiet.c bench_proc.c \
+	  bench_attach.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
 	  bench_report.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
@@ -311,8 +312,9 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       compare_pool.c compare_print.c compare_json.c \
 	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
 	       bench_verify.c bench_report.c bench_table.c \
-	       bench_util.c bench_workers.c bench_profile.c bench_output.c \
-	       bench_json.c bench_row.c bench_skips.c) \
+	       bench_util.c bench_workers.c bench_watchdog.c bench_quiet.c \
+	       bench_proc.c bench_profile.c bench_output.c bench_json.c \
+	       bench_row.c bench_skips.c) \
 	       overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

@@ -17,6 +17,7 @@
 #include "bench_cmdline.h"
 #include "bench_msg.h"
 #include "bench_profile.h"
+#include "bench_util.h"
 #include "bench_workers.h"
 
 /* a row's profiled samples stop at this many of the workers' per arm... */

@@ -20,6 +20,7 @@
 #include "bench_sampler_int.h"
 #include "bench_cmdline.h"
 #include "bench_msg.h"
+#include "bench_util.h"
 #include "bench_workers.h"
 
 int prog_stats_enable(struct outcome *out)

@@ -51,6 +51,7 @@
 #include "bench_msg.h"
 #include "bench_row.h"
 #include "bench_verify.h"
+#include "bench_util.h"
 #include "bench_workers.h"
 #include "bench_report.h"
 #include "bench_profile.h"

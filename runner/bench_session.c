@@ -17,6 +17,7 @@
 #include "bench_cmdline.h"
 #include "bench_msg.h"
 #include "bench_verify.h"
+#include "bench_util.h"
 #include "bench_workers.h"
 
 /* ---- a row and its base ---- */

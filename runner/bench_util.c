@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "bench_util.h"
 
 int for_each_line(const char *path, line_fn fn, void *ctx)
@@ -258,4 +259,12 @@ const char *text_symbol(const char *line, char *sym)
 	    (type != 't' && type != 'T'))
 		return NULL;
 	return sym;
+}
+
+__u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }

@@ -103,6 +103,9 @@ bool file_has_word(const char *dir, const char *name, const char *key,
  */
 const char *task_frozen(pid_t pid);
 
+/* CLOCK_MONOTONIC, ns: the time every wait and loop of the runner is told by */
+__u64 now_ns(void);
+
 /* a line of kallsyms, "address type name [module]": a text symbol's name */
 const char *text_symbol(const char *line, char *sym);
 

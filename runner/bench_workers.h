@@ -3,7 +3,9 @@
  * The worker pool: bench_workers.c. The runner starts one per row and
  * runs it once per sample; a family may start one of its own outside the
  * samples, as test_overhead counts the fib lookups per datagram before
- * its first fib row.
+ * its first fib row. With it what the pool's other files offer the
+ * runner and the families: the watch over children (bench_watchdog.c)
+ * and the wait for quiet before a go (bench_quiet.c).
  */
 #ifndef __BENCH_WORKERS_H
 #define __BENCH_WORKERS_H
@@ -69,6 +71,25 @@ int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
 int pool_run(struct worker_pool *pool, int trigger, __u64 count,
 	     struct worker_result *res, __u64 *hits, __u64 deadline_ns,
 	     struct outcome *out);
+/* kills and reaps the workers; safe to call twice */
+void pool_stop(struct worker_pool *pool);
+/* the calling thread allowed on @cpu alone; -errno */
+int pin_to_cpu(int cpu);
+/*
+ * Every readable mapping faulted in, page tables with it; @writable: a
+ * private writable one copied too, as a write would. After it a child
+ * faults in nothing it touches again.
+ */
+void prefault_mappings(bool writable);
+/*
+ * A forked child's first call: SIGINT, SIGTERM and SIGHUP back to their
+ * default, and SIGKILL when @parent (the thread that forked it) dies.
+ * False when @parent is already gone: the child is to exit.
+ */
+bool child_defaults(pid_t parent);
+
+/* ---- the watch over children: bench_watchdog.c ---- */
+
 /*
  * A child the parent waits on, watched so that no wait is for ever:
  * task_stuck() says when it is stuck
@@ -99,8 +120,6 @@ int task_stuck(struct task_watch *t, pid_t pid, __u64 deadline_ns,
  * afresh: a sample's watch would only fail what a new pool runs.
  */
 bool pool_well(struct worker_pool *pool);
-/* kills and reaps the workers; safe to call twice */
-void pool_stop(struct worker_pool *pool);
 /*
  * Waits at most @limit_ns for the child @pid to end, and reaps it (its
  * wait status in *@status, when not NULL): 0, or -ETIMEDOUT
@@ -118,20 +137,9 @@ int child_kill(pid_t pid);
  * lets a SIGKILL through). Nothing for one that is not frozen.
  */
 void thaw_out(pid_t pid);
-/* the calling thread allowed on @cpu alone; -errno */
-int pin_to_cpu(int cpu);
-/*
- * Every readable mapping faulted in, page tables with it; @writable: a
- * private writable one copied too, as a write would. After it a child
- * faults in nothing it touches again.
- */
-void prefault_mappings(bool writable);
-/*
- * A forked child's first call: SIGINT, SIGTERM and SIGHUP back to their
- * default, and SIGKILL when @parent (the thread that forked it) dies.
- * False when @parent is already gone: the child is to exit.
- */
-bool child_defaults(pid_t parent);
+
+/* ---- the wait for quiet: bench_quiet.c ---- */
+
 /*
  * Waits, at most SETTLE_MAX_NS, for the kernel threads that run on the
  * workers' CPUs @cpus (deferred work of the last sample: RCU callbacks,
@@ -149,7 +157,5 @@ bool settle_counts(const cpu_set_t *allowed, const cpu_set_t *workers,
 		   bool *bound);
 /* a thread's CPU time between two reads, never wrapping: ~0 is unread */
 __u64 settle_delta(__u64 before, __u64 after);
-
-__u64 now_ns(void);
 
 #endif /* __BENCH_WORKERS_H */
