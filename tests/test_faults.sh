@@ -273,7 +273,7 @@ sec_stopped() {
 # and while one row's worker runs its loop, the other's waits for its
 # next session (-r 6: six rounds, a session each), and is stopped for good
 kept_stop() {
-	local i w other
+	local i w mine other
 	local -a ws
 	for i in $(seq 4000); do
 		kill -0 "$PID" 2>/dev/null || return 1
@@ -281,10 +281,15 @@ kept_stop() {
 		if [ "${#ws[@]}" -eq 2 ]; then
 			other=
 			for w in 0 1; do
-				in_loop "${ws[$w]}" && other=${ws[$((1 - w))]}
+				in_loop "${ws[$w]}" && mine=${ws[$w]} other=${ws[$((1 - w))]}
 			done
 			if [ -n "$other" ] && grep -qs '^State:.*S' "/proc/$other/status"; then
-				kill -STOP "$other" && echo "$other" && return 0
+				kill -STOP "$other" || continue
+				# the one row still in its loop after the stop: the
+				# other's session had not begun (one at a time);
+				# else the stop may have landed in it: let it go
+				in_loop "$mine" && echo "$other" && return 0
+				kill -CONT "$other"
 			fi
 		fi
 		sleep 0.005
@@ -371,12 +376,14 @@ sec_cgroup() {
 	cleanup_checked stall
 	# throttled once its first unit set the deadline: in round 2.
 	# SCHED_FIFO until then, so that the first is undisturbed (a quota
-	# throttles normal tasks only). 0.3 s of events: at 1% of a CPU the
-	# sample needs far longer than its deadline (5 s and ten times the
-	# last sample). -r 2: one unit a round, round 2's worker throttled.
+	# throttles normal tasks only). 0.6 s of events, time enough to
+	# throttle it on a loaded machine, and short of the RT throttling's
+	# 0.95 s: at 1% of a CPU the sample needs far longer than its
+	# deadline (5 s and ten times the last sample). -r 2: one unit a
+	# round, round 2's worker throttled.
 	cpu_quota 1000 100000
 	BIN=python3 run_bg late "$TESTS/ptyrun.py" "$T_TMP/late.tty" \
-		chrt -f 1 ./test_overhead -c 1 -m raw_tp -e getpgid -n "$(count_for 0.3)" -r 2 --json "$T_TMP/late.json"
+		chrt -f 1 ./test_overhead -c 1 -m raw_tp -e getpgid -n "$(count_for 0.6)" -r 2 --json "$T_TMP/late.json"
 	tty_says "$T_TMP/late.tty" "round 2" && nth_worker 1 throttle
 	ends_within 60
 	run_end late
