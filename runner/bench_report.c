@@ -48,29 +48,6 @@ bool row_has_figure(const struct bench_row *row)
 	return row->out.status == ST_OK && row->state->nr > 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double row_median(const double *x, int n)
-{
-	double *tmp, m;
-
-	if (n < 1)
-		return NAN;
-	tmp = malloc(n * sizeof(*tmp));
-	if (!tmp)
-		return NAN;
-	memcpy(tmp, x, n * sizeof(*tmp));
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	m = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-	free(tmp);
-	return m;
-}
-
 double worker_median_rate(const struct bench_row *row, int worker)
 {
 	const struct row_state *st = row->state;

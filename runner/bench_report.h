@@ -96,7 +96,4 @@ void progress(int done, int total, const struct bench_row *row, int round,
 	      int unit);
 void progress_end(void);
 
-/* the median of @n times (attach, detach, settle), NAN without any */
-double row_median(const double *x, int n);
-
 #endif /* __BENCH_REPORT_H */

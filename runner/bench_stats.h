@@ -28,6 +28,8 @@ struct sample_stats {
 
 /* n < 1 gives n = 0 and every figure NAN */
 void stats_compute(const double *x, int n, struct sample_stats *s);
+/* the median of @n times (attach, detach, settle), NAN without any */
+double row_median(const double *x, int n);
 
 static inline bool stats_noisy(const struct sample_stats *s)
 {
