@@ -591,35 +591,6 @@ void print_excused(const struct bench_rows *rows)
 		printf_folded("%s", line);
 }
 
-/* ---- progress ---- */
-
-static bool progress_shown;
-
-void progress(int done, int total, const struct bench_row *row, int round,
-	      int unit)
-{
-	if (verbosity < 1 || !isatty(STDERR_FILENO))
-		return;
-	if (round < 0)
-		fprintf(stderr, "\r\033[K[%d/%d] %s %s, loading", done + 1,
-			total, row->name, row->variant);
-	else
-		fprintf(stderr, "\r\033[K[%d/%d] %s %s, round %d, unit %d",
-			done + 1, total, row->name, row->variant, round + 1,
-			unit + 1);
-	fflush(stderr);
-	progress_shown = true;
-}
-
-void progress_end(void)
-{
-	if (!progress_shown)
-		return;
-	fprintf(stderr, "\r\033[K");
-	fflush(stderr);
-	progress_shown = false;
-}
-
 /* ---- --json ---- */
 
 #define CPU_MODEL_LEN	128
