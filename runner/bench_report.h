@@ -54,18 +54,11 @@ void report_run_started(void);
 /* the --json results file of a run */
 int write_results(const struct bench_family *fam,
 		  const struct bench_rows *rows, FILE *f);
-/*
- * --ktap: KTAP version 1, one test point per row with its figure or
- * reason, and kselftest's "# Totals" line
- */
-void write_ktap(const struct bench_family *fam,
-		const struct bench_rows *rows, FILE *f);
-/*
- * --ktap of a run that ended before its rows' test points: the whole
- * test skipped ("1..0 # SKIP reason": the machine cannot run it now), or
- * "Bail out! reason" (a failure), as kselftest.h ends a test early
- */
-void write_ktap_early(FILE *f, bool skip, const char *reason);
+struct json_t;
+/* one row's object of that file: --ktap reads its figure there */
+struct json_t *row_json(const struct bench_family *fam,
+			const struct bench_rows *rows,
+			const struct bench_row *row);
 /* --list's tables as JSON */
 int write_list(const struct bench_family *fam, const struct bench_rows *all,
 	       FILE *f);
