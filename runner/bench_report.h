@@ -59,9 +59,8 @@ struct json_t;
 struct json_t *row_json(const struct bench_family *fam,
 			const struct bench_rows *rows,
 			const struct bench_row *row);
-/* --list's tables as JSON */
-int write_list(const struct bench_family *fam, const struct bench_rows *all,
-	       FILE *f);
+/* a row's parameters as an object, for --list's rows too */
+struct json_t *params_json(const struct bench_row *row);
 
 struct json_t;
 struct attach_kind;
@@ -73,8 +72,6 @@ struct attach_kind;
  */
 void list_kind(struct json_t *o, const struct attach_kind *kind,
 	       const char *extra_need);
-/* --list's tables as text */
-void print_list(const struct bench_family *fam, const struct bench_rows *all);
 /*
  * The libbpf these binaries run, "1.4", for a run's header; a dynamic
  * build meeting another libbpf than its headers' says both.
