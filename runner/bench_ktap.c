@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include "bench_ktap.h"
 #include "bench_report.h"
+#include "bench_results_json.h"
 #include "bench_row.h"
 
 /*

@@ -15,6 +15,7 @@
 #include "bench_compare.h"
 #include "bench_list.h"
 #include "bench_report.h"
+#include "bench_results_json.h"
 
 static json_t *needs_json(const char *const *needs, int nr, const char *extra)
 {

@@ -24,6 +24,7 @@
 #include "bench_report.h"
 #include "bench_ktap.h"
 #include "bench_list.h"
+#include "bench_results_json.h"
 #include "bench_profile.h"
 
 /* exit status when rows were disturbed but none failed */

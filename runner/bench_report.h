@@ -49,18 +49,6 @@ int summary_row(const struct run_settings *rs, struct table *t,
 		const char *variant, bool checked, row_figure_fn figure,
 		struct row_summary *s);
 
-/* the run got the lock: the context's run_ns counts from now */
-void report_run_started(void);
-/* the --json results file of a run */
-int write_results(const struct bench_family *fam,
-		  const struct bench_rows *rows, FILE *f);
-struct json_t;
-/* one row's object of that file: --ktap reads its figure there */
-struct json_t *row_json(const struct bench_family *fam,
-			const struct bench_rows *rows,
-			const struct bench_row *row);
-/* a row's parameters as an object, for --list's rows too */
-struct json_t *params_json(const struct bench_row *row);
 
 struct json_t;
 struct attach_kind;

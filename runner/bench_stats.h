@@ -13,6 +13,10 @@
 #define NOISY_CV		0.05
 /* |modified z-score| above this flags an outlier (Iglewicz & Hoaglin) */
 #define OUTLIER_Z		3.5
+/* a median absolute deviation of fewer samples says little */
+#define MIN_OUTLIER_SAMPLES	5
+/* foreign hits above this share of all hits make a row noisy */
+#define FOREIGN_NOISY		0.01
 /* a verdict is reached at 1 - alpha confidence */
 #define DEFAULT_ALPHA		0.05
 
