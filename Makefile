@@ -116,6 +116,7 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
 	  bench_report.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
 	  bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
+	  bench_notes.c \
 	  bench_summary.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
 	  bench_verify.c bench_util.c bench_profile.c bench_output.c \
@@ -313,6 +314,7 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
 	       bench_verify.c bench_report.c bench_table.c \
 	       bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
+	       bench_notes.c \
 	       bench_summary.c \
 	       bench_util.c bench_workers.c bench_profile.c bench_output.c \
 	       bench_json.c bench_row.c bench_skips.c) \
