@@ -114,7 +114,7 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_cpus.c bench_cmdline.c bench_kernel.c bench_sampler.c \
 	  bench_workers.c bench_attach.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
-	  bench_report.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
+	  bench_row_summary.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
 	  bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
 	  bench_notes.c \
 	  bench_summary.c \
@@ -312,7 +312,7 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       bench_compare.c compare_read.c compare_text.c \
 	       compare_pool.c compare_print.c compare_json.c \
 	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
-	       bench_verify.c bench_report.c bench_table.c \
+	       bench_verify.c bench_row_summary.c bench_table.c \
 	       bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
 	       bench_notes.c \
 	       bench_summary.c \

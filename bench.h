@@ -657,7 +657,7 @@ struct bench_family {
  */
 int bench_main(const struct bench_family *fam, int argc, char **argv);
 
-/* ---- for the family's summary: bench_report.c ---- */
+/* ---- for the family's summary: bench_row_summary.c, bench_notes.c, bench_summary.c ---- */
 
 struct row_summary {
 	struct sample_stats rate, ns;	/* over its samples */

@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The runner's writers of results and tables: see bench_report.c. */
+/*
+ * What the families use of the runner's report: the summary table's
+ * columns and lines (bench_summary.c), list_kind() for --list
+ * (bench_list.c), the progress line (bench_progress.c). A row's figures
+ * and notes are in bench.h (bench_row_summary.c, bench_notes.c); the
+ * runner's own writers have their headers: bench_results_json.h,
+ * bench_ktap.h, bench_list.h.
+ */
 #ifndef __BENCH_REPORT_H
 #define __BENCH_REPORT_H
 
@@ -48,7 +55,6 @@ int summary_row(const struct run_settings *rs, struct table *t,
 		const struct bench_row *row, const char *name,
 		const char *variant, bool checked, row_figure_fn figure,
 		struct row_summary *s);
-
 
 struct json_t;
 struct attach_kind;

@@ -1,40 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What is reported of the samples: each row's summary (mean ± stddev,
- * noise, outliers, overhead against its base with its uncertainty), the
- * notes beside it, and the --json file, written with jansson.
+ * A row's figures from its samples: its summary (mean ± stddev, noise,
+ * outliers, its units' mean and interval, its overhead against its base
+ * with its uncertainty), the medians of its workers' rates and of its
+ * attach and detach times, why it stopped, and how its hits and a
+ * missing figure are written. What the summary table, the notes and the
+ * JSON all read of a row, and none of them.
  */
-#define _GNU_SOURCE
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/utsname.h>
-#include <jansson.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-#include <bpf/libbpf_version.h>
-#include "bench_cmdline.h"
-#include "bench_cpus.h"
-#include "bench_json.h"
-#include "bench_kernel.h"
-#include "bench_msg.h"
 #include "bench_row.h"
-#include "bench_skips.h"
 #include "bench_workers.h"
-#include "bench_attach.h"
-#include "bench_compare.h"
-#include "bench_profile.h"
-#include "bench_report.h"
-#include "bench_table.h"
-#include "bench_util.h"
-#include "bench_verify.h"
-
-/* ---- summaries ---- */
 
 bool row_has_figure(const struct bench_row *row)
 {
