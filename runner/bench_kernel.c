@@ -330,51 +330,6 @@ int btf_struct_has(const char *type, const char *member)
 	return btf_type_has(type, BTF_KIND_STRUCT, member);
 }
 
-/* ---- cgroup CPU quota ---- */
-
-#define CGROUP_PATH_LEN	4096
-
-/* CPUs' worth of time cpu.max in @dir allows, or 0 for no limit */
-static double cgroup_cpu_limit(const char *dir)
-{
-	char path[4200], quota[32];
-	unsigned long long period;
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpu.max", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fscanf(f, "%31s %llu", quota, &period);
-	fclose(f);
-	if (n != 2 || !strcmp(quota, "max") || !period)
-		return 0;
-	return strtod(quota, NULL) / period;
-}
-
-void warn_cpu_quota(int nr_cpus)
-{
-	char dir[CGROUP_PATH_LEN], *slash;
-	double limit, tightest = 0;
-
-	if (self_cgroup(NULL, dir, sizeof(dir)))
-		return;
-	/* a quota anywhere above us applies as well */
-	for (;;) {
-		limit = cgroup_cpu_limit(dir);
-		if (limit && (!tightest || limit < tightest))
-			tightest = limit;
-		slash = strrchr(dir, '/');
-		if (!slash || slash == dir)
-			break;
-		*slash = '\0';
-	}
-	if (tightest && tightest < nr_cpus)
-		pr_note("the cgroup's cpu.max allows %.2f CPUs of time for %d workers: throttled samples will be marked disturbed",
-			tightest, nr_cpus);
-}
-
 /* ---- other programs on a hook ---- */
 
 /*
