@@ -113,7 +113,7 @@ PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_cpus.c bench_cmdline.c bench_kernel.c bench_sampler.c \
 	  bench_lock.c bench_privs.c bench_quota.c bench_tracefs.c \
-	  bench_kconfig.c bench_btf.c \
+	  bench_kconfig.c bench_btf.c bench_other_links.c \
 	  bench_workers.c bench_attach.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
 	  bench_row_summary.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
