@@ -107,7 +107,7 @@ int bench_count_arg(const char *s, __u64 max, const char *what);
  */
 void bench_positional_as(int key, const char *what);
 
-/* ---- what the kernel allows, for a family's probes: bench_kernel.c ---- */
+/* ---- what the kernel allows, for a family's probes: bench_kconfig.c, bench_btf.c, ... ---- */
 
 /* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
 int kernel_config(const char *option);

@@ -1509,7 +1509,7 @@ struct run_settings bench_rs = {
 	.warmup = 1,
 };
 
-/* bench_kernel.c's, not linked: the machine's CPUs never reach a document */
+/* bench_usable_cpus.c's, not linked: the machine's CPUs never reach a document */
 int usable_cpus(struct cpu_list *out)
 {
 	out->nr = 0;
@@ -1517,7 +1517,7 @@ int usable_cpus(struct cpu_list *out)
 	return 0;
 }
 
-/* bench_kernel.c's too: the JIT's settings unknown, as on a machine without */
+/* bench_kconfig.c's: the JIT's settings unknown, as on a machine without */
 void bpf_jit_read(struct bpf_jit_state *j)
 {
 	*j = (struct bpf_jit_state){ -1, -1, -1, -1 };

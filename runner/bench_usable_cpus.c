@@ -1,38 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the kernel and the machine allow: CPUs, privileges, tracefs, the
- * kernel's config and BTF, cgroup quotas, and the lock that keeps two runs
- * from measuring each other. Every answer comes from asking the kernel,
- * never from a version table.
+ * The machine's CPUs: how many the kernel may have (per-CPU data is
+ * sized by it) and which this process may run its workers on, online
+ * and in its affinity (its cpuset's). Apart from the lists of CPUs
+ * (bench_cpus.c), which parse and print and ask the kernel nothing.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/file.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/utsname.h>
-#include <sys/vfs.h>
-#include <linux/capability.h>
-#include <linux/magic.h>
-#include <zlib.h>
-#include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench_kernel.h"
 #include "bench_cpus.h"
-#include "bench_msg.h"
-#include "bench_workers.h"
-#include "bench_util.h"
-
-/* ---- CPUs ---- */
 
 int nr_cpus_possible(void)
 {
@@ -90,4 +70,3 @@ out:
 	CPU_FREE(set);
 	return err;
 }
-
