@@ -111,12 +111,16 @@ endif
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 # the runner both programs share, one file per job
 RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
-	  bench_cpus.c bench_cmdline.c bench_kernel.c bench_sampler.c \
+	  bench_cpus.c bench_cmdline.c bench_sampler.c \
 	  bench_session.c bench_sample.c bench_unit.c bench_profile_pass.c \
+	  bench_lock.c bench_privs.c bench_quota.c bench_tracefs.c \
+	  bench_kconfig.c bench_btf.c bench_other_links.c bench_usable_cpus.c \
 	  bench_workers.c bench_watchdog.c bench_quiet.c bench_proc.c \
 	  bench_attach.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
-	  bench_report.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
+	  bench_row_summary.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
+	  bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
+	  bench_notes.c bench_summary.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
 	  bench_verify.c bench_util.c bench_profile.c bench_output.c \
 	  bench_json.c bench_row.c bench_skips.c bench_settings.c)
@@ -134,6 +138,8 @@ HEADERS += $(wildcard maps/*.h)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I. -Ioverhead -Irunner
+# a call without its declaration is an int, and time's u64 truncated
+CFLAGS += -Werror=implicit-function-declaration
 # uprobe targets need frame pointers to start with "push %rbp" (x86-64)
 CFLAGS += -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -I. \
@@ -311,7 +317,9 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       bench_compare.c compare_read.c compare_text.c \
 	       compare_pool.c compare_print.c compare_json.c \
 	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
-	       bench_verify.c bench_report.c bench_table.c \
+	       bench_verify.c bench_row_summary.c bench_table.c \
+	       bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
+	       bench_notes.c bench_summary.c \
 	       bench_util.c bench_workers.c bench_watchdog.c bench_quiet.c \
 	       bench_proc.c bench_profile.c bench_output.c bench_json.c \
 	       bench_row.c bench_skips.c) \

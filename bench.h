@@ -107,7 +107,7 @@ int bench_count_arg(const char *s, __u64 max, const char *what);
  */
 void bench_positional_as(int key, const char *what);
 
-/* ---- what the kernel allows, for a family's probes: bench_kernel.c ---- */
+/* ---- what the kernel allows, for a family's probes: bench_kconfig.c, bench_btf.c, ... ---- */
 
 /* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
 int kernel_config(const char *option);
@@ -657,7 +657,7 @@ struct bench_family {
  */
 int bench_main(const struct bench_family *fam, int argc, char **argv);
 
-/* ---- for the family's summary: bench_report.c ---- */
+/* ---- for the family's summary: bench_row_summary.c, bench_notes.c, bench_summary.c ---- */
 
 struct row_summary {
 	struct sample_stats rate, ns;	/* over its samples */

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The machine, before a run: bench_kernel.c. What a family's probes ask
- * of the kernel (kernel_config(), btf_has_func(), ...) is in bench.h.
+ * The machine, before a run, as the runner's own files ask it: the CPUs
+ * (bench_usable_cpus.c), privileges (bench_privs.c), tracefs
+ * (bench_tracefs.c), the cgroup's CPU quota (bench_quota.c), the run
+ * lock (bench_lock.c). What a family's probes ask of the kernel
+ * (kernel_config(), btf_has_func(), other_links_on(), ...) is in bench.h.
  */
 #ifndef __BENCH_KERNEL_H
 #define __BENCH_KERNEL_H

@@ -22,6 +22,9 @@
 #include "bench_sampler.h"
 #include "bench_compare.h"
 #include "bench_report.h"
+#include "bench_ktap.h"
+#include "bench_list.h"
+#include "bench_results_json.h"
 #include "bench_profile.h"
 
 /* exit status when rows were disturbed but none failed */

@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The runner's writers of results and tables: see bench_report.c. */
+/*
+ * What the families use of the runner's report: the summary table's
+ * columns and lines (bench_summary.c), list_kind() for --list
+ * (bench_list.c), the progress line (bench_progress.c). A row's figures
+ * and notes are in bench.h (bench_row_summary.c, bench_notes.c); the
+ * runner's own writers have their headers: bench_results_json.h,
+ * bench_ktap.h, bench_list.h.
+ */
 #ifndef __BENCH_REPORT_H
 #define __BENCH_REPORT_H
 
@@ -49,27 +56,6 @@ int summary_row(const struct run_settings *rs, struct table *t,
 		const char *variant, bool checked, row_figure_fn figure,
 		struct row_summary *s);
 
-/* the run got the lock: the context's run_ns counts from now */
-void report_run_started(void);
-/* the --json results file of a run */
-int write_results(const struct bench_family *fam,
-		  const struct bench_rows *rows, FILE *f);
-/*
- * --ktap: KTAP version 1, one test point per row with its figure or
- * reason, and kselftest's "# Totals" line
- */
-void write_ktap(const struct bench_family *fam,
-		const struct bench_rows *rows, FILE *f);
-/*
- * --ktap of a run that ended before its rows' test points: the whole
- * test skipped ("1..0 # SKIP reason": the machine cannot run it now), or
- * "Bail out! reason" (a failure), as kselftest.h ends a test early
- */
-void write_ktap_early(FILE *f, bool skip, const char *reason);
-/* --list's tables as JSON */
-int write_list(const struct bench_family *fam, const struct bench_rows *all,
-	       FILE *f);
-
 struct json_t;
 struct attach_kind;
 /*
@@ -80,8 +66,6 @@ struct attach_kind;
  */
 void list_kind(struct json_t *o, const struct attach_kind *kind,
 	       const char *extra_need);
-/* --list's tables as text */
-void print_list(const struct bench_family *fam, const struct bench_rows *all);
 /*
  * The libbpf these binaries run, "1.4", for a run's header; a dynamic
  * build meeting another libbpf than its headers' says both.
@@ -95,8 +79,5 @@ const char *libbpf_version_text(void);
 void progress(int done, int total, const struct bench_row *row, int round,
 	      int unit);
 void progress_end(void);
-
-/* the median of @n times (attach, detach, settle), NAN without any */
-double row_median(const double *x, int n);
 
 #endif /* __BENCH_REPORT_H */

@@ -46,6 +46,22 @@ static void median_mad(const double *x, int n, double *median, double *mad)
 	free(tmp);
 }
 
+double row_median(const double *x, int n)
+{
+	double *tmp, m;
+
+	if (n < 1)
+		return NAN;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return NAN;
+	memcpy(tmp, x, n * sizeof(*tmp));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	m = sorted_median(tmp, n);
+	free(tmp);
+	return m;
+}
+
 void stats_compute(const double *x, int n, struct sample_stats *s)
 {
 	double sum = 0, sq = 0;

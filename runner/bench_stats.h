@@ -13,6 +13,10 @@
 #define NOISY_CV		0.05
 /* |modified z-score| above this flags an outlier (Iglewicz & Hoaglin) */
 #define OUTLIER_Z		3.5
+/* a median absolute deviation of fewer samples says little */
+#define MIN_OUTLIER_SAMPLES	5
+/* foreign hits above this share of all hits make a row noisy */
+#define FOREIGN_NOISY		0.01
 /* a verdict is reached at 1 - alpha confidence */
 #define DEFAULT_ALPHA		0.05
 
@@ -28,6 +32,8 @@ struct sample_stats {
 
 /* n < 1 gives n = 0 and every figure NAN */
 void stats_compute(const double *x, int n, struct sample_stats *s);
+/* the median of @n times (attach, detach, settle), NAN without any */
+double row_median(const double *x, int n);
 
 static inline bool stats_noisy(const struct sample_stats *s)
 {

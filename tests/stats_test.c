@@ -4,12 +4,12 @@
  * bench_msg, bench_compare and the uprobe targets' nop check against
  * values computed by hand. Prints one "ok - " or "not ok - " line per
  * check, as tests/lib.sh does, and exits 1 when any failed. The
- * results documents it compares are written by bench_report.c's own
+ * results documents it compares are written by bench_results_json.c's own
  * write_results(), so that their schema is the programs'.
  *
  *   stats_test			every check
  *   stats_test --write-results FILE	a results document written by
- *				bench_report.c's writer, for python3's json
+ *				bench_results_json.c's writer, for python3's json
  *   stats_test --compare A B [PCT]	bench_compare(), exiting as the
  *				programs' --compare does: 2 on an error
  */
@@ -36,6 +36,7 @@
 #include "bench_compare.h"
 #include "compare.h"
 #include "bench_report.h"
+#include "bench_results_json.h"
 #include "bench_row.h"
 #include "bench_stats.h"
 #include "bench_util.h"
@@ -1474,7 +1475,7 @@ static void test_verify(void)
 	test_nop_check();
 }
 
-/* ---- compare: results files as bench_report.c writes them ---- */
+/* ---- compare: results files as bench_results_json.c writes them ---- */
 
 struct row_spec {
 	const char *name;
@@ -1508,7 +1509,7 @@ struct run_settings bench_rs = {
 	.warmup = 1,
 };
 
-/* bench_kernel.c's, not linked: the machine's CPUs never reach a document */
+/* bench_usable_cpus.c's, not linked: the machine's CPUs never reach a document */
 int usable_cpus(struct cpu_list *out)
 {
 	out->nr = 0;
@@ -1516,7 +1517,7 @@ int usable_cpus(struct cpu_list *out)
 	return 0;
 }
 
-/* bench_kernel.c's too: the JIT's settings unknown, as on a machine without */
+/* bench_kconfig.c's: the JIT's settings unknown, as on a machine without */
 void bpf_jit_read(struct bpf_jit_state *j)
 {
 	*j = (struct bpf_jit_state){ -1, -1, -1, -1 };
@@ -1579,7 +1580,7 @@ static void spec_row(const struct row_spec *r, struct bench_row *row,
 	st->events = 100000ULL * r->n;
 }
 
-/* @rows written by bench_report.c's write_results() into @path */
+/* @rows written by bench_results_json.c's write_results() into @path */
 static int write_doc(const char *path, const struct ctx_spec *c,
 		     const struct row_spec *rows, int nr)
 {
@@ -2615,7 +2616,7 @@ static void test_report_round_trip(void)
 	bool none = true;
 
 	ret = write_doc(path_a, &ctx_host, report_rows, nr);
-	check(!ret, "a results document written as bench_report.c does (%d)",
+	check(!ret, "a results document written as bench_results_json.c does (%d)",
 	      ret);
 	root = json_load_file(path_a, JSON_REJECT_DUPLICATES, &jerr);
 	check(root != NULL, "it reads back (%s)", jerr.text);

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The --json results file of a run: bench_results_json.c. */
+#ifndef __BENCH_RESULTS_JSON_H
+#define __BENCH_RESULTS_JSON_H
+
+#include <stdio.h>
+#include "bench.h"
+
+/* the run got the lock: the context's run_ns counts from now */
+void report_run_started(void);
+/* the --json results file of a run */
+int write_results(const struct bench_family *fam,
+		  const struct bench_rows *rows, FILE *f);
+struct json_t;
+/* one row's object of that file: --ktap reads its figure there */
+struct json_t *row_json(const struct bench_family *fam,
+			const struct bench_rows *rows,
+			const struct bench_row *row);
+/* a row's parameters as an object, for --list's rows too */
+struct json_t *params_json(const struct bench_row *row);
+
+#endif /* __BENCH_RESULTS_JSON_H */
