@@ -255,7 +255,7 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 	}
 	bench_writing_results();
 	if (rs->ktap) {
-		write_ktap(fam, &rows, stdout);
+		write_ktap(fam, rs, &rows, stdout);
 		out->ktap_said = true;
 	} else if (json != stdout) {
 		/* text to paste is the summary's lines alone */
@@ -267,7 +267,7 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 	ret = rs->ktap ? ktap_exit_status(&rows) : exit_status(&rows);
 	complete = true;
 	errno = 0;
-	err = json ? write_results(fam, &rows, json) : 0;
+	err = json ? write_results(fam, rs, &rows, json) : 0;
 	if (err) {
 		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
