@@ -222,9 +222,10 @@ static int run_list(const struct bench_family *fam,
 	return finish(out, ret, !err);
 }
 
-static int run_compare(struct run_output *out)
+static int run_compare(const struct compare_args *args,
+		       struct run_output *out)
 {
-	int ret = bench_compare(&compare_args, &out->json);
+	int ret = bench_compare(args, &out->json);
 
 	/* a compare that cannot read its input is a usage error */
 	if (ret < 0)
@@ -259,7 +260,7 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 		out->ktap_said = true;
 	} else if (json != stdout) {
 		/* text to paste is the summary's lines alone */
-		if (verbosity > 0 && !rs->paste)
+		if (rs->verbosity > 0 && !rs->paste)
 			fam->print_upstream(rs, &rows);
 		fam->print_summary(rs, &rows);
 		print_profiles(&rows);
@@ -286,6 +287,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	struct run_output out = { .ktap = ktap_asked(argc, argv) };
 	/* what the command line parses into, passed down from here */
 	const struct run_settings *rs = &bench_rs;
+	const struct compare_args *cmp = &compare_args;
 	int err;
 
 	hold_std_fds();
@@ -295,11 +297,12 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	out.ktap |= rs->ktap;
 	if (err)
 		return end_early(&out, EXIT_USAGE, false);
-	if (compare_args.nr_files[SIDE_A] || rs->list) {
+	if (cmp->nr_files[SIDE_A] || rs->list) {
 		/* nothing waits: a signal ends them at once, the file kept */
 		install_signal_handlers();
 		bench_writing_results();
-		return rs->list ? run_list(fam, rs, &out) : run_compare(&out);
+		return rs->list ? run_list(fam, rs, &out) :
+				  run_compare(cmp, &out);
 	}
 	if (read_fault())
 		return end_early(&out, EXIT_USAGE, false);
