@@ -103,6 +103,7 @@ static void ktap_figure(json_t *o, char *buf, size_t len)
 }
 
 void write_ktap(const struct bench_family *fam,
+		const struct run_settings *rs,
 		const struct bench_rows *rows, FILE *f)
 {
 	int i, pass = 0, fail = 0, skip = 0;
@@ -120,7 +121,7 @@ void write_ktap(const struct bench_family *fam,
 		switch (row->out.status) {
 		case ST_OK:
 			/* the JSON's own figure: one source for both */
-			o = row_json(fam, rows, row);
+			o = row_json(fam, rs, rows, row);
 			ktap_figure(o, figure, sizeof(figure));
 			json_decref(o);
 			fprintf(f, "# %s: %s\nok %d %s\n", name, figure,

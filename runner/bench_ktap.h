@@ -12,6 +12,7 @@
  * reason, and kselftest's "# Totals" line
  */
 void write_ktap(const struct bench_family *fam,
+		const struct run_settings *rs,
 		const struct bench_rows *rows, FILE *f);
 /*
  * --ktap of a run that ended before its rows' test points: the whole

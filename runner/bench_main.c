@@ -195,16 +195,17 @@ static bool ktap_asked(int argc, char **argv)
 	return false;
 }
 
-static int run_list(const struct bench_family *fam, struct run_output *out)
+static int run_list(const struct bench_family *fam,
+		    const struct run_settings *rs, struct run_output *out)
 {
-	bool to_stdout = !bench_rs.json || !strcmp(bench_rs.json, "-");
+	bool to_stdout = !rs->json || !strcmp(rs->json, "-");
 	struct bench_rows all = {};
 	int err, ret;
 
-	err = fam->setup(&bench_rs, &all);
+	err = fam->setup(rs, &all);
 	if (err)
 		return end_early(out, 1, false);
-	if (bench_rs.json && output_open(&out->json, bench_rs.json)) {
+	if (rs->json && output_open(&out->json, rs->json)) {
 		sampler_close(fam, &all);
 		return end_early(out, 1, false);
 	}
@@ -214,16 +215,17 @@ static int run_list(const struct bench_family *fam, struct run_output *out)
 	else
 		print_list(fam, &all);
 	if (err)
-		pr_err("writing %s failed: %s", printable(bench_rs.json),
+		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
 	sampler_close(fam, &all);
 	ret = flush_stdout(to_stdout) || err ? 1 : 0;
 	return finish(out, ret, !err);
 }
 
-static int run_compare(struct run_output *out)
+static int run_compare(const struct compare_args *args,
+		       struct run_output *out)
 {
-	int ret = bench_compare(&compare_args, &out->json);
+	int ret = bench_compare(args, &out->json);
 
 	/* a compare that cannot read its input is a usage error */
 	if (ret < 0)
@@ -233,41 +235,42 @@ static int run_compare(struct run_output *out)
 	return finish(out, ret, true);
 }
 
-static int run(const struct bench_family *fam, struct run_output *out)
+static int run(const struct bench_family *fam, const struct run_settings *rs,
+	       struct run_output *out)
 {
 	FILE *json = out->json.f;
 	struct bench_rows rows = {};
 	bool complete = false;
 	int ret, err;
 
-	if (fam->setup(&bench_rs, &rows)) {
+	if (fam->setup(rs, &rows)) {
 		ret = 1;
 		goto out;
 	}
-	warn_cpu_quota(bench_rs.cpus.nr);
-	if (sampler_run(fam, &rows) ||
-	    (bench_rs.prog_stats && sampler_prog_stats(fam, &rows)) ||
-	    (bench_rs.profile && sampler_profile(fam, &rows))) {
+	warn_cpu_quota(rs->cpus.nr);
+	if (sampler_run(fam, rs, &rows) ||
+	    (rs->prog_stats && sampler_prog_stats(fam, rs, &rows)) ||
+	    (rs->profile && sampler_profile(fam, rs, &rows))) {
 		ret = exit_interrupted();
 		goto out;
 	}
 	bench_writing_results();
-	if (bench_rs.ktap) {
-		write_ktap(fam, &rows, stdout);
+	if (rs->ktap) {
+		write_ktap(fam, rs, &rows, stdout);
 		out->ktap_said = true;
 	} else if (json != stdout) {
 		/* text to paste is the summary's lines alone */
-		if (verbosity > 0 && !bench_rs.paste)
-			fam->print_upstream(&bench_rs, &rows);
-		fam->print_summary(&bench_rs, &rows);
+		if (rs->verbosity > 0 && !rs->paste)
+			fam->print_upstream(rs, &rows);
+		fam->print_summary(rs, &rows);
 		print_profiles(&rows);
 	}
-	ret = bench_rs.ktap ? ktap_exit_status(&rows) : exit_status(&rows);
+	ret = rs->ktap ? ktap_exit_status(&rows) : exit_status(&rows);
 	complete = true;
 	errno = 0;
-	err = json ? write_results(fam, &rows, json) : 0;
+	err = json ? write_results(fam, rs, &rows, json) : 0;
 	if (err) {
-		pr_err("writing %s failed: %s", printable(bench_rs.json),
+		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
 		complete = false;
 		ret = 1;
@@ -282,20 +285,24 @@ out:
 int bench_main(const struct bench_family *fam, int argc, char **argv)
 {
 	struct run_output out = { .ktap = ktap_asked(argc, argv) };
+	/* what the command line parses into, passed down from here */
+	const struct run_settings *rs = &bench_rs;
+	const struct compare_args *cmp = &compare_args;
 	int err;
 
 	hold_std_fds();
 	bench_init(fam->name);
 	default_signal_actions();
 	err = parse_options(fam, argc, argv) || check_options(fam, argc, argv);
-	out.ktap |= bench_rs.ktap;
+	out.ktap |= rs->ktap;
 	if (err)
 		return end_early(&out, EXIT_USAGE, false);
-	if (compare_args.nr_files[SIDE_A] || bench_rs.list) {
+	if (cmp->nr_files[SIDE_A] || rs->list) {
 		/* nothing waits: a signal ends them at once, the file kept */
 		install_signal_handlers();
 		bench_writing_results();
-		return bench_rs.list ? run_list(fam, &out) : run_compare(&out);
+		return rs->list ? run_list(fam, rs, &out) :
+				  run_compare(cmp, &out);
 	}
 	if (read_fault())
 		return end_early(&out, EXIT_USAGE, false);
@@ -307,14 +314,14 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	bpf_jit_read(&(struct bpf_jit_state){});
 	install_signal_handlers();
 	/* before the lock: a bad path must not cost a run, nor a wait */
-	if (bench_rs.json && output_open(&out.json, bench_rs.json))
+	if (rs->json && output_open(&out.json, rs->json))
 		return end_early(&out, 1, false);
-	err = bench_lock(fam->name, bench_rs.lock_wait);
+	err = bench_lock(fam->name, rs->lock_wait);
 	if (err == -EINTR || bench_interrupted())
 		return end_early(&out, exit_interrupted(), false);
 	if (err)
 		return end_early(&out, 1, err == -EBUSY);
 	report_run_started();
 	ensure_tracefs();
-	return run(fam, &out);
+	return run(fam, rs, &out);
 }

@@ -8,6 +8,10 @@
 #include <bpf/libbpf.h>
 #include "bench_msg.h"
 
+/*
+ * Process-wide on purpose: libbpf's print callback (libbpf_print()) and
+ * every pr_*() take no context. The run's own copy is @rs->verbosity.
+ */
 int verbosity = 1;
 static const char *bench_name = "bench";
 static volatile sig_atomic_t got_signal;

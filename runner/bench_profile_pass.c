@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include "bench_sampler.h"
 #include "bench_sampler_int.h"
-#include "bench_cmdline.h"
 #include "bench_msg.h"
 #include "bench_profile.h"
 #include "bench_util.h"
@@ -68,16 +67,17 @@ static void profiled_sample(const struct bench_family *fam,
  * row's programs are attached, their JIT images and trampolines in it.
  */
 static int profile_session(const struct bench_family *fam,
+			   const struct run_settings *rs,
 			   struct bench_row *row, struct profiler *p)
 {
 	struct row_profile *prof = row->state->profile;
-	struct session sess = { .row = row };
-	__u64 count = row_sample_count(fam, row), base_count = 0;
+	struct session sess = { .row = row, .rs = rs };
+	__u64 count = row_sample_count(fam, rs, row), base_count = 0;
 	__u64 start = now_ns();
 
 	if (row_has_base(row)) {
 		sess.base = row->base;
-		base_count = base_sample_count(fam, row->base, count);
+		base_count = base_sample_count(fam, rs, row->base, count);
 	}
 	prof->has_base = sess.base;
 	if (session_start(fam, &sess, &prof->out))
@@ -109,14 +109,15 @@ static bool profile_wanted(const struct bench_rows *rows,
 	return row_has_figure(row) && (row->runs_prog || !base_is_fed(rows, row));
 }
 
-int sampler_profile(const struct bench_family *fam, struct bench_rows *rows)
+int sampler_profile(const struct bench_family *fam,
+		    const struct run_settings *rs, struct bench_rows *rows)
 {
 	struct outcome why = {};
 	struct profiler p;
 	bool open;
 	int i, err = 0;
 
-	open = !profiler_open(&p, &bench_rs.cpus, &why);
+	open = !profiler_open(&p, &rs->cpus, &why);
 	for (i = 0; !err && i < rows->nr; i++) {
 		struct bench_row *row = &rows->row[i];
 
@@ -128,7 +129,7 @@ int sampler_profile(const struct bench_family *fam, struct bench_rows *rows)
 			break;
 		}
 		if (open)
-			err = profile_session(fam, row, &p);
+			err = profile_session(fam, rs, row, &p);
 		else
 			row->state->profile->out = why;
 	}

@@ -18,7 +18,6 @@
 #include "bench_prog_stats.h"
 #include "bench_sampler.h"
 #include "bench_sampler_int.h"
-#include "bench_cmdline.h"
 #include "bench_msg.h"
 #include "bench_util.h"
 #include "bench_workers.h"
@@ -101,11 +100,12 @@ int prog_stats_clock_cost(double *ns)
  * program's ns per run, refused when it ran for much more than it
  * counted (other processes' events it filtered out dilute the mean).
  */
-static int stats_sample(const struct bench_family *fam, struct bench_row *row,
+static int stats_sample(const struct bench_family *fam,
+			const struct run_settings *rs, struct bench_row *row,
 			double clock)
 {
 	struct row_state *st = row->state;
-	struct session sess = { .row = row };
+	struct session sess = { .row = row, .rs = rs };
 	__u64 t0 = 0, n0 = 0, t1 = 0, n1 = 0, spent = 0, start;
 	struct sample s;
 	int fd;
@@ -125,8 +125,8 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 		start = now_ns();
 		if (prog_run_totals(fd, &t0, &n0))
 			t0 = n0 = 0;
-		row_sample_run(fam, &sess, row_sample_count(fam, row), &s, 1,
-			       true);
+		row_sample_run(fam, &sess, row_sample_count(fam, rs, row), &s,
+			       1, true);
 		/* detached first: the stats then hold every run of it */
 		session_detach(fam, &sess);
 		spent += now_ns() - start;
@@ -147,7 +147,7 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 	st->prog_runs = n1 - n0;
 	st->prog_hits = s.counted;
 	/* uncounted programs (the bench's reference) have no hits to compare */
-	if (run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED &&
+	if (run_fault(rs)->kind != BENCH_FAULT_UNCOUNTED &&
 	    st->prog_runs > s.counted + s.counted / 100 + 100) {
 		outcome_set(&st->prog_out, ST_SKIPPED,
 			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
@@ -159,7 +159,8 @@ static int stats_sample(const struct bench_family *fam, struct bench_row *row,
 	return 0;
 }
 
-int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows)
+int sampler_prog_stats(const struct bench_family *fam,
+		       const struct run_settings *rs, struct bench_rows *rows)
 {
 	struct outcome why = {};
 	double clock = NAN;
@@ -177,7 +178,7 @@ int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows)
 		if (fd < 0)
 			row->state->prog_out = why;
 		else
-			err = stats_sample(fam, row, clock);
+			err = stats_sample(fam, rs, row, clock);
 	}
 	if (fd >= 0)
 		close(fd);

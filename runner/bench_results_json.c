@@ -15,7 +15,6 @@
 #include <sys/utsname.h>
 #include <jansson.h>
 #include <bpf/libbpf.h>
-#include "bench_cmdline.h"
 #include "bench_compare.h"
 #include "bench_cpus.h"
 #include "bench_json.h"
@@ -78,10 +77,10 @@ void report_run_started(void)
 	run_started_ns = now_ns();
 }
 
-static json_t *context_json(const struct bench_family *fam)
+static json_t *context_json(const struct bench_family *fam,
+			    const struct run_settings *rs)
 {
 	char model[CPU_MODEL_LEN], cpus[1024], version[32], stamp[32];
-	const struct run_settings *rs = &bench_rs;
 	struct cpu_list usable = {};
 	struct utsname uts;
 	time_t now = time(NULL);
@@ -384,8 +383,8 @@ json_t *params_json(const struct bench_row *row)
 }
 
 json_t *row_json(const struct bench_family *fam,
-			const struct bench_rows *rows,
-			const struct bench_row *row)
+		 const struct run_settings *rs, const struct bench_rows *rows,
+		 const struct bench_row *row)
 {
 	const struct row_state *st = row->state;
 	bool figure = row_has_figure(row);
@@ -432,7 +431,7 @@ json_t *row_json(const struct bench_family *fam,
 		"other_links", row->others[0] ? row->others : NULL));
 	json_object_set_new(o, "time_ns", time_json(row));
 	counts_json(o, fam, row);
-	if (bench_rs.profile)
+	if (rs->profile)
 		json_object_set_new(o, "profile", profile_json(row));
 	if (fam->json_row)
 		fam->json_row(rows, row, o);
@@ -440,18 +439,20 @@ json_t *row_json(const struct bench_family *fam,
 }
 
 int write_results(const struct bench_family *fam,
+		  const struct run_settings *rs,
 		  const struct bench_rows *rows, FILE *f)
 {
 	json_t *root, *results = json_array();
 	int i, err;
 
 	for (i = 0; i < rows->nr; i++)
-		json_array_append_new(results, row_json(fam, rows, &rows->row[i]));
+		json_array_append_new(results,
+				      row_json(fam, rs, rows, &rows->row[i]));
 	root = json_pack("{s:s, s:s, s:s, s:o, s:o}",
 			 "schema", BENCH_SCHEMA,
 			 "tool", fam->name,
 			 "version", TOOL_VERSION,
-			 "context", context_json(fam),
+			 "context", context_json(fam, rs),
 			 "results", results);
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			 JSON_REAL_PRECISION(17)) ? -EIO : 0;

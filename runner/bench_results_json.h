@@ -10,10 +10,12 @@
 void report_run_started(void);
 /* the --json results file of a run */
 int write_results(const struct bench_family *fam,
+		  const struct run_settings *rs,
 		  const struct bench_rows *rows, FILE *f);
 struct json_t;
 /* one row's object of that file: --ktap reads its figure there */
 struct json_t *row_json(const struct bench_family *fam,
+			const struct run_settings *rs,
 			const struct bench_rows *rows,
 			const struct bench_row *row);
 /* a row's parameters as an object, for --list's rows too */

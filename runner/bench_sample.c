@@ -14,16 +14,16 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "bench_sampler_int.h"
-#include "bench_cmdline.h"
 #include "bench_util.h"
 #include "bench_verify.h"
 #include "bench_workers.h"
 
 /* ---- one sample ---- */
 
-static __u64 deadline_ns(const struct bench_row *row)
+static __u64 deadline_ns(const struct run_settings *rs,
+			 const struct bench_row *row)
 {
-	__u64 expected = bench_rs.duration ? bench_rs.duration * 1e9 :
+	__u64 expected = rs->duration ? rs->duration * 1e9 :
 			 row->state->last_wall_ns;
 
 	/* unknown the first time: the workers' watch still catches a hang */
@@ -187,7 +187,7 @@ void row_sample_run(const struct bench_family *fam,
 		read_kernel_skips(fam, row, s, true);
 	t = phase_add(row, PHASE_READS, t);
 	err = pool_run(sess->pool, 0, count, s->res, s->window,
-		       deadline_ns(row), &s->out);
+		       deadline_ns(sess->rs, row), &s->out);
 	t = phase_run(row, s, !err, t);
 	row->state->samples_run++;
 	if (row->runs_prog)
@@ -205,7 +205,7 @@ void row_sample_run(const struct bench_family *fam,
 	t = phase_add(row, PHASE_READS, t);
 	s->unverified = sample_judge_moved(s);
 	if (!err && !s->unverified && row->runs_prog &&
-	    run_fault(&bench_rs)->kind != BENCH_FAULT_UNCOUNTED)
+	    run_fault(sess->rs)->kind != BENCH_FAULT_UNCOUNTED)
 		sample_verify(row, s);
 	if (row->runs_prog && s->out.status == ST_OK && fam->verify)
 		fam->verify(row, s);
@@ -245,11 +245,11 @@ void base_sample_run(const struct bench_family *fam,
 	 * the test faults slow-base: a base dearer than its row, by half;
 	 * pace-change: a unit's second base so
 	 */
-	fault = run_fault(&bench_rs)->kind;
+	fault = run_fault(sess->rs)->kind;
 	sess->pool->loops = fault == BENCH_FAULT_SLOW_BASE ||
 			   (fault == BENCH_FAULT_PACE_CHANGE && which) ? 2 : 1;
 	err = pool_run(sess->pool, sess->base_trigger, count, s->res,
-		       s->window, deadline_ns(row), &s->out);
+		       s->window, deadline_ns(sess->rs, row), &s->out);
 	t = phase_run(row, s, !err, t);
 	sess->pool->loops = 1;
 	if (err)

@@ -47,7 +47,6 @@
 #include <bpf/bpf.h>
 #include "bench_sampler.h"
 #include "bench_sampler_int.h"
-#include "bench_cmdline.h"
 #include "bench_msg.h"
 #include "bench_row.h"
 #include "bench_verify.h"
@@ -64,10 +63,10 @@
 /* ---- how many units a session has ---- */
 
 /* units the row still wants; at least one */
-static int units_wanted(const struct bench_row *row)
+static int units_wanted(const struct run_settings *rs,
+			const struct bench_row *row)
 {
 	const struct row_state *st = row->state;
-	const struct run_settings *rs = &bench_rs;
 	int want;
 
 	if (rs->repeat)
@@ -89,13 +88,14 @@ static int units_wanted(const struct bench_row *row)
  * With -r N, one a session: a round's units are one observation
  * (statistics.rst), and -r N's are N.
  */
-static int session_units(const struct bench_row *row)
+static int session_units(const struct run_settings *rs,
+			 const struct bench_row *row)
 {
 	const struct row_state *st = row->state;
 	double fixed, unit, u;
-	int want = units_wanted(row);
+	int want = units_wanted(rs, row);
 
-	if (bench_rs.repeat)
+	if (rs->repeat)
 		return 1;
 	if (!st->sessions)
 		return row_stays_attached(row) && !row->links_own ? want : 1;
@@ -148,13 +148,14 @@ static void note_prog_ids(const struct bench_family *fam,
 }
 
 /* loads @row's programs: 0, or its outcome says why not */
-static int row_open(const struct bench_family *fam, struct bench_row *row)
+static int row_open(const struct bench_family *fam,
+		    const struct run_settings *rs, struct bench_row *row)
 {
 	struct row_state *st = row->state;
 	__u64 t0 = now_ns();
 	int err;
 
-	err = fam->open(&bench_rs, row, &row->out);
+	err = fam->open(rs, row, &row->out);
 	st->load_ns += now_ns() - t0;
 	if (err)
 		return -1;
@@ -168,7 +169,8 @@ static int row_open(const struct bench_family *fam, struct bench_row *row)
  * A row loaded afresh for each session (@reload): its first session
  * uses the load open_rows() made, each later one a new one
  */
-static int row_reload(const struct bench_family *fam, struct bench_row *row)
+static int row_reload(const struct bench_family *fam,
+		      const struct run_settings *rs, struct bench_row *row)
 {
 	struct row_state *st = row->state;
 
@@ -176,7 +178,7 @@ static int row_reload(const struct bench_family *fam, struct bench_row *row)
 		return 0;
 	fam->close(row);
 	st->opened = false;
-	return row_open(fam, row);
+	return row_open(fam, rs, row);
 }
 
 /*
@@ -185,20 +187,21 @@ static int row_reload(const struct bench_family *fam, struct bench_row *row)
  * a short first unit is noisier, and its programs and workers cold),
  * then @units counted ones.
  */
-static int row_session(const struct bench_family *fam, struct bench_row *row,
+static int row_session(const struct bench_family *fam,
+		       const struct run_settings *rs, struct bench_row *row,
 		       int index, int total, int round)
 {
 	struct row_state *st = row->state;
-	struct session sess = { .row = row, .keep = !row->reload };
-	int n, units = session_units(row), err = 0;
-	int uncounted = bench_rs.warmup;
+	struct session sess = { .row = row, .rs = rs, .keep = !row->reload };
+	int n, units = session_units(rs, row), err = 0;
+	int uncounted = rs->warmup;
 	__u64 t0 = now_ns(), in_units;
 
-	if (row_paced(fam, row) && !st->paced_count)
+	if (row_paced(fam, rs, row) && !st->paced_count)
 		uncounted++;
 	if (row_has_base(row))
 		sess.base = row->base;
-	if (row_reload(fam, row))
+	if (row_reload(fam, rs, row))
 		return 0;
 	/*
 	 * A session that could not start: its reason is the row's, which
@@ -246,7 +249,8 @@ static int alloc_worker_rates(struct bench_rows *rows)
 }
 
 /* every row's programs, loaded for the run: a row that cannot says why */
-static int open_rows(const struct bench_family *fam, struct bench_rows *rows)
+static int open_rows(const struct bench_family *fam,
+		     const struct run_settings *rs, struct bench_rows *rows)
 {
 	int i;
 
@@ -258,14 +262,15 @@ static int open_rows(const struct bench_family *fam, struct bench_rows *rows)
 		if (row->out.status != ST_OK || !row->runs_prog)
 			continue;
 		progress(i, rows->nr, row, -1, 0);
-		row_open(fam, row);
+		row_open(fam, rs, row);
 	}
 	return 0;
 }
 
 
 /* a row the next round visits; base rows fed by others are not */
-static bool row_wants_session(const struct bench_rows *rows,
+static bool row_wants_session(const struct run_settings *rs,
+			      const struct bench_rows *rows,
 			      struct bench_row *row)
 {
 	struct row_state *st = row->state;
@@ -275,7 +280,7 @@ static bool row_wants_session(const struct bench_rows *rows,
 		return false;
 	if (!row->runs_prog && base_is_fed(rows, row))
 		return false;
-	st->stop = row_stop_reason(row);
+	st->stop = row_stop_reason(rs, row);
 	return st->stop == STOP_NOT;
 }
 
@@ -299,7 +304,8 @@ static void judge_retries(struct bench_rows *rows)
 }
 
 /* a base row fed by others stops with them, with its own reason */
-static void stop_fed_bases(struct bench_rows *rows)
+static void stop_fed_bases(const struct run_settings *rs,
+			   struct bench_rows *rows)
 {
 	int i;
 
@@ -311,33 +317,34 @@ static void stop_fed_bases(struct bench_rows *rows)
 		    !row->runs_prog && base_is_fed(rows, row))
 			st->stop = units_precise(st->unit, st->unit_round,
 						 st->nr_units, st->paired,
-						 &bench_rs) ?
+						 rs) ?
 				   STOP_PRECISE : STOP_FED;
 	}
 }
 
-int sampler_run(const struct bench_family *fam, struct bench_rows *rows)
+int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
+		struct bench_rows *rows)
 {
 	int i, round, busy = 1, err;
 
-	err = alloc_worker_rates(rows) ?: open_rows(fam, rows);
+	err = alloc_worker_rates(rows) ?: open_rows(fam, rs, rows);
 	for (round = 0; !err && busy; round++) {
 		busy = 0;
 		for (i = 0; !err && i < rows->nr; i++) {
 			struct bench_row *row = &rows->row[i];
 
-			if (!row_wants_session(rows, row)) {
+			if (!row_wants_session(rs, rows, row)) {
 				row->state->spent_ns += row_pool_end(row);
 				continue;
 			}
 			busy++;
-			err = row_session(fam, row, i, rows->nr, round);
+			err = row_session(fam, rs, row, i, rows->nr, round);
 		}
 	}
 	for (i = 0; i < rows->nr; i++)
 		rows->row[i].state->spent_ns += row_pool_end(&rows->row[i]);
 	detach_all(fam, rows);
-	stop_fed_bases(rows);
+	stop_fed_bases(rs, rows);
 	judge_retries(rows);
 	free_sample_bufs();
 	progress_end();

@@ -13,15 +13,18 @@
  * Opens every row and measures them in rounds until each is known well
  * enough (see bench_sampler.c). -EINTR when a signal ended it.
  */
-int sampler_run(const struct bench_family *fam, struct bench_rows *rows);
+int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
+		struct bench_rows *rows);
 /* --prog-stats: one more sample of each row with a figure (bench_prog_stats.c) */
-int sampler_prog_stats(const struct bench_family *fam, struct bench_rows *rows);
+int sampler_prog_stats(const struct bench_family *fam,
+		       const struct run_settings *rs, struct bench_rows *rows);
 /*
  * --profile: profiled units of each row with a figure, and its base,
  * apart from the figures (bench_profile_pass.c). -EINTR when a signal
  * ended it.
  */
-int sampler_profile(const struct bench_family *fam, struct bench_rows *rows);
+int sampler_profile(const struct bench_family *fam,
+		    const struct run_settings *rs, struct bench_rows *rows);
 /* closes the opened rows and frees them */
 void sampler_close(const struct bench_family *fam, struct bench_rows *rows);
 

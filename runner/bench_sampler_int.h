@@ -26,6 +26,7 @@ struct session {
 	struct bench_row *base;		/* its base arm; NULL: none */
 	int base_trigger;		/* the base's index in the pool */
 	struct worker_pool *pool;	/* the row's */
+	const struct run_settings *rs;	/* the run's */
 	bool keep;			/* its workers, for the row's next */
 	__u64 started_ns;
 };
@@ -43,7 +44,8 @@ int session_attach(const struct bench_family *fam,
 		   struct session *sess, struct outcome *out);
 void session_detach(const struct bench_family *fam,
 		    struct session *sess);
-enum row_stop row_stop_reason(const struct bench_row *row);
+enum row_stop row_stop_reason(const struct run_settings *rs,
+			      const struct bench_row *row);
 void session_end(const struct bench_family *fam, struct session *sess);
 void detach_all(const struct bench_family *fam,
 		struct bench_rows *rows);
@@ -62,10 +64,12 @@ void base_sample_run(const struct bench_family *fam,
 /* ---- bench_unit.c: units, their pacing and retries ---- */
 
 bool row_paced(const struct bench_family *fam,
-	       const struct bench_row *row);
+	       const struct run_settings *rs, const struct bench_row *row);
 __u64 row_sample_count(const struct bench_family *fam,
+		       const struct run_settings *rs,
 		       const struct bench_row *row);
 __u64 base_sample_count(const struct bench_family *fam,
+			const struct run_settings *rs,
 			const struct bench_row *base, __u64 count);
 __u64 retry_budget_ns(const struct bench_row *row);
 int session_unit(const struct bench_family *fam, struct session *sess,

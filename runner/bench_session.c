@@ -14,7 +14,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "bench_sampler_int.h"
-#include "bench_cmdline.h"
 #include "bench_msg.h"
 #include "bench_verify.h"
 #include "bench_util.h"
@@ -169,7 +168,7 @@ static int pool_fork(const struct bench_family *fam, struct session *sess,
 	}
 	hit_window(fam, row, rp->slots, &win);
 	err = pool_start(&rp->pool, row->cpus, triggers, nr,
-			 bench_rs.duration * 1e9, &win, out);
+			 sess->rs->duration * 1e9, &win, out);
 	phase_add(row, PHASE_FORK, t0);
 	if (err)
 		return -1;
@@ -267,19 +266,22 @@ void session_detach(const struct bench_family *fam,
 }
 
 /* the stop rules' verdict, which session_end() asks as the run loop does */
-enum row_stop row_stop_reason(const struct bench_row *row)
+enum row_stop row_stop_reason(const struct run_settings *rs,
+			      const struct bench_row *row)
 {
 	const struct row_state *st = row->state;
 
 	return units_enough(st->unit, st->unit_round, st->nr_units,
-			    st->paired, st->spent_ns, &bench_rs);
+			    st->paired, st->spent_ns, rs);
 }
 
 /* will the row have another session? (as row_wants_session() will say) */
-static bool row_goes_on(const struct bench_row *row)
+static bool row_goes_on(const struct session *sess)
 {
+	const struct bench_row *row = sess->row;
+
 	return row->out.status == ST_OK && !bench_interrupted() &&
-	       row_stop_reason(row) == STOP_NOT;
+	       row_stop_reason(sess->rs, row) == STOP_NOT;
 }
 
 /*
@@ -295,7 +297,7 @@ void session_end(const struct bench_family *fam, struct session *sess)
 		session_detach(fam, sess);
 	row->state->spent_ns += now_ns() - sess->started_ns;
 	/* kept for the row's next session while it has one */
-	if (!sess->keep || !row_goes_on(row))
+	if (!sess->keep || !row_goes_on(sess))
 		row->state->spent_ns += row_pool_end(row);
 }
 

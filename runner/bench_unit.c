@@ -14,7 +14,6 @@
 #include <math.h>
 #include <string.h>
 #include "bench_sampler_int.h"
-#include "bench_cmdline.h"
 #include "bench_msg.h"
 #include "bench_report.h"
 #include "bench_util.h"
@@ -65,28 +64,29 @@
  * none.
  */
 bool row_paced(const struct bench_family *fam,
-	       const struct bench_row *row)
+	       const struct run_settings *rs, const struct bench_row *row)
 {
-	return fam->paced && !row->unpaced && !bench_rs.count &&
-	       !bench_rs.duration;
+	return fam->paced && !row->unpaced && !rs->count && !rs->duration;
 }
 
 __u64 row_sample_count(const struct bench_family *fam,
+		       const struct run_settings *rs,
 		       const struct bench_row *row)
 {
-	if (bench_rs.count)
-		return bench_rs.count;
-	if (!row_paced(fam, row))
+	if (rs->count)
+		return rs->count;
+	if (!row_paced(fam, rs, row))
 		return row->count;
 	return row->state->paced_count ?: row->count / PACE_MIN_SHARE ?: 1;
 }
 
-static void row_pace(const struct bench_family *fam, struct bench_row *row,
+static void row_pace(const struct bench_family *fam,
+		     const struct run_settings *rs, struct bench_row *row,
 		     __u64 count, __u64 wall)
 {
 	__u64 want, least = row->count / PACE_MIN_SHARE ?: 1;
 
-	if (!row_paced(fam, row) || !wall)
+	if (!row_paced(fam, rs, row) || !wall)
 		return;
 	want = (double)count * SAMPLE_TARGET_NS / wall;
 	if (want < least)
@@ -199,11 +199,12 @@ static bool sample_ends_unit(const struct sample *s)
  * microseconds, and its own figure say little.
  */
 __u64 base_sample_count(const struct bench_family *fam,
+			const struct run_settings *rs,
 			const struct bench_row *base, __u64 count)
 {
 	__u64 least = base->state->paced_count / PACE_MIN_SHARE;
 
-	return row_paced(fam, base) && count < least ? least : count;
+	return row_paced(fam, rs, base) && count < least ? least : count;
 }
 
 /*
@@ -214,13 +215,14 @@ __u64 base_sample_count(const struct bench_family *fam,
  * still the base samples' mean time: a linear drift still cancels. -r's
  * units have one each.
  */
-static int unit_row_samples(const struct bench_row *row)
+static int unit_row_samples(const struct run_settings *rs,
+			    const struct bench_row *row)
 {
 	const struct row_state *st = row->state;
 	double toggle, sample;
 	int m;
 
-	if (bench_rs.repeat || row_stays_attached(row) || !st->nr_attach ||
+	if (rs->repeat || row_stays_attached(row) || !st->nr_attach ||
 	    !st->last_wall_ns)
 		return 1;
 	toggle = row_median(st->attach_ns, st->nr_attach) +
@@ -290,9 +292,9 @@ static void sample_tries(const struct bench_family *fam, struct session *sess,
 static void unit_run(const struct bench_family *fam, struct session *sess,
 		     struct unit *u)
 {
-	__u64 count = row_sample_count(fam, sess->row);
-	__u64 base_count = base_sample_count(fam, sess->base, count);
-	int i, m = unit_row_samples(sess->row);
+	__u64 count = row_sample_count(fam, sess->rs, sess->row);
+	__u64 base_count = base_sample_count(fam, sess->rs, sess->base, count);
+	int i, m = unit_row_samples(sess->rs, sess->row);
 	const struct sample *last;
 
 	memset(u, 0, sizeof(*u));
@@ -313,22 +315,24 @@ static void unit_run(const struct bench_family *fam, struct session *sess,
 	/* a disturbed unit's wall time is not the machine's pace */
 	if (u->out.status != ST_OK)
 		return;
-	row_pace(fam, sess->row, count, sample_wall(last));
-	row_pace(fam, sess->base, base_count, sample_wall(&u->base[1]));
+	row_pace(fam, sess->rs, sess->row, count, sample_wall(last));
+	row_pace(fam, sess->rs, sess->base, base_count,
+		 sample_wall(&u->base[1]));
 }
 
 /* a row alone: its sample is the unit */
 static void plain_unit_run(const struct bench_family *fam,
 			   struct session *sess, struct unit *u)
 {
-	__u64 count = row_sample_count(fam, sess->row);
+	__u64 count = row_sample_count(fam, sess->rs, sess->row);
 
 	memset(u, 0, sizeof(*u));
 	row_sample_run(fam, sess, count, &u->row[0], 1, true);
 	u->nr_row = 1;
 	u->out = u->row[0].out;
 	if (u->out.status == ST_OK)
-		row_pace(fam, sess->row, count, sample_wall(&u->row[0]));
+		row_pace(fam, sess->rs, sess->row, count,
+			 sample_wall(&u->row[0]));
 }
 
 /* ---- what a unit leaves in the rows ---- */

@@ -88,7 +88,7 @@ map-counts-since|map_perf_test_user.c:collect|take_since(\&v[cpu], \&r->taken[cp
 map-taken-reset|map_perf_test_user.c:attach_row|memset(r->taken, 0, sizeof(*r->taken) * nr_cpus_possible());|;|test_map_perf.sh:units|several samples a unit: each row ran, its hits its loops' alone
 map-consumer-per-sample|take_consumer|if (!consumer_running(r->consumer))|if (1)|test_map_perf.sh:units|several samples a unit: ringbuf_reserve ran, its records its events'
 map-totals-by-place|map_perf_test_user.c:count|*l = \&r->last[s->place];|*l = \&r->last[1];|test_map_perf.sh:units|several samples a unit: the map operations are the events'
-repeat-one-a-session|session_units|if (bench_rs.repeat)|if (0)|test_report.sh|-r 3, no base, attached through its units: 3 rounds, 3 observations
+repeat-one-a-session|session_units|if (rs->repeat)|if (0)|test_report.sh|-r 3, no base, attached through its units: 3 rounds, 3 observations
 summary-ci-dash|format_or_dash|if (isfinite(v))|if (1)|test_report.sh|-r 1: no nan or inf anywhere in the output
 ktap-memory-figure|ktap_other_figure|if (json_is_object(mem)) {|if (0) {|test_ktap.sh:format|mem: each test point has its row's name, status, reason or figure
 inv-non-finite|tests/invariants.py:non_finite|elif number(v) and not finite(v):|elif False:|test_invariants.sh|a NaN: exit 1
