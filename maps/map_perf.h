@@ -296,7 +296,8 @@ void note_skipped_sizes(void);
 
 int open_test(const struct run_settings *rs, struct map_row *r,
 	      struct outcome *out);
-int open_consumer(struct map_row *r, struct outcome *out);
+int open_consumer(const struct run_settings *rs, struct map_row *r,
+		  struct outcome *out);
 
 /* ---- fills (maps/fill.c) ---- */
 
