@@ -16,6 +16,7 @@
 #ifndef __BENCH_H
 #define __BENCH_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -34,7 +35,81 @@
 /* the places of a unit's samples: struct sample's @place */
 #define SAMPLE_PLACES	(MAX_UNIT_ROW_SAMPLES + 2)
 
-/* ---- messages: bench_msg.c ---- */
+/* ---- small helpers: files, cgroups, time: bench_util.c ---- */
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
+#endif
+
+/* elements in the array @a (an array, never a pointer) */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* CLOCK_MONOTONIC, ns: the time every wait and loop of the runner is told by */
+__u64 now_ns(void);
+
+/*
+ * What for_each_line() calls on each line, its newline removed: 0 reads
+ * on, anything else stops the reading and is returned (1: found, or a
+ * negative errno).
+ */
+typedef int (*line_fn)(char *line, void *ctx);
+
+/*
+ * Calls @fn on each line of the file @path, of any length, in order.
+ * Returns what @fn returned last (0 when it read to the end), or -errno
+ * when @path cannot be opened, -EIO when it cannot be read to the end.
+ */
+int for_each_line(const char *path, line_fn fn, void *ctx);
+
+/*
+ * The number the file @path begins with into *@v: 0, -errno when it
+ * cannot be opened, -EIO when it holds no number.
+ */
+int read_file_u64(const char *path, __u64 *v);
+
+/*
+ * Our cgroup's path in its hierarchy, from /proc/self/cgroup: cgroup
+ * v2's ("0::/path") when @controller is NULL, else that of the v1
+ * hierarchy with @controller ("4:memory:/path"), into @path (@len bytes).
+ * 0, or -ENOENT when there is no such line.
+ */
+int self_cgroup(const char *controller, char *path, size_t len);
+
+/* where a cgroup hierarchy is mounted, and the mount's root in it */
+struct cgroup_mount {
+	char mnt[PATH_MAX];
+	char root[PATH_MAX];
+};
+
+/*
+ * The hierarchy's mount from /proc/self/mountinfo: cgroup2's when
+ * @controller is NULL, else the v1 one that has @controller. 0, or
+ * -ENOENT when none is mounted.
+ */
+int cgroup_mount(const char *controller, struct cgroup_mount *m);
+/*
+ * The directory of the cgroup @path (as /proc/<pid>/cgroup says it)
+ * under the mount @m, into @dir: 0, or -ENOENT when the mount (a
+ * container's subtree) does not hold it
+ */
+int cgroup_dir(const struct cgroup_mount *m, const char *path, char *dir,
+	       size_t len);
+/* the two above for the task @pid's cgroup (0: ourselves) */
+int task_cgroup_dir(pid_t pid, const char *controller, char *dir, size_t len);
+/*
+ * Whether the file @dir/@name holds the word @word (after the word @key:
+ * "key word" lines, as cgroup.events; NULL: anywhere)
+ */
+bool file_has_word(const char *dir, const char *name, const char *key,
+		   const char *word);
+/*
+ * Whether a cgroup freezes the task @pid: cgroup v2's cgroup.freeze
+ * (its cgroup.events says "frozen 1"; the task sleeps, state S) or the
+ * v1 freezer (FROZEN or FREEZING). What says so, or NULL.
+ */
+const char *task_frozen(pid_t pid);
+
+/* ---- messages and signals: bench_msg.c ---- */
 
 /* the one way to print an error: "prog: message" on stderr */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -42,6 +117,11 @@ void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* @s with control characters as \xNN, for messages that quote input */
 const char *printable(const char *s);
+/*
+ * The signal (SIGINT, SIGTERM, SIGHUP) that asked the run to end, or 0:
+ * a family's own long loop asks it between steps and ends with -EINTR
+ */
+int bench_interrupted(void);
 
 enum status { ST_OK, ST_SKIPPED, ST_FAILED, ST_DISTURBED };
 
@@ -107,7 +187,10 @@ int bench_count_arg(const char *s, __u64 max, const char *what);
  */
 void bench_positional_as(int key, const char *what);
 
-/* ---- what the kernel allows, for a family's probes: bench_kconfig.c, bench_btf.c, ... ---- */
+/*
+ * ---- what the kernel allows, for a family's probes: bench_kconfig.c,
+ * bench_btf.c, bench_map_probe.c, bench_funcs.c, bench_usdt.c, ... ----
+ */
 
 /* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
 int kernel_config(const char *option);
@@ -145,6 +228,24 @@ struct bpf_jit_state {
 void bpf_jit_read(struct bpf_jit_state *j);
 /* "bpf_jit_enable 1, bpf_jit_harden 0, JIT always on": a run's header */
 void format_bpf_jit(char *buf, size_t len);
+
+struct bpf_map;
+/* before load: can this kernel create @map as defined (type, flags)? */
+int probe_map(struct bpf_map *map, struct outcome *out);
+/*
+ * The first @nr functions of available_filter_functions that are in no
+ * module, listed once there and in kallsyms, and not on the kprobe
+ * blacklist: what many-function attach modes hook. -errno with @out
+ * saying why when there are not enough.
+ */
+int traceable_functions(int nr, const char ***syms, struct outcome *out);
+/*
+ * The USDT probe @provider:@name in the ELF file @path: how many sites it
+ * has, the first one's link-time address in @pc. -ENOENT when there is
+ * none, -errno when the file cannot be read.
+ */
+int usdt_note_find(const char *path, const char *provider, const char *name,
+		   __u64 *pc, int *nr);
 
 /* ---- what the workers run ---- */
 
@@ -198,6 +299,127 @@ struct bench_workers {
 	const int *cpu;
 	const pid_t *pid;
 };
+
+/*
+ * ---- a family's own workers and children: bench_workers.c,
+ * bench_watchdog.c ----
+ *
+ * The runner starts a pool of workers per row and runs it once per
+ * sample; a family may start one of its own outside the samples, as
+ * test_overhead counts the fib lookups per datagram before its first fib
+ * row, and watch children of its own as map_perf_test --memory does.
+ */
+
+/*
+ * Where the programs under test count their hits per CPU, in memory the
+ * workers share with the parent (a skeleton's mmap'ed .bss): slot[w * nr
+ * + c] is program c's count on worker w's CPU. Each worker reads its own
+ * right before and right after its timed loop, so that only hits inside
+ * the loop can verify its events.
+ */
+struct hit_window {
+	int nr;				/* programs; 0: nothing to read */
+	const volatile __u64 **slot;
+};
+
+struct pool_go;
+
+struct worker_pool {
+	int nr;
+	int *cpu;
+	pid_t *pid;
+	int result_fd;
+	struct pool_go *go;	/* shared: each run's count and release */
+	int nr_slots;		/* the window's programs */
+	/* shared: [(w * nr_slots + c) * 2] before the loop, [+ 1] after */
+	volatile __u64 *window;
+	size_t window_len;
+	__u64 started_ns;
+	__u64 duration_ns;	/* each run's, or 0: a count */
+	/* the test build's slow-base: loops the next run makes; 0 is 1 */
+	unsigned int loops;
+};
+
+/*
+ * Forks one worker per CPU, pinned, with each of @triggers set up,
+ * waiting for a go. In each run each makes the run's count of events of
+ * the run's trigger, or runs @duration_ns when not 0, and reads the hit
+ * slots of @win (NULL: none) around its loop. On failure, with @out
+ * saying why, nothing is left running.
+ */
+int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+	       const struct trigger *const *triggers, int nr_triggers,
+	       __u64 duration_ns, const struct hit_window *win,
+	       struct outcome *out);
+
+/*
+ * One run: releases the workers for @count events each of trigger
+ * @trigger (an index into pool_start()'s @triggers) and collects one
+ * result each, and into @hits (NULL: not wanted) each program's hits
+ * within each worker's loop, [w * nr + c] for the window's nr programs.
+ * The workers then wait for the next run. A worker that dies, stays
+ * stopped or frozen, makes no progress or outlives @deadline_ns (0: one
+ * from @count or the duration, far beyond any event's cost) fails the
+ * run, named in @out, and stops the pool. -EINTR on a signal.
+ */
+int pool_run(struct worker_pool *pool, int trigger, __u64 count,
+	     struct worker_result *res, __u64 *hits, __u64 deadline_ns,
+	     struct outcome *out);
+/* kills and reaps the workers; safe to call twice */
+void pool_stop(struct worker_pool *pool);
+/* the calling thread allowed on @cpu alone; -errno */
+int pin_to_cpu(int cpu);
+/*
+ * Every readable mapping faulted in, page tables with it; @writable: a
+ * private writable one copied too, as a write would. After it a child
+ * faults in nothing it touches again.
+ */
+void prefault_mappings(bool writable);
+/*
+ * A forked child's first call: SIGINT, SIGTERM and SIGHUP back to their
+ * default, and SIGKILL when @parent (the thread that forked it) dies.
+ * False when @parent is already gone: the child is to exit.
+ */
+bool child_defaults(pid_t parent);
+
+/*
+ * A child the parent waits on, watched so that no wait is for ever:
+ * task_stuck() says when it is stuck
+ */
+struct task_watch {
+	__u64 since_ns;		/* watched since */
+	__u64 stopped_since;	/* 0: not stopped or frozen */
+	__u64 stalled_since;	/* since when it had next to no CPU */
+	__u64 cpu_ns;		/* its CPU time then */
+};
+
+void task_watch_init(struct task_watch *t);
+/*
+ * Whether the task @pid, which has work to do and nothing to wait for,
+ * is stuck: stopped or frozen by a cgroup (v1 freezer, v2 cgroup.freeze)
+ * for 2 s, or given next to no CPU time for 5 s (asleep or not), or
+ * still at it at @deadline_ns (0: none). -ETIMEDOUT with @why (@len
+ * bytes) saying how, else 0. Called every few hundred ms while waiting.
+ */
+int task_stuck(struct task_watch *t, pid_t pid, __u64 deadline_ns,
+	       char *why, size_t len);
+/*
+ * Waits at most @limit_ns for the child @pid to end, and reaps it (its
+ * wait status in *@status, when not NULL): 0, or -ETIMEDOUT
+ */
+int child_wait(pid_t pid, int *status, __u64 limit_ns);
+/*
+ * SIGKILL to the child @pid, and it reaped: 0. One the cgroup v1 freezer
+ * holds (SIGKILL waits for a thaw there) is moved back to our own freezer
+ * cgroup, which thaws it; -EBUSY, said, when it lives on all the same.
+ */
+int child_kill(pid_t pid);
+/*
+ * A task the v1 freezer holds, moved back to the freezer cgroup we are
+ * in: moving thaws it, and a SIGKILL pending ends it (cgroup v2's freeze
+ * lets a SIGKILL through). Nothing for one that is not frozen.
+ */
+void thaw_out(pid_t pid);
 
 /* ---- rows and samples ---- */
 
@@ -760,7 +982,7 @@ void print_short(const struct run_settings *rs, const struct bench_rows *rows,
 		 row_figure_fn figure);
 struct table;
 /*
- * The summary's table, fit to stdout's terminal (bench_table.h), and
+ * The summary's table, fit to stdout's terminal (struct table, below), and
  * which columns it left out to fit, if any
  */
 void print_table(struct table *t, bool verbose);
@@ -838,5 +1060,101 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode);
  */
 void excused_line(const struct bench_rows *rows, char *buf, size_t len);
 void print_excused(const struct bench_rows *rows);
+
+/* ---- the summary's table: bench_table.c, bench_summary.c ---- */
+
+/*
+ * A column. @drop: 0 for one always shown (a row's name, its figure, its
+ * verdict); else, when the table is wider than its width, the column of
+ * the highest @drop goes first, then the next. @glue: printed one space
+ * after the column before it, under one heading with it (a figure's
+ * "± 4.2" beside its value); it goes when that one goes.
+ */
+struct table_col {
+	const char *head;
+	bool left;		/* left-aligned; else right */
+	int drop;
+	bool glue;
+};
+
+struct table {
+	const struct table_col *col;
+	int nr_cols;
+	int nr_rows, cap;
+	char **cell;		/* [row * nr_cols + col], NULL: empty */
+	bool oom;		/* a cell was lost: said under the table */
+};
+
+void table_init(struct table *t, const struct table_col *col, int nr_cols);
+void table_set(struct table *t, int row, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void table_free(struct table *t);
+/* printf() to stdout, folded to 100 columns, or a narrower terminal's */
+void printf_folded(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The summary table's columns both programs have, first: the row's name
+ * and variant, its figure ± its interval, its share of its base, its
+ * verdict, its notes' marks, and with -v its rate ± stddev. A family's
+ * own come after them.
+ */
+enum {
+	SUMMARY_NAME, SUMMARY_VARIANT, SUMMARY_FIGURE, SUMMARY_CI,
+	SUMMARY_SHARE, SUMMARY_VERDICT, SUMMARY_NOTES, SUMMARY_RATE,
+	SUMMARY_RATE_SD, NR_SUMMARY_COLS
+};
+
+/*
+ * Their entries of a table's columns, with the headings the family gives
+ * them. On a narrower terminal the rate goes first (a family's -v
+ * columns come before it, of higher @drop), then the notes, then the
+ * share of the base; the others stay.
+ */
+#define SUMMARY_COLUMNS(name, variant, figure, rate)			\
+	[SUMMARY_NAME] = { name, .left = true },			\
+	[SUMMARY_VARIANT] = { variant, .left = true },			\
+	[SUMMARY_FIGURE] = { figure },					\
+	[SUMMARY_CI] = { "", .left = true, .glue = true },		\
+	[SUMMARY_SHARE] = { "vs base", .drop = 2 },			\
+	[SUMMARY_VERDICT] = { "verdict", .left = true },		\
+	[SUMMARY_NOTES] = { "notes", .left = true, .drop = 3 },		\
+	[SUMMARY_RATE] = { rate, .drop = 4 },				\
+	[SUMMARY_RATE_SD] = { "", .left = true, .glue = true }
+
+/*
+ * @row on a new line of @t, a summary table: its @name and @variant,
+ * what @figure makes of it, its verdict (@checked: its counts are checked,
+ * see row_verdict()), its marks, and with -v its rate. Returns the line,
+ * and fills @s, when the row has a figure; -1 without one.
+ */
+int summary_row(const struct run_settings *rs, struct table *t,
+		const struct bench_row *row, const char *name,
+		const char *variant, bool checked, row_figure_fn figure,
+		struct row_summary *s);
+/*
+ * The libbpf these binaries run, "1.4", for a run's header; a dynamic
+ * build meeting another libbpf than its headers' says both.
+ */
+const char *libbpf_version_text(void);
+
+/* ---- JSON and --list, for json_row() and list_row(): bench_json.c, bench_list.c ---- */
+
+/* a double; null where JSON has no spelling (NAN, infinities) */
+struct json_t *json_number(double v);
+/* a string, made printable where it is no UTF-8; null for NULL */
+struct json_t *json_text(const char *s);
+struct attach_kind;
+/*
+ * What --list says of a row's attach kind: the config options it needs
+ * (and @extra_need), what the libbpf built against lacks of it, why a
+ * kernel with that config may still lack it, and whether it is a BPF
+ * trampoline, which a kernel may refuse at load whatever its config.
+ */
+void list_kind(struct json_t *o, const struct attach_kind *kind,
+	       const char *extra_need);
+
+/* ---- the attach kinds a family names: bench_attach.c ---- */
+
+#include "bench_attach.h"
 
 #endif /* __BENCH_H */

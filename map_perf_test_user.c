@@ -23,8 +23,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_util.h"
 #include "maps/map_perf.h"
 #include "maps/memory.h"
 

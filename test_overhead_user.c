@@ -20,10 +20,6 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_report.h"
-#include "bench_util.h"
-#include "bench_workers.h"
 #include "test_overhead.h"
 #include "overhead.h"
 #include "triggers.h"

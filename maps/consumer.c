@@ -24,8 +24,7 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "bench_util.h"
-#include "bench_workers.h"
+#include "bench.h"
 #include "maps/kinds.h"
 #include "map_perf_test.h"
 

@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench_map_probe.h"
+#include "bench.h"
 #include "maps/map_perf.h"
 
 /*

@@ -15,7 +15,6 @@
 #include <linux/types.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
 #include "map_perf_test.h"
 #include "maps/kinds.h"
 #include "map_perf_test_kern.skel.h"

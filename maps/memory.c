@@ -31,9 +31,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench_msg.h"
-#include "bench_util.h"
-#include "bench_workers.h"
+#include "bench.h"
 #include "maps/map_perf.h"
 #include "maps/memory.h"
 
