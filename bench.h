@@ -9,9 +9,15 @@
  * sampling, the statistics, JSON, --compare and the exit codes. It knows
  * nothing about any single benchmark.
  *
- * The runner lives in runner/, one job a file, each with its header: the
- * attach kinds' in bench_attach.h, the worker pool's in bench_workers.h,
- * what the runner keeps of a row in bench_row.h.
+ * This is the one runner header a family includes (tests/test_layers.sh
+ * fails on any other): the types a family shares with the runner, the
+ * callbacks of struct bench_family grouped by when they are called, and
+ * the few services a family calls, each section named for its purpose
+ * and the runner's files that implement it. With it come the attach
+ * kinds (bench_attach.h), the test faults (bench_faults.h) and the
+ * statistics' types (bench_stats.h). The runner's own declarations are
+ * in runner/'s other headers, which no family includes: what it keeps of
+ * a row in bench_row.h, for one.
  */
 #ifndef __BENCH_H
 #define __BENCH_H
@@ -732,6 +738,8 @@ struct json_t;
  *	bench_unit.c), never above the row's own @count.
  *	Without it every sample runs the row's own count
  *
+ * The command line, before anything runs:
+ *
  * @parse_option: called once per option of @options given, in order,
  *	with its key and value (NULL without one). Required when @options
  *	has any. May store into the family's own state only. 0; -2 for a
@@ -741,6 +749,8 @@ struct json_t;
  *	and bench_count_arg(). 0, or -1 after one line on stderr.
  * @usage_tables: called by --help, after the options: the family's
  *	tables (modes, tests, bits) to @f. Required.
+ *
+ * The rows: which a run measures, and what --list says of them:
  *
  * @setup: called once, after the command line, before anything runs,
  *	also for --list (@rs->list, when @rs->cpus is empty and nothing
@@ -755,12 +765,14 @@ struct json_t;
  * @list_doc: --list: called once, to add the family's tables to @root,
  *	the document, whatever the selection: each entry's name, test_flags
  *	bits and help text (what the manual's tables are made from, by
- *	make docs, and the shell's completion), and "free_bits", the test_flags bits no entry takes, which
- *	--list without --json prints too. May be NULL.
+ *	make docs, and the shell's completion), and "free_bits", the
+ *	test_flags bits no entry takes, which --list without --json prints
+ *	too. May be NULL.
  *
- * The callbacks below are called only for rows that run programs
+ * A row's programs, loaded and freed. These and the callbacks after
+ * them, up to the results, are called only for rows that run programs
  * (runs_prog), @open first; the runner calls the others only after it
- * succeeded, and @close last.
+ * succeeded, and @close last:
  *
  * @open: called once per row, before its first sample, with no worker
  *	running: probes the kernel and loads the row's programs, and may
@@ -768,6 +780,14 @@ struct json_t;
  *	with @out saying why (skipped when the kernel cannot, FAILED
  *	otherwise); @close is then not called, so @open cleans up after
  *	itself.
+ * @close: called once per opened row, at the end of the run, or on any
+ *	exit path after @open succeeded: frees what @open made. For a row
+ *	that sets @reload, also before each session after its first, @open
+ *	then loading it afresh: what the family counts over the run stays.
+ *	Required.
+ *
+ * Around the samples, the links:
+ *
  * @attach: called before the row's samples of a unit, or once per
  *	session or run as its @links_stay, @base_unhooked and @links_own
  *	allow, with the session's workers forked and waiting for the go:
@@ -783,10 +803,9 @@ struct json_t;
  *	or at the end of the run, as @attach was (or after @attach
  *	failed): detaches everything @attach attached. Timed as
  *	detach_ns. Required; must not fail.
- * @collect: called per sample after its run (and after @detach unless
- *	the links stay): each program's hits on each possible CPU since
- *	@attach or the last @collect into sample_hits(). Required. 0;
- *	non-zero leaves the sample unverified and says why in s->out.
+ *
+ * A sample's counts and their checks:
+ *
  * @hit_slot: where program @counter of the opened @row counts its hits
  *	on @cpu, in memory mapped before the workers are forked (a
  *	skeleton's .bss): the workers read it right before and after their
@@ -796,6 +815,10 @@ struct json_t;
  * @foreign_slot: the same for the runs program @counter made on @cpu
  *	for any other task, counted apart: only shown. May be NULL (the
  *	programs do not run for other tasks, or count them elsewhere).
+ * @collect: called per sample after its run (and after @detach unless
+ *	the links stay): each program's hits on each possible CPU since
+ *	@attach or the last @collect into sample_hits(). Required. 0;
+ *	non-zero leaves the sample unverified and says why in s->out.
  * @verify: checks of the family's own, after the runner's per-CPU check
  *	passed; may set s->out FAILED, saying why, and add to s->foreign
  *	the runs its programs made for other tasks and filtered out (shown
@@ -809,11 +832,6 @@ struct json_t;
  * @prog_fds: the row's program fds, at most @max, into @fds, for
  *	--prog-stats and the kernel's counts of skipped runs; returns how
  *	many. The fds stay the family's. Required.
- * @close: called once per opened row, at the end of the run, or on any
- *	exit path after @open succeeded: frees what @open made. For a row
- *	that sets @reload, also before each session after its first, @open
- *	then loading it afresh: what the family counts over the run stays.
- *	Required.
  *
  * The callbacks below write the results, once, after the last sample;
  * every row is there, closed or not, and none may be changed.
@@ -831,6 +849,7 @@ struct json_t;
  * row's trigger and nothing else of the family.
  */
 struct bench_family {
+	/* what it is */
 	const char *name;
 	const char *args;
 	const char *about;
@@ -838,32 +857,41 @@ struct bench_family {
 	int own_way;
 	const char *const *own_way_takes;
 	bool paced;
+
+	/* the command line, before anything runs */
 	int (*parse_option)(int key, const char *arg);
 	int (*parse_args)(int argc, char **argv);
 	void (*usage_tables)(FILE *f);
 
+	/* the rows: which a run measures, and --list */
 	int (*setup)(const struct run_settings *rs, struct bench_rows *rows);
 	void (*list_row)(const struct bench_row *row, struct json_t *o);
 	void (*list_doc)(struct json_t *root);
 
+	/* a row's programs, loaded and freed (rows that run programs) */
 	int (*open)(const struct run_settings *rs, struct bench_row *row,
 		    struct outcome *out);
+	void (*close)(struct bench_row *row);
+
+	/* around the samples: the links */
 	int (*attach)(struct bench_row *row,
 		      const struct bench_workers *workers,
 		      struct outcome *out);
 	void (*workers)(struct bench_row *row,
 			const struct bench_workers *workers);
 	void (*detach)(struct bench_row *row);
-	int (*collect)(struct bench_row *row, struct sample *s);
+
+	/* a sample's counts and their checks */
 	const volatile __u64 *(*hit_slot)(const struct bench_row *row,
 					  int counter, int cpu);
 	const volatile __u64 *(*foreign_slot)(const struct bench_row *row,
 					      int counter, int cpu);
+	int (*collect)(struct bench_row *row, struct sample *s);
 	void (*verify)(const struct bench_row *row, struct sample *s);
 	void (*count)(const struct bench_row *row, const struct sample *s);
 	int (*prog_fds)(const struct bench_row *row, int *fds, int max);
-	void (*close)(struct bench_row *row);
 
+	/* the results, once, after the last sample */
 	void (*print_upstream)(const struct run_settings *rs,
 			       const struct bench_rows *rows);
 	void (*print_summary)(const struct run_settings *rs,
