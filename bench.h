@@ -437,6 +437,44 @@ struct row_param {
 	long long value;
 };
 
+/*
+ * How long a row's programs stay attached: attach() and detach() are
+ * called around what the value names. Each value keeps the links longer
+ * than the one before it, and may be chosen only when nothing between
+ * its samples needs them gone. The runner reports it as the row's
+ * "attached_for" (samples, session, run). Ignored for a row that runs no
+ * programs (a base).
+ */
+enum row_links {
+	/*
+	 * Around each of the row's samples: for a row whose figure is the
+	 * attaching, or whose state must start afresh each sample. The
+	 * default.
+	 */
+	LINKS_PER_SAMPLE,
+	/*
+	 * Once per session, through its samples: collect() then takes only
+	 * the hits since its last call. A row with a base is still detached
+	 * for each base sample, which its programs would count.
+	 */
+	LINKS_PER_SESSION,
+	/*
+	 * Once per session, through its base samples too: its base's events
+	 * never reach its programs (its base calls an unprobed copy of the
+	 * row's function), and each base sample proves it, leaving the row's
+	 * counts untouched.
+	 */
+	LINKS_THROUGH_BASE,
+	/*
+	 * From its first session to the end of the run: its programs fire
+	 * for no other row's events either (it calls a copy of its own of
+	 * the hooked function), so its later sessions cost no attach or
+	 * detach; the family's workers() hands them each session's new
+	 * workers. Not with @reload.
+	 */
+	LINKS_PER_RUN,
+};
+
 /**
  * struct bench_row - one line of the results: a mode and an event
  * (test_overhead), or a test and an attach method (map_perf_test)
@@ -468,31 +506,7 @@ struct bench_row {
 	 * inside the workers' loops are expected, not a wrong hook.
 	 */
 	bool fires_elsewhere;
-	/*
-	 * The programs may stay attached through a session's samples, when
-	 * nothing between them needs them gone: attach() and detach() are
-	 * then called once per session, and collect() takes only the hits
-	 * since its last call. Otherwise they are called around each of the
-	 * row's samples: for a row whose figure is the attaching, or whose
-	 * state must start afresh each sample.
-	 */
-	bool links_stay;
-	/*
-	 * Its base's events never reach its programs (its base calls an
-	 * unprobed copy of the row's function): its programs may stay
-	 * attached through the base samples too, and each of those proves
-	 * it, leaving the row's counts untouched. Otherwise the programs
-	 * are detached for every base sample.
-	 */
-	bool base_unhooked;
-	/*
-	 * Its programs fire for no other row's events either (it calls a
-	 * copy of its own of the hooked function): they are attached in
-	 * its first session and stay until the end of the run, so that
-	 * its later sessions cost no attach or detach. Implies
-	 * @links_stay and @base_unhooked.
-	 */
-	bool links_own;
+	enum row_links links;		/* how long its programs stay attached */
 	/*
 	 * Its figure depends on how long its samples run (a buffer's
 	 * consumer keeping up): of a @paced family, it runs its own @count
@@ -505,7 +519,7 @@ struct bench_row {
 	 * where the kernel placed its memory (a percpu hash differed 2x
 	 * from one load to the next here), one load is one draw: a run's
 	 * figure then averages over several and its interval shows them.
-	 * Not with @links_own.
+	 * Not with LINKS_PER_RUN, whose links outlive a session.
 	 */
 	bool reload;
 	/*
@@ -789,14 +803,14 @@ struct json_t;
  * Around the samples, the links:
  *
  * @attach: called before the row's samples of a unit, or once per
- *	session or run as its @links_stay, @base_unhooked and @links_own
- *	allow, with the session's workers forked and waiting for the go:
- *	attaches the programs, filtered to @workers where they filter.
+ *	session or run as its @links (enum row_links) says, with the
+ *	session's workers forked and waiting for the go: attaches the
+ *	programs, filtered to @workers where they filter.
  *	Required. Timed as attach_ns. 0, or non-zero with @out saying why;
  *	@detach is called either way.
  * @workers: called at each session's start, with its new workers
  *	forked and waiting, when the row's programs are still attached
- *	from an earlier session (@links_own): whatever @attach keyed to
+ *	from an earlier session (LINKS_PER_RUN): whatever @attach keyed to
  *	the workers (their pids) is theirs now. May be NULL when nothing
  *	is.
  * @detach: called after the row's samples of a unit, or of a session,
