@@ -9,13 +9,20 @@
  * sampling, the statistics, JSON, --compare and the exit codes. It knows
  * nothing about any single benchmark.
  *
- * The runner lives in runner/, one job a file, each with its header: the
- * attach kinds' in bench_attach.h, the worker pool's in bench_workers.h,
- * what the runner keeps of a row in bench_row.h.
+ * This is the one runner header a family includes (tests/test_layers.sh
+ * fails on any other): the types a family shares with the runner, the
+ * callbacks of struct bench_family grouped by when they are called, and
+ * the few services a family calls, each section named for its purpose
+ * and the runner's files that implement it. With it come the attach
+ * kinds (bench_attach.h), the test faults (bench_faults.h) and the
+ * statistics' types (bench_stats.h). The runner's own declarations are
+ * in runner/'s other headers, which no family includes: what it keeps of
+ * a row in bench_row.h, for one.
  */
 #ifndef __BENCH_H
 #define __BENCH_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -34,7 +41,81 @@
 /* the places of a unit's samples: struct sample's @place */
 #define SAMPLE_PLACES	(MAX_UNIT_ROW_SAMPLES + 2)
 
-/* ---- messages: bench_msg.c ---- */
+/* ---- small helpers: files, cgroups, time: bench_util.c ---- */
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
+#endif
+
+/* elements in the array @a (an array, never a pointer) */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* CLOCK_MONOTONIC, ns: the time every wait and loop of the runner is told by */
+__u64 now_ns(void);
+
+/*
+ * What for_each_line() calls on each line, its newline removed: 0 reads
+ * on, anything else stops the reading and is returned (1: found, or a
+ * negative errno).
+ */
+typedef int (*line_fn)(char *line, void *ctx);
+
+/*
+ * Calls @fn on each line of the file @path, of any length, in order.
+ * Returns what @fn returned last (0 when it read to the end), or -errno
+ * when @path cannot be opened, -EIO when it cannot be read to the end.
+ */
+int for_each_line(const char *path, line_fn fn, void *ctx);
+
+/*
+ * The number the file @path begins with into *@v: 0, -errno when it
+ * cannot be opened, -EIO when it holds no number.
+ */
+int read_file_u64(const char *path, __u64 *v);
+
+/*
+ * Our cgroup's path in its hierarchy, from /proc/self/cgroup: cgroup
+ * v2's ("0::/path") when @controller is NULL, else that of the v1
+ * hierarchy with @controller ("4:memory:/path"), into @path (@len bytes).
+ * 0, or -ENOENT when there is no such line.
+ */
+int self_cgroup(const char *controller, char *path, size_t len);
+
+/* where a cgroup hierarchy is mounted, and the mount's root in it */
+struct cgroup_mount {
+	char mnt[PATH_MAX];
+	char root[PATH_MAX];
+};
+
+/*
+ * The hierarchy's mount from /proc/self/mountinfo: cgroup2's when
+ * @controller is NULL, else the v1 one that has @controller. 0, or
+ * -ENOENT when none is mounted.
+ */
+int cgroup_mount(const char *controller, struct cgroup_mount *m);
+/*
+ * The directory of the cgroup @path (as /proc/<pid>/cgroup says it)
+ * under the mount @m, into @dir: 0, or -ENOENT when the mount (a
+ * container's subtree) does not hold it
+ */
+int cgroup_dir(const struct cgroup_mount *m, const char *path, char *dir,
+	       size_t len);
+/* the two above for the task @pid's cgroup (0: ourselves) */
+int task_cgroup_dir(pid_t pid, const char *controller, char *dir, size_t len);
+/*
+ * Whether the file @dir/@name holds the word @word (after the word @key:
+ * "key word" lines, as cgroup.events; NULL: anywhere)
+ */
+bool file_has_word(const char *dir, const char *name, const char *key,
+		   const char *word);
+/*
+ * Whether a cgroup freezes the task @pid: cgroup v2's cgroup.freeze
+ * (its cgroup.events says "frozen 1"; the task sleeps, state S) or the
+ * v1 freezer (FROZEN or FREEZING). What says so, or NULL.
+ */
+const char *task_frozen(pid_t pid);
+
+/* ---- messages and signals: bench_msg.c ---- */
 
 /* the one way to print an error: "prog: message" on stderr */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -42,6 +123,11 @@ void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* @s with control characters as \xNN, for messages that quote input */
 const char *printable(const char *s);
+/*
+ * The signal (SIGINT, SIGTERM, SIGHUP) that asked the run to end, or 0:
+ * a family's own long loop asks it between steps and ends with -EINTR
+ */
+int bench_interrupted(void);
 
 enum status { ST_OK, ST_SKIPPED, ST_FAILED, ST_DISTURBED };
 
@@ -107,7 +193,10 @@ int bench_count_arg(const char *s, __u64 max, const char *what);
  */
 void bench_positional_as(int key, const char *what);
 
-/* ---- what the kernel allows, for a family's probes: bench_kconfig.c, bench_btf.c, ... ---- */
+/*
+ * ---- what the kernel allows, for a family's probes: bench_kconfig.c,
+ * bench_btf.c, bench_map_probe.c, bench_funcs.c, bench_usdt.c, ... ----
+ */
 
 /* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
 int kernel_config(const char *option);
@@ -145,6 +234,24 @@ struct bpf_jit_state {
 void bpf_jit_read(struct bpf_jit_state *j);
 /* "bpf_jit_enable 1, bpf_jit_harden 0, JIT always on": a run's header */
 void format_bpf_jit(char *buf, size_t len);
+
+struct bpf_map;
+/* before load: can this kernel create @map as defined (type, flags)? */
+int probe_map(struct bpf_map *map, struct outcome *out);
+/*
+ * The first @nr functions of available_filter_functions that are in no
+ * module, listed once there and in kallsyms, and not on the kprobe
+ * blacklist: what many-function attach modes hook. -errno with @out
+ * saying why when there are not enough.
+ */
+int traceable_functions(int nr, const char ***syms, struct outcome *out);
+/*
+ * The USDT probe @provider:@name in the ELF file @path: how many sites it
+ * has, the first one's link-time address in @pc. -ENOENT when there is
+ * none, -errno when the file cannot be read.
+ */
+int usdt_note_find(const char *path, const char *provider, const char *name,
+		   __u64 *pc, int *nr);
 
 /* ---- what the workers run ---- */
 
@@ -199,6 +306,127 @@ struct bench_workers {
 	const pid_t *pid;
 };
 
+/*
+ * ---- a family's own workers and children: bench_workers.c,
+ * bench_watchdog.c ----
+ *
+ * The runner starts a pool of workers per row and runs it once per
+ * sample; a family may start one of its own outside the samples, as
+ * test_overhead counts the fib lookups per datagram before its first fib
+ * row, and watch children of its own as map_perf_test --memory does.
+ */
+
+/*
+ * Where the programs under test count their hits per CPU, in memory the
+ * workers share with the parent (a skeleton's mmap'ed .bss): slot[w * nr
+ * + c] is program c's count on worker w's CPU. Each worker reads its own
+ * right before and right after its timed loop, so that only hits inside
+ * the loop can verify its events.
+ */
+struct hit_window {
+	int nr;				/* programs; 0: nothing to read */
+	const volatile __u64 **slot;
+};
+
+struct pool_go;
+
+struct worker_pool {
+	int nr;
+	int *cpu;
+	pid_t *pid;
+	int result_fd;
+	struct pool_go *go;	/* shared: each run's count and release */
+	int nr_slots;		/* the window's programs */
+	/* shared: [(w * nr_slots + c) * 2] before the loop, [+ 1] after */
+	volatile __u64 *window;
+	size_t window_len;
+	__u64 started_ns;
+	__u64 duration_ns;	/* each run's, or 0: a count */
+	/* the test build's slow-base: loops the next run makes; 0 is 1 */
+	unsigned int loops;
+};
+
+/*
+ * Forks one worker per CPU, pinned, with each of @triggers set up,
+ * waiting for a go. In each run each makes the run's count of events of
+ * the run's trigger, or runs @duration_ns when not 0, and reads the hit
+ * slots of @win (NULL: none) around its loop. On failure, with @out
+ * saying why, nothing is left running.
+ */
+int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+	       const struct trigger *const *triggers, int nr_triggers,
+	       __u64 duration_ns, const struct hit_window *win,
+	       struct outcome *out);
+
+/*
+ * One run: releases the workers for @count events each of trigger
+ * @trigger (an index into pool_start()'s @triggers) and collects one
+ * result each, and into @hits (NULL: not wanted) each program's hits
+ * within each worker's loop, [w * nr + c] for the window's nr programs.
+ * The workers then wait for the next run. A worker that dies, stays
+ * stopped or frozen, makes no progress or outlives @deadline_ns (0: one
+ * from @count or the duration, far beyond any event's cost) fails the
+ * run, named in @out, and stops the pool. -EINTR on a signal.
+ */
+int pool_run(struct worker_pool *pool, int trigger, __u64 count,
+	     struct worker_result *res, __u64 *hits, __u64 deadline_ns,
+	     struct outcome *out);
+/* kills and reaps the workers; safe to call twice */
+void pool_stop(struct worker_pool *pool);
+/* the calling thread allowed on @cpu alone; -errno */
+int pin_to_cpu(int cpu);
+/*
+ * Every readable mapping faulted in, page tables with it; @writable: a
+ * private writable one copied too, as a write would. After it a child
+ * faults in nothing it touches again.
+ */
+void prefault_mappings(bool writable);
+/*
+ * A forked child's first call: SIGINT, SIGTERM and SIGHUP back to their
+ * default, and SIGKILL when @parent (the thread that forked it) dies.
+ * False when @parent is already gone: the child is to exit.
+ */
+bool child_defaults(pid_t parent);
+
+/*
+ * A child the parent waits on, watched so that no wait is for ever:
+ * task_stuck() says when it is stuck
+ */
+struct task_watch {
+	__u64 since_ns;		/* watched since */
+	__u64 stopped_since;	/* 0: not stopped or frozen */
+	__u64 stalled_since;	/* since when it had next to no CPU */
+	__u64 cpu_ns;		/* its CPU time then */
+};
+
+void task_watch_init(struct task_watch *t);
+/*
+ * Whether the task @pid, which has work to do and nothing to wait for,
+ * is stuck: stopped or frozen by a cgroup (v1 freezer, v2 cgroup.freeze)
+ * for 2 s, or given next to no CPU time for 5 s (asleep or not), or
+ * still at it at @deadline_ns (0: none). -ETIMEDOUT with @why (@len
+ * bytes) saying how, else 0. Called every few hundred ms while waiting.
+ */
+int task_stuck(struct task_watch *t, pid_t pid, __u64 deadline_ns,
+	       char *why, size_t len);
+/*
+ * Waits at most @limit_ns for the child @pid to end, and reaps it (its
+ * wait status in *@status, when not NULL): 0, or -ETIMEDOUT
+ */
+int child_wait(pid_t pid, int *status, __u64 limit_ns);
+/*
+ * SIGKILL to the child @pid, and it reaped: 0. One the cgroup v1 freezer
+ * holds (SIGKILL waits for a thaw there) is moved back to our own freezer
+ * cgroup, which thaws it; -EBUSY, said, when it lives on all the same.
+ */
+int child_kill(pid_t pid);
+/*
+ * A task the v1 freezer holds, moved back to the freezer cgroup we are
+ * in: moving thaws it, and a SIGKILL pending ends it (cgroup v2's freeze
+ * lets a SIGKILL through). Nothing for one that is not frozen.
+ */
+void thaw_out(pid_t pid);
+
 /* ---- rows and samples ---- */
 
 #define MAX_PARAMS	4
@@ -207,6 +435,44 @@ struct bench_workers {
 struct row_param {
 	const char *key;
 	long long value;
+};
+
+/*
+ * How long a row's programs stay attached: attach() and detach() are
+ * called around what the value names. Each value keeps the links longer
+ * than the one before it, and may be chosen only when nothing between
+ * its samples needs them gone. The runner reports it as the row's
+ * "attached_for" (samples, session, run). Ignored for a row that runs no
+ * programs (a base).
+ */
+enum row_links {
+	/*
+	 * Around each of the row's samples: for a row whose figure is the
+	 * attaching, or whose state must start afresh each sample. The
+	 * default.
+	 */
+	LINKS_PER_SAMPLE,
+	/*
+	 * Once per session, through its samples: collect() then takes only
+	 * the hits since its last call. A row with a base is still detached
+	 * for each base sample, which its programs would count.
+	 */
+	LINKS_PER_SESSION,
+	/*
+	 * Once per session, through its base samples too: its base's events
+	 * never reach its programs (its base calls an unprobed copy of the
+	 * row's function), and each base sample proves it, leaving the row's
+	 * counts untouched.
+	 */
+	LINKS_THROUGH_BASE,
+	/*
+	 * From its first session to the end of the run: its programs fire
+	 * for no other row's events either (it calls a copy of its own of
+	 * the hooked function), so its later sessions cost no attach or
+	 * detach; the family's workers() hands them each session's new
+	 * workers. Not with @reload.
+	 */
+	LINKS_PER_RUN,
 };
 
 /**
@@ -240,31 +506,7 @@ struct bench_row {
 	 * inside the workers' loops are expected, not a wrong hook.
 	 */
 	bool fires_elsewhere;
-	/*
-	 * The programs may stay attached through a session's samples, when
-	 * nothing between them needs them gone: attach() and detach() are
-	 * then called once per session, and collect() takes only the hits
-	 * since its last call. Otherwise they are called around each of the
-	 * row's samples: for a row whose figure is the attaching, or whose
-	 * state must start afresh each sample.
-	 */
-	bool links_stay;
-	/*
-	 * Its base's events never reach its programs (its base calls an
-	 * unprobed copy of the row's function): its programs may stay
-	 * attached through the base samples too, and each of those proves
-	 * it, leaving the row's counts untouched. Otherwise the programs
-	 * are detached for every base sample.
-	 */
-	bool base_unhooked;
-	/*
-	 * Its programs fire for no other row's events either (it calls a
-	 * copy of its own of the hooked function): they are attached in
-	 * its first session and stay until the end of the run, so that
-	 * its later sessions cost no attach or detach. Implies
-	 * @links_stay and @base_unhooked.
-	 */
-	bool links_own;
+	enum row_links links;		/* how long its programs stay attached */
 	/*
 	 * Its figure depends on how long its samples run (a buffer's
 	 * consumer keeping up): of a @paced family, it runs its own @count
@@ -277,7 +519,7 @@ struct bench_row {
 	 * where the kernel placed its memory (a percpu hash differed 2x
 	 * from one load to the next here), one load is one draw: a run's
 	 * figure then averages over several and its interval shows them.
-	 * Not with @links_own.
+	 * Not with LINKS_PER_RUN, whose links outlive a session.
 	 */
 	bool reload;
 	/*
@@ -510,6 +752,8 @@ struct json_t;
  *	bench_unit.c), never above the row's own @count.
  *	Without it every sample runs the row's own count
  *
+ * The command line, before anything runs:
+ *
  * @parse_option: called once per option of @options given, in order,
  *	with its key and value (NULL without one). Required when @options
  *	has any. May store into the family's own state only. 0; -2 for a
@@ -519,6 +763,8 @@ struct json_t;
  *	and bench_count_arg(). 0, or -1 after one line on stderr.
  * @usage_tables: called by --help, after the options: the family's
  *	tables (modes, tests, bits) to @f. Required.
+ *
+ * The rows: which a run measures, and what --list says of them:
  *
  * @setup: called once, after the command line, before anything runs,
  *	also for --list (@rs->list, when @rs->cpus is empty and nothing
@@ -533,12 +779,14 @@ struct json_t;
  * @list_doc: --list: called once, to add the family's tables to @root,
  *	the document, whatever the selection: each entry's name, test_flags
  *	bits and help text (what the manual's tables are made from, by
- *	make docs, and the shell's completion), and "free_bits", the test_flags bits no entry takes, which
- *	--list without --json prints too. May be NULL.
+ *	make docs, and the shell's completion), and "free_bits", the
+ *	test_flags bits no entry takes, which --list without --json prints
+ *	too. May be NULL.
  *
- * The callbacks below are called only for rows that run programs
+ * A row's programs, loaded and freed. These and the callbacks after
+ * them, up to the results, are called only for rows that run programs
  * (runs_prog), @open first; the runner calls the others only after it
- * succeeded, and @close last.
+ * succeeded, and @close last:
  *
  * @open: called once per row, before its first sample, with no worker
  *	running: probes the kernel and loads the row's programs, and may
@@ -546,25 +794,32 @@ struct json_t;
  *	with @out saying why (skipped when the kernel cannot, FAILED
  *	otherwise); @close is then not called, so @open cleans up after
  *	itself.
+ * @close: called once per opened row, at the end of the run, or on any
+ *	exit path after @open succeeded: frees what @open made. For a row
+ *	that sets @reload, also before each session after its first, @open
+ *	then loading it afresh: what the family counts over the run stays.
+ *	Required.
+ *
+ * Around the samples, the links:
+ *
  * @attach: called before the row's samples of a unit, or once per
- *	session or run as its @links_stay, @base_unhooked and @links_own
- *	allow, with the session's workers forked and waiting for the go:
- *	attaches the programs, filtered to @workers where they filter.
+ *	session or run as its @links (enum row_links) says, with the
+ *	session's workers forked and waiting for the go: attaches the
+ *	programs, filtered to @workers where they filter.
  *	Required. Timed as attach_ns. 0, or non-zero with @out saying why;
  *	@detach is called either way.
  * @workers: called at each session's start, with its new workers
  *	forked and waiting, when the row's programs are still attached
- *	from an earlier session (@links_own): whatever @attach keyed to
+ *	from an earlier session (LINKS_PER_RUN): whatever @attach keyed to
  *	the workers (their pids) is theirs now. May be NULL when nothing
  *	is.
  * @detach: called after the row's samples of a unit, or of a session,
  *	or at the end of the run, as @attach was (or after @attach
  *	failed): detaches everything @attach attached. Timed as
  *	detach_ns. Required; must not fail.
- * @collect: called per sample after its run (and after @detach unless
- *	the links stay): each program's hits on each possible CPU since
- *	@attach or the last @collect into sample_hits(). Required. 0;
- *	non-zero leaves the sample unverified and says why in s->out.
+ *
+ * A sample's counts and their checks:
+ *
  * @hit_slot: where program @counter of the opened @row counts its hits
  *	on @cpu, in memory mapped before the workers are forked (a
  *	skeleton's .bss): the workers read it right before and after their
@@ -574,6 +829,10 @@ struct json_t;
  * @foreign_slot: the same for the runs program @counter made on @cpu
  *	for any other task, counted apart: only shown. May be NULL (the
  *	programs do not run for other tasks, or count them elsewhere).
+ * @collect: called per sample after its run (and after @detach unless
+ *	the links stay): each program's hits on each possible CPU since
+ *	@attach or the last @collect into sample_hits(). Required. 0;
+ *	non-zero leaves the sample unverified and says why in s->out.
  * @verify: checks of the family's own, after the runner's per-CPU check
  *	passed; may set s->out FAILED, saying why, and add to s->foreign
  *	the runs its programs made for other tasks and filtered out (shown
@@ -587,11 +846,6 @@ struct json_t;
  * @prog_fds: the row's program fds, at most @max, into @fds, for
  *	--prog-stats and the kernel's counts of skipped runs; returns how
  *	many. The fds stay the family's. Required.
- * @close: called once per opened row, at the end of the run, or on any
- *	exit path after @open succeeded: frees what @open made. For a row
- *	that sets @reload, also before each session after its first, @open
- *	then loading it afresh: what the family counts over the run stays.
- *	Required.
  *
  * The callbacks below write the results, once, after the last sample;
  * every row is there, closed or not, and none may be changed.
@@ -609,6 +863,7 @@ struct json_t;
  * row's trigger and nothing else of the family.
  */
 struct bench_family {
+	/* what it is */
 	const char *name;
 	const char *args;
 	const char *about;
@@ -616,32 +871,41 @@ struct bench_family {
 	int own_way;
 	const char *const *own_way_takes;
 	bool paced;
+
+	/* the command line, before anything runs */
 	int (*parse_option)(int key, const char *arg);
 	int (*parse_args)(int argc, char **argv);
 	void (*usage_tables)(FILE *f);
 
+	/* the rows: which a run measures, and --list */
 	int (*setup)(const struct run_settings *rs, struct bench_rows *rows);
 	void (*list_row)(const struct bench_row *row, struct json_t *o);
 	void (*list_doc)(struct json_t *root);
 
+	/* a row's programs, loaded and freed (rows that run programs) */
 	int (*open)(const struct run_settings *rs, struct bench_row *row,
 		    struct outcome *out);
+	void (*close)(struct bench_row *row);
+
+	/* around the samples: the links */
 	int (*attach)(struct bench_row *row,
 		      const struct bench_workers *workers,
 		      struct outcome *out);
 	void (*workers)(struct bench_row *row,
 			const struct bench_workers *workers);
 	void (*detach)(struct bench_row *row);
-	int (*collect)(struct bench_row *row, struct sample *s);
+
+	/* a sample's counts and their checks */
 	const volatile __u64 *(*hit_slot)(const struct bench_row *row,
 					  int counter, int cpu);
 	const volatile __u64 *(*foreign_slot)(const struct bench_row *row,
 					      int counter, int cpu);
+	int (*collect)(struct bench_row *row, struct sample *s);
 	void (*verify)(const struct bench_row *row, struct sample *s);
 	void (*count)(const struct bench_row *row, const struct sample *s);
 	int (*prog_fds)(const struct bench_row *row, int *fds, int max);
-	void (*close)(struct bench_row *row);
 
+	/* the results, once, after the last sample */
 	void (*print_upstream)(const struct run_settings *rs,
 			       const struct bench_rows *rows);
 	void (*print_summary)(const struct run_settings *rs,
@@ -760,7 +1024,7 @@ void print_short(const struct run_settings *rs, const struct bench_rows *rows,
 		 row_figure_fn figure);
 struct table;
 /*
- * The summary's table, fit to stdout's terminal (bench_table.h), and
+ * The summary's table, fit to stdout's terminal (struct table, below), and
  * which columns it left out to fit, if any
  */
 void print_table(struct table *t, bool verbose);
@@ -838,5 +1102,101 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode);
  */
 void excused_line(const struct bench_rows *rows, char *buf, size_t len);
 void print_excused(const struct bench_rows *rows);
+
+/* ---- the summary's table: bench_table.c, bench_summary.c ---- */
+
+/*
+ * A column. @drop: 0 for one always shown (a row's name, its figure, its
+ * verdict); else, when the table is wider than its width, the column of
+ * the highest @drop goes first, then the next. @glue: printed one space
+ * after the column before it, under one heading with it (a figure's
+ * "± 4.2" beside its value); it goes when that one goes.
+ */
+struct table_col {
+	const char *head;
+	bool left;		/* left-aligned; else right */
+	int drop;
+	bool glue;
+};
+
+struct table {
+	const struct table_col *col;
+	int nr_cols;
+	int nr_rows, cap;
+	char **cell;		/* [row * nr_cols + col], NULL: empty */
+	bool oom;		/* a cell was lost: said under the table */
+};
+
+void table_init(struct table *t, const struct table_col *col, int nr_cols);
+void table_set(struct table *t, int row, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void table_free(struct table *t);
+/* printf() to stdout, folded to 100 columns, or a narrower terminal's */
+void printf_folded(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The summary table's columns both programs have, first: the row's name
+ * and variant, its figure ± its interval, its share of its base, its
+ * verdict, its notes' marks, and with -v its rate ± stddev. A family's
+ * own come after them.
+ */
+enum {
+	SUMMARY_NAME, SUMMARY_VARIANT, SUMMARY_FIGURE, SUMMARY_CI,
+	SUMMARY_SHARE, SUMMARY_VERDICT, SUMMARY_NOTES, SUMMARY_RATE,
+	SUMMARY_RATE_SD, NR_SUMMARY_COLS
+};
+
+/*
+ * Their entries of a table's columns, with the headings the family gives
+ * them. On a narrower terminal the rate goes first (a family's -v
+ * columns come before it, of higher @drop), then the notes, then the
+ * share of the base; the others stay.
+ */
+#define SUMMARY_COLUMNS(name, variant, figure, rate)			\
+	[SUMMARY_NAME] = { name, .left = true },			\
+	[SUMMARY_VARIANT] = { variant, .left = true },			\
+	[SUMMARY_FIGURE] = { figure },					\
+	[SUMMARY_CI] = { "", .left = true, .glue = true },		\
+	[SUMMARY_SHARE] = { "vs base", .drop = 2 },			\
+	[SUMMARY_VERDICT] = { "verdict", .left = true },		\
+	[SUMMARY_NOTES] = { "notes", .left = true, .drop = 3 },		\
+	[SUMMARY_RATE] = { rate, .drop = 4 },				\
+	[SUMMARY_RATE_SD] = { "", .left = true, .glue = true }
+
+/*
+ * @row on a new line of @t, a summary table: its @name and @variant,
+ * what @figure makes of it, its verdict (@checked: its counts are checked,
+ * see row_verdict()), its marks, and with -v its rate. Returns the line,
+ * and fills @s, when the row has a figure; -1 without one.
+ */
+int summary_row(const struct run_settings *rs, struct table *t,
+		const struct bench_row *row, const char *name,
+		const char *variant, bool checked, row_figure_fn figure,
+		struct row_summary *s);
+/*
+ * The libbpf these binaries run, "1.4", for a run's header; a dynamic
+ * build meeting another libbpf than its headers' says both.
+ */
+const char *libbpf_version_text(void);
+
+/* ---- JSON and --list, for json_row() and list_row(): bench_json.c, bench_list.c ---- */
+
+/* a double; null where JSON has no spelling (NAN, infinities) */
+struct json_t *json_number(double v);
+/* a string, made printable where it is no UTF-8; null for NULL */
+struct json_t *json_text(const char *s);
+struct attach_kind;
+/*
+ * What --list says of a row's attach kind: the config options it needs
+ * (and @extra_need), what the libbpf built against lacks of it, why a
+ * kernel with that config may still lack it, and whether it is a BPF
+ * trampoline, which a kernel may refuse at load whatever its config.
+ */
+void list_kind(struct json_t *o, const struct attach_kind *kind,
+	       const char *extra_need);
+
+/* ---- the attach kinds a family names: bench_attach.c ---- */
+
+#include "bench_attach.h"
 
 #endif /* __BENCH_H */

@@ -23,8 +23,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_util.h"
 #include "maps/map_perf.h"
 #include "maps/memory.h"
 
@@ -368,7 +366,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 	if (!err)
 		err = fill_map(rs, r, out);
 	if (!err && has_consumer(r->test))
-		err = open_consumer(r, out);
+		err = open_consumer(rs, r, out);
 	/* ours attach only inside samples: any link there now is another's */
 	if (!err)
 		other_links_on(r->hooked, row->others, sizeof(row->others));

@@ -20,10 +20,6 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_report.h"
-#include "bench_util.h"
-#include "bench_workers.h"
 #include "test_overhead.h"
 #include "overhead.h"
 #include "triggers.h"
@@ -435,8 +431,7 @@ static void give_copy(struct bench_row *row, struct overhead_row *r,
 		r->target.usdt_name = r->copy_name;
 	else
 		r->target.ufunc = r->copy_name;
-	row->base_unhooked = true;
-	row->links_own = true;
+	row->links = LINKS_PER_RUN;
 }
 
 static struct bench_row *add_row(struct bench_rows *rows,
@@ -457,7 +452,7 @@ static struct bench_row *add_row(struct bench_rows *rows,
 		     events[e].base_count : events[e].count;
 	row->runs_prog = modes[m].kind;
 	/* a sample costs its events, not an attach and a detach */
-	row->links_stay = true;
+	row->links = LINKS_PER_SESSION;
 	priv->mode = &modes[m];
 	priv->ev = &events[e];
 	priv->target = events[e].target;
@@ -487,7 +482,7 @@ static int add_attach_time_rows(struct bench_rows *rows,
 			return -ENOMEM;
 		row_add_param(row, "functions", attach_time_funcs[k]);
 		/* the figure is the attaching: once per sample */
-		row->links_stay = false;
+		row->links = LINKS_PER_SAMPLE;
 		/* every function hooked counts into the same slots */
 		row->fires_elsewhere = true;
 		((struct overhead_row *)row->priv)->nr_funcs =

@@ -24,11 +24,7 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "bench_util.h"
-#ifdef BENCH_TESTING
-#include "bench_cmdline.h"
-#endif
-#include "bench_workers.h"
+#include "bench.h"
 #include "maps/kinds.h"
 #include "map_perf_test.h"
 
@@ -60,6 +56,7 @@ struct consumer {
 	/* what the last stop left: counts and error, until the next stop */
 	struct consumer_counts taken;
 	int taken_err;
+	enum test_fault_kind fault;	/* the run's: slow-setup holds the thread */
 };
 
 static __u64 clock_ns(clockid_t id)
@@ -193,7 +190,7 @@ static void *consume(void *arg)
 	__atomic_store_n(&c->tid, gettid(), __ATOMIC_RELEASE);
 #ifdef BENCH_TESTING
 	/* slow-setup: a window for a freeze */
-	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
+	if (c->fault == BENCH_FAULT_SLOW_SETUP)
 		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
 #endif
 	while (ret >= 0 && !atomic_load(&c->stop))
@@ -224,7 +221,7 @@ static struct perf_buffer *perf_new(struct consumer *c, int map_fd)
 
 struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 			      __u32 test, __u32 record_size, __u32 wakeup,
-			      struct outcome *out)
+			      enum test_fault_kind fault, struct outcome *out)
 {
 	struct consumer *c = calloc(1, sizeof(*c));
 	struct bpf_map_info info = {};
@@ -238,6 +235,7 @@ struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 	c->test = test;
 	c->record_size = record_size;
 	c->wakeup = wakeup;
+	c->fault = fault;
 	c->nr_cpus = nr_cpus_possible();
 	c->counts.consumed = calloc(c->nr_cpus, sizeof(__u64));
 	c->counts.last_seq = calloc(c->nr_cpus, sizeof(__u64));

@@ -34,10 +34,11 @@ struct consumer;
  * A consumer of @map_fd's records of @record_size bytes from @test.
  * @wakeup: WAKEUP_POLL makes it poll without sleeping; otherwise it
  * sleeps until woken (a perf buffer is woken every @wakeup records).
+ * @fault: the run's test fault (run_fault()), which its thread obeys.
  */
 struct consumer *consumer_new(enum consumer_kind kind, int map_fd,
 			      __u32 test, __u32 record_size, __u32 wakeup,
-			      struct outcome *out);
+			      enum test_fault_kind fault, struct outcome *out);
 /* zeroes the counts and starts draining on @cpu */
 int consumer_start(struct consumer *c, int cpu, struct outcome *out);
 /*

@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench_map_probe.h"
+#include "bench.h"
 #include "maps/map_perf.h"
 
 /*
@@ -211,13 +211,15 @@ int open_test(const struct run_settings *rs, struct map_row *r,
 	return err;
 }
 
-int open_consumer(struct map_row *r, struct outcome *out)
+int open_consumer(const struct run_settings *rs, struct map_row *r,
+		  struct outcome *out)
 {
 	struct bpf_map *map = skel_map(r->skel, r->test->map);
 
 	r->consumer = consumer_new(r->test->kind->shape == SHAPE_RINGBUF ?
 				   CONSUME_RINGBUF : CONSUME_PERFBUF,
 				   bpf_map__fd(map), r->test - tests,
-				   r->set.record_size, r->set.wakeup, out);
+				   r->set.record_size, r->set.wakeup,
+				   run_fault(rs)->kind, out);
 	return r->consumer ? 0 : -1;
 }

@@ -15,7 +15,6 @@
 #include <linux/types.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
 #include "map_perf_test.h"
 #include "maps/kinds.h"
 #include "map_perf_test_kern.skel.h"
@@ -296,7 +295,8 @@ void note_skipped_sizes(void);
 
 int open_test(const struct run_settings *rs, struct map_row *r,
 	      struct outcome *out);
-int open_consumer(struct map_row *r, struct outcome *out);
+int open_consumer(const struct run_settings *rs, struct map_row *r,
+		  struct outcome *out);
 
 /* ---- fills (maps/fill.c) ---- */
 

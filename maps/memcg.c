@@ -26,9 +26,7 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include "bench_msg.h"
-#include "bench_util.h"
-#include "bench_workers.h"
+#include "bench.h"
 #include "maps/memory.h"
 
 /* the names of what a run makes, its pid after them */

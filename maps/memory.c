@@ -31,12 +31,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench_msg.h"
-#ifdef BENCH_TESTING
-#include "bench_cmdline.h"
-#endif
-#include "bench_util.h"
-#include "bench_workers.h"
+#include "bench.h"
 #include "maps/map_perf.h"
 #include "maps/memory.h"
 
@@ -317,9 +312,10 @@ static __attribute__((noreturn)) void creator_exit(pid_t parent,
 }
 
 static void __attribute__((noreturn))
-creator_child(pid_t parent, struct mem_row *m, bool outside, int btf_fd,
-	      int sock)
+creator_child(pid_t parent, struct mem_row *m, enum test_fault_kind fault,
+	      int btf_fd, int sock)
 {
+	bool outside = fault == BENCH_FAULT_MEMCG_OUTSIDE;
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	int msg[2] = { 0, 0 }, fd;
@@ -342,7 +338,7 @@ creator_child(pid_t parent, struct mem_row *m, bool outside, int btf_fd,
 	msg[0] = outside ? 0 : memcg_enter(&m->cg);
 #ifdef BENCH_TESTING
 	/* slow-setup: a window for a stop, a freeze or a signal */
-	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
+	if (fault == BENCH_FAULT_SLOW_SETUP)
 		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
 #endif
 	if (!tell(sock, msg) || msg[0] || next_word(sock) <= 0)
@@ -419,7 +415,7 @@ static int hear(struct creator *c, int msg[2])
 static int creator_start(const struct run_settings *rs, struct mem_row *m,
 			 struct creator *c, int btf_fd)
 {
-	bool outside = run_fault(rs)->kind == BENCH_FAULT_MEMCG_OUTSIDE;
+	enum test_fault_kind fault = run_fault(rs)->kind;
 	int sock[2], msg[2];
 	pid_t self = getpid();
 
@@ -434,7 +430,7 @@ static int creator_start(const struct run_settings *rs, struct mem_row *m,
 	}
 	if (!c->pid) {
 		close(sock[0]);
-		creator_child(self, m, outside, btf_fd, sock[1]);
+		creator_child(self, m, fault, btf_fd, sock[1]);
 	}
 	close(sock[1]);
 	c->fd = sock[0];

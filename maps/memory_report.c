@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
-#include "bench_report.h"
+#include "bench.h"
 #include "maps/map_perf.h"
 #include "maps/memory.h"
 

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "bench_util.h"
+#include "bench.h"
 #include "maps/map_perf.h"
 
 /* "0" keeps every map's size; a list sizes the maps, row by row */

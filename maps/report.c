@@ -9,8 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
-#include "bench_report.h"
-#include "bench_table.h"
+#include "bench.h"
 #include "maps/map_perf.h"
 #include "maps/memory.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_util.h"
+#include "bench.h"
 #include "maps/map_perf.h"
 
 bool test_selected(int t)

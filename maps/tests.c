@@ -9,8 +9,6 @@
 #define _GNU_SOURCE
 #include <sys/syscall.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_util.h"
 #include "maps/map_perf.h"
 
 /* each test's name, as MAP_TESTS gives it beside its id */

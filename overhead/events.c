@@ -9,8 +9,6 @@
 #define _GNU_SOURCE
 #include <sys/syscall.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_util.h"
 #include "test_overhead.h"
 #include "test_overhead_kprobe_kern.skel.h"
 #include "test_overhead_tp_kern.skel.h"

@@ -20,8 +20,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_workers.h"
 #include "overhead.h"
 #include "fib.h"
 #include "test_overhead_raw_tp_kern.skel.h"

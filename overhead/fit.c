@@ -6,7 +6,6 @@
  */
 #include <stdio.h>
 #include "bench.h"
-#include "bench_report.h"
 #include "overhead.h"
 
 static bool same_group(const struct bench_row *a, const struct bench_row *b)

@@ -7,8 +7,6 @@
 #include <jansson.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_report.h"
 #include "overhead.h"
 #include "fib.h"
 

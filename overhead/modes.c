@@ -6,8 +6,6 @@
  * programs the skeletons' (test_overhead_*_kern.c).
  */
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_util.h"
 #include "test_overhead.h"
 #include "test_overhead_kprobe_kern.skel.h"
 #include "test_overhead_tp_kern.skel.h"

@@ -17,8 +17,6 @@
 #include <linux/types.h>
 #include <jansson.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_workers.h"
 #include "test_overhead.h"
 #include "triggers.h"
 

@@ -10,9 +10,6 @@
 #include <sys/resource.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_funcs.h"
-#include "bench_workers.h"
 #include "overhead.h"
 
 static void detach_funcs(struct overhead_row *r)

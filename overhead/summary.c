@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <sys/utsname.h>
 #include "bench.h"
-#include "bench_report.h"
-#include "bench_table.h"
 #include "overhead.h"
 #include "fib.h"
 

@@ -11,8 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
-#include "bench_attach.h"
-#include "bench_usdt.h"
 #include "uprobe_sites.h"
 
 /*

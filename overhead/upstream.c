@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "bench.h"
-#include "bench_report.h"
-#include "bench_table.h"
 #include "overhead.h"
 
 /* the row's mode, as an index of modes[] */

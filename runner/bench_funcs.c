@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_funcs.h"
+#include "bench.h"
 #include "bench_kernel.h"
 #include "bench_util.h"
 

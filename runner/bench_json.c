@@ -7,7 +7,6 @@
 #include <math.h>
 #include <jansson.h>
 #include "bench.h"
-#include "bench_json.h"
 
 json_t *json_number(double v)
 {

@@ -195,6 +195,27 @@ static bool ktap_asked(int argc, char **argv)
 	return false;
 }
 
+/*
+ * Every row setup() made follows a policy the runner can follow: 0, or
+ * -1 with a line naming the first that does not (the family's bug)
+ */
+static int rows_check(const struct bench_rows *rows)
+{
+	char name[256];
+	const char *why;
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		why = row_policy_wrong(&rows->row[i]);
+		if (why) {
+			format_row_name(&rows->row[i], name, sizeof(name));
+			pr_err("row %s: %s", name, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int run_list(const struct bench_family *fam,
 		    const struct run_settings *rs, struct run_output *out)
 {
@@ -205,6 +226,10 @@ static int run_list(const struct bench_family *fam,
 	err = fam->setup(rs, &all);
 	if (err)
 		return end_early(out, 1, false);
+	if (rows_check(&all)) {
+		sampler_close(fam, &all);
+		return end_early(out, 1, false);
+	}
 	if (rs->json && output_open(&out->json, rs->json)) {
 		sampler_close(fam, &all);
 		return end_early(out, 1, false);
@@ -243,7 +268,7 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 	bool complete = false;
 	int ret, err;
 
-	if (fam->setup(rs, &rows)) {
+	if (fam->setup(rs, &rows) || rows_check(&rows)) {
 		ret = 1;
 		goto out;
 	}

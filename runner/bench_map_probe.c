@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "bench_map_probe.h"
+#include "bench.h"
 #include "bench_util.h"
 
 /* a small map of @map's definition, with or without its flags */

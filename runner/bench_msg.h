@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The runner's side of messages and signals: bench_msg.c. What a family
- * prints with (pr_err(), pr_note(), outcome_set()) is in bench.h.
+ * prints with (pr_err(), pr_note(), outcome_set()) and asks of a signal
+ * (bench_interrupted()) is in bench.h.
  */
 #ifndef __BENCH_MSG_H
 #define __BENCH_MSG_H
@@ -25,8 +26,6 @@ const char *status_json(enum status st);
 void default_signal_actions(void);
 /* SIGINT/SIGTERM/SIGHUP interrupt blocking waits instead of killing us */
 void install_signal_handlers(void);
-/* the signal that arrived, or 0 */
-int bench_interrupted(void);
 /* from now on a signal ends the run at once: only output is left */
 void bench_writing_results(void);
 /* the file a signal's exit removes (a results file not complete); NULL */

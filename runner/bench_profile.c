@@ -33,7 +33,6 @@
 #include <jansson.h>
 #include "bench_profile.h"
 #include "bench_cpus.h"
-#include "bench_json.h"
 #include "bench_msg.h"
 #include "bench_row.h"
 #include "bench_util.h"

@@ -17,7 +17,6 @@
 #include <bpf/libbpf.h>
 #include "bench_compare.h"
 #include "bench_cpus.h"
-#include "bench_json.h"
 #include "bench_kernel.h"
 #include "bench_msg.h"
 #include "bench_profile.h"

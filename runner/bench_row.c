@@ -75,6 +75,18 @@ void format_params(const struct bench_row *row, char *buf, size_t len)
 		snprintf(buf + off, len - off, "]");
 }
 
+const char *row_policy_wrong(const struct bench_row *row)
+{
+	if (row->links > LINKS_PER_RUN)
+		return "links: no enum row_links value";
+	/* a reload closes the row between sessions: its links with it */
+	if (row->reload && row->links == LINKS_PER_RUN)
+		return "reload with LINKS_PER_RUN: its links cannot outlive a session";
+	if (row->measured_in_open && !row->runs_prog)
+		return "measured_in_open without runs_prog: open() would not be called";
+	return NULL;
+}
+
 void format_row_name(const struct bench_row *row, char *buf, size_t len)
 {
 	char params[128];

@@ -115,5 +115,13 @@ struct row_state {
  * (bench_row.c, with bench_add_row() and the row's parameters)
  */
 void format_row_name(const struct bench_row *row, char *buf, size_t len);
+/*
+ * Why the policy setup() gave @row is no policy the runner can follow
+ * (@links against @reload, @measured_in_open without @runs_prog), or
+ * NULL when it is one: checked once, for every row, before anything
+ * runs. @links alone cannot contradict itself, as the booleans it
+ * replaced could.
+ */
+const char *row_policy_wrong(const struct bench_row *row);
 
 #endif /* __BENCH_ROW_H */

@@ -98,10 +98,10 @@ static int session_units(const struct run_settings *rs,
 	if (rs->repeat)
 		return 1;
 	if (!st->sessions)
-		return row_stays_attached(row) && !row->links_own ? want : 1;
+		return row_stays_attached(row) && row->links != LINKS_PER_RUN ? want : 1;
 	fixed = st->session_ns;
 	unit = st->unit_ns_spent;
-	if (row_stays_attached(row) && !row->links_own)
+	if (row_stays_attached(row) && row->links != LINKS_PER_RUN)
 		fixed += row_median(st->attach_ns, st->nr_attach) +
 			 row_median(st->detach_ns, st->nr_detach);
 	u = unit > 0 ? ceil(SESSION_SHARE * fixed / unit) : 1;

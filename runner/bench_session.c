@@ -31,8 +31,8 @@ bool row_has_base(const struct bench_row *row)
 /* the row's programs stay attached through its units and base samples */
 bool row_stays_attached(const struct bench_row *row)
 {
-	return row->links_own ||
-	       (row->links_stay && (!row_has_base(row) || row->base_unhooked));
+	return row->links == LINKS_PER_RUN || row->links == LINKS_THROUGH_BASE ||
+	       (row->links == LINKS_PER_SESSION && !row_has_base(row));
 }
 
 /* does a measured row feed @base's samples? */
@@ -227,7 +227,7 @@ int session_attach(const struct bench_family *fam,
 	__u64 t0 = now_ns(), took;
 	int err;
 
-	enum attached_for span = row->links_own ? ATTACHED_RUN :
+	enum attached_for span = row->links == LINKS_PER_RUN ? ATTACHED_RUN :
 				 row_stays_attached(row) ? ATTACHED_SESSION :
 				 ATTACHED_SAMPLES;
 
@@ -293,7 +293,7 @@ void session_end(const struct bench_family *fam, struct session *sess)
 {
 	struct bench_row *row = sess->row;
 
-	if (!row->links_own || row->out.status != ST_OK)
+	if (row->links != LINKS_PER_RUN || row->out.status != ST_OK)
 		session_detach(fam, sess);
 	row->state->spent_ns += now_ns() - sess->started_ns;
 	/* kept for the row's next session while it has one */

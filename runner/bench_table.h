@@ -3,6 +3,8 @@
  * The summaries' layout (bench_table.c): tables whose columns are as wide
  * as their cells and drop out, in an order each table gives, to fit a
  * terminal; sentences folded to the width; a figure and its interval.
+ * What a family fills a table with (struct table, table_set(), ...) is
+ * in bench.h.
  */
 #ifndef __BENCH_TABLE_H
 #define __BENCH_TABLE_H
@@ -11,39 +13,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "bench.h"
 
 /* what a line of the summaries may take, on a wider terminal or none */
 #define TEXT_WIDTH	100
 /* what text to paste (--format short) takes: a commit message's lines */
 #define PASTE_WIDTH	72
 
-/*
- * A column. @drop: 0 for one always shown (a row's name, its figure, its
- * verdict); else, when the table is wider than its width, the column of
- * the highest @drop goes first, then the next. @glue: printed one space
- * after the column before it, under one heading with it (a figure's
- * "± 4.2" beside its value); it goes when that one goes.
- */
-struct table_col {
-	const char *head;
-	bool left;		/* left-aligned; else right */
-	int drop;
-	bool glue;
-};
-
-struct table {
-	const struct table_col *col;
-	int nr_cols;
-	int nr_rows, cap;
-	char **cell;		/* [row * nr_cols + col], NULL: empty */
-	bool oom;		/* a cell was lost: said under the table */
-};
-
-void table_init(struct table *t, const struct table_col *col, int nr_cols);
 /* a new row of empty cells: its index (a lost row's cells are dropped) */
 int table_add_row(struct table *t);
-void table_set(struct table *t, int row, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 /*
  * Where a row's name may go when the table is too wide for it with every
  * column it may drop dropped: NAMES_WHOLE, nowhere (a summary: a line a
@@ -65,7 +43,6 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 /* "vs base, notes": the headings of the columns table_print() dropped */
 void table_dropped(const struct table *t, int indent, int width,
 		   int name_min, char *buf, size_t len);
-void table_free(struct table *t);
 
 /* the columns @s takes on a terminal: UTF-8's continuation bytes take none */
 int text_cols(const char *s);
@@ -85,8 +62,6 @@ int text_width(void);
 void fold_text(FILE *f, int width, const char *text);
 /* vfprintf() to @f, each line of the text folded to @width */
 void fold_vprintf(FILE *f, int width, const char *fmt, va_list ap);
-/* printf() to stdout, folded to text_width() */
-void printf_folded(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * "+182 ± 52", "12.10 ± 0.24": @value with as many decimals as the two

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <gelf.h>
-#include "bench_usdt.h"
+#include "bench.h"
 
 /* an NT_STAPSDT note: three addresses, then provider, name and args */
 #define NT_STAPSDT	3

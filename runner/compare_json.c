@@ -53,7 +53,6 @@
 #include <math.h>
 #include <string.h>
 #include "bench.h"
-#include "bench_json.h"
 #include "bench_stats.h"
 #include "bench_output.h"
 #include "compare.h"

@@ -1313,6 +1313,30 @@ static void test_labels(void)
 	      buf);
 }
 
+/* the policies setup() may give a row, and those the runner refuses */
+static void test_row_policy(void)
+{
+	struct bench_row per_run = { .runs_prog = true, .links = LINKS_PER_RUN };
+	struct bench_row reload = { .runs_prog = true, .reload = true,
+				    .links = LINKS_PER_SESSION };
+	struct bench_row memory = { .runs_prog = true, .measured_in_open = true };
+	struct bench_row both = per_run, open_only = memory;
+	const char *why;
+
+	check(!row_policy_wrong(&per_run) && !row_policy_wrong(&reload) &&
+	      !row_policy_wrong(&memory),
+	      "row policy: links per run, a reload per session, a measurement in open");
+	both.reload = true;
+	why = row_policy_wrong(&both);
+	check(why && strstr(why, "reload"),
+	      "row policy: a reload with links per run refused (%s)", why ?: "none");
+	open_only.runs_prog = false;
+	why = row_policy_wrong(&open_only);
+	check(why && strstr(why, "runs_prog"),
+	      "row policy: measured in open without runs_prog refused (%s)",
+	      why ?: "none");
+}
+
 static void test_units_enough(void)
 {
 	struct run_settings rs = { .min_units = 4, .max_units = 10,
@@ -1471,6 +1495,7 @@ static void test_verify(void)
 	test_pool_stopped();
 	test_pool_well();
 	test_labels();
+	test_row_policy();
 	test_map_arithmetic();
 	test_nop_check();
 }

@@ -8,10 +8,45 @@
 # needs a family's symbol (overhead/, maps/, the programs' *_user.c): the
 # runner sits under both programs. Builds nothing; needs no root and no
 # BPF. (The families' own files are not held to it yet: their tables
-# live in the programs' user files, which their parts call back.)
+# live in the programs' user files, which their parts call back.) First,
+# from the sources: the families include no runner header but bench.h.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 OBJ=${LAYERS_OBJ:-build/dynamic}
+
+# A family's files (overhead/, maps/, the programs' *_user.c) include one
+# runner header, bench.h, their contract: any of runner/'s headers named
+# in an #include of theirs fails, with the file and line. Reads the
+# sources only.
+family_includes() {
+	local h names=() bad what
+
+	for h in runner/*.h; do
+		names+=("${h#runner/}")
+	done
+	bad=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' \
+		overhead/*.[ch] maps/*.[ch] ./*_user.c |
+	      awk -v names="${names[*]}" '
+		BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) h[a[i]] = 1 }
+		{
+			f = $0
+			sub(/^[^"]*"/, "", f)
+			sub(/".*/, "", f)
+			sub(/.*\//, "", f)
+			if (f in h)
+				print
+		}')
+	what="families: include bench.h alone of the runner"
+	if [ -z "${names[*]}" ]; then
+		fail "$what (no runner/*.h found)"
+	elif [ -n "$bad" ]; then
+		echo "$bad" | sed 's/^/# /'
+		fail "$what: $(echo "$bad" | cut -d: -f1 | sort -u | paste -sd ' ')"
+	else
+		pass "$what (${#names[@]} runner headers, none included)"
+	fi
+}
+family_includes
 
 checks_from python3 - "$OBJ" <<'EOF'
 import glob, os, subprocess, sys
