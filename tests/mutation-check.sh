@@ -63,7 +63,7 @@ settle-wrap|settle_delta|after < before ? 0 : after - before|after - before|test
 settle-capped|row_settle_capped|n += st->settle_ns[i] >= SETTLE_MAX_NS;|;|test_stats.sh|settle: 1 of 3 samples waited the cap
 label-noisy-ns|row_note_list|if (stats_noisy(\&s->ns))|if (stats_noisy(\&s->rate))|test_stats.sh|labels: noisy is the CV of ns/event
 glance-fit|layout|if (!width \|\| l->total <= width \|\| !drop_one(t, l))|if (!width \|\| l->total <= width \|\| 1)|test_glance.sh:layout|test_overhead-cmp-v80: no line wider than 80 columns
-glance-fold|fold_text|if (words \&\& col + 1 + cols > width)|if (0)|test_glance.sh:layout|test_overhead-80: no line wider than 80 columns
+glance-fold|fold_text|if (words \&\& col + 1 + cols > width)|if (0)|test_glance.sh:layout|test_overhead-cmp-80: no line wider than 80 columns
 glance-legend|print_legend|mark_char[m], count[m], count[m] > 1 ? "s" : "",|mark_char[m], count[m] + 1, count[m] > 1 ? "s" : "",|test_glance.sh:layout|test_overhead-100: the legend counts the rows of each mark
 glance-marks|row_marks|buf[i] = notes[i].mark;|buf[i] = 'n';|test_glance.sh:layout|test_overhead-100: each row's notes column has its marks
 glance-cpu|reason_cpu|return atoi(p + 4);|return -1;|test_glance.sh:failed|failed: each row's verdict .verified, FAILED and its CPU
@@ -90,14 +90,14 @@ map-taken-reset|map_perf_test_user.c:attach_row|memset(r->taken, 0, sizeof(*r->t
 map-consumer-per-sample|take_consumer|if (!consumer_running(r->consumer))|if (1)|test_map_perf.sh:units|several samples a unit: ringbuf_reserve ran, its records its events'
 map-totals-by-place|map_perf_test_user.c:count|*l = \&r->last[s->place];|*l = \&r->last[1];|test_map_perf.sh:units|several samples a unit: the map operations are the events'
 repeat-one-a-session|session_units|if (rs->repeat)|if (0)|test_report.sh|-r 3, no base, attached through its units: 3 rounds, 3 observations
-summary-ci-dash|format_or_dash|if (isfinite(v))|if (1)|test_report.sh|-r 1: no nan or inf anywhere in the output
+summary-ci-dash|format_or_dash|if (isfinite(v))|if (1)|test_stats.sh|format_or_dash: no figure is '-'
 ktap-memory-figure|ktap_other_figure|if (json_is_object(mem)) {|if (0) {|test_ktap.sh:format|mem: each test point has its row's name, status, reason or figure
 inv-non-finite|tests/invariants.py:non_finite|elif number(v) and not finite(v):|elif False:|test_invariants.sh|a NaN: exit 1
 inv-non-finite-token|tests/invariants.py:finite|return number(v) and not isinstance(v, NonFinite) and math.isfinite(v)|return number(v) and not isinstance(v, NonFinite)|test_invariants.sh|an infinity: exit 1
 inv-hits-short|tests/invariants.py:hits|if r["hits_window"] + skipped < k * r["events"]:|if False:|test_invariants.sh|in-window hits short of the events, in all: exit 1
 inv-hits-short-cpu|tests/invariants.py:hits|if c["hits_window"] + skipped < k * c["events"]:|if False:|test_invariants.sh|in-window hits short on one CPU, made up on another: exit 1
 inv-hits-outside|tests/invariants.py:outside|if r.get("attached_for") == "samples" and r.get("hits_outside"):|if False:|test_invariants.sh|hits outside the loops, attached around the samples alone: exit 1
-inv-counts-hits|tests/invariants.py:counts|if r["hits"] != r["hits_window"] + r["hits_outside"]:|if False:|test_invariants.sh|hits not hits_window \+ hits_outside: exit 1
+inv-counts-hits|tests/invariants.py:counts|if r["hits"] != r["hits_window"] + r["hits_outside"]:|if False:|test_invariants.sh|hits not hits_window [+] hits_outside: exit 1
 inv-counts-units|tests/invariants.py:counts|if u.get(k) is not None and len(u[k]) != n:|if False:|test_invariants.sh|a units array shorter than units.n: exit 1
 inv-counts-cpu|tests/invariants.py:counts|if per and sum(c["events"] for c in per) != r["events"]:|if False:|test_invariants.sh|per_cpu's events not the row's: exit 1
 inv-counts-rounds|tests/invariants.py:counts|u["observations"] != len(set(rounds)):|False:|test_invariants.sh|observations not the rounds the units ran in: exit 1

@@ -131,6 +131,17 @@ static void test_outliers(void)
 	check(nr == 0 && !out[4], "MAD 0 flags nothing");
 }
 
+/* a figure the JSON has not (null, NAN) is "-", never "nan" */
+static void test_format_or_dash(void)
+{
+	char buf[24];
+
+	check(!strcmp(format_or_dash(buf, sizeof(buf), 1, NAN), "-"),
+	      "format_or_dash: no figure is '-' (%s)", buf);
+	check(!strcmp(format_or_dash(buf, sizeof(buf), 2, 81.424), "81.42"),
+	      "format_or_dash: a figure to its precision (%s)", buf);
+}
+
 static void test_ns_overhead(void)
 {
 	static const double rate[] = { 1e6, 2e6, 4e6 };
@@ -2873,6 +2884,7 @@ int main(int argc, char **argv)
 	test_ns_overhead();
 	test_t_distribution();
 	test_t_quantile();
+	test_format_or_dash();
 	test_welch();
 	test_verdict_degenerate();
 	test_cmdline();
