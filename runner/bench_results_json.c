@@ -181,6 +181,18 @@ static json_t *units_json(const struct bench_row *row,
 					  json_boolean));
 }
 
+/* an overhead (ns or share of the base) over @units units; null without a base */
+static json_t *overhead_json(bool has, const struct overhead *o, int units)
+{
+	if (!has)
+		return json_null();
+	return json_pack("{s:o, s:o, s:i, s:i}",
+			 "value", json_number(o->value),
+			 "ci95", json_number(o->ci95),
+			 "units", units,
+			 "observations", o->n);
+}
+
 static void stats_json(json_t *o, const struct bench_row *row,
 		       const struct row_summary *s)
 {
@@ -212,18 +224,8 @@ static void stats_json(json_t *o, const struct bench_row *row,
 			"cv", json_number(s->ns.cv),
 			"samples", samples_json(st->ns, st->nr),
 		"units", units_json(row, s),
-		"overhead_ns", has ? json_pack("{s:o, s:o, s:i, s:i}",
-			"value", json_number(s->overhead.value),
-			"ci95", json_number(s->overhead.ci95),
-			"units", s->nr_units,
-			"observations", s->overhead.n) :
-			json_null(),
-		"overhead_share", has ? json_pack("{s:o, s:o, s:i, s:i}",
-			"value", json_number(s->share.value),
-			"ci95", json_number(s->share.ci95),
-			"units", s->nr_units,
-			"observations", s->share.n) :
-			json_null(),
+		"overhead_ns", overhead_json(has, &s->overhead, s->nr_units),
+		"overhead_share", overhead_json(has, &s->share, s->nr_units),
 		"overhead_pct", has ? json_number(s->overhead.pct) : json_null(),
 		"ratio_to_base", has ? json_number(s->ratio) : json_null(),
 		"precise", st->stop == STOP_PRECISE,
