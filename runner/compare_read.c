@@ -295,6 +295,29 @@ static int unit_error(const struct bench_file *f, const struct row *r,
 }
 
 /*
+ * Every entry of the units' array @key a number (else @not_number), finite
+ * and within @bound (else @beyond, naming it)
+ */
+static int check_numbers(const struct bench_file *f, const struct row *r,
+			 const json_t *arr, const char *key, double bound,
+			 const char *not_number, const char *beyond)
+{
+	const json_t *v;
+	double x;
+	size_t i;
+
+	for (i = 0; i < json_array_size(arr); i++) {
+		v = json_array_get(arr, i);
+		if (!json_is_number(v))
+			return row_error(f, r, not_number);
+		x = json_number_value(v);
+		if (!isfinite(x) || fabs(x) > bound)
+			return unit_error(f, r, key, i, v, beyond);
+	}
+	return 0;
+}
+
+/*
  * Every value a number within UNIT_MAX_NS; every round, when there are
  * rounds, an integer from 0 to ROUND_MAX, one per value
  */
@@ -305,16 +328,12 @@ static int check_units(const struct bench_file *f, const struct row *r,
 	const json_t *v;
 	double x;
 	size_t i;
+	int err;
 
-	for (i = 0; i < json_array_size(values); i++) {
-		v = json_array_get(values, i);
-		if (!json_is_number(v))
-			return row_error(f, r, bad);
-		x = json_number_value(v);
-		if (!isfinite(x) || fabs(x) > UNIT_MAX_NS)
-			return unit_error(f, r, "values", i, v,
-					  "beyond 1e13 ns, longer than any sample");
-	}
+	err = check_numbers(f, r, values, "values", UNIT_MAX_NS, bad,
+			    "beyond 1e13 ns, longer than any sample");
+	if (err)
+		return err;
 	if (!rounds || json_is_null(rounds))
 		return 0;
 	if (!json_is_array(rounds) ||
@@ -345,23 +364,18 @@ static int row_shares(const struct bench_file *f, struct row *r,
 		      const json_t *shares, const json_t *values,
 		      const json_t *rounds)
 {
-	const json_t *v;
-	size_t i;
+	int err;
 
 	if (!shares || json_is_null(shares))
 		return 0;
 	if (!json_is_array(shares) ||
 	    json_array_size(shares) != json_array_size(values))
 		return row_error(f, r, "\"units\" needs \"shares\" as an array of one share per value, or none");
-	for (i = 0; i < json_array_size(shares); i++) {
-		v = json_array_get(shares, i);
-		if (!json_is_number(v))
-			return row_error(f, r, "\"units\" needs \"shares\" of numbers");
-		if (!isfinite(json_number_value(v)) ||
-		    fabs(json_number_value(v)) > 1e5 * UNIT_MAX_NS)
-			return unit_error(f, r, "shares", i, v,
-					  "beyond any ratio of two units");
-	}
+	err = check_numbers(f, r, shares, "shares", 1e5 * UNIT_MAX_NS,
+			    "\"units\" needs \"shares\" of numbers",
+			    "beyond any ratio of two units");
+	if (err)
+		return err;
 	pool_values(shares, rounds, &r->shares);
 	r->has_shares = r->shares.n > 0;
 	return 0;
