@@ -4,8 +4,9 @@
 # opt-in tests/test_arm64_*.sh, which need 'make deps-arm64',
 # tests/test_quiet_*.sh, which need a quiet machine: make check-quiet, and
 # tests/test_deb_*.sh, which build the Debian package: make check-deb),
-# then lists what was skipped and why and what failed (last, so that a log's
-# tail names them), prints the closing
+# then lists what was skipped and why and what failed, each failure with
+# the diagnostic lines its test printed right before it (last, so that a
+# log's tail names them), prints the closing
 # "N passed, N failed, N skipped" line and exits non-zero on any failure.
 # A skip ("ok - # SKIP reason") is never a pass. Before it, the ten
 # slowest files with their times, and the whole run's: where the time of
@@ -47,7 +48,12 @@ for t in "$@"; do
 		echo "not ok - $t exited $rc" | tee -a "$log"
 		f=1
 	fi
-	sed -n "s|^not ok - *|  $t: |p" "$log" >>"$fails"
+	# each failure with the "# " lines right before it (at most 3):
+	# what a test printed of why, there in a log's tail
+	awk -v t="$t" '/^# / { w[n++ % 3] = substr($0, 1, 200); next }
+		/^not ok - / { sub(/^not ok - */, ""); print "  " t ": " $0
+			for (i = (n > 3 ? n - 3 : 0); i < n; i++) print "      " w[i % 3] }
+		{ n = 0 }' "$log" >>"$fails"
 	sed -n "s|^ok - # SKIP *|  $t: |p" "$log" >>"$skips"
 	passed=$((passed + p))
 	failed=$((failed + f))
