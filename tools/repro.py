@@ -6,8 +6,10 @@
 
 Per program and row: over the runs, the median of the row's figure, its
 coefficient of variation, and how many runs' 95% intervals hold that
-median; then the A/A compares' false verdicts, the sensitivity pairs'
-verdicts, the wall times and where they went. Reports; asserts nothing.
+median, for test_overhead's overheads also as a share of their base;
+then the A/A compares' false verdicts, the sensitivity pairs' verdicts
+(by the verdict given, and by the share of the base), the wall times and
+where they went. Reports; asserts nothing.
 """
 import json
 import os
@@ -43,7 +45,18 @@ def figure(doc, row):
     return None
 
 
-def rows_over_runs(docs):
+def share_figure(doc, row):
+    """An overhead row's overhead as a share of its paired base (%), and
+    its 95% half-interval; None for base rows and map_perf_test"""
+    if row.get("status") != "ok":
+        return None
+    share = row.get("overhead_share")
+    if not share:
+        return None
+    return share.get("value"), share.get("ci95")
+
+
+def rows_over_runs(docs, figure=figure):
     """{(name, variant, params): [(value, half), ...]} in run order"""
     out = {}
     for doc in docs:
@@ -58,11 +71,14 @@ def rows_over_runs(docs):
     return out
 
 
-def print_rows(title, docs, runs):
+def print_rows(title, docs, runs, figure=figure):
+    rows = rows_over_runs(docs, figure)
+    if not rows:
+        return
     print("== %s: %d runs" % (title, sum(1 for d in docs if d)))
     print("  %-28s %-17s %4s %12s %7s %11s %10s" %
           ("row", "variant", "runs", "median", "CV", "calibrated", "median ±"))
-    for (name, variant, params), figs in rows_over_runs(docs).items():
+    for (name, variant, params), figs in rows.items():
         values = [v for v, _ in figs]
         med = statistics.median(values)
         mean = statistics.mean(values)
@@ -78,15 +94,27 @@ def print_rows(title, docs, runs):
 
 
 def verdicts(path):
+    """[(name, variant, the verdict, the share's verdict or None)]"""
     doc = load(path)
     if not doc:
         return None
-    return [(r.get("name"), r.get("variant"), r.get("verdict"))
+    return [(r.get("name"), r.get("variant"), r.get("verdict"),
+             (r.get("share") or {}).get("verdict"))
             for r in doc.get("rows", [])]
 
 
+def aa_line(what, flagged, compared):
+    pct = 100.0 * flagged / compared if compared else float("nan")
+    return "%s: %d of %d rows called faster or slower (%.1f%%)" % (
+        what, flagged, compared, pct)
+
+
 def print_aa(out, prefix, title):
+    """every faster or slower of two runs of one build is false: by the
+    verdict the compare gave (on the ns), and by the share of the base
+    over the overhead rows that have one"""
     flagged = compared = files = 0
+    s_flagged = s_compared = ns_flagged = 0
     names = sorted(n for n in os.listdir(out)
                    if n.startswith(prefix) and n.endswith(".json"))
     examples = []
@@ -95,30 +123,39 @@ def print_aa(out, prefix, title):
         if v is None:
             continue
         files += 1
-        for name, variant, verdict in v:
+        for name, variant, verdict, share in v:
             compared += 1
             if verdict in ("faster", "slower"):
                 flagged += 1
                 examples.append("%s %s %s" % (name, variant, verdict))
-    share = 100.0 * flagged / compared if compared else float("nan")
-    print("== A/A %s: %d compares, %d of %d rows called faster or slower (%.1f%%)"
-          % (title, files, flagged, compared, share))
+            if share is None:
+                continue
+            s_compared += 1
+            s_flagged += share in ("faster", "slower")
+            ns_flagged += verdict in ("faster", "slower")
+    print("== A/A %s: %d compares, %s" %
+          (title, files, aa_line("the verdict", flagged, compared)))
     for e in examples[:10]:
         print("   ", e)
+    if s_compared:
+        print("   overhead rows, %s; %s" %
+              (aa_line("on the ns", ns_flagged, s_compared),
+               aa_line("on the share of the base", s_flagged, s_compared)))
 
 
 def print_sensitivity(out, runs):
     per_row = {}
     for i in range(1, runs + 1):
         v = verdicts(os.path.join(out, "sens.%d.json" % i))
-        for name, variant, verdict in v or []:
+        for name, variant, verdict, share in v or []:
             if name == "base":
                 continue
-            per_row.setdefault((name, variant), []).append(verdict)
+            per_row.setdefault((name, variant), []).append((verdict, share))
     print("== sensitivity: --progs 1 against --progs 2, %d pairs" % runs)
     for (name, variant), vs in sorted(per_row.items()):
-        print("  %-12s %-12s slower in %d of %d" %
-              (name, variant, vs.count("slower"), len(vs)))
+        print("  %-12s %-12s slower in %d of %d (the share of the base: %d)" %
+              (name, variant, sum(v == "slower" for v, _ in vs), len(vs),
+               sum(s == "slower" for _, s in vs)))
 
 
 def print_times(out, prefix, title):
@@ -232,6 +269,10 @@ def main():
     print_rows("./test_overhead", docs("to"), runs)
     print_rows("./test_overhead -c 1 -m base,tracepoint,raw_tp", docs("c1"),
                runs)
+    print_rows("./test_overhead, each overhead as a share of its base (%)",
+               docs("to"), runs, share_figure)
+    print_rows("./test_overhead -c 1, as a share of the base (%)", docs("c1"),
+               runs, share_figure)
     if any(docs("mp")):
         print_rows("./map_perf_test (ns/op)", docs("mp"), runs)
     print_aa(out, "aa-to.", "./test_overhead")
