@@ -166,7 +166,7 @@ ktap-skip-reason|write_ktap|"ok %d %s # SKIP %s|"ok %d %s # SKIP %.0s|test_ktap.
 json-tmp|output_open|err = open_tmp(o, \&st, exists);|o->f = fopen(o->target, "w"); err = o->f ? 0 : -errno;|test_outputs.sh:keep|lock busy: exit 1, the previous --json file kept
 json-tmp-unlink|output_discard|unlink(o->tmp);|;|test_outputs.sh:keep|lock busy: exit 1, the previous --json file kept, nothing beside it
 json-incomplete|finish|} else if (!complete) {|} else if (0) {|test_outputs.sh:keep|SIGTERM mid-run: exit 143, the previous file kept
-json-signal-unlink|on_signal|unlink(unlink_path);|;|test_outputs.sh:keep|SIGTERM while writing .*: exit 143, the previous --json file kept, nothing beside it
+json-signal-unlink|on_signal|unlink(sig_state.unlink_path);|;|test_outputs.sh:keep|SIGTERM while writing .*: exit 143, the previous --json file kept, nothing beside it
 json-stale|remove_stale|if (!pid \|\| pid == getpid() \|\| !kill(pid, 0) \|\| errno != ESRCH)|if (1)|test_outputs.sh:keep|a completed run: the killed run's file removed, and named
 json-mode|open_tmp|fchmod(fd, st->st_mode \& 07777);|;|test_outputs.sh:keep|a completed run: exit 0 or 3, the file its results, mode 640 kept
 json-device|output_open|if (exists \&\& !S_ISREG(st.st_mode)) {|if (0) {|test_outputs.sh:keep|--json to a null device: exit 0, the device still there
