@@ -131,6 +131,8 @@ struct run_output {
 	struct output_file json;	/* --json's */
 	bool ktap;			/* --ktap: KTAP on stdout, every path */
 	bool ktap_said;
+	/* when the run got the lock: the context's run_ns counts from there */
+	__u64 started_ns;
 };
 
 /*
@@ -293,7 +295,7 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 	ret = rs->ktap ? ktap_exit_status(&rows) : exit_status(&rows);
 	complete = true;
 	errno = 0;
-	err = json ? write_results(fam, rs, &rows, json) : 0;
+	err = json ? write_results(fam, rs, &rows, out->started_ns, json) : 0;
 	if (err) {
 		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
@@ -346,7 +348,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 		return end_early(&out, exit_interrupted(), false);
 	if (err)
 		return end_early(&out, 1, err == -EBUSY);
-	report_run_started();
+	out.started_ns = now_ns();
 	ensure_tracefs();
 	return run(fam, rs, &out);
 }
