@@ -171,8 +171,8 @@ json-stale|remove_stale|if (!pid \|\| pid == getpid() \|\| !kill(pid, 0) \|\| er
 json-mode|open_tmp|fchmod(fd, st->st_mode \& 07777);|;|test_outputs.sh:keep|a completed run: exit 0 or 3, the file its results, mode 640 kept
 json-device|output_open|if (exists \&\& !S_ISREG(st.st_mode)) {|if (0) {|test_outputs.sh:keep|--json to a null device: exit 0, the device still there
 json-link|find_target|o->target = realpath(path, NULL);|o->target = strdup(path);|test_outputs.sh:keep|--json LINK: the link stays
-stdout-closed|flush_stdout|if (stdout_closed \&\& used) {|if (0) {|test_outputs.sh:status|--list --json - to a closed stdout: exit 1
-compare-stdout|runner/bench_main.c:run_compare|if (flush_stdout(true))|if (0)|test_outputs.sh:status|--compare to /dev/full: exit 1
+stdout-closed|flush_stdout|if (out->stdout_closed \&\& used) {|if (0) {|test_outputs.sh:status|--list --json - to a closed stdout: exit 1
+compare-stdout|runner/bench_main.c:run_compare|if (flush_stdout(out, true))|if (0)|test_outputs.sh:status|--compare to /dev/full: exit 1
 compare-json-open|bench_compare_to|if (!ret \&\& args->json \&\& open_json(out, args->json, json))|if (!ret \&\& args->json \&\& open_json(out, args->json, json) \&\& 0)|test_outputs.sh:status|--compare --json in a missing directory: exit 1
 options-ways|check_ways|if (ways \& 1u << way)|if (1)|test_outputs.sh:options|bad argument --memory with -r, -w, -d
 options-own-way|given_ways|if (g->common \&\& own_way_takes(fam, g->o->name))|if (0)|test_outputs.sh:options|test_overhead: each of [0-9]+ options refused
