@@ -115,6 +115,7 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_session.c bench_sample.c bench_unit.c bench_profile_pass.c \
 	  bench_lock.c bench_privs.c bench_quota.c bench_tracefs.c \
 	  bench_kconfig.c bench_btf.c bench_other_links.c bench_usable_cpus.c \
+	  bench_probe_cache.c \
 	  bench_workers.c bench_watchdog.c bench_quiet.c bench_proc.c \
 	  bench_attach.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \

@@ -8,18 +8,17 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench.h"
+#include "bench_kernel.h"
 
 struct btf *kernel_btf(void)
 {
-	static struct btf *btf;
-	static bool tried;
+	struct probe_cache *c = &probe_cache;
 
-	if (!tried) {
-		tried = true;
-		btf = btf__load_vmlinux_btf();
+	if (!c->btf_tried) {
+		c->btf_tried = true;
+		c->btf = btf__load_vmlinux_btf();
 	}
-	return btf;
+	return c->btf;
 }
 
 static bool btf_has(const char *name, int kind)

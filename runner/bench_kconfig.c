@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <zlib.h>
-#include "bench.h"
+#include "bench_kernel.h"
 #include "bench_util.h"
 
 /* the running kernel's config: its own, or the one its package installed */
@@ -37,16 +37,15 @@ static gzFile open_kernel_config(void)
  */
 static const char *kernel_config_text(void)
 {
-	static char *text;
-	static bool tried;
+	struct probe_cache *c = &probe_cache;
 	size_t len = 1, cap = 1;
-	char *grown;
+	char *text = NULL, *grown;
 	gzFile f;
 	int n = 0;
 
-	if (tried)
-		return text;
-	tried = true;
+	if (c->config_tried)
+		return c->config;
+	c->config_tried = true;
 	f = open_kernel_config();
 	if (!f)
 		return NULL;
@@ -66,11 +65,11 @@ static const char *kernel_config_text(void)
 	gzclose(f);
 	if (n < 0) {
 		free(text);
-		text = NULL;
 		return NULL;
 	}
 	text[0] = '\n';
 	text[len] = '\0';
+	c->config = text;
 	return text;
 }
 
@@ -95,17 +94,16 @@ int kernel_config(const char *option)
  */
 void bpf_jit_read(struct bpf_jit_state *j)
 {
-	static struct bpf_jit_state jit;
-	static bool read;
+	struct probe_cache *c = &probe_cache;
 
-	if (!read) {
-		jit.enable = read_sysctl_int("/proc/sys/net/core/bpf_jit_enable");
-		jit.harden = read_sysctl_int("/proc/sys/net/core/bpf_jit_harden");
-		jit.kallsyms = read_sysctl_int("/proc/sys/net/core/bpf_jit_kallsyms");
-		jit.always_on = kernel_config("CONFIG_BPF_JIT_ALWAYS_ON");
-		read = true;
+	if (!c->jit_read) {
+		c->jit.enable = read_sysctl_int("/proc/sys/net/core/bpf_jit_enable");
+		c->jit.harden = read_sysctl_int("/proc/sys/net/core/bpf_jit_harden");
+		c->jit.kallsyms = read_sysctl_int("/proc/sys/net/core/bpf_jit_kallsyms");
+		c->jit.always_on = kernel_config("CONFIG_BPF_JIT_ALWAYS_ON");
+		c->jit_read = true;
 	}
-	*j = jit;
+	*j = c->jit;
 }
 
 static const char *sysctl_text(int v, char *buf, size_t len)

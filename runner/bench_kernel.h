@@ -11,6 +11,18 @@
 
 #include "bench.h"
 
+/* what the kernel answered, asked once a run: bench_probe_cache.c */
+struct probe_cache {
+	struct btf *btf;		/* kernel_btf(): NULL when none loads */
+	bool btf_tried;
+	char *config;			/* kernel_config_text(): NULL when none */
+	bool config_tried;
+	struct bpf_jit_state jit;	/* bpf_jit_read() */
+	bool jit_read;
+	int nr_cpus_possible;		/* 0 until asked */
+};
+extern struct probe_cache probe_cache;
+
 /* online CPUs this process may run on (cpuset, affinity) */
 int usable_cpus(struct cpu_list *out);
 /* root, or the capabilities BPF needs, in the initial user namespace */

@@ -86,15 +86,14 @@ static int ktap_exit_status(const struct bench_rows *rows)
 	return ok ? 0 : EXIT_KSFT_SKIP;
 }
 
-/* stdout was closed when we started: /dev/null stands in its place */
-static bool stdout_closed;
-
 /*
  * A closed fd 1 or 2 would be taken by the next open(), and the summary
  * written into a BPF object or the lock file: hold them with /dev/null.
+ * true when stdout was one of them.
  */
-static void hold_std_fds(void)
+static bool hold_std_fds(void)
 {
+	bool stdout_closed = false;
 	int fd;
 
 	for (fd = 1; fd <= 2; fd++) {
@@ -105,16 +104,28 @@ static void hold_std_fds(void)
 		if (fd == 1)
 			stdout_closed = true;
 	}
+	return stdout_closed;
 }
+
+/* what a run writes besides stdout, and what it has said there */
+struct run_output {
+	struct output_file json;	/* --json's */
+	bool ktap;			/* --ktap: KTAP on stdout, every path */
+	bool ktap_said;
+	/* when the run got the lock: the context's run_ns counts from there */
+	__u64 started_ns;
+	/* stdout was closed when we started: /dev/null stands in its place */
+	bool stdout_closed;
+};
 
 /*
  * stdout, whatever went there (the summary, KTAP, --json -, --list, a
  * compare): everything written, or 1 after saying why. @used: something
  * was meant for it (a closed one is no loss otherwise)
  */
-static int flush_stdout(bool used)
+static int flush_stdout(const struct run_output *out, bool used)
 {
-	if (stdout_closed && used) {
+	if (out->stdout_closed && used) {
 		pr_err("stdout is closed: the results could not be written there");
 		return 1;
 	}
@@ -125,13 +136,6 @@ static int flush_stdout(bool used)
 	}
 	return 0;
 }
-
-/* what a run writes besides stdout, and what it has said there */
-struct run_output {
-	struct output_file json;	/* --json's */
-	bool ktap;			/* --ktap: KTAP on stdout, every path */
-	bool ktap_said;
-};
 
 /*
  * The results in place, or the last ones kept: the run's @status
@@ -178,7 +182,7 @@ static int end_early(struct run_output *out, int status, bool cannot_run)
 		out->ktap_said = true;
 		status = cannot_run ? EXIT_KSFT_SKIP :
 			 status == EXIT_USAGE ? 1 : status;
-		if (flush_stdout(true) && status < 128)
+		if (flush_stdout(out, true) && status < 128)
 			status = 1;
 	}
 	return finish(out, status, false);
@@ -243,7 +247,7 @@ static int run_list(const struct bench_family *fam,
 		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
 	sampler_close(fam, &all);
-	ret = flush_stdout(to_stdout) || err ? 1 : 0;
+	ret = flush_stdout(out, to_stdout) || err ? 1 : 0;
 	return finish(out, ret, !err);
 }
 
@@ -255,7 +259,7 @@ static int run_compare(const struct compare_args *args,
 	/* a compare that cannot read its input is a usage error */
 	if (ret < 0)
 		return finish(out, EXIT_USAGE, false);
-	if (flush_stdout(true))
+	if (flush_stdout(out, true))
 		ret = 1;
 	return finish(out, ret, true);
 }
@@ -293,14 +297,14 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 	ret = rs->ktap ? ktap_exit_status(&rows) : exit_status(&rows);
 	complete = true;
 	errno = 0;
-	err = json ? write_results(fam, rs, &rows, json) : 0;
+	err = json ? write_results(fam, rs, &rows, out->started_ns, json) : 0;
 	if (err) {
 		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
 		complete = false;
 		ret = 1;
 	}
-	if (flush_stdout(true))
+	if (flush_stdout(out, true))
 		ret = 1;
 out:
 	sampler_close(fam, &rows);
@@ -315,7 +319,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	const struct compare_args *cmp = &compare_args;
 	int err;
 
-	hold_std_fds();
+	out.stdout_closed = hold_std_fds();
 	bench_init(fam->name);
 	default_signal_actions();
 	err = parse_options(fam, argc, argv) || check_options(fam, argc, argv);
@@ -346,7 +350,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 		return end_early(&out, exit_interrupted(), false);
 	if (err)
 		return end_early(&out, 1, err == -EBUSY);
-	report_run_started();
+	out.started_ns = now_ns();
 	ensure_tracefs();
 	return run(fam, rs, &out);
 }

@@ -13,10 +13,19 @@
  * every pr_*() take no context. The run's own copy is @rs->verbosity.
  */
 int verbosity = 1;
-static const char *bench_name = "bench";
-static volatile sig_atomic_t got_signal;
-/* the last error said, for what --ktap says of a run that ends early */
-static char last_error[256];
+
+/*
+ * Process-wide for the same reason: pr_*() and printable() take no
+ * context, and the signal handler says the program's name too.
+ */
+static struct {
+	const char *name;
+	/* the last error said, for what --ktap says of a run that ends early */
+	char last_error[256];
+	/* printable()'s: two, as one message may quote two inputs */
+	char quoted[2][256];
+	unsigned int next;
+} msg = { .name = "bench" };
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list args)
@@ -28,7 +37,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 
 void bench_init(const char *prog_name)
 {
-	bench_name = prog_name;
+	msg.name = prog_name;
 	libbpf_set_print(libbpf_print);
 }
 
@@ -36,7 +45,7 @@ static void vprint_line(const char *fmt, va_list ap)
 {
 	/* what stdout holds goes first, so the two read in order */
 	fflush(stdout);
-	fprintf(stderr, "%s: ", bench_name);
+	fprintf(stderr, "%s: ", msg.name);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -46,7 +55,7 @@ void pr_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	vsnprintf(msg.last_error, sizeof(msg.last_error), fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
 	vprint_line(fmt, ap);
@@ -55,7 +64,7 @@ void pr_err(const char *fmt, ...)
 
 const char *bench_last_error(void)
 {
-	return last_error;
+	return msg.last_error;
 }
 
 void pr_note(const char *fmt, ...)
@@ -71,11 +80,8 @@ void pr_note(const char *fmt, ...)
 
 const char *printable(const char *s)
 {
-	/* two buffers: one message may quote two inputs */
-	static char bufs[2][256];
-	static int next;
-	char *buf = bufs[next++ & 1];
-	size_t off = 0, len = 256;
+	char *buf = msg.quoted[msg.next++ & 1];
+	size_t off = 0, len = sizeof(msg.quoted[0]);
 
 	for (; *s && off + 8 < len; s++) {
 		unsigned char c = *s;
@@ -121,11 +127,19 @@ const char *status_json(enum status st)
 
 /* ---- signals ---- */
 
-static volatile sig_atomic_t writing_results;
-/* the run's exit status once its results are in place; -1 before */
-static volatile sig_atomic_t final_status = -1;
-/* a temporary results file that a signal's exit removes */
-static const char *volatile unlink_path;
+/*
+ * Global because a signal handler has no other way in: what on_signal()
+ * reads and sets, and the run's path reads and sets around it.
+ */
+static struct {
+	/* the signal that came, for bench_interrupted(); 0: none */
+	volatile sig_atomic_t got;
+	volatile sig_atomic_t writing_results;
+	/* the run's exit status once its results are in place; -1 before */
+	volatile sig_atomic_t final_status;
+	/* a temporary results file that a signal's exit removes */
+	const char *volatile unlink_path;
+} sig_state = { .final_status = -1 };
 
 /* async-signal-safe: write(2) alone */
 static void say(const char *s)
@@ -137,17 +151,17 @@ static void say(const char *s)
 
 void bench_writing_results(void)
 {
-	writing_results = 1;
+	sig_state.writing_results = 1;
 }
 
 void bench_unlink_on_signal(const char *path)
 {
-	unlink_path = path;
+	sig_state.unlink_path = path;
 }
 
 void bench_exit_with(int status)
 {
-	final_status = status;
+	sig_state.final_status = status;
 }
 
 static void on_signal(int sig)
@@ -156,10 +170,10 @@ static void on_signal(int sig)
 			   sig == SIGTERM ? "Terminated" : "Hangup";
 
 	/* the run is over, its results in place or not: as decided */
-	if (final_status >= 0)
-		_exit(final_status);
-	got_signal = sig;
-	if (!writing_results)
+	if (sig_state.final_status >= 0)
+		_exit(sig_state.final_status);
+	sig_state.got = sig;
+	if (!sig_state.writing_results)
 		return;
 	/*
 	 * stdio retries a write a signal cut short: on a pipe nobody
@@ -167,9 +181,9 @@ static void on_signal(int sig)
 	 * frees what is loaded: end here, saying so, the last results
 	 * file as it was.
 	 */
-	if (unlink_path)
-		unlink(unlink_path);
-	say(bench_name);
+	if (sig_state.unlink_path)
+		unlink(sig_state.unlink_path);
+	say(msg.name);
 	say(": interrupted by ");
 	say(name);
 	say(" while writing the results\n");
@@ -196,5 +210,5 @@ void install_signal_handlers(void)
 
 int bench_interrupted(void)
 {
-	return got_signal;
+	return sig_state.got;
 }

@@ -51,16 +51,6 @@ __u64 run_delay_ns(void)
 	return delay;
 }
 
-/*
- * A /proc file the worker reads around each loop: opened once, read from
- * its start into a buffer of its own, as much of it as is needed
- */
-struct proc_text {
-	int fd;
-	char *buf;
-	size_t len;
-};
-
 static void proc_text_open(struct proc_text *t, const char *path, size_t len)
 {
 	t->len = len;
@@ -83,42 +73,36 @@ static const char *proc_text_read(struct proc_text *t)
 }
 
 /*
- * The time the host took from this worker's CPU (steal), ns: its line of
- * /proc/stat, so only the lines up to its CPU's are needed. USER_HZ
+ * /proc/stat: only the lines up to the worker's CPU's are needed. USER_HZ
  * ticks: 10 ms as a rule.
  */
-static struct proc_text proc_stat = { .fd = -1 };
-static __u64 ns_per_tick;
-/* the worker's own scheduler statistics: how often it moved */
-static struct proc_text proc_sched = { .fd = -1 };
-
-void worker_texts_open(int cpu)
+void worker_texts_open(struct worker_texts *t, int cpu)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 
-	ns_per_tick = 1000000000ull / (hz > 0 ? hz : 100);
-	proc_text_open(&proc_stat, "/proc/stat", 4096 + 160 * ((size_t)cpu + 2));
-	proc_text_open(&proc_sched, "/proc/thread-self/sched", 16384);
+	t->ns_per_tick = 1000000000ull / (hz > 0 ? hz : 100);
+	proc_text_open(&t->stat, "/proc/stat", 4096 + 160 * ((size_t)cpu + 2));
+	proc_text_open(&t->sched, "/proc/thread-self/sched", 16384);
 }
 
 /* 0 when it cannot be read: no steal is then seen */
-__u64 steal_ns(int cpu)
+__u64 steal_ns(struct worker_texts *t, int cpu)
 {
-	const char *text = proc_text_read(&proc_stat);
+	const char *text = proc_text_read(&t->stat);
 	unsigned long long ticks;
 
 	if (!text || proc_stat_steal(text, cpu, &ticks))
 		return 0;
-	return ticks * ns_per_tick;
+	return ticks * t->ns_per_tick;
 }
 
 /*
  * -1 when the kernel does not say: /proc/<pid>/sched needed
  * CONFIG_SCHED_DEBUG until it became unconditional
  */
-long long migrations(void)
+long long migrations(struct worker_texts *t)
 {
-	const char *text = proc_text_read(&proc_sched);
+	const char *text = proc_text_read(&t->sched);
 	unsigned long long n;
 
 	if (!text || sched_nr_migrations(text, &n))

@@ -15,10 +15,29 @@
 __u64 thread_cpu_ns(void);
 void context_switches(long *voluntary, long *involuntary);
 __u64 run_delay_ns(void);
+/*
+ * A /proc file the worker reads around each loop: opened once, read from
+ * its start into a buffer of its own, as much of it as is needed
+ */
+struct proc_text {
+	int fd;
+	char *buf;
+	size_t len;
+};
+
+/* what a worker reads of itself around each loop, opened once: its own */
+struct worker_texts {
+	/* the time the host took from its CPU (steal): its line of /proc/stat */
+	struct proc_text stat;
+	__u64 ns_per_tick;
+	/* its own scheduler statistics: how often it moved */
+	struct proc_text sched;
+};
+
 /* opens what steal_ns() and migrations() read, in a worker on @cpu */
-void worker_texts_open(int cpu);
-__u64 steal_ns(int cpu);
-long long migrations(void);
+void worker_texts_open(struct worker_texts *t, int cpu);
+__u64 steal_ns(struct worker_texts *t, int cpu);
+long long migrations(struct worker_texts *t);
 
 /* another task's */
 struct proc_state {

@@ -12,6 +12,12 @@
 #include "bench_msg.h"
 #include "bench_report.h"
 
+/*
+ * Global because it is the terminal's state, not a run's: whether
+ * stderr's last line is a progress line that must be erased first;
+ * progress_end() is called from paths that hold nothing else of it
+ * (an interrupted run's end, the sampler's).
+ */
 static bool progress_shown;
 
 void progress(int done, int total, const struct bench_row *row, int round,

@@ -60,6 +60,12 @@ struct kthread_set {
 	__u64 scanned_ns;
 };
 
+/*
+ * Global because it outlives each wait: the kernel threads found and
+ * their open schedstat files are kept from one wait for quiet to the
+ * next (rescanned each SETTLE_RESCAN_NS), and the waits are called from
+ * the sampler's rows, which hold no pool-side state to keep it in.
+ */
 static struct kthread_set kthreads;
 
 static void kthread_close(struct kthread *k)

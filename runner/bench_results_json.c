@@ -68,16 +68,8 @@ static void jit_json(json_t *c)
 				     json_boolean(j.always_on)));
 }
 
-/* when the run got the lock: the context's run_ns counts from there */
-static __u64 run_started_ns;
-
-void report_run_started(void)
-{
-	run_started_ns = now_ns();
-}
-
 static json_t *context_json(const struct bench_family *fam,
-			    const struct run_settings *rs)
+			    const struct run_settings *rs, __u64 started_ns)
 {
 	char model[CPU_MODEL_LEN], cpus[1024], version[32], stamp[32];
 	struct cpu_list usable = {};
@@ -121,8 +113,8 @@ static json_t *context_json(const struct bench_family *fam,
 	cpu_list_free(&usable);
 	/* the run's own time, its wait for the lock aside: the rows' time_ns
 	 * and what else it did (probes, loads, --prog-stats) */
-	json_object_set_new(c, "run_ns", run_started_ns ?
-			    json_integer(now_ns() - run_started_ns) :
+	json_object_set_new(c, "run_ns", started_ns ?
+			    json_integer(now_ns() - started_ns) :
 			    json_null());
 	jit_json(c);
 	if (fam->json_context)
@@ -441,7 +433,7 @@ json_t *row_json(const struct bench_family *fam,
 
 int write_results(const struct bench_family *fam,
 		  const struct run_settings *rs,
-		  const struct bench_rows *rows, FILE *f)
+		  const struct bench_rows *rows, __u64 started_ns, FILE *f)
 {
 	json_t *root, *results = json_array();
 	int i, err;
@@ -453,7 +445,7 @@ int write_results(const struct bench_family *fam,
 			 "schema", BENCH_SCHEMA,
 			 "tool", fam->name,
 			 "version", TOOL_VERSION,
-			 "context", context_json(fam, rs),
+			 "context", context_json(fam, rs, started_ns),
 			 "results", results);
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			 JSON_REAL_PRECISION(17)) ? -EIO : 0;

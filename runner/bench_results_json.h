@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include "bench.h"
 
-/* the run got the lock: the context's run_ns counts from now */
-void report_run_started(void);
-/* the --json results file of a run */
+/*
+ * the --json results file of a run; @started_ns: when it got the lock,
+ * which the context's run_ns counts from (0: null, not known)
+ */
 int write_results(const struct bench_family *fam,
 		  const struct run_settings *rs,
-		  const struct bench_rows *rows, FILE *f);
+		  const struct bench_rows *rows, __u64 started_ns, FILE *f);
 struct json_t;
 /* one row's object of that file: --ktap reads its figure there */
 struct json_t *row_json(const struct bench_family *fam,

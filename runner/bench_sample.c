@@ -51,7 +51,11 @@ struct sample_bufs {
 	size_t res_nr, hits_nr, skips_nr, window_nr;
 };
 
-/* one per place of a unit's samples */
+/*
+ * one per place of a unit's samples. Global because they are reused,
+ * grown only, by every unit of every row so that no sample allocates
+ * in a run: freed by free_sample_bufs() at the end of each pass.
+ */
 static struct sample_bufs bufs[SAMPLE_PLACES];
 
 void free_sample_bufs(void)

@@ -166,6 +166,7 @@ void print_table(struct table *t, bool verbose)
 
 const char *libbpf_version_text(void)
 {
+	/* one string the families print as they are (bench.h): no buffer */
 	static char text[48];
 	unsigned int major = libbpf_major_version();
 	unsigned int minor = libbpf_minor_version();

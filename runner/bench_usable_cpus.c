@@ -16,11 +16,11 @@
 
 int nr_cpus_possible(void)
 {
-	static int nr;
+	int *nr = &probe_cache.nr_cpus_possible;
 
-	if (!nr)
-		nr = libbpf_num_possible_cpus();
-	return nr;
+	if (!*nr)
+		*nr = libbpf_num_possible_cpus();
+	return *nr;
 }
 
 static int online_cpus(struct cpu_list *out)

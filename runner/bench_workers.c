@@ -169,7 +169,7 @@ void prefault_mappings(bool writable)
 	for_each_line("/proc/self/maps", prefault_mapping, &writable);
 }
 
-static void prefault(void)
+static void prefault(struct worker_texts *texts)
 {
 	long v, i;
 
@@ -179,8 +179,8 @@ static void prefault(void)
 	thread_cpu_ns();
 	context_switches(&v, &i);
 	run_delay_ns();
-	steal_ns(sched_getcpu());
-	migrations();
+	steal_ns(texts, sched_getcpu());
+	migrations(texts);
 }
 
 /*
@@ -228,7 +228,7 @@ static bool still_pinned(int cpu)
 }
 
 /* one timed loop of @count events of @trigger, reported to the parent */
-static void worker_run(const struct worker_args *a,
+static void worker_run(const struct worker_args *a, struct worker_texts *texts,
 		       const struct trigger *trigger, void *state, __u64 count)
 {
 	unsigned int per_call = trigger->events_per_call ?: 1;
@@ -242,8 +242,8 @@ static void worker_run(const struct worker_args *a,
 	if (!still_pinned(a->cpu))
 		res.repin_err = pin_to_cpu(a->cpu);
 	/* how undisturbed the loop ran, read around it, never inside */
-	steal0 = steal_ns(a->cpu);
-	moves0 = migrations();
+	steal0 = steal_ns(texts, a->cpu);
+	moves0 = migrations(texts);
 	delay0 = run_delay_ns();
 	context_switches(&vol0, &invol0);
 	cpu0 = thread_cpu_ns();
@@ -269,9 +269,9 @@ static void worker_run(const struct worker_args *a,
 	res.run_delay_ns = run_delay_ns() - delay0;
 	res.end_cpu = sched_getcpu();
 	res.unpinned = !still_pinned(a->cpu);
-	moves1 = migrations();
+	moves1 = migrations(texts);
 	res.migrations = moves0 >= 0 && moves1 > moves0 ? moves1 - moves0 : 0;
-	steal1 = steal_ns(a->cpu);
+	steal1 = steal_ns(texts, a->cpu);
 	res.steal_ns = steal1 > steal0 ? steal1 - steal0 : 0;
 	res.events = calls * per_call;
 	worker_send(a->result_fd, MSG_DONE, &res);
@@ -281,6 +281,7 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 {
 	struct worker_result res = { .cpu = a->cpu };
 	void *state[POOL_MAX_TRIGGERS];
+	struct worker_texts texts;
 	__u32 seen = 0, t;
 
 	if (!child_defaults(a->parent))
@@ -294,8 +295,8 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 		if (!res.err && a->triggers[t]->setup)
 			res.err = a->triggers[t]->setup(&state[t]);
 	}
-	worker_texts_open(a->cpu);
-	prefault();
+	worker_texts_open(&texts, a->cpu);
+	prefault(&texts);
 #ifdef BENCH_TESTING
 	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
 		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
@@ -311,7 +312,7 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 		/* pool_stop() kills the workers: they wait for nothing else */
 		seen = wait_go(a->go, seen);
 		t = a->go->trigger < (__u32)a->nr_triggers ? a->go->trigger : 0;
-		worker_run(a, a->triggers[t], state[t], a->go->count);
+		worker_run(a, &texts, a->triggers[t], state[t], a->go->count);
 	}
 }
 

@@ -166,13 +166,13 @@ ktap-skip-reason|write_ktap|"ok %d %s # SKIP %s|"ok %d %s # SKIP %.0s|test_ktap.
 json-tmp|output_open|err = open_tmp(o, \&st, exists);|o->f = fopen(o->target, "w"); err = o->f ? 0 : -errno;|test_outputs.sh:keep|lock busy: exit 1, the previous --json file kept
 json-tmp-unlink|output_discard|unlink(o->tmp);|;|test_outputs.sh:keep|lock busy: exit 1, the previous --json file kept, nothing beside it
 json-incomplete|finish|} else if (!complete) {|} else if (0) {|test_outputs.sh:keep|SIGTERM mid-run: exit 143, the previous file kept
-json-signal-unlink|on_signal|unlink(unlink_path);|;|test_outputs.sh:keep|SIGTERM while writing .*: exit 143, the previous --json file kept, nothing beside it
+json-signal-unlink|on_signal|unlink(sig_state.unlink_path);|;|test_outputs.sh:keep|SIGTERM while writing .*: exit 143, the previous --json file kept, nothing beside it
 json-stale|remove_stale|if (!pid \|\| pid == getpid() \|\| !kill(pid, 0) \|\| errno != ESRCH)|if (1)|test_outputs.sh:keep|a completed run: the killed run's file removed, and named
 json-mode|open_tmp|fchmod(fd, st->st_mode \& 07777);|;|test_outputs.sh:keep|a completed run: exit 0 or 3, the file its results, mode 640 kept
 json-device|output_open|if (exists \&\& !S_ISREG(st.st_mode)) {|if (0) {|test_outputs.sh:keep|--json to a null device: exit 0, the device still there
 json-link|find_target|o->target = realpath(path, NULL);|o->target = strdup(path);|test_outputs.sh:keep|--json LINK: the link stays
-stdout-closed|flush_stdout|if (stdout_closed \&\& used) {|if (0) {|test_outputs.sh:status|--list --json - to a closed stdout: exit 1
-compare-stdout|runner/bench_main.c:run_compare|if (flush_stdout(true))|if (0)|test_outputs.sh:status|--compare to /dev/full: exit 1
+stdout-closed|flush_stdout|if (out->stdout_closed \&\& used) {|if (0) {|test_outputs.sh:status|--list --json - to a closed stdout: exit 1
+compare-stdout|runner/bench_main.c:run_compare|if (flush_stdout(out, true))|if (0)|test_outputs.sh:status|--compare to /dev/full: exit 1
 compare-json-open|bench_compare_to|if (!ret \&\& args->json \&\& open_json(out, args->json, json))|if (!ret \&\& args->json \&\& open_json(out, args->json, json) \&\& 0)|test_outputs.sh:status|--compare --json in a missing directory: exit 1
 options-ways|check_ways|if (ways \& 1u << way)|if (1)|test_outputs.sh:options|bad argument --memory with -r, -w, -d
 options-own-way|given_ways|if (g->common \&\& own_way_takes(fam, g->o->name))|if (0)|test_outputs.sh:options|test_overhead: each of [0-9]+ options refused
@@ -205,6 +205,7 @@ consumer-timed|consumer_stop|if (!joined_within(c, STOP_WAIT_NS)) {|if (pthread_
 consumer-thawed|consumer_stop|thaw_out(tid);|;|test_matrix.sh:kinds|consumer-frozen1: ended in
 pool-stopped|pool_run|if (!pool->go) {|if (0) {|test_stats.sh|pool: a stopped pool runs nothing
 cycle-cpus-cmdline|parse_cpus|if (parse_u64(s, 1, allowed->nr, \&n))|if (parse_u64(s, 1, allowed->nr, \&n) \|\| (!n \&\& bench_count_arg(s, 1, "CPUs")))|test_layers.sh|runner: no cycle between runner objects
+global-unlisted|printable|char *buf = msg.quoted[msg.next++ \& 1];|static unsigned int next; char *buf = msg.quoted[next++ \& 1];|test_layers.sh|runner: writable file-scope variables only those listed with why
 pool-well|worker_well|if (read_proc_state(pid, \&ps) \|\| (ps.state != 'S' \&\& ps.state != 'R') \|\||if (read_proc_state(pid, \&ps) \|\||test_stats.sh|pool: a kept pool is well as forked
 kept-pool-well|session_start|pool_well(\&rp->pool)) {|1) {|test_faults.sh:kept|a kept worker stopped between sessions: both rows ran
 EOF

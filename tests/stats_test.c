@@ -1635,7 +1635,7 @@ static int write_doc(const char *path, const struct ctx_spec *c,
 	for (i = 0; i < nr; i++)
 		spec_row(&rows[i], &br.row[i], &st[i]);
 	written_ctx = c;
-	ret = write_results(&fake_family, &bench_rs, &br, f);
+	ret = write_results(&fake_family, &bench_rs, &br, 0, f);
 out:
 	if (f && fclose(f) && !ret)
 		ret = -EIO;

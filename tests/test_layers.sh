@@ -10,6 +10,8 @@
 # BPF. (The families' own files are not held to it yet: their tables
 # live in the programs' user files, which their parts call back.) First,
 # from the sources: the families include no runner header but bench.h.
+# Last, state is passed, not global: a runner object's writable
+# file-scope variable not in tests/layers_globals.txt, with why, fails.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 OBJ=${LAYERS_OBJ:-build/dynamic}
@@ -177,5 +179,49 @@ elif up:
 else:
 	print("ok - runner: needs nothing of a family's (overhead/, maps/, "
 	      "*_user.c)")
+
+# State is passed, not global: every writable variable a runner object
+# defines (objdump -t: an object in .data or .bss, not .data.rel.ro,
+# where a PIE build puts a const table of pointers) is one of
+# tests/layers_globals.txt's, each listed with why. Keyed by name, a
+# function-static's ".N" dropped, so that a pure move passes.
+def writable(path):
+	out = subprocess.run(["objdump", "-t", path], capture_output=True,
+			     text=True, check=True).stdout
+	for line in out.splitlines():
+		f = line.split()
+		if len(f) < 5 or "O" not in f[1:-3]:
+			continue
+		sec = f[-3]
+		if sec.startswith(".data.rel.ro"):
+			continue
+		if sec.split(".")[1:2] in (["data"], ["bss"], ["tdata"], ["tbss"]):
+			yield f[-1].split(".")[0]
+
+allowed, uncommented = {}, []
+for line in open(os.environ.get("LAYERS_GLOBALS",
+				"tests/layers_globals.txt")):
+	if not line.strip() or line.startswith("#"):
+		continue
+	name, _, why = line.partition("#")
+	allowed[name.strip()] = why.strip()
+	if not why.strip():
+		uncommented.append(name.strip())
+found = {}
+for name, o in objects.items():
+	for s in writable(o):
+		found.setdefault(s, []).append(name)
+new = sorted("%s (%s)" % (s, " ".join(found[s])) for s in found
+	     if s not in allowed)
+gone = sorted(s for s in allowed if s not in found)
+what = "runner: writable file-scope variables only those listed with why"
+if new or gone or uncommented:
+	print("not ok - %s%s%s%s" % (what,
+	      ": new, not listed: " + ", ".join(new) if new else "",
+	      "; listed, gone: " + ", ".join(gone) if gone else "",
+	      "; listed without why: " + ", ".join(uncommented)
+	      if uncommented else ""))
+else:
+	print("ok - %s (%d, tests/layers_globals.txt)" % (what, len(found)))
 EOF
 finish
