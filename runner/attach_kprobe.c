@@ -11,11 +11,12 @@
 #include "attach_probe.h"
 #include "bench_kernel.h"
 
-static const char *kprobe_prepare(struct bpf_program *prog,
+static const char *kprobe_prepare(const struct attach_kind *kind,
+				  struct bpf_program *prog,
 				  const struct attach_target *t,
 				  struct outcome *out)
 {
-	if (!probes_available("kprobe", "CONFIG_KPROBES", out))
+	if (!probes_available(kind, "kprobe", "CONFIG_KPROBES", out))
 		return NULL;
 	return resolve_kfunc(t, false, out);
 }
@@ -75,7 +76,8 @@ const struct attach_kind kind_kretprobe = {
  * kprobe.multi rides on fprobe (ftrace), not on kprobes: the kernel's
  * EOPNOTSUPP at link creation is what tells it is missing.
  */
-static const char *kprobe_multi_prepare(struct bpf_program *prog,
+static const char *kprobe_multi_prepare(const struct attach_kind *kind,
+					struct bpf_program *prog,
 					const struct attach_target *t,
 					struct outcome *out)
 {
@@ -170,13 +172,14 @@ static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
 #define KPROBE_SESSION_LACKS	LIBBPF_LACKS("kprobe.session (bpf_kprobe_multi_opts.session)")
 #endif
 
-static const char *kprobe_session_prepare(struct bpf_program *prog,
+static const char *kprobe_session_prepare(const struct attach_kind *kind,
+					  struct bpf_program *prog,
 					  const struct attach_target *t,
 					  struct outcome *out)
 {
 	if (!has_attach_type("BPF_TRACE_KPROBE_SESSION", "kprobe.session", out))
 		return NULL;
-	return kprobe_multi_prepare(prog, t, out);
+	return kprobe_multi_prepare(kind, prog, t, out);
 }
 
 const struct attach_kind kind_kprobe_session = {
@@ -195,11 +198,12 @@ static bool has_syscall(const struct attach_target *t)
 	return t->syscall;
 }
 
-static const char *ksyscall_prepare(struct bpf_program *prog,
+static const char *ksyscall_prepare(const struct attach_kind *kind,
+				    struct bpf_program *prog,
 				    const struct attach_target *t,
 				    struct outcome *out)
 {
-	return probes_available("kprobe", "CONFIG_KPROBES", out) ?
+	return probes_available(kind, "kprobe", "CONFIG_KPROBES", out) ?
 	       t->syscall : NULL;
 }
 

@@ -148,7 +148,8 @@ out:
 }
 
 /* BPF LSM programs attach to the kernel's bpf_lsm_<hook> by hook name */
-static const char *lsm_prepare(struct bpf_program *prog,
+static const char *lsm_prepare(const struct attach_kind *kind,
+			       struct bpf_program *prog,
 			       const struct attach_target *t,
 			       struct outcome *out)
 {

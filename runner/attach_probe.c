@@ -27,8 +27,6 @@ static struct {
 	struct outcome why;
 } refused[MAX_REFUSED];
 static int nr_refused;
-/* set by a probe whose answer holds for every target of the kind */
-bool refused_everywhere;
 
 void refuse_kind(const struct attach_kind *kind,
 		 const struct outcome *why)
@@ -55,28 +53,29 @@ bool attach_refused(const struct attach_kind *kind, struct outcome *out)
 /* ---- kernel probes the kinds share ---- */
 
 /*
- * False with the reason when this kernel cannot attach @kind ("kprobe",
- * "uprobe") at all: no perf PMU of that name and no <kind>_events file.
+ * False with the reason when this kernel cannot attach probes of @pmu
+ * ("kprobe", "uprobe") at all: no perf PMU of that name and no
+ * <pmu>_events file. Whatever the target, so @kind is refused from then.
  */
-bool probes_available(const char *kind, const char *config,
-		      struct outcome *out)
+bool probes_available(const struct attach_kind *kind, const char *pmu,
+		      const char *config, struct outcome *out)
 {
 	char path[256], events[32];
 
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
-		 kind);
-	snprintf(events, sizeof(events), "%s_events", kind);
+		 pmu);
+	snprintf(events, sizeof(events), "%s_events", pmu);
 	if (exists(path) || tracefs_path(events, path, sizeof(path)))
 		return true;
-	refused_everywhere = true;
 	if (kernel_config(config) == 0)
 		outcome_set(out, ST_SKIPPED, "kernel built without %s", config);
 	else if (!tracefs_mounted())
 		outcome_set(out, ST_SKIPPED,
-			    "no %s PMU, and tracefs is not mounted", kind);
+			    "no %s PMU, and tracefs is not mounted", pmu);
 	else
 		outcome_set(out, ST_SKIPPED,
-			    "kernel has no %s PMU and no %s_events", kind, kind);
+			    "kernel has no %s PMU and no %s_events", pmu, pmu);
+	refuse_kind(kind, out);
 	return false;
 }
 

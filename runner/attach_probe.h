@@ -20,17 +20,15 @@
 	"built against libbpf " STR(LIBBPF_MAJOR_VERSION) "."		\
 	STR(LIBBPF_MINOR_VERSION) ", which lacks " api
 
-/* set by a probe whose answer holds for every target of the kind */
-extern bool refused_everywhere;
-
 /* records that the kernel refuses @kind whatever the target, as @why says */
 void refuse_kind(const struct attach_kind *kind, const struct outcome *why);
 /*
- * False with the reason when this kernel cannot attach @kind ("kprobe",
- * "uprobe") at all: no perf PMU of that name and no <kind>_events file.
+ * False with the reason when this kernel cannot attach probes of @pmu
+ * ("kprobe", "uprobe") at all: no perf PMU of that name and no
+ * <pmu>_events file. Whatever the target, so @kind is refused from then.
  */
-bool probes_available(const char *kind, const char *config,
-		      struct outcome *out);
+bool probes_available(const struct attach_kind *kind, const char *pmu,
+		      const char *config, struct outcome *out);
 /*
  * The first of t->kfunc the kernel has: kprobes need a symbol,
  * trampolines the function's BTF.

@@ -20,7 +20,8 @@ static bool has_tracepoint(const struct attach_target *t)
 	return t->tp_category && t->tp_name;
 }
 
-static const char *tracepoint_prepare(struct bpf_program *prog,
+static const char *tracepoint_prepare(const struct attach_kind *kind,
+				      struct bpf_program *prog,
 				      const struct attach_target *t,
 				      struct outcome *out)
 {
@@ -72,7 +73,8 @@ static const char *raw_tp_name(const struct attach_target *t)
 	return t->raw_tp_name ? t->raw_tp_name : t->tp_name;
 }
 
-static const char *raw_tp_prepare(struct bpf_program *prog,
+static const char *raw_tp_prepare(const struct attach_kind *kind,
+				  struct bpf_program *prog,
 				  const struct attach_target *t,
 				  struct outcome *out)
 {
@@ -96,7 +98,8 @@ const struct attach_kind kind_raw_tp = {
 	.tracepoint = true,
 };
 
-static const char *tp_btf_prepare(struct bpf_program *prog,
+static const char *tp_btf_prepare(const struct attach_kind *kind,
+				  struct bpf_program *prog,
 				  const struct attach_target *t,
 				  struct outcome *out)
 {
@@ -135,7 +138,8 @@ const struct attach_kind kind_tp_btf = {
 	.tracepoint = true,
 };
 
-static const char *fentry_prepare(struct bpf_program *prog,
+static const char *fentry_prepare(const struct attach_kind *kind,
+				  struct bpf_program *prog,
 				  const struct attach_target *t,
 				  struct outcome *out)
 {
@@ -232,7 +236,8 @@ static bool fmod_ret_applies(const struct attach_target *t)
  * fmod_ret may change only what the verifier lets it: any LSM hook
  * (security_*), or a function on the error-injection list.
  */
-static const char *fmod_ret_prepare(struct bpf_program *prog,
+static const char *fmod_ret_prepare(const struct attach_kind *kind,
+				    struct bpf_program *prog,
 				    const struct attach_target *t,
 				    struct outcome *out)
 {

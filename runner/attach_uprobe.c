@@ -32,11 +32,12 @@ static bool self_readable(struct outcome *out)
 	return false;
 }
 
-static const char *uprobe_prepare(struct bpf_program *prog,
+static const char *uprobe_prepare(const struct attach_kind *kind,
+				  struct bpf_program *prog,
 				  const struct attach_target *t,
 				  struct outcome *out)
 {
-	return probes_available("uprobe", "CONFIG_UPROBES", out) &&
+	return probes_available(kind, "uprobe", "CONFIG_UPROBES", out) &&
 	       self_readable(out) ? t->ufunc : NULL;
 }
 
@@ -86,13 +87,14 @@ const struct attach_kind kind_uprobe_s = {
 };
 
 /* uprobe.multi: one link for many user functions (libbpf 1.3) */
-static const char *uprobe_multi_prepare(struct bpf_program *prog,
+static const char *uprobe_multi_prepare(const struct attach_kind *kind,
+					struct bpf_program *prog,
 					const struct attach_target *t,
 					struct outcome *out)
 {
 	if (!has_attach_type("BPF_TRACE_UPROBE_MULTI", "uprobe.multi", out))
 		return NULL;
-	return uprobe_prepare(prog, t, out);
+	return uprobe_prepare(kind, prog, t, out);
 }
 
 #if LIBBPF_AT_LEAST(1, 3)
@@ -127,11 +129,12 @@ static bool has_usdt(const struct attach_target *t)
 	return t->usdt_provider && t->usdt_name;
 }
 
-static const char *usdt_prepare(struct bpf_program *prog,
+static const char *usdt_prepare(const struct attach_kind *kind,
+				struct bpf_program *prog,
 				const struct attach_target *t,
 				struct outcome *out)
 {
-	return probes_available("uprobe", "CONFIG_UPROBES", out) &&
+	return probes_available(kind, "uprobe", "CONFIG_UPROBES", out) &&
 	       self_readable(out) ? t->usdt_name : NULL;
 }
 

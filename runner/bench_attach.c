@@ -123,13 +123,9 @@ int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		bpf_program__set_log_buf(prog, verifier_log,
 					 sizeof(verifier_log));
 	}
-	refused_everywhere = false;
-	*name = kind->prepare(prog, t, out);
-	if (!*name) {
-		if (refused_everywhere)
-			refuse_kind(kind, out);
+	*name = kind->prepare(kind, prog, t, out);
+	if (!*name)
 		return -ENOENT;
-	}
 	/* the skeleton's load maps its global data where the skeleton sees it */
 	err = bpf_object__load_skeleton(s);
 	return err ? load_failed(kind, err, out) : 0;
