@@ -15,38 +15,46 @@
 
 /* ---- load and attach ---- */
 
-/* the verifier's log of the last load of a sleepable program */
-static char verifier_log[16384];
+/* what the verifier's log of a sleepable program's load may hold */
+#define VERIFIER_LOG_LEN	16384
 
-/* the log's line that names what the verifier refused, or "" */
-static const char *verifier_says(const char *needle)
+/*
+ * The line of the verifier's @log that names what it refused (has
+ * @needle) into @line: false when no line has.
+ */
+static bool verifier_says(const char *log, const char *needle, char *line,
+			  size_t len)
 {
-	static char line[REASON_LEN];
-	const char *p = strstr(verifier_log, needle), *start, *end;
+	const char *p = strstr(log, needle), *start, *end;
 
 	if (!p)
-		return "";
-	for (start = p; start > verifier_log && start[-1] != '\n'; start--)
+		return false;
+	for (start = p; start > log && start[-1] != '\n'; start--)
 		;
 	end = strchrnul(p, '\n');
-	snprintf(line, sizeof(line), "%.*s", (int)(end - start), start);
-	return line;
+	snprintf(line, len, "%.*s", (int)(end - start), start);
+	return true;
 }
 
-/* a load error the kernel gives for what it cannot do is a skip */
+/*
+ * A load error the kernel gives for what it cannot do is a skip; @log is
+ * the verifier's of a sleepable program.
+ */
 static int load_failed(const struct attach_kind *kind, int err,
-		       struct outcome *out)
+		       const char *log, struct outcome *out)
 {
+	char line[REASON_LEN];
+
 	/* privileges were checked first, so EPERM is the kernel's refusal */
 	if (err == -EPERM && kind->trampoline) {
 		outcome_set(out, ST_SKIPPED,
 			    "%s refused by this kernel (EPERM at load)",
 			    kind->name);
 		refuse_kind(kind, out);
-	} else if (err == -EINVAL && kind->sleepable && *verifier_says("sleepable"))
+	} else if (err == -EINVAL && kind->sleepable &&
+		   verifier_says(log, "sleepable", line, sizeof(line)))
 		/* e.g. "__set_task_comm is not sleepable" */
-		outcome_set(out, ST_SKIPPED, "verifier: %s",
-			    verifier_says("sleepable"));
+		outcome_set(out, ST_SKIPPED, "verifier: %s", line);
 	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
 		outcome_set(out, ST_SKIPPED,
 			    "%s programs not supported by this kernel (%s)",
@@ -108,8 +116,11 @@ int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		struct bpf_program *prog, const struct attach_target *t,
 		const char **name, struct outcome *out)
 {
+	/* libbpf writes it in the load below alone: it need not outlive it */
+	char log[VERIFIER_LOG_LEN];
 	int err;
 
+	log[0] = '\0';
 	if (kind->lacks) {
 		outcome_set(out, ST_SKIPPED, "%s", kind->lacks);
 		return -EOPNOTSUPP;
@@ -118,17 +129,14 @@ int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		return -EOPNOTSUPP;
 	bpf_program__set_autoload(prog, true);
 	/* where a sleepable program may attach is the verifier's to say */
-	if (kind->sleepable) {
-		verifier_log[0] = '\0';
-		bpf_program__set_log_buf(prog, verifier_log,
-					 sizeof(verifier_log));
-	}
+	if (kind->sleepable)
+		bpf_program__set_log_buf(prog, log, sizeof(log));
 	*name = kind->prepare(kind, prog, t, out);
 	if (!*name)
 		return -ENOENT;
 	/* the skeleton's load maps its global data where the skeleton sees it */
 	err = bpf_object__load_skeleton(s);
-	return err ? load_failed(kind, err, out) : 0;
+	return err ? load_failed(kind, err, log, out) : 0;
 }
 
 struct bpf_link *attach_link(const struct attach_kind *kind,
