@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach_probe.h"
 #include "bench_kernel.h"
@@ -227,6 +228,21 @@ static bool error_injectable(const char *func, struct outcome *out)
 	return found;
 }
 
+/*
+ * The kernel BTF's own copy of function @name, or NULL when it has none:
+ * a name that lives as long as the BTF kernel_btf() keeps, so a row may
+ * keep it as the name it hooked.
+ */
+static const char *btf_func_name(const char *name)
+{
+	struct btf *btf = kernel_btf();
+	int id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
+
+	if (id <= 0)
+		return NULL;
+	return btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off);
+}
+
 static bool fmod_ret_applies(const struct attach_target *t)
 {
 	return t->lsm_hook || (t->kfunc[0] && t->error_injection);
@@ -241,7 +257,7 @@ static const char *fmod_ret_prepare(const struct attach_kind *kind,
 				    const struct attach_target *t,
 				    struct outcome *out)
 {
-	static char hook[128];
+	char hook[128];
 	const char *name;
 
 	if (!t->lsm_hook) {
@@ -251,8 +267,9 @@ static const char *fmod_ret_prepare(const struct attach_kind *kind,
 		return target_set(prog, name, out) ? name : NULL;
 	}
 	snprintf(hook, sizeof(hook), "security_%s", t->lsm_hook);
-	if (btf_has_func(hook))
-		return target_set(prog, hook, out) ? hook : NULL;
+	name = btf_func_name(hook);
+	if (name)
+		return target_set(prog, name, out) ? name : NULL;
 	if (kernel_config("CONFIG_SECURITY") == 0)
 		outcome_set(out, ST_SKIPPED,
 			    "kernel built without CONFIG_SECURITY: no LSM hook %s",
