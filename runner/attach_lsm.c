@@ -112,6 +112,12 @@ read:
 /* a BPF LSM program runs only where "bpf" is among the active LSMs */
 static bool bpf_lsm_active(struct outcome *out)
 {
+	/*
+	 * Kept, not passed: the active LSMs are the kernel's, set at boot,
+	 * and asking forks a child that may mount securityfs, so it is asked
+	 * once a run. A kind's prepare() is called from a family's open()
+	 * through attach_load(), which carry no runner state to keep it in.
+	 */
 	static struct outcome why;
 	static int known;	/* 0: not asked yet, 1: active, -1: not */
 	char list[512], *tok, *save = NULL;

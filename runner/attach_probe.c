@@ -20,6 +20,15 @@
  * type its config leaves out, trampolines refused at load. The first row
  * of such a kind finds it by probing; the later ones say the same without
  * loading anything or starting workers.
+ *
+ * Process-wide, as what kernel_config() and kernel_btf() read is, and not
+ * passed: it is what this kernel refuses, true for the whole run, and it
+ * is read and written from calls that carry no runner state. A family's
+ * open() asks attach_refused() and attach_load() with its run settings
+ * const; its attach() has none, and reaches refuse_kind() through
+ * attach_link() and a kind's attach_syms(). A state passed would add a
+ * parameter to bench.h's contract in every family, for a table written
+ * at most once a kind.
  */
 #define MAX_REFUSED	32
 static struct {
