@@ -117,7 +117,8 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_kconfig.c bench_btf.c bench_other_links.c bench_usable_cpus.c \
 	  bench_probe_cache.c \
 	  bench_workers.c bench_watchdog.c bench_quiet.c bench_proc.c \
-	  bench_attach.c \
+	  bench_attach.c attach_probe.c attach_kprobe.c attach_trace.c \
+	  attach_lsm.c attach_uprobe.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
 	  bench_row_summary.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
 	  bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \

@@ -62,9 +62,11 @@ struct attach_kind {
 	bool (*applies)(const struct attach_target *t);
 	/*
 	 * Before load: finds what to hook, checks the kernel has it, points
-	 * @prog at it. The name hooked, or NULL with @out saying why.
+	 * @prog at it. The name hooked, or NULL with @out saying why (and
+	 * @kind refused, attach_refused(), when no target would do).
 	 */
-	const char *(*prepare)(struct bpf_program *prog,
+	const char *(*prepare)(const struct attach_kind *kind,
+			       struct bpf_program *prog,
 			       const struct attach_target *t,
 			       struct outcome *out);
 	struct bpf_link *(*attach)(const struct attach_kind *kind,
