@@ -119,6 +119,7 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_attach.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
 	  bench_row_summary.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
+	  compare_rows.c compare_units.c compare_context.c \
 	  bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
 	  bench_notes.c bench_summary.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
@@ -315,6 +316,7 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,$(addprefix runner/,bench_stats.c \
 	       bench_compare.c compare_read.c compare_text.c \
+	       compare_rows.c compare_units.c compare_context.c \
 	       compare_pool.c compare_print.c compare_json.c \
 	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
 	       bench_verify.c bench_row_summary.c bench_table.c \
