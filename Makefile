@@ -123,7 +123,8 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
 	  bench_notes.c bench_summary.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
-	  bench_verify.c bench_util.c bench_profile.c bench_output.c \
+	  bench_verify.c bench_util.c bench_profile_clock.c \
+	  bench_profile_ksyms.c bench_profile_report.c bench_output.c \
 	  bench_json.c bench_row.c bench_skips.c bench_settings.c)
 HEADERS := $(wildcard *.h runner/*.h overhead/*.h)
 # test_overhead's parts, one job per file (overhead/)
@@ -323,7 +324,8 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
 	       bench_notes.c bench_summary.c \
 	       bench_util.c bench_workers.c bench_watchdog.c bench_quiet.c \
-	       bench_proc.c bench_profile.c bench_output.c bench_json.c \
+	       bench_proc.c bench_profile_clock.c bench_profile_ksyms.c \
+	       bench_profile_report.c bench_output.c bench_json.c \
 	       bench_row.c bench_skips.c) \
 	       overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)
