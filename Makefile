@@ -111,7 +111,8 @@ endif
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 # the runner both programs share, one file per job
 RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
-	  bench_cpus.c bench_cmdline.c bench_sampler.c \
+	  bench_cpus.c bench_cmdline.c bench_options.c bench_ways.c \
+	  bench_test_fault.c bench_sampler.c \
 	  bench_session.c bench_sample.c bench_unit.c bench_profile_pass.c \
 	  bench_lock.c bench_privs.c bench_quota.c bench_tracefs.c \
 	  bench_kconfig.c bench_btf.c bench_other_links.c bench_usable_cpus.c \
@@ -320,6 +321,7 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       compare_rows.c compare_units.c compare_context.c \
 	       compare_pool.c compare_print.c compare_json.c \
 	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
+	       bench_options.c bench_ways.c bench_test_fault.c \
 	       bench_verify.c bench_row_summary.c bench_table.c \
 	       bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
 	       bench_notes.c bench_summary.c \
