@@ -111,7 +111,8 @@ endif
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
 # the runner both programs share, one file per job
 RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
-	  bench_cpus.c bench_cmdline.c bench_sampler.c \
+	  bench_cpus.c bench_cmdline.c bench_options.c bench_ways.c \
+	  bench_test_fault.c bench_sampler.c \
 	  bench_session.c bench_sample.c bench_unit.c bench_profile_pass.c \
 	  bench_lock.c bench_privs.c bench_quota.c bench_tracefs.c \
 	  bench_kconfig.c bench_btf.c bench_other_links.c bench_usable_cpus.c \
@@ -121,10 +122,12 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  attach_lsm.c attach_uprobe.c \
 	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
 	  bench_row_summary.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
+	  compare_rows.c compare_units.c compare_context.c \
 	  bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
 	  bench_notes.c bench_summary.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
-	  bench_verify.c bench_util.c bench_profile.c bench_output.c \
+	  bench_verify.c bench_util.c bench_profile_clock.c \
+	  bench_profile_ksyms.c bench_profile_report.c bench_output.c \
 	  bench_json.c bench_row.c bench_skips.c bench_settings.c)
 HEADERS := $(wildcard *.h runner/*.h overhead/*.h)
 # test_overhead's parts, one job per file (overhead/)
@@ -317,13 +320,16 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       $(patsubst %.c,$(OBJDIR)/%.o,$(addprefix runner/,bench_stats.c \
 	       bench_compare.c compare_read.c compare_text.c \
+	       compare_rows.c compare_units.c compare_context.c \
 	       compare_pool.c compare_print.c compare_json.c \
 	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
+	       bench_options.c bench_ways.c bench_test_fault.c \
 	       bench_verify.c bench_row_summary.c bench_table.c \
 	       bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
 	       bench_notes.c bench_summary.c \
 	       bench_util.c bench_workers.c bench_watchdog.c bench_quiet.c \
-	       bench_proc.c bench_profile.c bench_output.c bench_json.c \
+	       bench_proc.c bench_profile_clock.c bench_profile_ksyms.c \
+	       bench_profile_report.c bench_output.c bench_json.c \
 	       bench_row.c bench_skips.c) \
 	       overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)

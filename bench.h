@@ -177,7 +177,7 @@ int parse_name_list(const char *list, const char *what,
 /* "1,2,4-8": each value once, ascending; -EINVAL, -ERANGE, -E2BIG */
 int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
 		   int max_nr, int *nr);
-/* "  name      help", the help's further lines indented alike */
+/* "  name      help", the help's further lines indented alike (bench_options.c) */
 void print_help_item(FILE *f, const char *head, const char *help);
 
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The command line: bench_cmdline.c. The parsers a family calls
- * (parse_u64(), parse_name_list(), bench_cpus_arg(), ...) are in bench.h;
- * the pure ones are bench_parse.c's and bench_cpus.c's.
+ * The command line: bench_cmdline.c (its options' table and --help in
+ * bench_options.c, where each applies in bench_ways.c). The parsers a
+ * family calls (parse_u64(), parse_name_list(), bench_cpus_arg(), ...)
+ * are in bench.h; the pure ones are bench_parse.c's and bench_cpus.c's.
  */
 #ifndef __BENCH_CMDLINE_H
 #define __BENCH_CMDLINE_H
@@ -14,20 +15,41 @@
 
 /* the command line's settings (bench_settings.c), handed to the families */
 extern struct run_settings bench_rs;
-/* --compare, --fail-on-regression, --ignore-param, --threshold */
-extern struct compare_args compare_args;
+
+struct given;
 
 /*
- * The options, the family's and the common ones, into bench_rs and
- * compare_args; --help prints the usage and exits. 0, or -1 said.
+ * What the command line says beyond bench_rs: main's, filled by
+ * parse_options(), passed to check_options() and select_cpus()
  */
-int parse_options(const struct bench_family *fam, int argc, char **argv);
+struct cmdline {
+	/* --compare, --fail-on-regression, --ignore-param, --threshold */
+	struct compare_args compare;
+	const char *cpus_arg;		/* -c, or a positional argument */
+	bool count_given;		/* -n, or a positional argument */
+	/* --format: refused where nothing is printed as it asks */
+	bool format_given;
+	/* --precision, --max-units or --budget, which -r makes meaningless */
+	const char *adaptive_option;
+	/* the options given, and positional arguments that stand for one */
+	struct given *given;
+	int nr_given, max_given;
+	const struct bench_family *fam;
+};
+
+/*
+ * The options, the family's and the common ones, into bench_rs and @cl;
+ * --help prints the usage and exits. 0, or -1 said.
+ */
+int parse_options(const struct bench_family *fam, struct cmdline *cl,
+		  int argc, char **argv);
 /*
  * Options that contradict each other, or that do not apply to the way
  * of running the command line selects (each option's @ways); then the
  * family's positional arguments. 0, or -1 said.
  */
-int check_options(const struct bench_family *fam, int argc, char **argv);
+int check_options(const struct bench_family *fam, struct cmdline *cl,
+		  int argc, char **argv);
 struct json_t;
 /*
  * The options of @fam's and the runner's, each with the ways of running
@@ -36,8 +58,11 @@ struct json_t;
  */
 struct json_t *options_json(const struct bench_family *fam);
 /* bench_rs.cpus from -c (or the family's argument): 0, or an exit status */
-int select_cpus(void);
-/* BENCH_TEST_FAULT into bench_rs.fault (the test build's only): 0 or -1 */
+int select_cpus(const struct cmdline *cl);
+/*
+ * BENCH_TEST_FAULT into bench_rs.fault (the test build's only,
+ * bench_test_fault.c): 0 or -1
+ */
 int read_fault(void);
 
 #endif /* __BENCH_CMDLINE_H */

@@ -4,8 +4,11 @@
  * B (after): here the command line's files, and the compare run from
  * them. Its parts, one job a file, share compare.h:
  *
- *   compare_read.c	reading and validating the results files (the
- *			schema read), where their contexts differ
+ *   compare_read.c	reading the results files, bounded (the schema
+ *			read)
+ *   compare_rows.c	a file's rows: their names, status and params
+ *   compare_units.c	the rows' numbers checked before they are pooled
+ *   compare_context.c	the files' contexts: kept, where they differ
  *   compare_text.c	a file's text made safe to print, what is said of
  *			rows not compared
  *   compare_pool.c	rows matched across files, units pooled by round,

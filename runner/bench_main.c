@@ -316,13 +316,15 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	struct run_output out = { .ktap = ktap_asked(argc, argv) };
 	/* what the command line parses into, passed down from here */
 	const struct run_settings *rs = &bench_rs;
-	const struct compare_args *cmp = &compare_args;
+	struct cmdline cl;
+	const struct compare_args *cmp = &cl.compare;
 	int err;
 
 	out.stdout_closed = hold_std_fds();
 	bench_init(fam->name);
 	default_signal_actions();
-	err = parse_options(fam, argc, argv) || check_options(fam, argc, argv);
+	err = parse_options(fam, &cl, argc, argv) ||
+	      check_options(fam, &cl, argc, argv);
 	out.ktap |= rs->ktap;
 	if (err)
 		return end_early(&out, EXIT_USAGE, false);
@@ -335,7 +337,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	}
 	if (read_fault())
 		return end_early(&out, EXIT_USAGE, false);
-	err = select_cpus();
+	err = select_cpus(&cl);
 	if (err)
 		return end_early(&out, err, false);
 	if (check_privileges())

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * --profile: bench_profile.c. Where a row's time goes, and its base's:
- * the workers' CPUs sampled with a software clock while they run, the
- * kernel's addresses named through /proc/kallsyms.
+ * --profile: where a row's time goes, and its base's: the workers' CPUs
+ * sampled with a software clock while they run (bench_profile_clock.c),
+ * the kernel's addresses named through /proc/kallsyms
+ * (bench_profile_ksyms.c), the profile's JSON and table
+ * (bench_profile_report.c).
  */
 #ifndef __BENCH_PROFILE_H
 #define __BENCH_PROFILE_H

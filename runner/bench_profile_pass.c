@@ -2,11 +2,12 @@
 /*
  * --profile: the pass after the run that profiles each row with a
  * figure, and its base: units run as the figures' were, each sample
- * under the software clock (bench_profile.c), none of them counted.
+ * under the software clock (bench_profile_clock.c), none of them counted.
  *
  * Apart from the run loop (bench_sampler.c), whose figures it never
- * touches, and from the profiler itself (bench_profile.c), which knows
- * nothing of sessions: this file is what joins the two, above the
+ * touches, and from the profiler itself (bench_profile_clock.c,
+ * bench_profile_ksyms.c, bench_profile_report.c), which knows nothing
+ * of sessions: this file is what joins the two, above the
  * sampler's layers (bench_sampler_int.h).
  */
 #define _GNU_SOURCE

@@ -173,15 +173,32 @@ struct ignored {
 extern const char *const known_quantities[NR_QUANTITIES];
 
 /* compare_read.c */
-const char *get_string(const json_t *obj, const char *key);
 int load_side(struct compare *c, enum compare_side which,
 	      const struct ignored *ig);
 void free_side(struct side *s);
 void free_file(struct bench_file *f);
+
+/* compare_rows.c */
+int load_rows(struct bench_file *f, const json_t *results, int file,
+	      const struct ignored *ig);
+void free_rows(struct bench_file *f);
 void sort_ignored(const struct compare_args *args, struct ignored *ig);
+
+/* compare_units.c: each refusal one line naming the row, then -EINVAL */
+int row_error(const struct bench_file *f, const struct row *r,
+	      const char *why);
+int check_bound(const struct bench_file *f, const struct row *r,
+		const json_t *array, int max, const char *what);
+int row_units(const struct bench_file *f, struct row *r,
+	      const json_t *units);
+
+/* compare_context.c */
+int refuse_fault(const struct bench_file *f, const json_t *context);
+int keep_context(struct bench_file *f, json_t *root, json_t *context);
 int find_context_diffs(struct compare *c);
 
 /* compare_text.c */
+const char *get_string(const json_t *obj, const char *key);
 const char *shown(char *buf, size_t size, const char *s);
 const char *row_state(const struct row *r, char *buf, size_t len);
 const char *entry_reason(const struct entry *e, char *buf, size_t len);

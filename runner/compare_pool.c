@@ -57,7 +57,7 @@ void pool_values(const json_t *values, const json_t *rounds,
 	/*
 	 * A round's units ran close in time and share what the machine did
 	 * then: their mean is one observation. Without rounds, each unit is
-	 * one. (compare_read.c let in only rounds that are ints.)
+	 * one. (compare_units.c let in only rounds that are ints.)
 	 */
 	for (i = 0; i < n; i++) {
 		const json_t *r = json_array_get(rounds, i);

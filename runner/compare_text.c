@@ -2,13 +2,20 @@
 /*
  * What the compare prints of a results file's text, escaped so that a
  * crafted file cannot end a line or send a terminal escape; and what the
- * table and the JSON say of a row the compare did not take.
+ * table and the JSON say of a row the compare did not take. The string
+ * members of a file's objects are taken here too (get_string()): the
+ * readers and the printers both do.
  */
 #include <stdio.h>
 #include <string.h>
 #include "compare.h"
 
 /* ---- text from a file, made safe to print ---- */
+
+const char *get_string(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
 
 /* the code point of the UTF-8 sequence at @s and its length; 0 if bad */
 static int utf8_decode(const unsigned char *s, unsigned int *cp)

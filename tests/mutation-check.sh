@@ -176,7 +176,7 @@ compare-stdout|runner/bench_main.c:run_compare|if (flush_stdout(out, true))|if (
 compare-json-open|bench_compare_to|if (!ret \&\& args->json \&\& open_json(out, args->json, json))|if (!ret \&\& args->json \&\& open_json(out, args->json, json) \&\& 0)|test_outputs.sh:status|--compare --json in a missing directory: exit 1
 options-ways|check_ways|if (ways \& 1u << way)|if (1)|test_outputs.sh:options|bad argument --memory with -r, -w, -d
 options-own-way|given_ways|if (g->common \&\& own_way_takes(fam, g->o->name))|if (0)|test_outputs.sh:options|test_overhead: each of [0-9]+ options refused
-options-positional|check_options|return check_ways(fam, options);|return 0;|test_outputs.sh:options|bad argument --list with nr_cpus
+options-positional|check_options|return check_ways(fam, way, cl->given + options, cl->nr_given - options);|return 0;|test_outputs.sh:options|bad argument --list with nr_cpus
 compare-values-range|check_numbers|if (!isfinite(x) \|\| fabs(x) > bound)|if (!isfinite(x))|test_outputs.sh:compare|--compare, units.values .1e308
 compare-rounds-range|check_units|if (!json_is_number(v) \|\| !(x >= 0 \&\& x <= ROUND_MAX) \|\||if (!json_is_number(v) \|\||test_outputs.sh:compare|--compare, units.rounds .1e300
 compare-rounds-integral|check_units|    x != floor(x))|    0)|test_outputs.sh:compare|--compare, units.rounds .0.5
