@@ -14,8 +14,13 @@ BIN=./map_perf_test
 TBIN=$TESTING/map_perf_test
 L=$T_TMP/list.json
 # two runs' bytes per element agree within this share (Documentation/
-# map_perf_test.rst: a page in 1000 elements of the smallest map)
+# map_perf_test.rst: a page in 1000 elements of the smallest map), or a
+# page per CPU, whichever is more: the kernel charges its objects a page
+# at a time through per-CPU stocks, and keeps a drained stock's leftover
+# bytes charged as a page (an array of 4096: 36864 bytes, then 45056, in
+# 2 of about 30 runs on a busy 2-CPU machine)
 TOLERANCE=0.02
+SLACK=$(($(getconf PAGESIZE) * $(nproc)))
 
 run_capture list $BIN --list --memory all --json "$L"
 KINDS=$(jget "$L" '" ".join(k["name"] for k in d["memory_kinds"])')
@@ -77,16 +82,17 @@ for f in sys.argv[1:]:
 		if r["status"] != "ok":
 			print("# %s: %s %s: %s" % (f, r["name"], r["status"], r.get("reason")))
 			sys.exit(1)' "$T_TMP/rep1.json" "$T_TMP/rep2.json"
-	expect "two runs: bytes per element within $TOLERANCE of each other" python3 -c '
+	expect "two runs: bytes per element within $TOLERANCE of each other, or $SLACK bytes" python3 -c '
 import json, sys
 a, b = (json.load(open(f))["results"] for f in sys.argv[1:3])
-tol = float(sys.argv[3])
+tol, slack = float(sys.argv[3]), int(sys.argv[4])
 bad = ["# %s %s %d bytes (created %d), then %s %d (created %d)" % (x["name"],
 	x["status"], x["memory"]["memcg_bytes"], x["memory"]["created_bytes"],
 	y["status"], y["memory"]["memcg_bytes"], y["memory"]["created_bytes"])
-	for x, y in zip(a, b) if abs(x["memory"]["memcg_bytes"] - y["memory"]["memcg_bytes"]) > tol * x["memory"]["memcg_bytes"]]
+	for x, y in zip(a, b) if abs(x["memory"]["memcg_bytes"] - y["memory"]["memcg_bytes"]) >
+	max(tol * x["memory"]["memcg_bytes"], slack)]
 print("\n".join(bad))
-sys.exit(1 if bad or len(a) != len(b) or not a else 0)' "$T_TMP/rep1.json" "$T_TMP/rep2.json" "$TOLERANCE"
+sys.exit(1 if bad or len(a) != len(b) or not a else 0)' "$T_TMP/rep1.json" "$T_TMP/rep2.json" "$TOLERANCE" "$SLACK"
 }
 
 # --- the check bites: maps made outside the cgroup fail every row
