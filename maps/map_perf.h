@@ -139,7 +139,7 @@ struct map_kind {
 struct map_test {
 	/* -t name, and its programs' suffix */
 	const char *name;
-	/* what each syscall does: README's map tests table (make docs) */
+	/* what each syscall does: --list --json, and map_perf_test(8) (make docs) */
 	const char *help;
 	/* upstream's line for each worker: "<cpu>:<line> <n> <unit> per sec" */
 	const char *line;
