@@ -20,6 +20,8 @@ struct probe_cache {
 	struct bpf_jit_state jit;	/* bpf_jit_read() */
 	bool jit_read;
 	int nr_cpus_possible;		/* 0 until asked */
+	int bpf_lsm;			/* attach_lsm.c: 0 not asked, 1 active, -1 not */
+	struct outcome bpf_lsm_why;	/* why not, when bpf_lsm < 0 */
 };
 extern struct probe_cache probe_cache;
 

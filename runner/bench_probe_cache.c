@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the running kernel answered, asked once a run: its BTF, its
- * config, the JIT's settings, the number of possible CPUs. Apart so
- * that the files that ask (bench_btf.c, bench_kconfig.c,
- * bench_usable_cpus.c) share one cache and none needs another for it.
+ * config, the JIT's settings, the number of possible CPUs, whether bpf
+ * is an active LSM. Apart so that the files that ask (bench_btf.c,
+ * bench_kconfig.c, bench_usable_cpus.c, attach_lsm.c) share one cache
+ * and none needs another for it.
  */
 #include "bench_kernel.h"
 
