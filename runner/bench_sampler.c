@@ -189,7 +189,8 @@ static int row_reload(const struct bench_family *fam,
  */
 static int row_session(const struct bench_family *fam,
 		       const struct run_settings *rs, struct bench_row *row,
-		       int index, int total, int round)
+		       struct progress_line *line, int index, int total,
+		       int round)
 {
 	struct row_state *st = row->state;
 	struct session sess = { .row = row, .rs = rs, .keep = !row->reload };
@@ -216,7 +217,7 @@ static int row_session(const struct bench_family *fam,
 	in_units = now_ns();
 	for (n = 0; !err && row->out.status == ST_OK && n < uncounted + units;
 	     n++) {
-		progress(index, total, row, round, n);
+		progress(line, index, total, row, round, n);
 		err = session_unit(fam, &sess, n >= uncounted, round);
 	}
 	in_units = now_ns() - in_units;
@@ -250,7 +251,8 @@ static int alloc_worker_rates(struct bench_rows *rows)
 
 /* every row's programs, loaded for the run: a row that cannot says why */
 static int open_rows(const struct bench_family *fam,
-		     const struct run_settings *rs, struct bench_rows *rows)
+		     const struct run_settings *rs, struct bench_rows *rows,
+		     struct progress_line *line)
 {
 	int i;
 
@@ -261,7 +263,7 @@ static int open_rows(const struct bench_family *fam,
 			return -EINTR;
 		if (row->out.status != ST_OK || !row->runs_prog)
 			continue;
-		progress(i, rows->nr, row, -1, 0);
+		progress(line, i, rows->nr, row, -1, 0);
 		row_open(fam, rs, row);
 	}
 	return 0;
@@ -325,9 +327,11 @@ static void stop_fed_bases(const struct run_settings *rs,
 int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 		struct bench_rows *rows)
 {
+	/* erased before the sampler returns, however it ends */
+	struct progress_line line = {};
 	int i, round, busy = 1, err;
 
-	err = alloc_worker_rates(rows) ?: open_rows(fam, rs, rows);
+	err = alloc_worker_rates(rows) ?: open_rows(fam, rs, rows, &line);
 	for (round = 0; !err && busy; round++) {
 		busy = 0;
 		for (i = 0; !err && i < rows->nr; i++) {
@@ -338,7 +342,8 @@ int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 				continue;
 			}
 			busy++;
-			err = row_session(fam, rs, row, i, rows->nr, round);
+			err = row_session(fam, rs, row, &line, i, rows->nr,
+					  round);
 		}
 	}
 	for (i = 0; i < rows->nr; i++)
@@ -347,7 +352,7 @@ int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 	stop_fed_bases(rs, rows);
 	judge_retries(rows);
 	free_sample_bufs();
-	progress_end();
+	progress_end(&line);
 	return err;
 }
 
