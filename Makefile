@@ -330,7 +330,7 @@ $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
 	       bench_util.c bench_workers.c bench_watchdog.c bench_quiet.c \
 	       bench_proc.c bench_profile_clock.c bench_profile_ksyms.c \
 	       bench_profile_report.c bench_output.c bench_json.c \
-	       bench_row.c bench_skips.c) \
+	       bench_row.c bench_skips.c bench_probe_cache.c) \
 	       overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

@@ -387,13 +387,6 @@ static void usage_tables(FILE *f)
 /* the event every --attach-time row runs: its function is hooked first */
 #define EV_RENAME	"task_rename"
 
-/*
- * Programs the kernel took on one hook of a mode and event before it
- * said E2BIG (0: no cap seen): rows asking for more are skipped.
- */
-static int progs_cap[NR_MODES][NR_EVENTS];
-static struct outcome progs_cap_why[NR_MODES][NR_EVENTS];
-
 static bool row_selected(int m, int e)
 {
 	if (!sel.mode_on[m] || !sel.event_on[e])
@@ -401,23 +394,20 @@ static bool row_selected(int m, int e)
 	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
 }
 
-/* the test fault base-hooked, for give_copy(); never in what make builds */
-static bool base_hooked;
-
 /*
  * A copied event's row calls a copy of its own, and stays attached to it
  * through the run: no other row's events reach its programs. Base calls
  * the twin, so the rows' programs need not be detached for it either.
  */
-static void give_copy(struct bench_row *row, struct overhead_row *r,
-		      bool base)
+static void give_copy(const struct run_settings *rs, struct bench_row *row,
+		      struct overhead_row *r, bool base)
 {
 	static int used[NR_COPIED];
 	enum copied_event ev = r->ev->copy_of;
 
 	r->copy = base ? UPROBE_BASE_COPY : used[ev]++;
 	/* the test fault base-hooked: base calls the first row's copy */
-	if (base && base_hooked)
+	if (base && run_fault(rs)->kind == BENCH_FAULT_BASE_HOOKED)
 		r->copy = 0;
 	if (!base && r->copy >= UPROBE_COPIES) {
 		outcome_set(&row->out, ST_SKIPPED,
@@ -435,7 +425,7 @@ static void give_copy(struct bench_row *row, struct overhead_row *r,
 }
 
 static struct bench_row *add_row(struct bench_rows *rows,
-				 const struct cpu_list *cpus, int m, int e)
+				 const struct run_settings *rs, int m, int e)
 {
 	struct overhead_row *priv = calloc(1, sizeof(*priv));
 	struct bench_row *row;
@@ -446,7 +436,7 @@ static struct bench_row *add_row(struct bench_rows *rows,
 		free(priv);
 		return NULL;
 	}
-	row->cpus = cpus;
+	row->cpus = &rs->cpus;
 	row->trigger = &events[e].trigger;
 	row->count = m == MODE_BASE && events[e].base_count ?
 		     events[e].base_count : events[e].count;
@@ -458,7 +448,7 @@ static struct bench_row *add_row(struct bench_rows *rows,
 	priv->target = events[e].target;
 	row->priv = priv;
 	if (events[e].copied)
-		give_copy(row, priv, m == MODE_BASE);
+		give_copy(rs, row, priv, m == MODE_BASE);
 	return row;
 }
 
@@ -468,7 +458,7 @@ static struct bench_row *add_row(struct bench_rows *rows,
  * prove the attachment fired.
  */
 static int add_attach_time_rows(struct bench_rows *rows,
-				const struct cpu_list *cpus, int m, int e)
+				const struct run_settings *rs, int m, int e)
 {
 	const struct attach_kind *kind = modes[m].kind;
 	struct bench_row *row;
@@ -477,7 +467,7 @@ static int add_attach_time_rows(struct bench_rows *rows,
 	if (!kind || !kind->attach_syms || &events[e] != event_named(EV_RENAME))
 		return 0;
 	for (k = 0; k < NR_ATTACH_TIME; k++) {
-		row = add_row(rows, cpus, m, e);
+		row = add_row(rows, rs, m, e);
 		if (!row)
 			return -ENOMEM;
 		row_add_param(row, "functions", attach_time_funcs[k]);
@@ -494,16 +484,16 @@ static int add_attach_time_rows(struct bench_rows *rows,
 }
 
 /* one row, or with --progs one per count, each program counted */
-static int add_rows(struct bench_rows *rows, const struct cpu_list *cpus,
+static int add_rows(struct bench_rows *rows, const struct run_settings *rs,
 		    int m, int e)
 {
 	int k, nr = opt.nr_progs && modes[m].kind ? opt.nr_progs : 1;
 	struct bench_row *row;
 
 	if (opt.attach_time)
-		return add_attach_time_rows(rows, cpus, m, e);
+		return add_attach_time_rows(rows, rs, m, e);
 	for (k = 0; k < nr; k++) {
-		row = add_row(rows, cpus, m, e);
+		row = add_row(rows, rs, m, e);
 		if (!row)
 			return -ENOMEM;
 		if (!opt.nr_progs || !modes[m].kind)
@@ -517,10 +507,9 @@ static int add_rows(struct bench_rows *rows, const struct cpu_list *cpus,
 static int setup(const struct run_settings *rs, struct bench_rows *rows)
 {
 	struct bench_row *base[NR_EVENTS] = {};
-	struct overhead_row *priv;
+	struct overhead_row *priv, *first[NR_MODES][NR_EVENTS] = {};
 	int m, e, i;
 
-	base_hooked = run_fault(rs)->kind == BENCH_FAULT_BASE_HOOKED;
 	for (m = 0; m < NR_MODES; m++)
 		sel.mode_on[m] |= !sel.modes_given;
 	for (e = 0; e < NR_EVENTS; e++)
@@ -530,7 +519,7 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 			if (!mode_applies(&modes[m], &events[e]) ||
 			    !row_selected(m, e))
 				continue;
-			if (add_rows(rows, &rs->cpus, m, e))
+			if (add_rows(rows, rs, m, e))
 				return -ENOMEM;
 		}
 	}
@@ -540,10 +529,14 @@ static int setup(const struct run_settings *rs, struct bench_rows *rows)
 		       "nothing selected: test_flags, -m and -e leave no row");
 		return -EINVAL;
 	}
-	/* bases are known once every row is in place */
+	/* bases, and each hook's first row, are known once every row is in place */
 	for (i = 0; i < rows->nr; i++) {
 		priv = rows->row[i].priv;
 		e = priv->ev - events;
+		m = priv->mode - modes;
+		if (!first[m][e])
+			first[m][e] = priv;
+		priv->cap = &first[m][e]->own_cap;
 		if (priv->mode == &modes[MODE_BASE])
 			base[e] = &rows->row[i];
 		rows->row[i].base = base[e];
@@ -559,7 +552,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 		    struct outcome *out)
 {
 	struct overhead_row *r = row->priv;
-	int cap = progs_cap[r->mode - modes][r->ev - events];
+	int cap = r->cap->progs;
 	int i, err;
 
 	if (nr_cpus_possible() > OVERHEAD_MAX_CPUS) {
@@ -569,7 +562,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 		return -E2BIG;
 	}
 	if (cap && row->nr_counters > cap) {
-		*out = progs_cap_why[r->mode - modes][r->ev - events];
+		*out = r->cap->why;
 		return -E2BIG;
 	}
 	/* a refusal an earlier row found holds here: nothing to load */
@@ -608,11 +601,11 @@ static void progs_capped(struct bench_row *row, int attached,
 {
 	struct overhead_row *r = row->priv;
 
-	progs_cap[r->mode - modes][r->ev - events] = attached;
+	r->cap->progs = attached;
 	outcome_set(out, ST_SKIPPED,
 		    "the kernel takes at most %d %s programs on %s (E2BIG for program %d)",
 		    attached, r->mode->name, r->hooked, attached + 1);
-	progs_cap_why[r->mode - modes][r->ev - events] = *out;
+	r->cap->why = *out;
 }
 
 static int attach_row(struct bench_row *row,

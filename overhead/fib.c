@@ -179,7 +179,13 @@ void fib_run(void *state, __u64 count)
  * only add: keep the least of three counts, and it must be a whole
  * number of lookups per datagram, or the rows could not be verified.
  */
-/* lookups one fib datagram makes, counted once per run (0: not yet) */
+/*
+ * Lookups one fib datagram makes, counted once per run (0: not yet), and
+ * why not when the count failed, so that every fib row says so without
+ * trying again. Global: the count is the run's, shared by the fib rows
+ * of every mode, and the callbacks that print it, json_context() and the
+ * summary's, get no row whose state could hold it.
+ */
 unsigned int fib_lookups;
 static struct outcome fib_calibration;
 

@@ -233,6 +233,16 @@ struct prog_instance {
 	__u64 taken_foreign[OVERHEAD_MAX_CPUS];
 };
 
+/*
+ * The programs the kernel took on one hook of a mode and event before it
+ * said E2BIG (0: no cap seen), and its reason: rows asking for more are
+ * skipped
+ */
+struct hook_cap {
+	int progs;
+	struct outcome why;
+};
+
 struct overhead_row {
 	const struct attach_mode *mode;
 	const struct overhead_event *ev;
@@ -247,6 +257,8 @@ struct overhead_row {
 	const char **funcs;
 	struct bpf_link **links;
 	int nr_links;
+	/* its hook's cap: the first row of its mode and event's (setup()) */
+	struct hook_cap own_cap, *cap;
 };
 
 /* ---- one row's programs (progs.c) ---- */

@@ -109,48 +109,47 @@ read:
 	return err;
 }
 
-/* a BPF LSM program runs only where "bpf" is among the active LSMs */
+/*
+ * A BPF LSM program runs only where "bpf" is among the active LSMs. The
+ * answer is the kernel's, set at boot, and asking forks a child that may
+ * mount securityfs: asked once a run, kept in probe_cache with the
+ * kernel's other answers.
+ */
 static bool bpf_lsm_active(struct outcome *out)
 {
-	/*
-	 * Kept, not passed: the active LSMs are the kernel's, set at boot,
-	 * and asking forks a child that may mount securityfs, so it is asked
-	 * once a run. A kind's prepare() is called from a family's open()
-	 * through attach_load(), which carry no runner state to keep it in.
-	 */
-	static struct outcome why;
-	static int known;	/* 0: not asked yet, 1: active, -1: not */
+	struct outcome *why = &probe_cache.bpf_lsm_why;
+	int *known = &probe_cache.bpf_lsm;
 	char list[512], *tok, *save = NULL;
 	int err;
 
-	if (known) {
-		*out = why;
-		return known > 0;
+	if (*known) {
+		*out = *why;
+		return *known > 0;
 	}
-	known = -1;
+	*known = -1;
 	if (kernel_config("CONFIG_BPF_LSM") == 0) {
-		outcome_set(&why, ST_SKIPPED, "kernel built without CONFIG_BPF_LSM");
+		outcome_set(why, ST_SKIPPED, "kernel built without CONFIG_BPF_LSM");
 		goto out;
 	}
 	err = active_lsms(list, sizeof(list));
 	if (err) {
-		outcome_set(&why, ST_SKIPPED,
+		outcome_set(why, ST_SKIPPED,
 			    "cannot read the active LSMs (securityfs, mounted privately): %s",
 			    strerror(-err));
 		goto out;
 	}
-	outcome_set(&why, ST_SKIPPED,
+	outcome_set(why, ST_SKIPPED,
 		    "bpf is not an active LSM (active: %.100s; boot with lsm=...,bpf)",
 		    list);
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
 		if (!strcmp(tok, "bpf"))
-			known = 1;
-	if (known > 0)
-		why = (struct outcome){};
+			*known = 1;
+	if (*known > 0)
+		*why = (struct outcome){};
 out:
-	*out = why;
-	return known > 0;
+	*out = *why;
+	return *known > 0;
 }
 
 /* BPF LSM programs attach to the kernel's bpf_lsm_<hook> by hook name */

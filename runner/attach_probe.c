@@ -32,28 +32,30 @@
  */
 #define MAX_REFUSED	32
 static struct {
-	const struct attach_kind *kind;
-	struct outcome why;
-} refused[MAX_REFUSED];
-static int nr_refused;
+	int nr;
+	struct {
+		const struct attach_kind *kind;
+		struct outcome why;
+	} e[MAX_REFUSED];
+} refused;
 
 void refuse_kind(const struct attach_kind *kind,
 		 const struct outcome *why)
 {
-	if (why->status == ST_SKIPPED && nr_refused < MAX_REFUSED &&
+	if (why->status == ST_SKIPPED && refused.nr < MAX_REFUSED &&
 	    !attach_refused(kind, NULL))
-		refused[nr_refused++] = (typeof(refused[0])){ kind, *why };
+		refused.e[refused.nr++] = (typeof(refused.e[0])){ kind, *why };
 }
 
 bool attach_refused(const struct attach_kind *kind, struct outcome *out)
 {
 	int i;
 
-	for (i = 0; i < nr_refused; i++) {
-		if (refused[i].kind != kind)
+	for (i = 0; i < refused.nr; i++) {
+		if (refused.e[i].kind != kind)
 			continue;
 		if (out)
-			*out = refused[i].why;
+			*out = refused.e[i].why;
 		return true;
 	}
 	return false;

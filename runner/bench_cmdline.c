@@ -33,24 +33,28 @@
 #define DEFAULT_ROW_BUDGET	0.5
 #define DEFAULT_LOCK_WAIT	600
 
-/* getopt leaves a bad short option in optopt, a long one in argv */
-static const char *offending_option(char **argv)
+/*
+ * getopt leaves a bad short option in optopt, a long one in argv: "-x"
+ * is written in @shortopt
+ */
+static const char *offending_option(char **argv, char shortopt[3])
 {
-	static char shortopt[3] = "-";
-
 	if (!optopt || !strncmp(argv[optind - 1], "--", 2))
 		return printable(argv[optind - 1]);
+	shortopt[0] = '-';
 	shortopt[1] = optopt;
+	shortopt[2] = '\0';
 	return shortopt;
 }
 
-static const char *option_name(const struct bench_family *fam, int key)
+/* "--name" of the option @key, in @buf */
+static const char *option_name(const struct bench_family *fam, int key,
+			       char *buf, size_t len)
 {
-	static char name[64];
 	const struct bench_option *o = find_option(fam, key);
 
-	snprintf(name, sizeof(name), "--%s", o ? o->name : "?");
-	return name;
+	snprintf(buf, len, "--%s", o ? o->name : "?");
+	return buf;
 }
 
 /*
@@ -202,7 +206,7 @@ int parse_options(const struct bench_family *fam, struct cmdline *cl,
 {
 	struct run_settings *rs = &bench_rs;
 	struct option *longopts;
-	char shortopts[128];
+	char shortopts[128], name[64];
 	int c, ret = 0;
 
 	rs->min_units = DEFAULT_MIN_UNITS;
@@ -233,7 +237,7 @@ int parse_options(const struct bench_family *fam, struct cmdline *cl,
 		if (c == ':' || c == '?') {
 			pr_err("%s %s (see --help)", c == ':' ?
 			       "missing value for option" : "unknown option",
-			       offending_option(argv));
+			       offending_option(argv, name));
 			ret = -1;
 			break;
 		}
@@ -244,7 +248,8 @@ int parse_options(const struct bench_family *fam, struct cmdline *cl,
 			ret = fam->parse_option(c, optarg);
 		if (ret == -2) {
 			pr_err("bad value '%s' for %s (see --help)",
-			       printable(optarg), option_name(fam, c));
+			       printable(optarg),
+			       option_name(fam, c, name, sizeof(name)));
 			ret = -1;
 		}
 	}

@@ -20,6 +20,10 @@ struct probe_cache {
 	struct bpf_jit_state jit;	/* bpf_jit_read() */
 	bool jit_read;
 	int nr_cpus_possible;		/* 0 until asked */
+	int bpf_lsm;			/* attach_lsm.c: 0 not asked, 1 active, -1 not */
+	struct outcome bpf_lsm_why;	/* why not, when bpf_lsm < 0 */
+	/* libbpf_version_text(), the library's: "" until asked */
+	char libbpf_version[48];
 };
 extern struct probe_cache probe_cache;
 

@@ -36,7 +36,6 @@ static int exit_interrupted(void)
 {
 	int sig = bench_interrupted();
 
-	progress_end();
 	pr_err("interrupted by %s; everything detached", strsignal(sig));
 	return 128 + sig;
 }

@@ -69,10 +69,11 @@ static void profiled_sample(const struct bench_family *fam,
  */
 static int profile_session(const struct bench_family *fam,
 			   const struct run_settings *rs,
-			   struct bench_row *row, struct profiler *p)
+			   struct bench_row *row, struct sampler_pass *pass,
+			   struct profiler *p)
 {
 	struct row_profile *prof = row->state->profile;
-	struct session sess = { .row = row, .rs = rs };
+	struct session sess = { .row = row, .rs = rs, .pass = pass };
 	__u64 count = row_sample_count(fam, rs, row), base_count = 0;
 	__u64 start = now_ns();
 
@@ -113,6 +114,7 @@ static bool profile_wanted(const struct bench_rows *rows,
 int sampler_profile(const struct bench_family *fam,
 		    const struct run_settings *rs, struct bench_rows *rows)
 {
+	struct sampler_pass pass = {};
 	struct outcome why = {};
 	struct profiler p;
 	bool open;
@@ -130,12 +132,12 @@ int sampler_profile(const struct bench_family *fam,
 			break;
 		}
 		if (open)
-			err = profile_session(fam, rs, row, &p);
+			err = profile_session(fam, rs, row, &pass, &p);
 		else
 			row->state->profile->out = why;
 	}
 	if (open)
 		profiler_close(&p);
-	free_sample_bufs();
+	sampler_pass_end(&pass);
 	return err;
 }

@@ -102,10 +102,10 @@ int prog_stats_clock_cost(double *ns)
  */
 static int stats_sample(const struct bench_family *fam,
 			const struct run_settings *rs, struct bench_row *row,
-			double clock)
+			struct sampler_pass *pass, double clock)
 {
 	struct row_state *st = row->state;
-	struct session sess = { .row = row, .rs = rs };
+	struct session sess = { .row = row, .rs = rs, .pass = pass };
 	__u64 t0 = 0, n0 = 0, t1 = 0, n1 = 0, spent = 0, start;
 	struct sample s;
 	int fd;
@@ -162,6 +162,7 @@ static int stats_sample(const struct bench_family *fam,
 int sampler_prog_stats(const struct bench_family *fam,
 		       const struct run_settings *rs, struct bench_rows *rows)
 {
+	struct sampler_pass pass = {};
 	struct outcome why = {};
 	double clock = NAN;
 	int i, fd, err = 0;
@@ -178,10 +179,10 @@ int sampler_prog_stats(const struct bench_family *fam,
 		if (fd < 0)
 			row->state->prog_out = why;
 		else
-			err = stats_sample(fam, rs, row, clock);
+			err = stats_sample(fam, rs, row, &pass, clock);
 	}
 	if (fd >= 0)
 		close(fd);
-	free_sample_bufs();
+	sampler_pass_end(&pass);
 	return err;
 }

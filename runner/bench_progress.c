@@ -2,9 +2,9 @@
 /*
  * The progress line: on a terminal's stderr, one line saying which row
  * of how many runs and how far it is, rewritten in place and erased
- * before anything else is printed. Apart from the report: the sampler,
- * the workers and a family's own passes call it while rows run, long
- * before anything of their results is written.
+ * before anything else is printed. Apart from the report: the sampler
+ * calls it while rows run, long before anything of their results is
+ * written, and keeps its state (struct progress_line) for the run.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,16 +12,8 @@
 #include "bench_msg.h"
 #include "bench_report.h"
 
-/*
- * Global because it is the terminal's state, not a run's: whether
- * stderr's last line is a progress line that must be erased first;
- * progress_end() is called from paths that hold nothing else of it
- * (an interrupted run's end, the sampler's).
- */
-static bool progress_shown;
-
-void progress(int done, int total, const struct bench_row *row, int round,
-	      int unit)
+void progress(struct progress_line *line, int done, int total,
+	      const struct bench_row *row, int round, int unit)
 {
 	if (verbosity < 1 || !isatty(STDERR_FILENO))
 		return;
@@ -33,14 +25,14 @@ void progress(int done, int total, const struct bench_row *row, int round,
 			done + 1, total, row->name, row->variant, round + 1,
 			unit + 1);
 	fflush(stderr);
-	progress_shown = true;
+	line->shown = true;
 }
 
-void progress_end(void)
+void progress_end(struct progress_line *line)
 {
-	if (!progress_shown)
+	if (!line->shown)
 		return;
 	fprintf(stderr, "\r\033[K");
 	fflush(stderr);
-	progress_shown = false;
+	line->shown = false;
 }

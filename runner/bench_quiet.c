@@ -3,7 +3,7 @@
  * The wait for the kernel to go quiet before a sample's go: settle(),
  * which the sampler calls between a row's runs. Apart from the pool: it
  * watches the kernel's threads on the workers' CPUs, never the workers,
- * and keeps its own set of them from one wait to the next.
+ * in a set of them the caller keeps from one wait to the next.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -50,24 +50,6 @@ struct kthread {
 	__u64 runtime;		/* at the last read */
 };
 
-struct kthread_set {
-	int nr, cap;
-	struct kthread *k;
-	/* every pid looked at since the last full scan, ascending */
-	pid_t *seen;
-	int nr_seen, cap_seen;
-	cpu_set_t cpus;		/* the workers' CPUs it was made for */
-	__u64 scanned_ns;
-};
-
-/*
- * Global because it outlives each wait: the kernel threads found and
- * their open schedstat files are kept from one wait for quiet to the
- * next (rescanned each SETTLE_RESCAN_NS), and the waits are called from
- * the sampler's rows, which hold no pool-side state to keep it in.
- */
-static struct kthread_set kthreads;
-
 static void kthread_close(struct kthread *k)
 {
 	if (k->fd >= 0)
@@ -77,11 +59,11 @@ static void kthread_close(struct kthread *k)
 	k->fd = k->stat_fd = -1;
 }
 
-static void kthreads_close(void)
+static void kthreads_close(struct kthread_set *ks)
 {
-	while (kthreads.nr > 0)
-		kthread_close(&kthreads.k[--kthreads.nr]);
-	kthreads.nr_seen = 0;
+	while (ks->nr > 0)
+		kthread_close(&ks->k[--ks->nr]);
+	ks->nr_seen = 0;
 }
 
 /* field @n (1: the pid) of /proc/<pid>/stat's text @buf, from its state on */
@@ -136,9 +118,9 @@ static int pid_cmp(const void *a, const void *b)
 }
 
 /* among the first @nr pids seen, which are sorted */
-static bool seen(pid_t pid, int nr)
+static bool seen(const struct kthread_set *ks, pid_t pid, int nr)
 {
-	return nr && bsearch(&pid, kthreads.seen, nr, sizeof(pid_t), pid_cmp);
+	return nr && bsearch(&pid, ks->seen, nr, sizeof(pid_t), pid_cmp);
 }
 
 static void *grow_array(void *a, int *cap, size_t size)
@@ -152,7 +134,7 @@ static void *grow_array(void *a, int *cap, size_t size)
 }
 
 /* a kernel thread of @pid, when it may run on the workers' CPUs */
-static void kthread_add(pid_t pid)
+static void kthread_add(struct kthread_set *ks, pid_t pid)
 {
 	struct kthread k = { .pid = pid, .fd = -1, .stat_fd = -1 };
 	char path[64];
@@ -164,7 +146,7 @@ static void kthread_add(pid_t pid)
 	k.stat_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (k.stat_fd < 0 || !is_kthread(k.stat_fd) ||
 	    sched_getaffinity(pid, sizeof(allowed), &allowed) ||
-	    !settle_counts(&allowed, &kthreads.cpus, &bound))
+	    !settle_counts(&allowed, &ks->cpus, &bound))
 		goto skip;
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
 	k.fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -174,13 +156,13 @@ static void kthread_add(pid_t pid)
 		close(k.stat_fd);
 		k.stat_fd = -1;
 	}
-	if (kthreads.nr == kthreads.cap) {
-		grown = grow_array(kthreads.k, &kthreads.cap, sizeof(k));
+	if (ks->nr == ks->cap) {
+		grown = grow_array(ks->k, &ks->cap, sizeof(k));
 		if (!grown)
 			goto skip;
-		kthreads.k = grown;
+		ks->k = grown;
 	}
-	kthreads.k[kthreads.nr++] = k;
+	ks->k[ks->nr++] = k;
 	return;
 skip:
 	kthread_close(&k);
@@ -191,7 +173,8 @@ skip:
  * when @cpus changed or every SETTLE_RESCAN_NS, else only the pids not
  * seen yet.
  */
-static void kthreads_update(const cpu_set_t *cpus, __u64 now)
+static void kthreads_update(struct kthread_set *ks, const cpu_set_t *cpus,
+			    __u64 now)
 {
 	int nr_before, i;
 	struct dirent *d;
@@ -199,38 +182,38 @@ static void kthreads_update(const cpu_set_t *cpus, __u64 now)
 	DIR *dir;
 	void *grown;
 
-	if (!CPU_EQUAL(cpus, &kthreads.cpus) ||
-	    now - kthreads.scanned_ns > SETTLE_RESCAN_NS) {
-		kthreads_close();
-		kthreads.cpus = *cpus;
-		kthreads.scanned_ns = now;
+	if (!CPU_EQUAL(cpus, &ks->cpus) ||
+	    now - ks->scanned_ns > SETTLE_RESCAN_NS) {
+		kthreads_close(ks);
+		ks->cpus = *cpus;
+		ks->scanned_ns = now;
 	}
-	nr_before = kthreads.nr_seen;
+	nr_before = ks->nr_seen;
 	dir = opendir("/proc");
 	while (dir && (d = readdir(dir))) {
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
 		pid = atoi(d->d_name);
-		if (seen(pid, nr_before))
+		if (seen(ks, pid, nr_before))
 			continue;
-		if (kthreads.nr_seen == kthreads.cap_seen) {
-			grown = grow_array(kthreads.seen, &kthreads.cap_seen,
+		if (ks->nr_seen == ks->cap_seen) {
+			grown = grow_array(ks->seen, &ks->cap_seen,
 					   sizeof(pid_t));
 			if (!grown)
 				break;
-			kthreads.seen = grown;
+			ks->seen = grown;
 		}
-		kthreads.seen[kthreads.nr_seen++] = pid;
-		kthread_add(pid);
+		ks->seen[ks->nr_seen++] = pid;
+		kthread_add(ks, pid);
 	}
 	if (dir)
 		closedir(dir);
-	if (kthreads.nr_seen > nr_before)
-		qsort(kthreads.seen, kthreads.nr_seen, sizeof(pid_t), pid_cmp);
+	if (ks->nr_seen > nr_before)
+		qsort(ks->seen, ks->nr_seen, sizeof(pid_t), pid_cmp);
 	/* the time of those just added counts from here */
-	for (i = 0; i < kthreads.nr; i++)
-		if (!kthreads.k[i].runtime)
-			kthreads.k[i].runtime = ~0ull;
+	for (i = 0; i < ks->nr; i++)
+		if (!ks->k[i].runtime)
+			ks->k[i].runtime = ~0ull;
 }
 
 __u64 settle_delta(__u64 before, __u64 after)
@@ -243,15 +226,15 @@ __u64 settle_delta(__u64 before, __u64 after)
  * The CPU time the kernel threads had on the workers' CPUs since the
  * last call, ns; each thread's own, so that one gone or new adds nothing
  */
-static __u64 kthreads_busy(void)
+static __u64 kthreads_busy(struct kthread_set *ks)
 {
 	unsigned long long ns;
 	__u64 sum = 0, delta;
 	char buf[96];
 	int i, cpu;
 
-	for (i = 0; i < kthreads.nr; i++) {
-		struct kthread *k = &kthreads.k[i];
+	for (i = 0; i < ks->nr; i++) {
+		struct kthread *k = &ks->k[i];
 
 		if (k->fd < 0 || read_text(k->fd, buf, sizeof(buf)) ||
 		    sscanf(buf, "%llu", &ns) != 1) {
@@ -263,7 +246,7 @@ static __u64 kthreads_busy(void)
 		if (delta && k->stat_fd >= 0) {
 			cpu = last_cpu(k->stat_fd);
 			if (cpu < 0 || cpu >= CPU_SETSIZE ||
-			    !CPU_ISSET(cpu, &kthreads.cpus))
+			    !CPU_ISSET(cpu, &ks->cpus))
 				delta = 0;
 		}
 		sum += delta;
@@ -271,7 +254,7 @@ static __u64 kthreads_busy(void)
 	return sum;
 }
 
-__u64 settle(const struct cpu_list *cpus)
+__u64 settle(struct kthread_set *ks, const struct cpu_list *cpus)
 {
 	const struct timespec quiet = { 0, SETTLE_QUIET_NS };
 	__u64 start = now_ns(), busy;
@@ -282,12 +265,20 @@ __u64 settle(const struct cpu_list *cpus)
 	for (i = 0; i < cpus->nr; i++)
 		if (cpus->cpu[i] >= 0 && cpus->cpu[i] < CPU_SETSIZE)
 			CPU_SET(cpus->cpu[i], &set);
-	kthreads_update(&set, start);
-	kthreads_busy();
+	kthreads_update(ks, &set, start);
+	kthreads_busy(ks);
 	do {
 		nanosleep(&quiet, NULL);
-		busy = kthreads_busy();
+		busy = kthreads_busy(ks);
 	} while (busy > SETTLE_BUSY_SHARE * SETTLE_QUIET_NS &&
 		 now_ns() - start < SETTLE_MAX_NS && !bench_interrupted());
 	return now_ns() - start;
+}
+
+void settle_release(struct kthread_set *ks)
+{
+	kthreads_close(ks);
+	free(ks->k);
+	free(ks->seen);
+	memset(ks, 0, sizeof(*ks));
 }

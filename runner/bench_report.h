@@ -8,15 +8,25 @@
 #ifndef __BENCH_REPORT_H
 #define __BENCH_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "bench.h"
+
+/*
+ * The progress line, its state the sampler's: whether stderr's last line
+ * is one, to be erased before anything else is printed
+ */
+struct progress_line {
+	bool shown;
+};
 
 /*
  * One updating line on stderr when it is a terminal: row @done of @total
  * in @round (-1: loading it), its unit @unit
  */
-void progress(int done, int total, const struct bench_row *row, int round,
-	      int unit);
-void progress_end(void);
+void progress(struct progress_line *line, int done, int total,
+	      const struct bench_row *row, int round, int unit);
+/* @line erased, when it is shown */
+void progress_end(struct progress_line *line);
 
 #endif /* __BENCH_REPORT_H */

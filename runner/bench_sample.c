@@ -45,36 +45,25 @@ static void *grow(void **buf, size_t *cap, size_t n, size_t size)
 	return *buf;
 }
 
-/* one set per arm of a unit: a row's sample and its base's live together */
-struct sample_bufs {
-	void *res, *hits, *skips, *window;
-	size_t res_nr, hits_nr, skips_nr, window_nr;
-};
-
-/*
- * one per place of a unit's samples. Global because they are reused,
- * grown only, by every unit of every row so that no sample allocates
- * in a run: freed by free_sample_bufs() at the end of each pass.
- */
-static struct sample_bufs bufs[SAMPLE_PLACES];
-
-void free_sample_bufs(void)
+void sampler_pass_end(struct sampler_pass *pass)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(bufs); i++) {
-		free(bufs[i].res);
-		free(bufs[i].hits);
-		free(bufs[i].skips);
-		free(bufs[i].window);
-		memset(&bufs[i], 0, sizeof(bufs[i]));
+	for (i = 0; i < ARRAY_SIZE(pass->bufs); i++) {
+		free(pass->bufs[i].res);
+		free(pass->bufs[i].hits);
+		free(pass->bufs[i].skips);
+		free(pass->bufs[i].window);
+		memset(&pass->bufs[i], 0, sizeof(pass->bufs[i]));
 	}
+	settle_release(&pass->quiet);
 }
 
 static int sample_buffers(struct sample *s, const struct bench_family *fam,
-			  const struct bench_row *row, int which)
+			  struct session *sess, int which)
 {
-	struct sample_bufs *b = &bufs[which];
+	struct sample_bufs *b = &sess->pass->bufs[which];
+	const struct bench_row *row = sess->row;
 	size_t nr = row->nr_counters, workers = row->cpus->nr;
 
 	memset(s, 0, sizeof(*s));
@@ -178,14 +167,14 @@ void row_sample_run(const struct bench_family *fam,
 	__u64 t;
 	int err;
 
-	if (sample_buffers(s, fam, row, which)) {
+	if (sample_buffers(s, fam, sess, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
 	if (session_attach(fam, sess, &s->out))
 		return;
 	t = now_ns();
-	s->settle_ns = settle(row->cpus);
+	s->settle_ns = settle(&sess->pass->quiet, row->cpus);
 	t = phase_add(row, PHASE_QUIET, t);
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s, true);
@@ -238,12 +227,12 @@ void base_sample_run(const struct bench_family *fam,
 	__u64 hits, t;
 	int w, c, err;
 
-	if (sample_buffers(s, fam, row, which)) {
+	if (sample_buffers(s, fam, sess, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
 	t = now_ns();
-	s->settle_ns = settle(row->cpus);
+	s->settle_ns = settle(&sess->pass->quiet, row->cpus);
 	t = phase_add(row, PHASE_QUIET, t);
 	/*
 	 * the test faults slow-base: a base dearer than its row, by half;

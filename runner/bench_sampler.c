@@ -189,10 +189,12 @@ static int row_reload(const struct bench_family *fam,
  */
 static int row_session(const struct bench_family *fam,
 		       const struct run_settings *rs, struct bench_row *row,
-		       int index, int total, int round)
+		       struct sampler_pass *pass, int index, int total,
+		       int round)
 {
 	struct row_state *st = row->state;
-	struct session sess = { .row = row, .rs = rs, .keep = !row->reload };
+	struct session sess = { .row = row, .rs = rs, .pass = pass,
+				 .keep = !row->reload };
 	int n, units = session_units(rs, row), err = 0;
 	int uncounted = rs->warmup;
 	__u64 t0 = now_ns(), in_units;
@@ -216,7 +218,7 @@ static int row_session(const struct bench_family *fam,
 	in_units = now_ns();
 	for (n = 0; !err && row->out.status == ST_OK && n < uncounted + units;
 	     n++) {
-		progress(index, total, row, round, n);
+		progress(&pass->line, index, total, row, round, n);
 		err = session_unit(fam, &sess, n >= uncounted, round);
 	}
 	in_units = now_ns() - in_units;
@@ -250,7 +252,8 @@ static int alloc_worker_rates(struct bench_rows *rows)
 
 /* every row's programs, loaded for the run: a row that cannot says why */
 static int open_rows(const struct bench_family *fam,
-		     const struct run_settings *rs, struct bench_rows *rows)
+		     const struct run_settings *rs, struct bench_rows *rows,
+		     struct sampler_pass *pass)
 {
 	int i;
 
@@ -261,7 +264,7 @@ static int open_rows(const struct bench_family *fam,
 			return -EINTR;
 		if (row->out.status != ST_OK || !row->runs_prog)
 			continue;
-		progress(i, rows->nr, row, -1, 0);
+		progress(&pass->line, i, rows->nr, row, -1, 0);
 		row_open(fam, rs, row);
 	}
 	return 0;
@@ -325,9 +328,11 @@ static void stop_fed_bases(const struct run_settings *rs,
 int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 		struct bench_rows *rows)
 {
+	/* its progress line erased before it returns, however it ends */
+	struct sampler_pass pass = {};
 	int i, round, busy = 1, err;
 
-	err = alloc_worker_rates(rows) ?: open_rows(fam, rs, rows);
+	err = alloc_worker_rates(rows) ?: open_rows(fam, rs, rows, &pass);
 	for (round = 0; !err && busy; round++) {
 		busy = 0;
 		for (i = 0; !err && i < rows->nr; i++) {
@@ -338,7 +343,8 @@ int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 				continue;
 			}
 			busy++;
-			err = row_session(fam, rs, row, i, rows->nr, round);
+			err = row_session(fam, rs, row, &pass, i, rows->nr,
+					  round);
 		}
 	}
 	for (i = 0; i < rows->nr; i++)
@@ -346,8 +352,8 @@ int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 	detach_all(fam, rows);
 	stop_fed_bases(rs, rows);
 	judge_retries(rows);
-	free_sample_bufs();
-	progress_end();
+	progress_end(&pass.line);
+	sampler_pass_end(&pass);
 	return err;
 }
 

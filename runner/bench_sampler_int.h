@@ -14,9 +14,12 @@
 #ifndef __BENCH_SAMPLER_INT_H
 #define __BENCH_SAMPLER_INT_H
 
+#include "bench_report.h"
 #include "bench_row.h"
+#include "bench_workers.h"
 
 struct worker_pool;
+struct sampler_pass;
 
 /* ---- bench_session.c: sessions, the kept pool, attach and detach ---- */
 
@@ -27,6 +30,7 @@ struct session {
 	int base_trigger;		/* the base's index in the pool */
 	struct worker_pool *pool;	/* the row's */
 	const struct run_settings *rs;	/* the run's */
+	struct sampler_pass *pass;	/* what the pass keeps across units */
 	bool keep;			/* its workers, for the row's next */
 	__u64 started_ns;
 };
@@ -52,7 +56,27 @@ void detach_all(const struct bench_family *fam,
 
 /* ---- bench_sample.c: one sample of a session ---- */
 
-void free_sample_bufs(void);
+/* one set per arm of a unit: a row's sample and its base's live together */
+struct sample_bufs {
+	void *res, *hits, *skips, *window;
+	size_t res_nr, hits_nr, skips_nr, window_nr;
+};
+
+/*
+ * One pass of the sampler over the rows (the run's, --prog-stats',
+ * --profile's), what it keeps from one sample to the next, zeroed to
+ * start: the samples' buffers, one per place of a unit's samples, grown
+ * only, so that no sample allocates in a run; the kernel threads the
+ * wait for quiet watches; the run's progress line. The passer's, passed
+ * in each session; sampler_pass_end() frees it.
+ */
+struct sampler_pass {
+	struct sample_bufs bufs[SAMPLE_PLACES];
+	struct kthread_set quiet;
+	struct progress_line line;
+};
+
+void sampler_pass_end(struct sampler_pass *pass);
 __u64 sample_wall(const struct sample *s);
 void row_sample_run(const struct bench_family *fam,
 		    struct session *sess, __u64 count,

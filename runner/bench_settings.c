@@ -6,10 +6,10 @@
  * The unit tests, which link no main, give their own.
  *
  * Global because the parser fills it, a family's option callback too
- * (bench_count_arg()); main() then passes it down as @rs. Read directly
- * only by the test build's faults in forked workers and family helper
- * processes (bench_workers.c, maps/consumer.c, maps/memory.c), which
- * nothing passes settings to.
+ * (bench_count_arg()), and the test build's faults are read in forked
+ * workers (bench_workers.c), whose pools the families start too, through
+ * pool_start(), which takes no settings; main() passes it down as @rs.
+ * Main cannot own it while a worker has no other way to its fault.
  */
 #include "bench_cmdline.h"
 

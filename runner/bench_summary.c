@@ -13,6 +13,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
+#include "bench_kernel.h"
 #include "bench_report.h"
 #include "bench_row.h"
 #include "bench_table.h"
@@ -164,17 +165,20 @@ void print_table(struct table *t, bool verbose)
 	}
 }
 
+/* one string the families print as it is (bench.h): asked once, kept */
 const char *libbpf_version_text(void)
 {
-	/* one string the families print as they are (bench.h): no buffer */
-	static char text[48];
+	char *text = probe_cache.libbpf_version;
+	size_t len = sizeof(probe_cache.libbpf_version);
 	unsigned int major = libbpf_major_version();
 	unsigned int minor = libbpf_minor_version();
 
+	if (text[0])
+		return text;
 	if (major == LIBBPF_MAJOR_VERSION && minor == LIBBPF_MINOR_VERSION)
-		snprintf(text, sizeof(text), "%u.%u", major, minor);
+		snprintf(text, len, "%u.%u", major, minor);
 	else
-		snprintf(text, sizeof(text), "%u.%u (built against %u.%u)",
+		snprintf(text, len, "%u.%u (built against %u.%u)",
 			 major, minor, LIBBPF_MAJOR_VERSION,
 			 LIBBPF_MINOR_VERSION);
 	return text;

@@ -36,7 +36,26 @@ bool pool_well(struct worker_pool *pool);
  * they never did.
  */
 #define SETTLE_MAX_NS		250000000ull
-__u64 settle(const struct cpu_list *cpus);
+
+struct kthread;
+
+/*
+ * The kernel threads settle() watches, with their open schedstat files:
+ * the caller's, kept from one wait to the next (rescanned now and then),
+ * zeroed to start; settle_release() closes and frees it
+ */
+struct kthread_set {
+	int nr, cap;
+	struct kthread *k;
+	/* every pid looked at since the last full scan, ascending */
+	pid_t *seen;
+	int nr_seen, cap_seen;
+	cpu_set_t cpus;		/* the workers' CPUs it was made for */
+	__u64 scanned_ns;
+};
+
+__u64 settle(struct kthread_set *ks, const struct cpu_list *cpus);
+void settle_release(struct kthread_set *ks);
 /*
  * Whether a kernel thread allowed on @allowed matters to workers on
  * @workers: it may run there; *@bound when it runs nowhere else
