@@ -830,7 +830,8 @@ struct json_t;
  *	for any other task, counted apart: only shown. May be NULL (the
  *	programs do not run for other tasks, or count them elsewhere).
  * @collect: called per sample after its run (and after @detach unless
- *	the links stay): each program's hits on each possible CPU since
+ *	the links stay, or a disturbed sample stays attached for its try
+ *	again): each program's hits on each possible CPU since
  *	@attach or the last @collect into sample_hits(). Required. 0;
  *	non-zero leaves the sample unverified and says why in s->out.
  * @verify: checks of the family's own, after the runner's per-CPU check

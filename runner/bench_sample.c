@@ -154,6 +154,15 @@ static __u64 phase_run(struct bench_row *row, const struct sample *s,
 	return now;
 }
 
+/* would sample_judge_disturbed() say so, from the workers' own report? */
+static bool workers_disturbed(const struct sample *s)
+{
+	struct sample probe = *s;
+
+	sample_judge_disturbed(&probe);
+	return probe.out.status == ST_DISTURBED;
+}
+
 /*
  * One sample of the session's row, attached for it unless it stays so:
  * the timed run, then the counts, verified per CPU inside the workers'
@@ -188,7 +197,15 @@ void row_sample_run(const struct bench_family *fam,
 	phase_add(row, PHASE_READS, t);
 	if (err)
 		return;
-	if (last && !row_stays_attached(row))
+	/*
+	 * A disturbed sample stays attached for its try again, as a unit's
+	 * row samples do (each judged by what was added in it alone):
+	 * attaching anew right after a detach waits for an RCU grace period
+	 * (a tracepoint's 1-0-1 transition, synchronize_rcu() under
+	 * tracepoint_add_func(): 10-20 ms on a 2-CPU VM, where a third of
+	 * map_perf_test's attaches came so)
+	 */
+	if (last && !row_stays_attached(row) && !workers_disturbed(s))
 		session_detach(fam, sess);
 	t = now_ns();
 	sample_measure(s);

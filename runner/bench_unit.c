@@ -259,10 +259,11 @@ static bool sample_again(struct session *sess, const struct sample *s,
 }
 
 /*
- * A base sample of the unit (@base) or a row sample, whose last detaches
- * (a try again attaches anew): SAMPLE_TRIES tries at most, each after
- * the first when sample_again() says so, counted in the unit's retries
- * and their time
+ * A base sample of the unit (@base) or a row sample: SAMPLE_TRIES tries
+ * at most, each after the first when sample_again() says so, counted in
+ * the unit's retries and their time. The unit's @last row sample
+ * detaches after its run, but a disturbed one, whose next try comes at
+ * once (row_sample_run()): once its tries are done.
  */
 static void sample_tries(const struct bench_family *fam, struct session *sess,
 			 __u64 count, struct unit *u, struct sample *s,
@@ -275,7 +276,7 @@ static void sample_tries(const struct bench_family *fam, struct session *sess,
 	for (tries = 0; tries < SAMPLE_TRIES; tries++) {
 		if (tries) {
 			if (!sample_again(sess, s, u))
-				return;
+				break;
 			++*retries;
 		}
 		start = now_ns();
@@ -286,6 +287,8 @@ static void sample_tries(const struct bench_family *fam, struct session *sess,
 		if (tries)
 			u->retry_ns += now_ns() - start;
 	}
+	if (!base && last && !row_stays_attached(sess->row))
+		session_detach(fam, sess);
 }
 
 /* B R... B: a sample that fails ends the unit at once */
@@ -328,6 +331,9 @@ static void plain_unit_run(const struct bench_family *fam,
 
 	memset(u, 0, sizeof(*u));
 	row_sample_run(fam, sess, count, &u->row[0], 1, true);
+	/* a disturbed sample stayed attached for a try again: none here */
+	if (!row_stays_attached(sess->row))
+		session_detach(fam, sess);
 	u->nr_row = 1;
 	u->out = u->row[0].out;
 	if (u->out.status == ST_OK)
