@@ -54,6 +54,12 @@ static void profiled_sample(const struct bench_family *fam,
 	ok = s.out.status == ST_OK;
 	profiler_stop(p, prof, arm, sess->pool->pid, sess->pool->nr,
 		      sess->row->cpus, ok);
+	/*
+	 * a disturbed row sample stays attached for a try again
+	 * (row_sample_run()); the next sample here is the base's
+	 */
+	if (arm != ARM_BASE && !row_stays_attached(sess->row))
+		session_detach(fam, sess);
 	if (!ok) {
 		prof->dropped++;
 		prof->last_dropped = s.out;
