@@ -287,8 +287,9 @@ m_cgroup() {
 }
 # m_cgroup_remove DIR: thawed, emptied (into its parent), removed
 m_cgroup_remove() {
-	echo 0 >"$1/cgroup.freeze" 2>/dev/null
-	echo THAWED >"$1/freezer.state" 2>/dev/null
+	# (a hierarchy has one of the two files, or neither: no word of that)
+	[ ! -f "$1/cgroup.freeze" ] || echo 0 >"$1/cgroup.freeze"
+	[ ! -f "$1/freezer.state" ] || echo THAWED >"$1/freezer.state"
 	cgroup_remove "$1"
 }
 
