@@ -86,7 +86,7 @@ map-hits-none|maps/verify.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|
 map-hits-kept|maps/verify.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh:faults|wrong-key: lru_hash_lookup raw_tp failed
 map-ops-counted|maps/verify.c:verify|else if (c->ops != c->calls * r->test->ops)|else if (0)|test_map_perf.sh:faults|short-ops: hash_prealloc raw_tp failed
 map-counts-since|map_perf_test_user.c:collect|take_since(\&v[cpu], \&r->taken[cpu]);|;|test_map_perf.sh:units|several samples a unit: each row ran, its hits its loops' alone
-map-taken-reset|map_perf_test_user.c:attach_row|memset(r->taken, 0, sizeof(*r->taken) * nr_cpus_possible());|;|test_map_perf.sh:units|several samples a unit: each row ran, its hits its loops' alone
+map-taken-reset|map_perf_test_user.c:attach_row|memset(r->taken, 0, sizeof(*r->taken) * nr_cpus_possible());|;|test_report.sh|map pace-change: each row disturbed, its units tried again in one session
 map-consumer-per-sample|take_consumer|if (!consumer_running(r->consumer))|if (1)|test_map_perf.sh:units|several samples a unit: ringbuf_reserve ran, its records its events'
 map-totals-by-place|map_perf_test_user.c:count|*l = \&r->last[s->place];|*l = \&r->last[1];|test_map_perf.sh:units|several samples a unit: the map operations are the events'
 repeat-one-a-session|session_units|if (rs->repeat)|if (0)|test_report.sh|-r 3, no base, attached through its units: 3 rounds, 3 observations
@@ -327,6 +327,8 @@ killed=0
 survived=0
 invalid=0
 total=0
+# named again at the end: a log's tail says which
+missed=
 declare -A bad
 # read without -r: \| and \& in the table are a | and an & in the code
 while IFS='|' read name func old new test check; do
@@ -338,12 +340,14 @@ while IFS='|' read name func old new test check; do
 	if ! err=$(applies "$func" "$old" "$new" 2>&1); then
 		echo "INVALID  $name: does not apply: $err"
 		bad[$name]=1
+		missed="$missed $name"
 		invalid=$((invalid + 1))
 	fi
 done <<<"$MUTATIONS"
 for n in "$@"; do
 	grep -q "^$n|" <<<"$MUTATIONS" && continue
 	echo "INVALID  $n: no such mutation"
+	missed="$missed $n"
 	invalid=$((invalid + 1))
 	total=$((total + 1))
 done
@@ -396,11 +400,13 @@ while IFS='|' read name func old new test check; do
 	case ${baseline["$test|$check"]} in
 	"ok - # SKIP"*)
 		echo "INVALID  $name: '$check' skips on the tree as it is: ${baseline["$test|$check"]}"
+		missed="$missed $name"
 		invalid=$((invalid + 1))
 		continue ;;
 	"ok - "*) ;;
 	*)
 		echo "INVALID  $name: '$check' does not pass on the tree as it is: ${baseline["$test|$check"]:-never reported}"
+		missed="$missed $name"
 		invalid=$((invalid + 1))
 		continue ;;
 	esac
@@ -408,12 +414,14 @@ while IFS='|' read name func old new test check; do
 	cp -a "$base" "$dir"
 	if ! err=$(mutate "$dir" "$func" "$old" "$new" 2>&1); then
 		echo "INVALID  $name: does not apply: $err"
+		missed="$missed $name"
 		invalid=$((invalid + 1))
 		rm -rf "$dir"
 		continue
 	fi
 	if ! make -C "$dir" -s -j2 all testing >/dev/null 2>&1; then
 		echo "INVALID  $name: the mutant does not build"
+		missed="$missed $name"
 		invalid=$((invalid + 1))
 		rm -rf "$dir"
 		continue
@@ -426,10 +434,11 @@ while IFS='|' read name func old new test check; do
 		killed=$((killed + 1)) ;;
 	*)
 		echo "SURVIVED $name ($(($(date +%s) - t0)) s): ${line:-'$check' never reported}"
+		missed="$missed $name"
 		survived=$((survived + 1)) ;;
 	esac
 done <<<"$MUTATIONS"
 msg="mutation check: $killed of $total mutants killed, in $(($(date +%s) - start)) s"
-[ "$killed" -eq "$total" ] || msg="$msg ($survived survived, $invalid invalid)"
+[ "$killed" -eq "$total" ] || msg="$msg ($survived survived, $invalid invalid:$missed)"
 echo "$msg"
 [ "$killed" -eq "$total" ]

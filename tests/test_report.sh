@@ -97,6 +97,12 @@ BENCH_TEST_FAULT=pace-change BIN=chrt run_json pace -f 1 "$TESTING/test_overhead
 jexpect "pace-change: raw_tp disturbed, its units run again, the two paces said, no figure ($(jget "$T_TMP/pace.json" '(lambda r: "%s: %s, %s units disturbed" % (r["status"], r["reason"], r["disturbed_units"]))(row("raw_tp", "task_rename"))'))" "$T_TMP/pace.json" \
 	'(lambda r: r["status"] == "disturbed" and ("pace changed within a unit" in r["reason"] or r["disturbed_units"] > 10) and r["disturbed_units"] >= 2 and nofig(r))(row("raw_tp", "task_rename"))'
 expect "pace-change: exit 3, a disturbed row (rc=$RC)" test "$RC" -eq 3
+# map_perf_test's units run again in the same session: each try
+# attaches anew to the same loaded programs, whose counts it must read
+# from zero again, not from the last try's (a failed row, not disturbed)
+BENCH_TEST_FAULT=pace-change BIN=chrt run_json mpace -f 1 "$TESTING/map_perf_test" -c 1 -n 500 -r 2 -a raw_tp -t hash_lookup,array_lookup
+jexpect "map pace-change: each row disturbed, its units tried again in one session, none failed ($(jget "$T_TMP/mpace.json" '[(r["status"], r["reason"], r["sessions"], r["attempts"]) for r in R if r["name"] != "base"]'))" "$T_TMP/mpace.json" \
+	'len([r for r in R if r["name"] != "base"]) == 2 and all(r["status"] == "disturbed" and r["attempts"] > r["sessions"] and nofig(r) for r in R if r["name"] != "base")'
 jexpect "no fault: no unit of raw_tp disturbed by its pace" "$T_TMP/units.json" \
 	'not any("pace" in (r["reason"] or "") for r in R)'
 
