@@ -181,17 +181,25 @@ int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
 void print_help_item(FILE *f, const char *head, const char *help);
 
 /*
+ * The command line being parsed: the runner's, handed to a family's
+ * parse_args(), which passes it on to the calls below and reads nothing
+ * of it
+ */
+struct cmdline;
+
+/*
  * Positional arguments that stand for -c and -n: each may be given one
  * way only. -1 after one line on stderr. For a family's parse_args().
  */
-int bench_cpus_arg(const char *s, const char *what);
-int bench_count_arg(const char *s, __u64 max, const char *what);
+int bench_cpus_arg(struct cmdline *cl, const char *s, const char *what);
+int bench_count_arg(struct cmdline *cl, const char *s, __u64 max,
+		    const char *what);
 /*
  * A positional argument, named @what, that stands for the option @key:
  * it applies where that option does (the ways are checked after
  * parse_args()). For a family's parse_args().
  */
-void bench_positional_as(int key, const char *what);
+void bench_positional_as(struct cmdline *cl, int key, const char *what);
 
 /*
  * ---- what the kernel allows, for a family's probes: bench_kconfig.c,
@@ -759,8 +767,9 @@ struct json_t;
  *	has any. May store into the family's own state only. 0; -2 for a
  *	bad value (the runner says so); -1 after one line on stderr.
  * @parse_args: called once, after every option, with the positional
- *	arguments (@argc may be 0). Required. May call bench_cpus_arg()
- *	and bench_count_arg(). 0, or -1 after one line on stderr.
+ *	arguments (@argc may be 0). Required. May call bench_cpus_arg(),
+ *	bench_count_arg() and bench_positional_as(), passing them @cl, the
+ *	command line being parsed. 0, or -1 after one line on stderr.
  * @usage_tables: called by --help, after the options: the family's
  *	tables (modes, tests, bits) to @f. Required.
  *
@@ -875,7 +884,7 @@ struct bench_family {
 
 	/* the command line, before anything runs */
 	int (*parse_option)(int key, const char *arg);
-	int (*parse_args)(int argc, char **argv);
+	int (*parse_args)(struct cmdline *cl, int argc, char **argv);
 	void (*usage_tables)(FILE *f);
 
 	/* the rows: which a run measures, and --list */

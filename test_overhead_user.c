@@ -212,7 +212,7 @@ static bool any_row_selected(void)
 	return false;
 }
 
-static int parse_args(int argc, char **argv)
+static int parse_args(struct cmdline *cl, int argc, char **argv)
 {
 	__u64 unknown;
 
@@ -236,7 +236,7 @@ static int parse_args(int argc, char **argv)
 		pr_err("nothing selected: test_flags, -m and -e leave no row");
 		return -1;
 	}
-	return argc > 1 ? bench_cpus_arg(argv[1], "num_cpu") : 0;
+	return argc > 1 ? bench_cpus_arg(cl, argv[1], "num_cpu") : 0;
 }
 
 /*

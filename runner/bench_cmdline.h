@@ -20,7 +20,9 @@ struct given;
 
 /*
  * What the command line says beyond bench_rs: main's, filled by
- * parse_options(), passed to check_options() and select_cpus()
+ * parse_options(), passed to check_options() and select_cpus(), and by
+ * check_options() to the family's parse_args(), which hands it to
+ * bench_cpus_arg(), bench_count_arg() and bench_positional_as()
  */
 struct cmdline {
 	/* --compare, --fail-on-regression, --ignore-param, --threshold */
