@@ -337,6 +337,7 @@ struct hit_window {
 };
 
 struct pool_go;
+struct run_settings;
 
 struct worker_pool {
 	int nr;
@@ -358,10 +359,12 @@ struct worker_pool {
  * Forks one worker per CPU, pinned, with each of @triggers set up,
  * waiting for a go. In each run each makes the run's count of events of
  * the run's trigger, or runs @duration_ns when not 0, and reads the hit
- * slots of @win (NULL: none) around its loop. On failure, with @out
+ * slots of @win (NULL: none) around its loop. The workers obey @rs's
+ * test fault (run_fault()), in their copy of it. On failure, with @out
  * saying why, nothing is left running.
  */
-int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+int pool_start(struct worker_pool *pool, const struct run_settings *rs,
+	       const struct cpu_list *cpus,
 	       const struct trigger *const *triggers, int nr_triggers,
 	       __u64 duration_ns, const struct hit_window *win,
 	       struct outcome *out);

@@ -193,7 +193,8 @@ static struct outcome fib_calibration;
 /* lookups in the loop beyond a whole number per datagram: interrupts' */
 #define FIB_SLACK	5
 
-static int fib_calibrate_once(const struct overhead_event *ev,
+static int fib_calibrate_once(const struct run_settings *rs,
+			      const struct overhead_event *ev,
 			      const struct cpu_list *cpus,
 			      struct test_overhead_raw_tp_kern *skel,
 			      const struct overhead_config *cfg,
@@ -213,7 +214,7 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	__u64 skipped = 0;
 	int err;
 
-	err = pool_start(&pool, &one, &trig, 1, 0, &win, out);
+	err = pool_start(&pool, rs, &one, &trig, 1, 0, &win, out);
 	if (err)
 		return err;
 	slots_reset(skel->bss->slots, cfg, pool.cpu, pool.pid, pool.nr);
@@ -267,7 +268,8 @@ int count_fib_lookups(const struct run_settings *rs,
 			  skel->progs.raw_tp_count,
 			  &ev->target, &name, out);
 	for (i = 0; !err && i < 3; i++) {
-		err = fib_calibrate_once(ev, cpus, skel, &cfg, name, &n, out);
+		err = fib_calibrate_once(rs, ev, cpus, skel, &cfg, name, &n,
+					 out);
 		if (!err && n < least)
 			least = n;
 	}

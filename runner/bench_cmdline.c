@@ -75,7 +75,7 @@ int bench_count_arg(struct cmdline *cl, const char *s, __u64 max,
 		pr_err("give the count once: %s or -n", what);
 		return -1;
 	}
-	if (parse_u64(s, 1, max, &bench_rs.count)) {
+	if (parse_u64(s, 1, max, &cl->rs->count)) {
 		pr_err("bad %s '%s': 1 to %llu", what, printable(s), max);
 		return -1;
 	}
@@ -103,7 +103,7 @@ void bench_positional_as(struct cmdline *cl, int key, const char *what)
 static int parse_common(struct cmdline *cl, int c, const char *arg,
 			int argc, char **argv)
 {
-	struct run_settings *rs = &bench_rs;
+	struct run_settings *rs = cl->rs;
 	double budget;
 	__u64 n;
 	int err = 0;
@@ -194,20 +194,22 @@ static int parse_common(struct cmdline *cl, int c, const char *arg,
 	return err ? -2 : 0;
 }
 
-int parse_options(const struct bench_family *fam, struct cmdline *cl,
-		  int argc, char **argv)
+int parse_options(const struct bench_family *fam, struct run_settings *rs,
+		  struct cmdline *cl, int argc, char **argv)
 {
-	struct run_settings *rs = &bench_rs;
 	struct option *longopts;
 	char shortopts[128], name[64];
 	int c, ret = 0;
 
-	rs->min_units = DEFAULT_MIN_UNITS;
-	rs->max_units = DEFAULT_MAX_UNITS;
-	rs->precision = DEFAULT_PRECISION;
-	rs->row_budget_ns = DEFAULT_ROW_BUDGET * 1e9;
-	rs->lock_wait = DEFAULT_LOCK_WAIT;
+	*rs = (struct run_settings){
+		.min_units = DEFAULT_MIN_UNITS,
+		.max_units = DEFAULT_MAX_UNITS,
+		.precision = DEFAULT_PRECISION,
+		.row_budget_ns = DEFAULT_ROW_BUDGET * 1e9,
+		.lock_wait = DEFAULT_LOCK_WAIT,
+	};
 	*cl = (struct cmdline){
+		.rs = rs,
 		.compare = {
 			.fail_on_regression = -1,
 			.threshold_pct = COMPARE_THRESHOLD_PCT,
@@ -269,7 +271,7 @@ static enum bench_way selected_way(const struct cmdline *cl)
 
 	if (cl->compare.nr_files[SIDE_A])
 		return WAY_COMPARE;
-	if (bench_rs.list)
+	if (cl->rs->list)
 		return own ? WAY_LIST_OWN : WAY_LIST;
 	return own ? WAY_OWN : WAY_RUN;
 }
@@ -278,7 +280,7 @@ static enum bench_way selected_way(const struct cmdline *cl)
 int check_options(const struct bench_family *fam, struct cmdline *cl,
 		  int argc, char **argv)
 {
-	struct run_settings *rs = &bench_rs;
+	struct run_settings *rs = cl->rs;
 	struct compare_args *cmp = &cl->compare;
 	int options = cl->nr_given;
 	enum bench_way way;
@@ -324,7 +326,7 @@ int check_options(const struct bench_family *fam, struct cmdline *cl,
 	return check_ways(fam, way, cl->given + options, cl->nr_given - options);
 }
 
-int select_cpus(const struct cmdline *cl)
+int select_cpus(struct cmdline *cl)
 {
 	struct cpu_list usable = {};
 	int err;
@@ -336,10 +338,10 @@ int select_cpus(const struct cmdline *cl)
 		return 1;
 	}
 	if (!cl->cpus_arg) {
-		bench_rs.cpus = usable;
+		cl->rs->cpus = usable;
 		return 0;
 	}
-	err = parse_cpus(cl->cpus_arg, &usable, &bench_rs.cpus);
+	err = parse_cpus(cl->cpus_arg, &usable, &cl->rs->cpus);
 	if (err) {
 		char list[1024];
 
