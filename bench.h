@@ -630,11 +630,19 @@ static inline __u64 *sample_hits(struct sample *s, int counter)
 	return s->hits + (size_t)counter * s->nr_cpus;
 }
 
+struct attach_refusals;
+
 /* the rows of a run, in the order setup() added them */
 struct bench_rows {
 	struct bench_row *row;
 	int nr;
 	int cap;
+	/*
+	 * The runner's: the kinds the kernel refuses whatever the target,
+	 * found by one row and said by the later ones (attach_refused()).
+	 * Made with the first row; each row's state points at it.
+	 */
+	struct attach_refusals *refused;
 };
 
 /*

@@ -348,7 +348,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 		return -E2BIG;
 	}
 	/* a refusal an earlier row found holds here: nothing to load */
-	if (r->method && attach_refused(r->method->kind, out))
+	if (r->method && attach_refused(row, r->method->kind, out))
 		return -EOPNOTSUPP;
 	r->pc = calloc(nr_cpus_possible(), sizeof(*r->pc));
 	r->taken = calloc(nr_cpus_possible(), sizeof(*r->taken));
@@ -362,7 +362,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 			close_sys(r);
 		return err;
 	}
-	err = open_test(rs, r, out);
+	err = open_test(rs, row, r, out);
 	if (!err)
 		err = fill_map(rs, r, out);
 	if (!err && has_consumer(r->test))
@@ -421,7 +421,7 @@ static int attach_row(struct bench_row *row,
 	if (r->consumer &&
 	    consumer_start(r->consumer, r->set.consumer_cpu, out))
 		return -1;
-	r->link = attach_link(r->method->kind, r->prog, &r->test->target,
+	r->link = attach_link(row, r->method->kind, r->prog, &r->test->target,
 			      r->hooked, out);
 	return r->link ? 0 : -ENOENT;
 }

@@ -1153,7 +1153,7 @@ static void test_excused_line(void)
 		{ .hits_per_event = 1, .state = &st[1] },
 		{ .hits_per_event = 2, .state = &st[2] },
 	};
-	struct bench_rows rows = { row, 3, 3 };
+	struct bench_rows rows = { .row = row, .nr = 3, .cap = 3 };
 	char line[256];
 
 	excused_line(&rows, line, sizeof(line));
