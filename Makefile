@@ -128,7 +128,7 @@ RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
 	  compare_text.c compare_pool.c compare_print.c compare_json.c \
 	  bench_verify.c bench_util.c bench_profile_clock.c \
 	  bench_profile_ksyms.c bench_profile_report.c bench_output.c \
-	  bench_json.c bench_row.c bench_skips.c bench_settings.c)
+	  bench_json.c bench_row.c bench_skips.c)
 HEADERS := $(wildcard *.h runner/*.h overhead/*.h)
 # test_overhead's parts, one job per file (overhead/)
 test_overhead_SRCS := $(wildcard overhead/*.c)

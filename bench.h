@@ -181,17 +181,25 @@ int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
 void print_help_item(FILE *f, const char *head, const char *help);
 
 /*
+ * The command line being parsed: the runner's, handed to a family's
+ * parse_args(), which passes it on to the calls below and reads nothing
+ * of it
+ */
+struct cmdline;
+
+/*
  * Positional arguments that stand for -c and -n: each may be given one
  * way only. -1 after one line on stderr. For a family's parse_args().
  */
-int bench_cpus_arg(const char *s, const char *what);
-int bench_count_arg(const char *s, __u64 max, const char *what);
+int bench_cpus_arg(struct cmdline *cl, const char *s, const char *what);
+int bench_count_arg(struct cmdline *cl, const char *s, __u64 max,
+		    const char *what);
 /*
  * A positional argument, named @what, that stands for the option @key:
  * it applies where that option does (the ways are checked after
  * parse_args()). For a family's parse_args().
  */
-void bench_positional_as(int key, const char *what);
+void bench_positional_as(struct cmdline *cl, int key, const char *what);
 
 /*
  * ---- what the kernel allows, for a family's probes: bench_kconfig.c,
@@ -329,6 +337,7 @@ struct hit_window {
 };
 
 struct pool_go;
+struct run_settings;
 
 struct worker_pool {
 	int nr;
@@ -350,10 +359,12 @@ struct worker_pool {
  * Forks one worker per CPU, pinned, with each of @triggers set up,
  * waiting for a go. In each run each makes the run's count of events of
  * the run's trigger, or runs @duration_ns when not 0, and reads the hit
- * slots of @win (NULL: none) around its loop. On failure, with @out
+ * slots of @win (NULL: none) around its loop. The workers obey @rs's
+ * test fault (run_fault()), in their copy of it. On failure, with @out
  * saying why, nothing is left running.
  */
-int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+int pool_start(struct worker_pool *pool, const struct run_settings *rs,
+	       const struct cpu_list *cpus,
 	       const struct trigger *const *triggers, int nr_triggers,
 	       __u64 duration_ns, const struct hit_window *win,
 	       struct outcome *out);
@@ -619,11 +630,19 @@ static inline __u64 *sample_hits(struct sample *s, int counter)
 	return s->hits + (size_t)counter * s->nr_cpus;
 }
 
+struct attach_refusals;
+
 /* the rows of a run, in the order setup() added them */
 struct bench_rows {
 	struct bench_row *row;
 	int nr;
 	int cap;
+	/*
+	 * The runner's: the kinds the kernel refuses whatever the target,
+	 * found by one row and said by the later ones (attach_refused()).
+	 * Made with the first row; each row's state points at it.
+	 */
+	struct attach_refusals *refused;
 };
 
 /*
@@ -759,8 +778,9 @@ struct json_t;
  *	has any. May store into the family's own state only. 0; -2 for a
  *	bad value (the runner says so); -1 after one line on stderr.
  * @parse_args: called once, after every option, with the positional
- *	arguments (@argc may be 0). Required. May call bench_cpus_arg()
- *	and bench_count_arg(). 0, or -1 after one line on stderr.
+ *	arguments (@argc may be 0). Required. May call bench_cpus_arg(),
+ *	bench_count_arg() and bench_positional_as(), passing them @cl, the
+ *	command line being parsed. 0, or -1 after one line on stderr.
  * @usage_tables: called by --help, after the options: the family's
  *	tables (modes, tests, bits) to @f. Required.
  *
@@ -875,7 +895,7 @@ struct bench_family {
 
 	/* the command line, before anything runs */
 	int (*parse_option)(int key, const char *arg);
-	int (*parse_args)(int argc, char **argv);
+	int (*parse_args)(struct cmdline *cl, int argc, char **argv);
 	void (*usage_tables)(FILE *f);
 
 	/* the rows: which a run measures, and --list */

@@ -161,7 +161,7 @@ static int parse_option(int key, const char *arg)
 }
 
 /* the positional arguments, upstream's order; each given once */
-static int parse_args(int argc, char **argv)
+static int parse_args(struct cmdline *cl, int argc, char **argv)
 {
 	int t;
 
@@ -179,12 +179,12 @@ static int parse_args(int argc, char **argv)
 		       opt.flags, opt.flags & ~((1ull << NR_TESTS) - 1));
 		return -1;
 	}
-	if ((argc > 1 && bench_cpus_arg(argv[1], "nr_cpus")) ||
+	if ((argc > 1 && bench_cpus_arg(cl, argv[1], "nr_cpus")) ||
 	    (argc > 2 && parse_entries(argv[2], "num_map_entries", false)) ||
-	    (argc > 3 && bench_count_arg(argv[3], MAX_COUNT, "max_cnt")))
+	    (argc > 3 && bench_count_arg(cl, argv[3], MAX_COUNT, "max_cnt")))
 		return -1;
 	if (argc > 2)
-		bench_positional_as('E', "num_map_entries");
+		bench_positional_as(cl, 'E', "num_map_entries");
 	/* the options' ways are the runner's table; test_flags are tests */
 	if (opt.memory && opt.flags) {
 		pr_err("test_flags do not apply to --memory, only to a run and --list");
@@ -348,7 +348,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 		return -E2BIG;
 	}
 	/* a refusal an earlier row found holds here: nothing to load */
-	if (r->method && attach_refused(r->method->kind, out))
+	if (r->method && attach_refused(row, r->method->kind, out))
 		return -EOPNOTSUPP;
 	r->pc = calloc(nr_cpus_possible(), sizeof(*r->pc));
 	r->taken = calloc(nr_cpus_possible(), sizeof(*r->taken));
@@ -362,7 +362,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 			close_sys(r);
 		return err;
 	}
-	err = open_test(rs, r, out);
+	err = open_test(rs, row, r, out);
 	if (!err)
 		err = fill_map(rs, r, out);
 	if (!err && has_consumer(r->test))
@@ -421,7 +421,7 @@ static int attach_row(struct bench_row *row,
 	if (r->consumer &&
 	    consumer_start(r->consumer, r->set.consumer_cpu, out))
 		return -1;
-	r->link = attach_link(r->method->kind, r->prog, &r->test->target,
+	r->link = attach_link(row, r->method->kind, r->prog, &r->test->target,
 			      r->hooked, out);
 	return r->link ? 0 : -ENOENT;
 }

@@ -212,7 +212,7 @@ static bool any_row_selected(void)
 	return false;
 }
 
-static int parse_args(int argc, char **argv)
+static int parse_args(struct cmdline *cl, int argc, char **argv)
 {
 	__u64 unknown;
 
@@ -236,7 +236,7 @@ static int parse_args(int argc, char **argv)
 		pr_err("nothing selected: test_flags, -m and -e leave no row");
 		return -1;
 	}
-	return argc > 1 ? bench_cpus_arg(argv[1], "num_cpu") : 0;
+	return argc > 1 ? bench_cpus_arg(cl, argv[1], "num_cpu") : 0;
 }
 
 /*
@@ -566,14 +566,14 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 		return -E2BIG;
 	}
 	/* a refusal an earlier row found holds here: nothing to load */
-	if (attach_refused(r->mode->kind, out))
+	if (attach_refused(row, r->mode->kind, out))
 		return -EOPNOTSUPP;
 	if (r->ev->usable && !r->ev->usable(out))
 		return -ENOENT;
 	if (r->ev->copied && !copies_ok(r->ev->copy_of, r->copy, out))
 		return -ENOENT;
 	if (r->ev->calibrated) {
-		err = count_fib_lookups(rs, r->ev, row->cpus, out);
+		err = count_fib_lookups(rs, row, r->ev, out);
 		if (err)
 			return err;
 		row->hits_per_event = fib_lookups;
@@ -624,15 +624,14 @@ static int attach_row(struct bench_row *row,
 		memset(pi->taken, 0, sizeof(pi->taken));
 		memset(pi->taken_foreign, 0, sizeof(pi->taken_foreign));
 		if (r->nr_funcs) {
-			err = r->mode->kind->attach_syms(r->mode->kind,
-							 pi->prog, r->funcs,
-							 r->nr_funcs, r->links,
-							 out);
+			err = attach_link_syms(row, r->mode->kind, pi->prog,
+					       r->funcs, r->nr_funcs, r->links,
+					       out);
 			r->nr_links = err > 0 ? err : 0;
 			return err < 0 ? err : 0;
 		}
-		pi->link = attach_link(r->mode->kind, pi->prog, &r->target,
-				       r->hooked, out);
+		pi->link = attach_link(row, r->mode->kind, pi->prog,
+				       &r->target, r->hooked, out);
 		if (pi->link)
 			continue;
 		err = -errno ?: -EINVAL;

@@ -180,9 +180,12 @@ static const char *no_core_btf(void)
 	return path[0] ? path : NULL;
 }
 
-/* opens the test's object for its method, sets it up, loads it */
-int open_test(const struct run_settings *rs, struct map_row *r,
-	      struct outcome *out)
+/*
+ * opens the test's object for its method, sets it up, loads it, for
+ * @row (NULL: -a auto's probe, before any row)
+ */
+int open_test(const struct run_settings *rs, const struct bench_row *row,
+	      struct map_row *r, struct outcome *out)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts);
 	int err;
@@ -202,8 +205,8 @@ int open_test(const struct run_settings *rs, struct map_row *r,
 		err = probe_helpers(r, out);
 	configure(rs, &r->skel->rodata->cfg, r);
 	if (!err)
-		err = attach_load(r->method->kind, r->skel->skeleton, r->prog,
-				  &r->test->target, &r->hooked, out);
+		err = attach_load(row, r->method->kind, r->skel->skeleton,
+				  r->prog, &r->test->target, &r->hooked, out);
 	/* loaded or not, the outer map has taken what it needs */
 	if (r->inner.tmpl_fd >= 0)
 		close(r->inner.tmpl_fd);

@@ -293,8 +293,8 @@ void note_skipped_sizes(void);
 
 /* ---- one row's program (maps/load.c) ---- */
 
-int open_test(const struct run_settings *rs, struct map_row *r,
-	      struct outcome *out);
+int open_test(const struct run_settings *rs, const struct bench_row *row,
+	      struct map_row *r, struct outcome *out);
 int open_consumer(const struct run_settings *rs, struct map_row *r,
 		  struct outcome *out);
 

@@ -39,7 +39,7 @@ int pick_method(const struct run_settings *rs, struct outcome *none)
 		memset(&out, 0, sizeof(out));
 		r.test = &tests[ARRAY_LOOKUP];
 		r.method = &methods[m];
-		err = open_test(rs, &r, &out);
+		err = open_test(rs, NULL, &r, &out);
 		map_perf_test_kern__destroy(r.skel);
 		if (!err) {
 			/* a line each, that a terminal need not wrap */

@@ -193,14 +193,15 @@ static struct outcome fib_calibration;
 /* lookups in the loop beyond a whole number per datagram: interrupts' */
 #define FIB_SLACK	5
 
-static int fib_calibrate_once(const struct overhead_event *ev,
-			      const struct cpu_list *cpus,
+static int fib_calibrate_once(const struct run_settings *rs,
+			      const struct bench_row *row,
+			      const struct overhead_event *ev,
 			      struct test_overhead_raw_tp_kern *skel,
 			      const struct overhead_config *cfg,
 			      const char *name, __u64 *hits,
 			      struct outcome *out)
 {
-	struct cpu_list one = { 1, cpus->cpu };
+	struct cpu_list one = { 1, row->cpus->cpu };
 	int fd = bpf_program__fd(skel->progs.raw_tp_count);
 	const volatile __u64 *slot = &skel->bss->slots[one.cpu[0]].hits;
 	struct hit_window win = { 1, &slot };
@@ -213,11 +214,11 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 	__u64 skipped = 0;
 	int err;
 
-	err = pool_start(&pool, &one, &trig, 1, 0, &win, out);
+	err = pool_start(&pool, rs, &one, &trig, 1, 0, &win, out);
 	if (err)
 		return err;
 	slots_reset(skel->bss->slots, cfg, pool.cpu, pool.pid, pool.nr);
-	link = attach_link(&kind_raw_tp, skel->progs.raw_tp_count,
+	link = attach_link(row, &kind_raw_tp, skel->progs.raw_tp_count,
 			   &ev->target, name, out);
 	if (!link) {
 		pool_stop(&pool);
@@ -237,8 +238,8 @@ static int fib_calibrate_once(const struct overhead_event *ev,
 }
 
 int count_fib_lookups(const struct run_settings *rs,
-		      const struct overhead_event *ev,
-		      const struct cpu_list *cpus, struct outcome *out)
+		      const struct bench_row *row,
+		      const struct overhead_event *ev, struct outcome *out)
 {
 	struct test_overhead_raw_tp_kern *skel;
 	struct overhead_config cfg = {};
@@ -263,11 +264,12 @@ int count_fib_lookups(const struct run_settings *rs,
 	configure(rs, &cfg, ev, 0, 1);
 	if (run_fault(rs)->kind == BENCH_FAULT_UNCOUNTED)
 		cfg.fault = FAULT_NONE;
-	err = attach_load(&kind_raw_tp, skel->skeleton,
+	err = attach_load(row, &kind_raw_tp, skel->skeleton,
 			  skel->progs.raw_tp_count,
 			  &ev->target, &name, out);
 	for (i = 0; !err && i < 3; i++) {
-		err = fib_calibrate_once(ev, cpus, skel, &cfg, name, &n, out);
+		err = fib_calibrate_once(rs, row, ev, skel, &cfg, name, &n,
+					 out);
 		if (!err && n < least)
 			least = n;
 	}

@@ -19,9 +19,12 @@ void fib_run(void *state, __u64 count);
 /* lookups one fib datagram makes, counted once per run (0: not yet) */
 extern unsigned int fib_lookups;
 
-/* how many fib_table_lookup calls one datagram makes on this kernel */
+/*
+ * How many fib_table_lookup calls one datagram makes on this kernel,
+ * counted on the first of @row's CPUs
+ */
 int count_fib_lookups(const struct run_settings *rs,
-		      const struct overhead_event *ev,
-		      const struct cpu_list *cpus, struct outcome *out);
+		      const struct bench_row *row,
+		      const struct overhead_event *ev, struct outcome *out);
 
 #endif /* __OVERHEAD_FIB_H */

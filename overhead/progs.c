@@ -94,8 +94,8 @@ int open_instance(const struct run_settings *rs, struct bench_row *row,
 	}
 	configure(rs, &pi->cfg, r->ev, i, row->nr_counters);
 	pi->prog = skel_prog(pi->skel, off);
-	return attach_load(r->mode->kind, sk->skeleton(pi->skel), pi->prog,
-			   &r->target, &r->hooked, out);
+	return attach_load(row, r->mode->kind, sk->skeleton(pi->skel),
+			   pi->prog, &r->target, &r->hooked, out);
 }
 
 /*

@@ -14,9 +14,10 @@
 static const char *kprobe_prepare(const struct attach_kind *kind,
 				  struct bpf_program *prog,
 				  const struct attach_target *t,
+				  struct attach_refusals *refused,
 				  struct outcome *out)
 {
-	if (!probes_available(kind, "kprobe", "CONFIG_KPROBES", out))
+	if (!probes_available(refused, kind, "kprobe", "CONFIG_KPROBES", out))
 		return NULL;
 	return resolve_kfunc(t, false, out);
 }
@@ -33,6 +34,7 @@ static struct bpf_link *kprobe_attach(const struct attach_kind *kind,
 static int kprobes_attach_syms(const struct attach_kind *kind,
 			       struct bpf_program *prog, const char **syms,
 			       int nr, struct bpf_link **links,
+			       struct attach_refusals *refused,
 			       struct outcome *out)
 {
 	int i, err;
@@ -79,6 +81,7 @@ const struct attach_kind kind_kretprobe = {
 static const char *kprobe_multi_prepare(const struct attach_kind *kind,
 					struct bpf_program *prog,
 					const struct attach_target *t,
+					struct attach_refusals *refused,
 					struct outcome *out)
 {
 	return resolve_kfunc(t, false, out);
@@ -106,6 +109,7 @@ static struct bpf_link *kprobe_multi_attach(const struct attach_kind *kind,
 static int multi_attach_syms(const struct attach_kind *kind,
 			     struct bpf_program *prog, const char **syms,
 			     int nr, struct bpf_link **links,
+			     struct attach_refusals *refused,
 			     struct outcome *out)
 {
 	int err;
@@ -118,7 +122,7 @@ static int multi_attach_syms(const struct attach_kind *kind,
 		outcome_set(out, ST_SKIPPED,
 			    "kernel built without CONFIG_FPROBE (%s link: EOPNOTSUPP)",
 			    kind->name);
-		refuse_kind(kind, out);
+		refuse_kind(refused, kind, out);
 	} else if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") < 0)
 		outcome_set(out, ST_SKIPPED,
 			    "%s link to %d functions: EOPNOTSUPP (it needs CONFIG_FPROBE; the kernel config is not readable here)",
@@ -175,11 +179,12 @@ static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
 static const char *kprobe_session_prepare(const struct attach_kind *kind,
 					  struct bpf_program *prog,
 					  const struct attach_target *t,
+					  struct attach_refusals *refused,
 					  struct outcome *out)
 {
 	if (!has_attach_type("BPF_TRACE_KPROBE_SESSION", "kprobe.session", out))
 		return NULL;
-	return kprobe_multi_prepare(kind, prog, t, out);
+	return kprobe_multi_prepare(kind, prog, t, refused, out);
 }
 
 const struct attach_kind kind_kprobe_session = {
@@ -201,9 +206,10 @@ static bool has_syscall(const struct attach_target *t)
 static const char *ksyscall_prepare(const struct attach_kind *kind,
 				    struct bpf_program *prog,
 				    const struct attach_target *t,
+				    struct attach_refusals *refused,
 				    struct outcome *out)
 {
-	return probes_available(kind, "kprobe", "CONFIG_KPROBES", out) ?
+	return probes_available(refused, kind, "kprobe", "CONFIG_KPROBES", out) ?
 	       t->syscall : NULL;
 }
 

@@ -156,6 +156,7 @@ out:
 static const char *lsm_prepare(const struct attach_kind *kind,
 			       struct bpf_program *prog,
 			       const struct attach_target *t,
+			       struct attach_refusals *refused,
 			       struct outcome *out)
 {
 	char hook[128];

@@ -13,49 +13,27 @@
 #include "bench_kernel.h"
 #include "bench_util.h"
 
-/* ---- the kinds the kernel refuses ---- */
+/* ---- the kinds the kernel refuses (struct attach_refusals) ---- */
 
-/*
- * Kinds this kernel refuses whatever the target: no kprobe PMU, a link
- * type its config leaves out, trampolines refused at load. The first row
- * of such a kind finds it by probing; the later ones say the same without
- * loading anything or starting workers.
- *
- * Process-wide, as what kernel_config() and kernel_btf() read is, and not
- * passed: it is what this kernel refuses, true for the whole run, and it
- * is read and written from calls that carry no runner state. A family's
- * open() asks attach_refused() and attach_load() with its run settings
- * const; its attach() has none, and reaches refuse_kind() through
- * attach_link() and a kind's attach_syms(). A state passed would add a
- * parameter to bench.h's contract in every family, for a table written
- * at most once a kind.
- */
-#define MAX_REFUSED	32
-static struct {
-	int nr;
-	struct {
-		const struct attach_kind *kind;
-		struct outcome why;
-	} e[MAX_REFUSED];
-} refused;
-
-void refuse_kind(const struct attach_kind *kind,
-		 const struct outcome *why)
+void refuse_kind(struct attach_refusals *refused,
+		 const struct attach_kind *kind, const struct outcome *why)
 {
-	if (why->status == ST_SKIPPED && refused.nr < MAX_REFUSED &&
-	    !attach_refused(kind, NULL))
-		refused.e[refused.nr++] = (typeof(refused.e[0])){ kind, *why };
+	if (refused && why->status == ST_SKIPPED &&
+	    refused->nr < MAX_REFUSED && !kind_refused(refused, kind, NULL))
+		refused->e[refused->nr++] =
+			(typeof(refused->e[0])){ kind, *why };
 }
 
-bool attach_refused(const struct attach_kind *kind, struct outcome *out)
+bool kind_refused(const struct attach_refusals *refused,
+		  const struct attach_kind *kind, struct outcome *out)
 {
 	int i;
 
-	for (i = 0; i < refused.nr; i++) {
-		if (refused.e[i].kind != kind)
+	for (i = 0; refused && i < refused->nr; i++) {
+		if (refused->e[i].kind != kind)
 			continue;
 		if (out)
-			*out = refused.e[i].why;
+			*out = refused->e[i].why;
 		return true;
 	}
 	return false;
@@ -66,9 +44,11 @@ bool attach_refused(const struct attach_kind *kind, struct outcome *out)
 /*
  * False with the reason when this kernel cannot attach probes of @pmu
  * ("kprobe", "uprobe") at all: no perf PMU of that name and no
- * <pmu>_events file. Whatever the target, so @kind is refused from then.
+ * <pmu>_events file. Whatever the target, so @kind is refused from then,
+ * in @refused.
  */
-bool probes_available(const struct attach_kind *kind, const char *pmu,
+bool probes_available(struct attach_refusals *refused,
+		      const struct attach_kind *kind, const char *pmu,
 		      const char *config, struct outcome *out)
 {
 	char path[256], events[32];
@@ -86,7 +66,7 @@ bool probes_available(const struct attach_kind *kind, const char *pmu,
 	else
 		outcome_set(out, ST_SKIPPED,
 			    "kernel has no %s PMU and no %s_events", pmu, pmu);
-	refuse_kind(kind, out);
+	refuse_kind(refused, kind, out);
 	return false;
 }
 

@@ -20,14 +20,42 @@
 	"built against libbpf " STR(LIBBPF_MAJOR_VERSION) "."		\
 	STR(LIBBPF_MINOR_VERSION) ", which lacks " api
 
-/* records that the kernel refuses @kind whatever the target, as @why says */
-void refuse_kind(const struct attach_kind *kind, const struct outcome *why);
+/*
+ * Kinds this kernel refuses whatever the target: no kprobe PMU, a link
+ * type its config leaves out, trampolines refused at load. The first row
+ * of such a kind finds it by probing; the later ones say the same without
+ * loading anything or starting workers. The run's, one for all its rows:
+ * bench_add_row() makes it, struct bench_rows owns it, and each row's
+ * state points at it, so that a family's open() and attach(), which get
+ * the row, pass it on through attach_load(), attach_link() and the
+ * kinds' prepare() and attach_syms().
+ */
+#define MAX_REFUSED	32
+struct attach_refusals {
+	int nr;
+	struct {
+		const struct attach_kind *kind;
+		struct outcome why;
+	} e[MAX_REFUSED];
+};
+
+/*
+ * Records in @refused that the kernel refuses @kind whatever the target,
+ * as @why says; NULL records nothing
+ */
+void refuse_kind(struct attach_refusals *refused,
+		 const struct attach_kind *kind, const struct outcome *why);
+/* attach_refused() of the record itself; NULL holds none */
+bool kind_refused(const struct attach_refusals *refused,
+		  const struct attach_kind *kind, struct outcome *out);
 /*
  * False with the reason when this kernel cannot attach probes of @pmu
  * ("kprobe", "uprobe") at all: no perf PMU of that name and no
- * <pmu>_events file. Whatever the target, so @kind is refused from then.
+ * <pmu>_events file. Whatever the target, so @kind is refused from then,
+ * in @refused.
  */
-bool probes_available(const struct attach_kind *kind, const char *pmu,
+bool probes_available(struct attach_refusals *refused,
+		      const struct attach_kind *kind, const char *pmu,
 		      const char *config, struct outcome *out);
 /*
  * The first of t->kfunc the kernel has: kprobes need a symbol,

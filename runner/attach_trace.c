@@ -24,6 +24,7 @@ static bool has_tracepoint(const struct attach_target *t)
 static const char *tracepoint_prepare(const struct attach_kind *kind,
 				      struct bpf_program *prog,
 				      const struct attach_target *t,
+				      struct attach_refusals *refused,
 				      struct outcome *out)
 {
 	char rel[128], path[256];
@@ -77,6 +78,7 @@ static const char *raw_tp_name(const struct attach_target *t)
 static const char *raw_tp_prepare(const struct attach_kind *kind,
 				  struct bpf_program *prog,
 				  const struct attach_target *t,
+				  struct attach_refusals *refused,
 				  struct outcome *out)
 {
 	return raw_tp_name(t);
@@ -102,6 +104,7 @@ const struct attach_kind kind_raw_tp = {
 static const char *tp_btf_prepare(const struct attach_kind *kind,
 				  struct bpf_program *prog,
 				  const struct attach_target *t,
+				  struct attach_refusals *refused,
 				  struct outcome *out)
 {
 	const char *name = raw_tp_name(t);
@@ -142,6 +145,7 @@ const struct attach_kind kind_tp_btf = {
 static const char *fentry_prepare(const struct attach_kind *kind,
 				  struct bpf_program *prog,
 				  const struct attach_target *t,
+				  struct attach_refusals *refused,
 				  struct outcome *out)
 {
 	const char *name = resolve_kfunc(t, true, out);
@@ -255,6 +259,7 @@ static bool fmod_ret_applies(const struct attach_target *t)
 static const char *fmod_ret_prepare(const struct attach_kind *kind,
 				    struct bpf_program *prog,
 				    const struct attach_target *t,
+				    struct attach_refusals *refused,
 				    struct outcome *out)
 {
 	char hook[128];

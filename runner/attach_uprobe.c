@@ -35,9 +35,10 @@ static bool self_readable(struct outcome *out)
 static const char *uprobe_prepare(const struct attach_kind *kind,
 				  struct bpf_program *prog,
 				  const struct attach_target *t,
+				  struct attach_refusals *refused,
 				  struct outcome *out)
 {
-	return probes_available(kind, "uprobe", "CONFIG_UPROBES", out) &&
+	return probes_available(refused, kind, "uprobe", "CONFIG_UPROBES", out) &&
 	       self_readable(out) ? t->ufunc : NULL;
 }
 
@@ -90,11 +91,12 @@ const struct attach_kind kind_uprobe_s = {
 static const char *uprobe_multi_prepare(const struct attach_kind *kind,
 					struct bpf_program *prog,
 					const struct attach_target *t,
+					struct attach_refusals *refused,
 					struct outcome *out)
 {
 	if (!has_attach_type("BPF_TRACE_UPROBE_MULTI", "uprobe.multi", out))
 		return NULL;
-	return uprobe_prepare(kind, prog, t, out);
+	return uprobe_prepare(kind, prog, t, refused, out);
 }
 
 #if LIBBPF_AT_LEAST(1, 3)
@@ -132,9 +134,10 @@ static bool has_usdt(const struct attach_target *t)
 static const char *usdt_prepare(const struct attach_kind *kind,
 				struct bpf_program *prog,
 				const struct attach_target *t,
+				struct attach_refusals *refused,
 				struct outcome *out)
 {
-	return probes_available(kind, "uprobe", "CONFIG_UPROBES", out) &&
+	return probes_available(refused, kind, "uprobe", "CONFIG_UPROBES", out) &&
 	       self_readable(out) ? t->usdt_name : NULL;
 }
 

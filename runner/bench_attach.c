@@ -12,6 +12,21 @@
 #include "attach_probe.h"
 #include "bench_msg.h"
 #include "bench_kernel.h"
+#include "bench_row.h"
+
+/* ---- the kinds refused, the run's ---- */
+
+/* the run's record of the kinds refused, through @row's state; NULL: none */
+static struct attach_refusals *refusals(const struct bench_row *row)
+{
+	return row && row->state ? row->state->refused : NULL;
+}
+
+bool attach_refused(const struct bench_row *row,
+		    const struct attach_kind *kind, struct outcome *out)
+{
+	return kind_refused(refusals(row), kind, out);
+}
 
 /* ---- load and attach ---- */
 
@@ -40,7 +55,8 @@ static bool verifier_says(const char *log, const char *needle, char *line,
  * A load error the kernel gives for what it cannot do is a skip; @log is
  * the verifier's of a sleepable program.
  */
-static int load_failed(const struct attach_kind *kind, int err,
+static int load_failed(struct attach_refusals *refused,
+		       const struct attach_kind *kind, int err,
 		       const char *log, struct outcome *out)
 {
 	char line[REASON_LEN];
@@ -50,7 +66,7 @@ static int load_failed(const struct attach_kind *kind, int err,
 		outcome_set(out, ST_SKIPPED,
 			    "%s refused by this kernel (EPERM at load)",
 			    kind->name);
-		refuse_kind(kind, out);
+		refuse_kind(refused, kind, out);
 	} else if (err == -EINVAL && kind->sleepable &&
 		   verifier_says(log, "sleepable", line, sizeof(line)))
 		/* e.g. "__set_task_comm is not sleepable" */
@@ -71,7 +87,8 @@ static int load_failed(const struct attach_kind *kind, int err,
 	return err;
 }
 
-static void attach_failed(const struct attach_kind *kind, const char *name,
+static void attach_failed(struct attach_refusals *refused,
+			  const struct attach_kind *kind, const char *name,
 			  int err, struct outcome *out)
 {
 	if (kind == &kind_raw_tp && err == -ENOENT)
@@ -86,7 +103,7 @@ static void attach_failed(const struct attach_kind *kind, const char *name,
 		outcome_set(out, ST_SKIPPED,
 			    "kernel built without %s (%s link: EOPNOTSUPP)",
 			    kind->link_config, kind->name);
-		refuse_kind(kind, out);
+		refuse_kind(refused, kind, out);
 	} else if (err == -EOPNOTSUPP && kind->link_config)
 		/* a kernel whose config cannot be read: the likely cause */
 		outcome_set(out, ST_SKIPPED,
@@ -112,10 +129,12 @@ static void attach_failed(const struct attach_kind *kind, const char *name,
 			    kind->name, name, strerror(-err));
 }
 
-int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
-		struct bpf_program *prog, const struct attach_target *t,
-		const char **name, struct outcome *out)
+int attach_load(const struct bench_row *row, const struct attach_kind *kind,
+		struct bpf_object_skeleton *s, struct bpf_program *prog,
+		const struct attach_target *t, const char **name,
+		struct outcome *out)
 {
+	struct attach_refusals *refused = refusals(row);
 	/* libbpf writes it in the load below alone: it need not outlive it */
 	char log[VERIFIER_LOG_LEN];
 	int err;
@@ -125,21 +144,22 @@ int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
 		outcome_set(out, ST_SKIPPED, "%s", kind->lacks);
 		return -EOPNOTSUPP;
 	}
-	if (attach_refused(kind, out))
+	if (kind_refused(refused, kind, out))
 		return -EOPNOTSUPP;
 	bpf_program__set_autoload(prog, true);
 	/* where a sleepable program may attach is the verifier's to say */
 	if (kind->sleepable)
 		bpf_program__set_log_buf(prog, log, sizeof(log));
-	*name = kind->prepare(kind, prog, t, out);
+	*name = kind->prepare(kind, prog, t, refused, out);
 	if (!*name)
 		return -ENOENT;
 	/* the skeleton's load maps its global data where the skeleton sees it */
 	err = bpf_object__load_skeleton(s);
-	return err ? load_failed(kind, err, log, out) : 0;
+	return err ? load_failed(refused, kind, err, log, out) : 0;
 }
 
-struct bpf_link *attach_link(const struct attach_kind *kind,
+struct bpf_link *attach_link(const struct bench_row *row,
+			     const struct attach_kind *kind,
 			     struct bpf_program *prog,
 			     const struct attach_target *t, const char *name,
 			     struct outcome *out)
@@ -148,8 +168,17 @@ struct bpf_link *attach_link(const struct attach_kind *kind,
 	int err = errno;
 
 	if (!link) {
-		attach_failed(kind, name, -err, out);
+		attach_failed(refusals(row), kind, name, -err, out);
 		errno = err;	/* the caller's to read, whatever was probed */
 	}
 	return link;
+}
+
+int attach_link_syms(const struct bench_row *row,
+		     const struct attach_kind *kind, struct bpf_program *prog,
+		     const char **syms, int nr, struct bpf_link **links,
+		     struct outcome *out)
+{
+	return kind->attach_syms(kind, prog, syms, nr, links, refusals(row),
+				 out);
 }

@@ -15,6 +15,7 @@ struct bpf_program;
 struct bpf_object;
 struct bpf_object_skeleton;
 struct bpf_link;
+struct attach_refusals;
 
 /* where an event can be hooked; a kind uses the fields it needs */
 struct attach_target {
@@ -63,11 +64,13 @@ struct attach_kind {
 	/*
 	 * Before load: finds what to hook, checks the kernel has it, points
 	 * @prog at it. The name hooked, or NULL with @out saying why (and
-	 * @kind refused, attach_refused(), when no target would do).
+	 * @kind recorded in @refused, the run's record of the kinds the
+	 * kernel refuses, when no target would do).
 	 */
 	const char *(*prepare)(const struct attach_kind *kind,
 			       struct bpf_program *prog,
 			       const struct attach_target *t,
+			       struct attach_refusals *refused,
 			       struct outcome *out);
 	struct bpf_link *(*attach)(const struct attach_kind *kind,
 				   struct bpf_program *prog,
@@ -76,12 +79,15 @@ struct attach_kind {
 	/*
 	 * Attaches @prog to each of @nr kernel functions, the whole set at
 	 * once where the kind can: links into @links, their number
-	 * returned, or -errno with @out saying which function failed.
-	 * NULL: the kind attaches to one function only.
+	 * returned, or -errno with @out saying which function failed (and
+	 * @kind recorded in @refused when the kernel refuses the kind).
+	 * NULL: the kind attaches to one function only. A family calls
+	 * it through attach_link_syms().
 	 */
 	int (*attach_syms)(const struct attach_kind *kind,
 			   struct bpf_program *prog, const char **syms,
-			   int nr, struct bpf_link **links, struct outcome *out);
+			   int nr, struct bpf_link **links,
+			   struct attach_refusals *refused, struct outcome *out);
 	bool retprobe;		/* on return: kretprobe, uretprobe */
 	bool trampoline;	/* a BPF trampoline: EPERM at load is a refusal */
 	bool sleepable;		/* the verifier decides where it may attach */
@@ -104,24 +110,40 @@ extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
 	kind_lsm_s, kind_uprobe_s, kind_fentry_s, kind_uprobe_multi;
 
 /*
+ * The calls below are for @row, the row the family's open() or attach()
+ * was called for: a kind the kernel refuses whatever the target is
+ * recorded for the run's rows through it, and said again for the later
+ * rows of that kind. NULL: a probe outside any row (map_perf_test's -a
+ * auto), which asks and records nothing.
+ */
+
+/*
  * Prepares @prog of skeleton @s for @kind and loads the object: the name
  * hooked in @name. On failure @out says why: skipped when the kernel
  * cannot, failed otherwise.
  */
-int attach_load(const struct attach_kind *kind, struct bpf_object_skeleton *s,
-		struct bpf_program *prog, const struct attach_target *t,
-		const char **name, struct outcome *out);
-struct bpf_link *attach_link(const struct attach_kind *kind,
+int attach_load(const struct bench_row *row, const struct attach_kind *kind,
+		struct bpf_object_skeleton *s, struct bpf_program *prog,
+		const struct attach_target *t, const char **name,
+		struct outcome *out);
+struct bpf_link *attach_link(const struct bench_row *row,
+			     const struct attach_kind *kind,
 			     struct bpf_program *prog,
 			     const struct attach_target *t, const char *name,
 			     struct outcome *out);
+/* @kind's attach_syms(), which it must have, for @row */
+int attach_link_syms(const struct bench_row *row,
+		     const struct attach_kind *kind, struct bpf_program *prog,
+		     const char **syms, int nr, struct bpf_link **links,
+		     struct outcome *out);
 /*
  * Whether the kernel was found to refuse @kind whatever the target (no
  * probe PMU, a link type its config leaves out, trampolines refused at
  * load): then @out (if not NULL) says why, as the row that found it did.
  * A family asks before it loads or starts anything for a row.
  */
-bool attach_refused(const struct attach_kind *kind, struct outcome *out);
+bool attach_refused(const struct bench_row *row,
+		    const struct attach_kind *kind, struct outcome *out);
 
 /*
  * This program's own file, for the uprobes on it and the ELF libbpf reads

@@ -57,37 +57,30 @@ static const char *option_name(const struct bench_family *fam, int key,
 	return buf;
 }
 
-/*
- * The command line being parsed: the families' callbacks call
- * bench_cpus_arg(), bench_count_arg() and bench_positional_as() (bench.h)
- * with no state of their own, so theirs is set here while parse_options()
- * and check_options() call them, and NULL otherwise.
- */
-static struct cmdline *parsing;
-
-int bench_cpus_arg(const char *s, const char *what)
+int bench_cpus_arg(struct cmdline *cl, const char *s, const char *what)
 {
-	if (parsing->cpus_arg) {
+	if (cl->cpus_arg) {
 		pr_err("give the CPUs once: %s or -c", what);
 		return -1;
 	}
-	parsing->cpus_arg = s;
-	bench_positional_as('c', what);
+	cl->cpus_arg = s;
+	bench_positional_as(cl, 'c', what);
 	return 0;
 }
 
-int bench_count_arg(const char *s, __u64 max, const char *what)
+int bench_count_arg(struct cmdline *cl, const char *s, __u64 max,
+		    const char *what)
 {
-	if (parsing->count_given) {
+	if (cl->count_given) {
 		pr_err("give the count once: %s or -n", what);
 		return -1;
 	}
-	if (parse_u64(s, 1, max, &bench_rs.count)) {
+	if (parse_u64(s, 1, max, &cl->rs->count)) {
 		pr_err("bad %s '%s': 1 to %llu", what, printable(s), max);
 		return -1;
 	}
-	parsing->count_given = true;
-	bench_positional_as('n', what);
+	cl->count_given = true;
+	bench_positional_as(cl, 'n', what);
 	return 0;
 }
 
@@ -101,25 +94,25 @@ static void add_given(struct cmdline *cl, int key, const char *as)
 						    as };
 }
 
-void bench_positional_as(int key, const char *what)
+void bench_positional_as(struct cmdline *cl, int key, const char *what)
 {
-	add_given(parsing, key, what);
+	add_given(cl, key, what);
 }
 
 
 static int parse_common(struct cmdline *cl, int c, const char *arg,
 			int argc, char **argv)
 {
-	struct run_settings *rs = &bench_rs;
+	struct run_settings *rs = cl->rs;
 	double budget;
 	__u64 n;
 	int err = 0;
 
 	switch (c) {
 	case 'c':
-		return bench_cpus_arg(arg, "num_cpu");
+		return bench_cpus_arg(cl, arg, "num_cpu");
 	case 'n':
-		return bench_count_arg(arg, 10000000000ull, "count");
+		return bench_count_arg(cl, arg, 10000000000ull, "count");
 	case 'r':
 		err = parse_u64(arg, 1, MAX_UNITS, &n);
 		rs->repeat = n;
@@ -201,20 +194,22 @@ static int parse_common(struct cmdline *cl, int c, const char *arg,
 	return err ? -2 : 0;
 }
 
-int parse_options(const struct bench_family *fam, struct cmdline *cl,
-		  int argc, char **argv)
+int parse_options(const struct bench_family *fam, struct run_settings *rs,
+		  struct cmdline *cl, int argc, char **argv)
 {
-	struct run_settings *rs = &bench_rs;
 	struct option *longopts;
 	char shortopts[128], name[64];
 	int c, ret = 0;
 
-	rs->min_units = DEFAULT_MIN_UNITS;
-	rs->max_units = DEFAULT_MAX_UNITS;
-	rs->precision = DEFAULT_PRECISION;
-	rs->row_budget_ns = DEFAULT_ROW_BUDGET * 1e9;
-	rs->lock_wait = DEFAULT_LOCK_WAIT;
+	*rs = (struct run_settings){
+		.min_units = DEFAULT_MIN_UNITS,
+		.max_units = DEFAULT_MAX_UNITS,
+		.precision = DEFAULT_PRECISION,
+		.row_budget_ns = DEFAULT_ROW_BUDGET * 1e9,
+		.lock_wait = DEFAULT_LOCK_WAIT,
+	};
 	*cl = (struct cmdline){
+		.rs = rs,
 		.compare = {
 			.fail_on_regression = -1,
 			.threshold_pct = COMPARE_THRESHOLD_PCT,
@@ -226,7 +221,6 @@ int parse_options(const struct bench_family *fam, struct cmdline *cl,
 	if (!cl->given ||
 	    getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
 		return -1;
-	parsing = cl;
 	opterr = 0;	/* one line of ours instead of getopt's */
 	while (!ret && (c = getopt_long(argc, argv, shortopts, longopts,
 					NULL)) != -1) {
@@ -255,7 +249,6 @@ int parse_options(const struct bench_family *fam, struct cmdline *cl,
 	}
 	rs->verbosity = verbosity;
 	free(longopts);
-	parsing = NULL;
 	return ret;
 }
 
@@ -278,27 +271,16 @@ static enum bench_way selected_way(const struct cmdline *cl)
 
 	if (cl->compare.nr_files[SIDE_A])
 		return WAY_COMPARE;
-	if (bench_rs.list)
+	if (cl->rs->list)
 		return own ? WAY_LIST_OWN : WAY_LIST;
 	return own ? WAY_OWN : WAY_RUN;
-}
-
-/* the family's positional arguments, which may stand for options */
-static int parse_args(struct cmdline *cl, int argc, char **argv)
-{
-	int err;
-
-	parsing = cl;
-	err = cl->fam->parse_args(argc, argv);
-	parsing = NULL;
-	return err;
 }
 
 /* options that contradict each other, or that the way of running ignores */
 int check_options(const struct bench_family *fam, struct cmdline *cl,
 		  int argc, char **argv)
 {
-	struct run_settings *rs = &bench_rs;
+	struct run_settings *rs = cl->rs;
 	struct compare_args *cmp = &cl->compare;
 	int options = cl->nr_given;
 	enum bench_way way;
@@ -338,13 +320,13 @@ int check_options(const struct bench_family *fam, struct cmdline *cl,
 		return -1;
 	}
 	/* the positional arguments, and where those that stand for options apply */
-	if (parse_args(cl, argc - optind, argv + optind))
+	if (fam->parse_args(cl, argc - optind, argv + optind))
 		return -1;
 	way = selected_way(cl);
 	return check_ways(fam, way, cl->given + options, cl->nr_given - options);
 }
 
-int select_cpus(const struct cmdline *cl)
+int select_cpus(struct cmdline *cl)
 {
 	struct cpu_list usable = {};
 	int err;
@@ -356,10 +338,10 @@ int select_cpus(const struct cmdline *cl)
 		return 1;
 	}
 	if (!cl->cpus_arg) {
-		bench_rs.cpus = usable;
+		cl->rs->cpus = usable;
 		return 0;
 	}
-	err = parse_cpus(cl->cpus_arg, &usable, &bench_rs.cpus);
+	err = parse_cpus(cl->cpus_arg, &usable, &cl->rs->cpus);
 	if (err) {
 		char list[1024];
 

@@ -13,16 +13,17 @@
 
 #define EXIT_USAGE	2
 
-/* the command line's settings (bench_settings.c), handed to the families */
-extern struct run_settings bench_rs;
-
 struct given;
 
 /*
- * What the command line says beyond bench_rs: main's, filled by
- * parse_options(), passed to check_options() and select_cpus()
+ * What the command line says beyond the run's settings: main's, filled
+ * by parse_options(), passed to check_options() and select_cpus(), and
+ * by check_options() to the family's parse_args(), which hands it to
+ * bench_cpus_arg(), bench_count_arg() and bench_positional_as()
  */
 struct cmdline {
+	/* the run's settings it fills: main's, which passes them on as @rs */
+	struct run_settings *rs;
 	/* --compare, --fail-on-regression, --ignore-param, --threshold */
 	struct compare_args compare;
 	const char *cpus_arg;		/* -c, or a positional argument */
@@ -38,11 +39,12 @@ struct cmdline {
 };
 
 /*
- * The options, the family's and the common ones, into bench_rs and @cl;
- * --help prints the usage and exits. 0, or -1 said.
+ * The options, the family's and the common ones, into @rs and @cl, which
+ * keeps @rs for the calls after it; --help prints the usage and exits.
+ * 0, or -1 said.
  */
-int parse_options(const struct bench_family *fam, struct cmdline *cl,
-		  int argc, char **argv);
+int parse_options(const struct bench_family *fam, struct run_settings *rs,
+		  struct cmdline *cl, int argc, char **argv);
 /*
  * Options that contradict each other, or that do not apply to the way
  * of running the command line selects (each option's @ways); then the
@@ -57,12 +59,12 @@ struct json_t;
  * "short": "r", "ways": [ "run", "--attach-time" ] }, ... ]
  */
 struct json_t *options_json(const struct bench_family *fam);
-/* bench_rs.cpus from -c (or the family's argument): 0, or an exit status */
-int select_cpus(const struct cmdline *cl);
+/* cl->rs->cpus from -c (or the family's argument): 0, or an exit status */
+int select_cpus(struct cmdline *cl);
 /*
- * BENCH_TEST_FAULT into bench_rs.fault (the test build's only,
+ * BENCH_TEST_FAULT into @rs->fault (the test build's only,
  * bench_test_fault.c): 0 or -1
  */
-int read_fault(void);
+int read_fault(struct run_settings *rs);
 
 #endif /* __BENCH_CMDLINE_H */

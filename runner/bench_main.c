@@ -313,8 +313,12 @@ out:
 int bench_main(const struct bench_family *fam, int argc, char **argv)
 {
 	struct run_output out = { .ktap = ktap_asked(argc, argv) };
-	/* what the command line parses into, passed down from here */
-	const struct run_settings *rs = &bench_rs;
+	/*
+	 * What the command line parses into, passed down from here: the
+	 * forked workers read the test build's fault in their copy of it
+	 */
+	struct run_settings settings;
+	const struct run_settings *rs = &settings;
 	struct cmdline cl;
 	const struct compare_args *cmp = &cl.compare;
 	int err;
@@ -322,7 +326,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	out.stdout_closed = hold_std_fds();
 	bench_init(fam->name);
 	default_signal_actions();
-	err = parse_options(fam, &cl, argc, argv) ||
+	err = parse_options(fam, &settings, &cl, argc, argv) ||
 	      check_options(fam, &cl, argc, argv);
 	out.ktap |= rs->ktap;
 	if (err)
@@ -334,7 +338,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 		return rs->list ? run_list(fam, rs, &out) :
 				  run_compare(cmp, &out);
 	}
-	if (read_fault())
+	if (read_fault(&settings))
 		return end_early(&out, EXIT_USAGE, false);
 	err = select_cpus(&cl);
 	if (err)

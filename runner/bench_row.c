@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attach_probe.h"	/* the refusals' record, made here */
 #include "bench_row.h"
 
 struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
@@ -28,9 +29,13 @@ struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
 				grown[i].base = grown + (grown[i].base - rows->row);
 		rows->row = grown;
 	}
+	if (!rows->refused)
+		rows->refused = calloc(1, sizeof(*rows->refused));
 	state = calloc(1, sizeof(*state));
-	if (!state)
+	if (!rows->refused || !state) {
+		free(state);
 		return NULL;
+	}
 	row = &rows->row[rows->nr++];
 	memset(row, 0, sizeof(*row));
 	row->name = name;
@@ -38,6 +43,7 @@ struct bench_row *bench_add_row(struct bench_rows *rows, const char *name,
 	row->nr_counters = 1;
 	row->hits_per_event = 1;
 	row->state = state;
+	state->refused = rows->refused;
 	state->prog_ns = NAN;
 	state->prog_clock_ns = NAN;
 	return row;

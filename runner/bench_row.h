@@ -36,6 +36,7 @@ enum row_phase {
 };
 
 struct row_pool;
+struct attach_refusals;
 
 struct row_state {
 	bool opened;
@@ -108,6 +109,12 @@ struct row_state {
 	__u64 prog_runs, prog_hits;	/* in that pass */
 	struct outcome prog_out;	/* why prog_ns is missing */
 	struct row_profile *profile;	/* --profile's; NULL: not profiled */
+	/*
+	 * The kinds the kernel refuses whatever the target: the run's
+	 * record, one for all its rows (struct bench_rows' @refused), for
+	 * the attach calls a family makes for the row (bench_attach.c)
+	 */
+	struct attach_refusals *refused;
 };
 
 /*

@@ -380,4 +380,6 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 	free(rows->row);
 	rows->row = NULL;
 	rows->nr = 0;
+	free(rows->refused);
+	rows->refused = NULL;
 }

@@ -167,7 +167,7 @@ static int pool_fork(const struct bench_family *fam, struct session *sess,
 		return -1;
 	}
 	hit_window(fam, row, rp->slots, &win);
-	err = pool_start(&rp->pool, row->cpus, triggers, nr,
+	err = pool_start(&rp->pool, sess->rs, row->cpus, triggers, nr,
 			 sess->rs->duration * 1e9, &win, out);
 	phase_add(row, PHASE_FORK, t0);
 	if (err)

@@ -50,9 +50,9 @@ static void fault_list(char *buf, size_t len)
 }
 
 /* BENCH_TEST_FAULT: the tests' way to make programs miss events */
-int read_fault(void)
+int read_fault(struct run_settings *rs)
 {
-	struct test_fault *fault = &bench_rs.fault;
+	struct test_fault *fault = &rs->fault;
 	const char *s = getenv("BENCH_TEST_FAULT");
 	char names[256];
 	__u64 cpu = 0;
@@ -78,7 +78,7 @@ int read_fault(void)
 }
 #else
 /* what make builds: no test faults, whatever the environment holds */
-int read_fault(void)
+int read_fault(struct run_settings *rs)
 {
 	return 0;
 }

@@ -61,6 +61,7 @@ struct worker_msg {
 /* ---- the worker ---- */
 
 struct worker_args {
+	const struct run_settings *rs;	/* the run's: its test fault */
 	int cpu;
 	int index;		/* the worker's place in the pool */
 	int result_fd;
@@ -257,7 +258,7 @@ static void worker_run(const struct worker_args *a, struct worker_texts *texts,
 	/* slow-base: the loop again, its events not counted */
 	for (unsigned int l = 1; l < a->go->loops; l++)
 		trigger->run(state, calls);
-	while (run_fault(&bench_rs)->kind == BENCH_FAULT_ENDLESS_LOOP)
+	while (run_fault(a->rs)->kind == BENCH_FAULT_ENDLESS_LOOP)
 		trigger->run(state, calls);
 #endif
 	res.elapsed_ns = now_ns() - start;
@@ -298,9 +299,9 @@ static void __attribute__((noreturn)) worker_main(const struct worker_args *a)
 	worker_texts_open(&texts, a->cpu);
 	prefault(&texts);
 #ifdef BENCH_TESTING
-	if (run_fault(&bench_rs)->kind == BENCH_FAULT_SLOW_SETUP)
+	if (run_fault(a->rs)->kind == BENCH_FAULT_SLOW_SETUP)
 		nanosleep(&(struct timespec){ .tv_nsec = 500000000 }, NULL);
-	while (run_fault(&bench_rs)->kind == BENCH_FAULT_STUCK_SETUP)
+	while (run_fault(a->rs)->kind == BENCH_FAULT_STUCK_SETUP)
 		pause();
 #endif
 	worker_send(a->result_fd, MSG_READY, &res);
@@ -410,13 +411,14 @@ static int pool_alloc(struct worker_pool *pool, int nr, int nr_slots,
 	return 0;
 }
 
-int pool_start(struct worker_pool *pool, const struct cpu_list *cpus,
+int pool_start(struct worker_pool *pool, const struct run_settings *rs,
+	       const struct cpu_list *cpus,
 	       const struct trigger *const *triggers, int nr_triggers,
 	       __u64 duration_ns, const struct hit_window *win,
 	       struct outcome *out)
 {
 	struct worker_args a = {
-		.parent = getpid(), .triggers = triggers,
+		.rs = rs, .parent = getpid(), .triggers = triggers,
 		.nr_triggers = nr_triggers, .duration_ns = duration_ns,
 		.win = win && win->nr ? win : NULL,
 	};

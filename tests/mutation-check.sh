@@ -204,7 +204,7 @@ stale-removed|memcg_create|remove_stale_cgroups(cg->parent);|;|test_matrix.sh:ki
 consumer-timed|consumer_stop|if (!joined_within(c, STOP_WAIT_NS)) {|if (pthread_join(c->thread, NULL)) {|test_matrix.sh:kinds|consumer-frozen1: ended in
 consumer-thawed|consumer_stop|thaw_out(tid);|;|test_matrix.sh:kinds|consumer-frozen1: ended in
 pool-stopped|pool_run|if (!pool->go) {|if (0) {|test_stats.sh|pool: a stopped pool runs nothing
-cycle-cpus-cmdline|parse_cpus|if (parse_u64(s, 1, allowed->nr, \&n))|if (parse_u64(s, 1, allowed->nr, \&n) \|\| (!n \&\& bench_count_arg(s, 1, "CPUs")))|test_layers.sh|runner: no cycle between runner objects
+cycle-cpus-cmdline|parse_cpus|if (parse_u64(s, 1, allowed->nr, \&n))|if (parse_u64(s, 1, allowed->nr, \&n) \|\| (!n \&\& bench_count_arg(NULL, s, 1, "CPUs")))|test_layers.sh|runner: no cycle between runner objects
 global-unlisted|printable|char *buf = msg.quoted[msg.next++ \& 1];|static unsigned int next; char *buf = msg.quoted[next++ \& 1];|test_layers.sh|runner: writable file-scope variables only those listed with why
 pool-well|worker_well|if (read_proc_state(pid, \&ps) \|\| (ps.state != 'S' \&\& ps.state != 'R') \|\||if (read_proc_state(pid, \&ps) \|\||test_stats.sh|pool: a kept pool is well as forked
 kept-pool-well|session_start|pool_well(\&rp->pool)) {|1) {|test_faults.sh:kept|a kept worker stopped between sessions: both rows ran

@@ -1153,7 +1153,7 @@ static void test_excused_line(void)
 		{ .hits_per_event = 1, .state = &st[1] },
 		{ .hits_per_event = 2, .state = &st[2] },
 	};
-	struct bench_rows rows = { row, 3, 3 };
+	struct bench_rows rows = { .row = row, .nr = 3, .cap = 3 };
 	char line[256];
 
 	excused_line(&rows, line, sizeof(line));
@@ -1243,7 +1243,8 @@ static void test_pool_well(void)
 	fflush(stdout);
 	pid = fork();
 	if (!pid) {
-		if (pool_start(&pool, &one, triggers, 1, 0, NULL, &out))
+		if (pool_start(&pool, &(struct run_settings){}, &one,
+			       triggers, 1, 0, NULL, &out))
 			_exit(10);
 		bad |= !pool_well(&pool);
 		bad |= pool_run(&pool, 0, 10, &res, NULL, 0, &out) ? 2 : 0;
@@ -1534,11 +1535,11 @@ struct ctx_spec {
 static const struct ctx_spec ctx_host = { "6.1.0-18-amd64", 2 };
 
 /*
- * What the runner would have decided (bench_settings.c's), for the real
+ * What the runner's command line would have decided, for the real
  * writer's context: -r 5 over the default count on CPUs 0-1.
  */
 static int cpus_used[] = { 0, 1 };
-struct run_settings bench_rs = {
+static struct run_settings spec_rs = {
 	.cpus = { ARRAY_SIZE(cpus_used), cpus_used },
 	.count = 100000,
 	.repeat = 5,
@@ -1596,7 +1597,7 @@ static void spec_row(const struct row_spec *r, struct bench_row *row,
 	row->variant = r->variant;
 	if (r->param)
 		row_add_param(row, r->param, r->param_value);
-	row->cpus = &bench_rs.cpus;
+	row->cpus = &spec_rs.cpus;
 	row->out.status = r->status;
 	snprintf(row->out.reason, sizeof(row->out.reason), "%s",
 		 r->reason ?: "");
@@ -1635,7 +1636,7 @@ static int write_doc(const char *path, const struct ctx_spec *c,
 	for (i = 0; i < nr; i++)
 		spec_row(&rows[i], &br.row[i], &st[i]);
 	written_ctx = c;
-	ret = write_results(&fake_family, &bench_rs, &br, 0, f);
+	ret = write_results(&fake_family, &spec_rs, &br, 0, f);
 out:
 	if (f && fclose(f) && !ret)
 		ret = -EIO;
