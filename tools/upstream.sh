@@ -38,7 +38,7 @@ src=$dir/src/$pkg
 
 # the source tarball: the installed package's, or one fetched before
 tarball() {
-	local tmp
+	# not local: the EXIT trap that removes it runs after the function
 	if [ -e "/usr/src/$pkg.tar.xz" ]; then
 		echo "/usr/src/$pkg.tar.xz"
 		return
@@ -52,6 +52,8 @@ tarball() {
 			tar -xO "./usr/src/$pkg.tar.xz" >"$tmp/$pkg.tar.xz" ||
 			die "no usr/src/$pkg.tar.xz in $(ls "$tmp"/*.deb)"
 		mv "$tmp/$pkg.tar.xz" "$dir/"
+		rm -rf "$tmp"
+		trap - EXIT
 	fi
 	echo "$dir/$pkg.tar.xz"
 }
