@@ -309,6 +309,16 @@ $(TESTING_PROGS): $(TESTDIR)/%: $(TESTDIR)/%_user.o \
 # unit tests of the runner's pure parts, run by tests/test_stats.sh, and
 # a program the tests attach beside ours
 STATS_TEST := $(OBJDIR)/stats_test
+# what stats_test leaves out of the runner: main(), and the files that
+# ask the kernel or run the sampler (it stubs the few calls it needs of
+# them). Any other runner file is linked: a new one is named once.
+RUNNER_LIVE := $(addprefix runner/,bench_main.c bench_sampler.c \
+	       bench_session.c bench_sample.c bench_unit.c bench_profile_pass.c \
+	       bench_lock.c bench_privs.c bench_quota.c bench_tracefs.c \
+	       bench_kconfig.c bench_btf.c bench_other_links.c \
+	       bench_usable_cpus.c bench_attach.c attach_probe.c attach_kprobe.c \
+	       attach_trace.c attach_lsm.c attach_uprobe.c bench_usdt.c \
+	       bench_funcs.c bench_prog_stats.c bench_map_probe.c)
 HOLD_HOOK := $(OBJDIR)/hold_hook
 tests: $(STATS_TEST) $(HOLD_HOOK)
 
@@ -318,19 +328,7 @@ $(OBJDIR)/tests/%.o: tests/%.c $(HEADERS) $(LIBBPF_A) | $(OBJDIR)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(STATS_TEST): $(OBJDIR)/tests/stats_test.o \
-	       $(patsubst %.c,$(OBJDIR)/%.o,$(addprefix runner/,bench_stats.c \
-	       bench_compare.c compare_read.c compare_text.c \
-	       compare_rows.c compare_units.c compare_context.c \
-	       compare_pool.c compare_print.c compare_json.c \
-	       bench_parse.c bench_cpus.c bench_cmdline.c bench_msg.c \
-	       bench_options.c bench_ways.c bench_test_fault.c \
-	       bench_verify.c bench_row_summary.c bench_table.c \
-	       bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
-	       bench_notes.c bench_summary.c \
-	       bench_util.c bench_workers.c bench_watchdog.c bench_quiet.c \
-	       bench_proc.c bench_profile_clock.c bench_profile_ksyms.c \
-	       bench_profile_report.c bench_output.c bench_json.c \
-	       bench_row.c bench_skips.c bench_probe_cache.c) \
+	       $(patsubst %.c,$(OBJDIR)/%.o,$(filter-out $(RUNNER_LIVE),$(RUNNER)) \
 	       overhead/uprobe_targets.c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
