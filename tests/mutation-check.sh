@@ -107,6 +107,7 @@ inv-not-ok-figure|tests/invariants.py:not_ok_figure|if there:|if False:|test_inv
 inv-exit-status|tests/invariants.py:exit_status|if rc == want:|if True:|test_invariants.sh|a disturbed row, exit 0: exit 1
 inv-exit-failed|tests/invariants.py:run|want = 1 if "failed" in st else 3 if "disturbed" in st else \\|want = 3 if "disturbed" in st else \\|test_invariants.sh|a failed row beside a measured one, exit 0: exit 1
 inv-compare-counts|tests/invariants.py:compare|if k in s and s[k] != v:|if False:|test_invariants.sh|a compare's summary not its rows: exit 1
+inv-compare-share|tests/invariants.py:compare|if on_share and r.get("verdict") != sh.get("verdict"):|if False:|test_invariants.sh|a compare row on its share, the share's own verdict another: exit 1
 inv-unreadable|tests/invariants.py:file|self.bad(where, None, "unreadable", str(e)[:200])|pass|test_invariants.sh|a file cut short: exit 1
 lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh:faults|empty-map: lru_hash_lookup raw_tp failed
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
