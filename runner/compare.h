@@ -92,7 +92,8 @@ enum why {
  * the host's speed moves less (the row and its base slow alike). Tested
  * as the ns are (Welch's at COMPARE_ALPHA, the same observations), and a
  * change within the row's threshold (the ns', base shift and all) of
- * A's share is none. The verdict stays the ns'.
+ * A's share, or with the ns' change within COMPARE_FLOOR_NS, is none.
+ * Where it has one, an overhead row's verdict is the share's.
  */
 struct share_change {
 	bool has;			/* both sides' pooled rows had shares */
@@ -102,6 +103,7 @@ struct share_change {
 	double delta_pct;		/* of A's share; NAN when it is <= 0 */
 	struct welch w;
 	enum verdict v;
+	bool within_threshold;		/* significant, but within: none */
 };
 
 /* an identity, on both sides or one */
@@ -120,7 +122,15 @@ struct entry {
 	bool within_threshold;
 	bool regression;
 	struct share_change share;
+	/* @v, @within_threshold and @regression are the share's test's */
+	bool on_share;
 };
+
+/* whether the test a row's verdict rests on could decide */
+static inline bool entry_decidable(const struct entry *e)
+{
+	return e->on_share ? e->share.w.decidable : e->w.decidable;
+}
 
 /* a context member that differs between two files */
 struct ctx_diff {

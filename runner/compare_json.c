@@ -25,19 +25,25 @@
  *     "b": { ... },
  *     "delta": 2.0, "delta_ci95": 0.8,	B - A, ns
  *     "delta_pct": 9.0 | null,		of A's mean; null when it is <= 0
- *     "p": 0.0001 | null,
+ *     "p": 0.0001 | null,		the ns' test's
  *     "verdict": "slower" | "faster" | "no significant change" |
- *		  "cannot tell",
- *     "regression": false,
- *     "verdict_on": "overhead_ns",	the figure the verdict tested
+ *		  "cannot tell",		the test verdict_on names
+ *     "threshold_pct": 7, "within_threshold": false,	of that figure
+ *     "regression": false,		slower by more than the
+ *					fail_on_regression_pct of it
+ *     "verdict_on": "overhead_share" | "overhead_ns" | "ns_per_event",
+ *		the figure the verdict tested: an overhead row's share of
+ *		its base where every pooled row of both sides has shares
+ *		(then its ns' change past threshold_ns too), else the
+ *		quantity; delta, delta_ci95, delta_pct and p stay the ns'
  *     "share": null | {			an overhead row's share of its
  *       "a": { "n": 8, "mean": 35.2, "ci95": 1.1 },	base, in %
  *       "b": { ... },
  *       "delta": 0.4, "delta_ci95": 1.5,	B - A, points of %
  *       "delta_pct": 1.1 | null,		of A's share
  *       "p": 0.6 | null,
- *       "verdict": "no significant change" } } ],	the share's own,
- *					not the row's
+ *       "verdict": "no significant change" } } ],	the share's own:
+ *					the row's on overhead_share
  *   "not_compared": [ { "name", "variant", "params",
  *     "kind": "only_in_a" | "only_in_b" | "not_ok" | "no_units" |
  *	       "unknown_quantity" | "quantity_mixed" | "quantity_differs",
@@ -100,7 +106,7 @@ static json_t *share_side_json(const struct sample_stats *st, double ci95)
 			 "ci95", json_number(ci95));
 }
 
-/* the share of the base's change, which the verdict does not rest on */
+/* the share of the base's change: an overhead row's verdict rests on it */
 static json_t *share_json(const struct share_change *sh)
 {
 	if (!sh->has)
@@ -131,11 +137,13 @@ static json_t *entry_json(const struct entry *e)
 		"delta_ci95", json_number(e->delta_ci95),
 		"delta_pct", json_number(e->delta_pct),
 		"p", e->w.decidable ? json_number(e->w.p) : json_null(),
-		"verdict", e->w.decidable ? verdict_name(e->v) : "cannot tell",
+		"verdict", entry_decidable(e) ? verdict_name(e->v) :
+			   "cannot tell",
 		"threshold_pct", e->threshold_pct,
 		"within_threshold", e->within_threshold,
 		"regression", e->regression));
-	json_object_set_new(o, "verdict_on", json_string(e->a->quantity));
+	json_object_set_new(o, "verdict_on", json_string(e->on_share ?
+			    "overhead_share" : e->a->quantity));
 	json_object_set_new(o, "share", share_json(&e->share));
 	return o;
 }

@@ -76,6 +76,17 @@ static bool any_share(const struct compare *c)
 	return false;
 }
 
+/* whether a compared row's verdict rests on its share of the base */
+static bool any_on_share(const struct compare *c)
+{
+	const struct entry *e;
+
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE && e->on_share)
+			return true;
+	return false;
+}
+
 static void print_headers(FILE *out, const struct compare *c)
 {
 	char path[LONG_SHOWN], tool[NAME_SHOWN], kernel[NAME_SHOWN];
@@ -98,8 +109,11 @@ static void print_headers(FILE *out, const struct compare *c)
 		  (1 - COMPARE_ALPHA) * 100, c->args->threshold_pct,
 		  COMPARE_FLOOR_NS);
 	fold_line(out, c, "Figures are costs in ns per event, a base row's own, any other row's overhead over its base (+): higher is slower.");
-	if (!c->args->paste && any_share(c))
-		fold_line(out, c, "share: how an overhead's share of its base changed, of A's share (each unit's overhead over its own base): the verdict is the ns'.");
+	if (any_share(c))
+		fold_line(out, c, "share: how an overhead's share of its base changed, of A's share (each unit's overhead over its own base).");
+	if (any_on_share(c))
+		fold_line(out, c, "Verdicts on overhead rows: their share of the base, where both sides have it (a change within %g%% of A's share, or within %g ns, is none); on base rows: their ns.",
+			  c->args->threshold_pct, COMPARE_FLOOR_NS);
 	if (!c->args->nr_ignore)
 		return;
 	for (i = 0, off = 0; i < c->args->nr_ignore && off < sizeof(keys); i++)
@@ -136,7 +150,7 @@ static void print_context(FILE *out, const struct compare *c)
 /* what the table calls a verdict */
 static const char *entry_verdict(const struct entry *e)
 {
-	if (!e->w.decidable)
+	if (!entry_decidable(e))
 		return "cannot tell";
 	return e->v == V_SLOWER ? "slower" : e->v == V_FASTER ? "faster" :
 	       "no change";
@@ -146,7 +160,8 @@ static const char *entry_verdict(const struct entry *e)
  * The table's columns. The row, A, B, the change and the verdict stay
  * whatever the terminal; on a narrower one (or past TEXT_WIDTH) the
  * others go, the highest @drop first: an overhead's share of its base's
- * change (which no verdict rests on), -v's units, p, then B - A.
+ * change (which the verdict line above the table names when a verdict
+ * rests on it), -v's units, p, then B - A.
  */
 enum {
 	COL_ROW, COL_A, COL_A_CI, COL_B, COL_B_CI, COL_DELTA, COL_DELTA_CI,
@@ -267,7 +282,7 @@ static void print_verdicts(FILE *out, const struct compare *c)
 	}
 	table_free(&t);
 	for (e = c->entries; !paste && e < c->entries + c->nr_entries; e++) {
-		if (e->why != WHY_NONE || e->w.decidable)
+		if (e->why != WHY_NONE || entry_decidable(e))
 			continue;
 		row_label(e->a->rows[0], &l);
 		fold_line(out, c, "cannot tell: %s %s: fewer than 2 units in %s",
@@ -507,6 +522,8 @@ static void print_counts(FILE *out, const struct compare *c)
 static void print_paste(FILE *out, const struct compare *c)
 {
 	fold_line(out, c, "ns per event, ± 95%%: a base row's cost, any other row's overhead (+)");
+	if (any_on_share(c))
+		fold_line(out, c, "verdicts on overhead rows: their share of the base");
 	print_verdicts(out, c);
 	print_counts(out, c);
 }

@@ -306,8 +306,15 @@ class Checker:
 			if k in s and s[k] != v:
 				self.bad(path, None, "counts", "summary.%s %s, its rows make it %d" % (k, s[k], v))
 		for r in rows:
-			if r.get("verdict") in ("slower", "faster") and not finite(r.get("p")):
-				self.bad(path, r, "counts", "verdict %s with p %r" % (r["verdict"], r.get("p")))
+			# an overhead row judged on its share: the share's test decided
+			on_share = r.get("verdict_on") == "overhead_share"
+			sh = r.get("share") if isinstance(r.get("share"), dict) else {}
+			if on_share and r.get("verdict") != sh.get("verdict"):
+				self.bad(path, r, "counts", "verdict %r on the share, whose own is %r" % (
+					r.get("verdict"), sh.get("verdict")))
+			p = sh.get("p") if on_share else r.get("p")
+			if r.get("verdict") in ("slower", "faster") and not finite(p):
+				self.bad(path, r, "counts", "verdict %s with p %r" % (r["verdict"], p))
 			for side in ("a", "b"):
 				o = r.get(side) or {}
 				if r.get("verdict") in ("slower", "faster") and (o.get("n") or 0) < 2:

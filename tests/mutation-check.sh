@@ -107,6 +107,7 @@ inv-not-ok-figure|tests/invariants.py:not_ok_figure|if there:|if False:|test_inv
 inv-exit-status|tests/invariants.py:exit_status|if rc == want:|if True:|test_invariants.sh|a disturbed row, exit 0: exit 1
 inv-exit-failed|tests/invariants.py:run|want = 1 if "failed" in st else 3 if "disturbed" in st else \\|want = 3 if "disturbed" in st else \\|test_invariants.sh|a failed row beside a measured one, exit 0: exit 1
 inv-compare-counts|tests/invariants.py:compare|if k in s and s[k] != v:|if False:|test_invariants.sh|a compare's summary not its rows: exit 1
+inv-compare-share|tests/invariants.py:compare|if on_share and r.get("verdict") != sh.get("verdict"):|if False:|test_invariants.sh|a compare row on its share, the share's own verdict another: exit 1
 inv-unreadable|tests/invariants.py:file|self.bad(where, None, "unreadable", str(e)[:200])|pass|test_invariants.sh|a file cut short: exit 1
 lru-kept-at-fill|fill_lru_hash_lookup|read_kept_keys(fd, nr_windows, r->lru_kept);|;|test_map_perf.sh:faults|empty-map: lru_hash_lookup raw_tp failed
 records-kept|verify_records|if (!records_kept(r, s, n))|if (0)|test_map_families.sh|drop-all: every ring and perf buffer row FAILED
@@ -123,11 +124,12 @@ sys-lookup-value|lookup_one|\&\& v == sys_value(k);|;|test_map_perf.sh:faults|wr
 sys-dump-value|dump|if (k >= w->ctx.entries \|\| w->values[i] != sys_value(k))|if (k >= w->ctx.entries)|test_map_perf.sh|wrong-value: batch_hash_lookup failed
 usdt-site|usdt_site_ok|return free_of_breakpoints(usdt_site_check,|return true; free_of_breakpoints(usdt_site_check,|test_modes.sh|USDT site not a nop: usdt failed
 compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh:shipped|--compare uncounted shipped
-compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change
+compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change
 uprobe-copies|copies_ok|return target_ok((int)ev, copy, out) \&\&|return 1 \|\||test_faults.sh:uprobes|another uprobe on uprobe_nop
 compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|units 5 ns higher: slower
-compare-delta-alone|measure_entry|e->v = stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w);|stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w); e->v = e->st_b.mean > e->st_a.mean ? V_SLOWER : e->st_b.mean < e->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change
-compare-threshold|decide|!(e->delta_pct <= fail_pct)|!(e->delta_pct <= 0)|test_stats.sh|--fail-on-regression 25: 22.7% slower passes
+compare-delta-alone|measure_entry|e->v = stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w);|stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w); e->v = e->st_b.mean > e->st_a.mean ? V_SLOWER : e->st_b.mean < e->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change
+compare-share-delta-alone|measure_share|sh->v = stats_verdict(|sh->v = sh->st_b.mean > sh->st_a.mean ? V_SLOWER : sh->st_b.mean < sh->st_a.mean ? V_FASTER : V_NO_CHANGE; stats_verdict(|test_stats.sh|3 ns shift in an overhead's units spread 7.9 ns, its share alike: no significant change
+compare-threshold|decide|!(pct <= fail_pct)|!(pct <= 0)|test_stats.sh|--fail-on-regression 25: 22.7% slower passes
 compare-insignificant|decide|e->v == V_SLOWER \&\&||test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
 compare-pool-first|pool_group|pool_add(\&g->pool, \&r->units);|if (!g->nr_pooled) pool_add(\&g->pool, \&r->units);|test_stats.sh|A's units pooled from the two files that have it ok
 compare-quantity|pair_entry|if (!e->why \&\& strcmp(e->a->quantity, e->b->quantity))|if (0)|test_stats.sh|overhead_ns in A, ns_per_event in B: not compared, both named
@@ -144,6 +146,8 @@ units-base-mean|unit_record|row_add_unit(row, row_ns - base_ns, row_ns, base_ns,
 share-own-base|stats_shares|share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[i] : NAN;|share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[0] : NAN;|test_report.sh|units: the share is each unit's overhead over its own base
 share-from-means|row_summarize|stats_overhead(mean, nr, 0, \&s->share);|stats_overhead(mean, nr, 0, \&s->share); s->share.value = s->overhead.pct;|test_report.sh|units: the share's value is the mean of its rounds' means
 compare-share-rounds|row_shares|pool_values(shares, rounds, \&r->shares);|pool_values(shares, NULL, \&r->shares);|test_stats.sh|share: A's share the mean of its 4 rounds' means
+compare-share-verdict|judged_on_share|return e->share.has \&\& !strcmp(e->a->quantity, "overhead_ns");|return false;|test_stats.sh|share: ns 10% slower, the share the same: no significant change, on the share
+compare-share-floor|measure_share|!(fabs(e->delta) > COMPARE_FLOOR_NS))) {|0)) {|test_stats.sh|share: 25% higher, the ns the same .within 1 ns., --threshold 0: no significant change
 units-t-interval|units_precise|return stats_ci_half(\&st, 0.05) <= want;|return st.stddev <= want;|test_stats.sh|enough: not while it is wide
 units-min-two|units_enough|return n >= 2 \&\& spent_ns >= 2 * rs->row_budget_ns ?|return spent_ns >= 2 * rs->row_budget_ns ?|test_stats.sh|enough: never under two units, whatever the budget
 units-budget|units_enough|return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;|return STOP_NOT;|test_stats.sh|enough: stops short when its budget is spent

@@ -1866,6 +1866,25 @@ static void test_compare_verdicts(void)
 	      "--fail-on-regression 25: 22.7%% slower passes (%d)", ret);
 }
 
+/* the 3 ns shift in units spread 7.9 ns, of a row judged on its ns */
+static void check_wide_base(void)
+{
+	struct row_spec a[] = { NSE("base", "getpgid", wide) };
+	struct row_spec b[] = { NSE("base", "getpgid", wide_up3) };
+	int ret;
+
+	pair(a, 1, b, 1, &ctx_host);
+	ret = run_compare(path_a, path_b, -1);
+	check(ret == 0 && !strcmp(verdict_of("base", "getpgid"),
+				  "no significant change") &&
+	      !strcmp(jstr(jfind("rows", "base", "getpgid", ""), "verdict_on"),
+		      "ns_per_event") &&
+	      !json_is_true(json_object_get(jfind("rows", "base", "getpgid", ""),
+					    "within_threshold")),
+	      "3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change (%d)",
+	      ret);
+}
+
 static void test_compare_wide_regression(void)
 {
 	struct row_spec a[] = { OVH("kprobe", "getpgid", wide) };
@@ -1882,17 +1901,22 @@ static void test_compare_wide_regression(void)
 	/*
 	 * 3 ns (14%) higher, beyond the threshold, in units as spread: the
 	 * significance test alone says no change (t 0.6, p 0.57), so that a
-	 * verdict from the delta, or at any p, would say slower
+	 * verdict from the delta, or at any p, would say slower. On an
+	 * overhead row, its share of its base (the same 14%) is tested; on
+	 * a base row, its ns
 	 */
 	b[0].units = wide_up3;
 	pair(a, 1, b, 1, &ctx_host);
 	ret = run_compare(path_a, path_b, -1);
 	check(ret == 0 && !strcmp(verdict_of("kprobe", "getpgid"),
 				  "no significant change") &&
+	      !strcmp(jstr(jfind("rows", "kprobe", "getpgid", ""), "verdict_on"),
+		      "overhead_share") &&
 	      !json_is_true(json_object_get(jfind("rows", "kprobe", "getpgid", ""),
 					    "within_threshold")),
-	      "3 ns shift in units spread 7.9 ns, beyond the threshold: no significant change (%d)",
+	      "3 ns shift in an overhead's units spread 7.9 ns, its share alike: no significant change (%d)",
 	      ret);
+	check_wide_base();
 
 	a[0].units = ov_up5;
 	b[0].units = ov;

@@ -152,6 +152,15 @@ write("cmp", cmp)
 bad = copy.deepcopy(cmp)
 bad["summary"]["slower"] = 0
 write("cmp-counts", bad)
+# an overhead row judged on its share: slower on it, though not on the ns
+on_share = copy.deepcopy(cmp)
+on_share["rows"][0].update(verdict_on="overhead_share", p=0.2, share={
+	"a": {"n": 4, "mean": 30.0, "ci95": 1.0}, "b": {"n": 4, "mean": 36.0, "ci95": 1.0},
+	"delta": 6.0, "delta_ci95": 1.5, "delta_pct": 20.0, "p": 0.0001, "verdict": "slower"})
+write("cmp-share", on_share)
+bad = copy.deepcopy(on_share)
+bad["rows"][0]["share"]["verdict"] = "no significant change"
+write("cmp-share-verdict", bad)
 open("%s/cut.json" % d, "w").write(json.dumps(good)[:500])
 open("%s/empty.json" % d, "w").write("")
 EOF
@@ -212,6 +221,8 @@ breaks "every row ok, exit 3" exit-status "$D/good.json:3"
 holds "a signal's status stands" "$D/good.json:143"
 breaks "a compare's summary not its rows" counts "$D/cmp-counts.json"
 holds "a compare with a regression under --fail-on-regression, exit 1" "$D/cmp.json:1"
+holds "a compare row slower on its share, not on the ns, exit 1" "$D/cmp-share.json:1"
+breaks "a compare row on its share, the share's own verdict another" counts "$D/cmp-share-verdict.json"
 breaks "... exit 0" exit-status "$D/cmp.json:0"
 breaks "a file cut short" unreadable "$D/cut.json:1"
 breaks "no results, exit 0" unreadable "$D/empty.json:0"

@@ -78,9 +78,10 @@ jexpect "A/A: every ok row compared, no significant change, delta 0" "$T_TMP/aa.
 	'd["schema"] == "bpf-bench-compare/1" and len(R) == 3 and all(r["verdict"] == "no significant change" and r["delta"] == 0 and r["p"] == 1 for r in R) and d["summary"]["slower"] == d["summary"]["faster"] == 0'
 
 # B: the file as written, but kprobe [progs=4]'s units 5 ns higher, base's
-# 4 ns lower, and raw_tp's (spread over 7 decades) 1 ns higher. What
-# --compare must say of each row is worked out here from the units, not
-# taken from the compare.
+# 4 ns lower (the overheads' own bases too, so their shares of them move),
+# and raw_tp's (spread over 7 decades) 1 ns higher. What --compare must
+# say of each row is worked out here from the units, not taken from the
+# compare.
 changed() {
 	python3 - "$T_TMP/report.json" "$T_TMP/changed.json" <<'EOF'
 import json, sys
@@ -90,34 +91,47 @@ for r in d["results"]:
 	if r["status"] == "ok":
 		u = r["units"]
 		u["values"] = [x + shift[r["name"]] for x in u["values"]]
+		if u.get("shares"):
+			u["base_ns"] = [x + shift["base"] for x in u["base_ns"]]
+			u["ns"] = [v + x for v, x in zip(u["values"], u["base_ns"])]
+			u["shares"] = [100 * v / x for v, x in zip(u["values"], u["base_ns"])]
 json.dump(d, open(sys.argv[2], "w"))
 EOF
 }
 # compared A B OUT: one check per ok row of A: OUT's row of it has the
 # difference of the means of B's units and A's, and the verdict that
-# shift makes (steady units; raw_tp's are far too spread for any verdict)
+# shift makes (steady units; raw_tp's are far too spread for any verdict),
+# on an overhead row's shares of its base where it has them
 compared() {
 	python3 - "$@" <<'EOF'
 import json, sys
 a, b = (json.load(open(f, "rb"))["results"] for f in sys.argv[1:3])
 out = json.load(open(sys.argv[3]))
-mean = lambda r: sum(r["units"]["values"]) / len(r["units"]["values"])
+avg = lambda x: sum(x) / len(x)
+mean = lambda r: avg(r["units"]["values"])
+# 7%, --help's default, and twice the base rows' median shift: single runs
+bases = sorted(100 * (mean(rb) - mean(ra)) / mean(ra) for ra, rb in zip(a, b)
+	       if ra["status"] == "ok" and ra["name"] == "base")
+thr = 7 + 2 * abs((bases[(len(bases) - 1) // 2] + bases[len(bases) // 2]) / 2 if bases else 0)
 for ra, rb in zip(a, b):
 	if ra["status"] != "ok":
 		continue
 	p = ",".join("%s=%s" % kv for kv in sorted((ra.get("params") or {}).items()))
 	delta = mean(rb) - mean(ra)
-	spread = max(ra["units"]["values"]) > 2 * min(ra["units"]["values"])
-	# within the threshold (7% of A's figure or 1 ns, --help's default): none
-	within = abs(delta) <= max(1, 0.07 * abs(mean(ra)))
+	on = "shares" if ra["units"].get("shares") else "values"
+	x, y = avg(ra["units"][on]), avg(rb["units"][on])
+	spread = max(ra["units"][on]) > 2 * min(ra["units"][on])
+	# within the threshold of A's figure, or 1 ns: none
+	within = abs(delta) <= 1 or abs(y - x) <= thr / 100 * abs(x)
 	verdict = "no significant change" if spread or within else \
-		"slower" if delta > 0 else "faster"
+		"slower" if y > x else "faster"
 	got = [r for r in out["rows"] if (r["name"], r["variant"], r["params"]) ==
 	       (ra["name"], ra["variant"], p)]
 	ok = len(got) == 1 and abs(got[0]["delta"] - delta) < 1e-6 * max(1, abs(delta)) \
-		and got[0]["verdict"] == verdict
-	print("%s - compare of a changed copy: %s %s [%s] %+.3f ns %s, as worked out from the units%s" %
-	      ("ok" if ok else "not ok", ra["name"], ra["variant"], p, delta, verdict,
+		and got[0]["verdict"] == verdict and \
+		got[0]["verdict_on"] == ("overhead_share" if on == "shares" else ra["units"]["quantity"])
+	print("%s - compare of a changed copy: %s %s [%s] %+.3f ns %s on its %s, as worked out from the units%s" %
+	      ("ok" if ok else "not ok", ra["name"], ra["variant"], p, delta, verdict, on,
 	       "" if ok else ": got %s" % got))
 EOF
 }
@@ -177,41 +191,77 @@ jexpect "files without shares: no share compared, the verdict on the ns" "$T_TMP
 
 # --- the share of the base beside the ns: B's base and overhead both 10%
 # higher (a slower machine), so the ns are slower and the share the
-# same; shares pooled as the values are, a round's units one observation
+# same; shares pooled as the values are, a round's units one observation.
+# An overhead row's verdict is its share's where both sides have shares.
+# sh_c and sh_d: a base row 10% dearer in B, the overhead 5% (within the
+# threshold) over its own base 20% cheaper: the share 31% higher; sh_e:
+# the overhead the same over a base 20% cheaper, the share 25% higher
 gen_share() {
 	python3 - "$T_TMP" <<'EOF2'
 import json, sys
 d = sys.argv[1]
-def doc(k, shares=True):
-	base = [x * k for x in (60.0, 60.3, 59.7, 60.1, 59.9, 60.2)]
+BASE = (60.0, 60.3, 59.7, 60.1, 59.9, 60.2)
+ROUNDS = [0, 0, 1, 1, 2, 3]
+def doc(k, shares=True, kb=None, base_row=None):
+	base = [x * (k if kb is None else kb) for x in BASE]
 	ov = [x * k for x in (22.0, 22.4, 21.6, 22.2, 21.8, 22.1)]
 	u = {"quantity": "overhead_ns", "values": ov, "base_ns": base,
-	     "rounds": [0, 0, 1, 1, 2, 3]}
+	     "rounds": ROUNDS}
 	if shares:
 		u["shares"] = [100 * o / b for o, b in zip(ov, base)]
+	rows = [{"name": "kprobe", "variant": "task_rename",
+		 "status": "ok", "reason": None, "units": u}]
+	if base_row:
+		rows.insert(0, {"name": "base", "variant": "task_rename",
+				"status": "ok", "reason": None,
+				"units": {"quantity": "ns_per_event", "rounds": ROUNDS,
+					  "values": [x * base_row for x in BASE]}})
 	return {"schema": "bpf-bench/1", "tool": "test_overhead", "version": "t",
 		"context": {"kernel_release": "6.1.0", "online_cpus": 2},
-		"results": [{"name": "kprobe", "variant": "task_rename",
-			     "status": "ok", "reason": None, "units": u}]}
+		"results": rows}
 json.dump(doc(1), open(d + "/sh_a.json", "w"))
 json.dump(doc(1.1), open(d + "/sh_b.json", "w"))
 json.dump(doc(1.1, False), open(d + "/sh_old.json", "w"))
 bad = doc(1.1)
 bad["results"][0]["units"]["shares"].pop()
 json.dump(bad, open(d + "/sh_bad.json", "w"))
+json.dump(doc(1, base_row=1), open(d + "/sh_c.json", "w"))
+json.dump(doc(1.05, kb=0.8, base_row=1.1), open(d + "/sh_d.json", "w"))
+json.dump(doc(1, kb=0.8, base_row=1), open(d + "/sh_e.json", "w"))
 EOF2
 }
 set_up "python3 writes results with shares of the base, B 10% slower throughout" gen_share
 run_capture share "$PROG" --compare "$T_TMP/sh_a.json" "$T_TMP/sh_b.json" --json "$T_TMP/share.json"
-jexpect "share: ns 10% slower, slower; the verdict says it is the ns'" "$T_TMP/share.json" \
-	'(lambda r: r["verdict"] == "slower" and r["verdict_on"] == "overhead_ns")(row("kprobe", "task_rename"))'
+jexpect "share: ns 10% slower, the share the same: no significant change, on the share" "$T_TMP/share.json" \
+	'(lambda r: r["verdict"] == "no significant change" and r["verdict_on"] == "overhead_share" and not r["regression"] and abs(r["delta_pct"] - 10) < 1e-9 and r["p"] < 0.001)(row("kprobe", "task_rename"))'
+expect "share: the table says the verdict on an overhead row is its share's" \
+	grep -q "^Verdicts on overhead rows: their share of the base" "$T_TMP/share.out"
+run_capture shareshort "$PROG" --compare "$T_TMP/sh_a.json" "$T_TMP/sh_b.json" --format short
+expect "share: --format short says it too, within 72 columns" \
+	eval 'grep -q "^verdicts on overhead rows: their share of the base" "$T_TMP/shareshort.out" && ! awk "length > 72" "$T_TMP/shareshort.out" | grep -q .'
+run_capture sharecd "$PROG" --compare "$T_TMP/sh_c.json" "$T_TMP/sh_d.json" --fail-on-regression 10 \
+	--json "$T_TMP/sharecd.json"
+expect "share: overhead 5% dearer, its share 31%, --fail-on-regression 10: exit 1 (rc=$RC)" \
+	test "$RC" -eq 1
+jexpect "... slower on the share beyond the threshold (27%), a regression; the ns' 5% kept" "$T_TMP/sharecd.json" \
+	'(lambda r: r["verdict"] == "slower" and r["verdict_on"] == "overhead_share" and r["regression"] and not r["within_threshold"] and abs(r["threshold_pct"] - 27) < 1e-9 and abs(r["delta_pct"] - 5) < 1e-9 and abs(r["share"]["delta_pct"] - 31.25) < 1e-9 and r["share"]["verdict"] == "slower")(row("kprobe", "task_rename")) and d["summary"]["regressions"] == 1'
+jexpect "... the base row judged on its own ns: no share, within the threshold" "$T_TMP/sharecd.json" \
+	'(lambda r: r["verdict_on"] == "ns_per_event" and r["share"] is None and r["verdict"] == "no significant change" and r["within_threshold"])(row("base", "task_rename"))'
+run_capture sharecd0 "$PROG" --compare "$T_TMP/sh_c.json" "$T_TMP/sh_d.json" --threshold 0 \
+	--json "$T_TMP/sharecd0.json"
+jexpect "share: --threshold 0: the base row slower on its ns, the overhead on its share" "$T_TMP/sharecd0.json" \
+	'row("base", "task_rename")["verdict"] == "slower" and row("base", "task_rename")["verdict_on"] == "ns_per_event" and row("kprobe", "task_rename")["verdict"] == "slower" and row("kprobe", "task_rename")["verdict_on"] == "overhead_share"'
+run_capture sharefloor "$PROG" --compare "$T_TMP/sh_c.json" "$T_TMP/sh_e.json" --threshold 0 \
+	--json "$T_TMP/sharefloor.json"
+jexpect "share: 25% higher, the ns the same (within 1 ns), --threshold 0: no significant change" "$T_TMP/sharefloor.json" \
+	'(lambda r: r["verdict"] == "no significant change" and r["verdict_on"] == "overhead_share" and r["within_threshold"] and r["share"]["p"] < 0.001)(row("kprobe", "task_rename"))'
 jexpect "share: A's share the mean of its 4 rounds' means, B's the same, no change" "$T_TMP/share.json" \
 	'(lambda r, m: r["share"]["a"]["n"] == 4 and abs(r["share"]["a"]["mean"] - m) < 1e-9 and abs(r["share"]["delta"]) < 1e-9 and r["share"]["verdict"] == "no significant change")(row("kprobe", "task_rename"), (lambda s: (sum(s[0:2]) / 2 + sum(s[2:4]) / 2 + s[4] + s[5]) / 4)([100 * o / b for o, b in zip((22.0, 22.4, 21.6, 22.2, 21.8, 22.1), (60.0, 60.3, 59.7, 60.1, 59.9, 60.2))]))'
 expect "share: the table has the share's change beside the ns'" \
 	grep -qE '^  kprobe task_rename .* \+10% +[+-]0\.0% ' "$T_TMP/share.out"
 run_capture shareold "$PROG" --compare "$T_TMP/sh_a.json" "$T_TMP/sh_old.json" --json "$T_TMP/shareold.json"
-jexpect "share: B written before shares: no share compared, the ns still are" "$T_TMP/shareold.json" \
-	'(lambda r: r["share"] is None and r["verdict"] == "slower")(row("kprobe", "task_rename"))'
+jexpect "share: B written before shares: no share compared, the verdict on the ns" "$T_TMP/shareold.json" \
+	'(lambda r: r["share"] is None and r["verdict"] == "slower" and r["verdict_on"] == "overhead_ns")(row("kprobe", "task_rename"))'
 run_capture sharebad "$PROG" --compare "$T_TMP/sh_a.json" "$T_TMP/sh_bad.json"
 expect "share: fewer shares than values refused, exit 2 (rc=$RC)" \
 	eval '[ "$RC" -eq 2 ] && grep -q "needs \"shares\" as an array of one share per value" "$T_TMP/sharebad.err"'

@@ -8,8 +8,8 @@ Per program and row: over the runs, the median of the row's figure, its
 coefficient of variation, and how many runs' 95% intervals hold that
 median, for test_overhead's overheads also as a share of their base;
 then the A/A compares' false verdicts, the sensitivity pairs' verdicts
-(by the verdict given, and by the share of the base), the wall times and
-where they went. Reports; asserts nothing.
+(by the verdict given, and for overhead rows by the ns and by the share of
+the base), the wall times and where they went. Reports; asserts nothing.
 """
 import json
 import os
@@ -93,13 +93,30 @@ def print_rows(title, docs, runs, figure=figure):
                statistics.median(halves) if halves else float("nan")))
 
 
+def ns_verdict(doc, r):
+    """the verdict on a row's ns: the one given, or for an overhead row
+    judged on its share, as the compare draws it from the ns' p, delta
+    and threshold (its figures stay the ns')"""
+    if r.get("verdict_on") != "overhead_share":
+        return r.get("verdict")
+    p, delta, a = r.get("p"), r.get("delta"), (r.get("a") or {}).get("mean")
+    if p is None or delta is None or a is None:
+        return "cannot tell"
+    within = max(doc.get("threshold_ns", 1.0),
+                 r.get("threshold_pct", 0) / 100 * abs(a))
+    if not p < doc.get("alpha", 0.05) or abs(delta) <= within:
+        return "no significant change"
+    return "slower" if delta > 0 else "faster"
+
+
 def verdicts(path):
-    """[(name, variant, the verdict, the share's verdict or None)]"""
+    """[(name, variant, the verdict, the share's verdict or None, the
+    verdict on the ns)]"""
     doc = load(path)
     if not doc:
         return None
     return [(r.get("name"), r.get("variant"), r.get("verdict"),
-             (r.get("share") or {}).get("verdict"))
+             (r.get("share") or {}).get("verdict"), ns_verdict(doc, r))
             for r in doc.get("rows", [])]
 
 
@@ -111,8 +128,8 @@ def aa_line(what, flagged, compared):
 
 def print_aa(out, prefix, title):
     """every faster or slower of two runs of one build is false: by the
-    verdict the compare gave (on the ns), and by the share of the base
-    over the overhead rows that have one"""
+    verdict the compare gave (an overhead row's on its share of the base
+    where it has one), and over those rows by the ns and by the share"""
     flagged = compared = files = 0
     s_flagged = s_compared = ns_flagged = 0
     names = sorted(n for n in os.listdir(out)
@@ -123,7 +140,7 @@ def print_aa(out, prefix, title):
         if v is None:
             continue
         files += 1
-        for name, variant, verdict, share in v:
+        for name, variant, verdict, share, ns in v:
             compared += 1
             if verdict in ("faster", "slower"):
                 flagged += 1
@@ -132,7 +149,7 @@ def print_aa(out, prefix, title):
                 continue
             s_compared += 1
             s_flagged += share in ("faster", "slower")
-            ns_flagged += verdict in ("faster", "slower")
+            ns_flagged += ns in ("faster", "slower")
     print("== A/A %s: %d compares, %s" %
           (title, files, aa_line("the verdict", flagged, compared)))
     for e in examples[:10]:
@@ -147,13 +164,13 @@ def print_sensitivity(out, runs):
     per_row = {}
     for i in range(1, runs + 1):
         v = verdicts(os.path.join(out, "sens.%d.json" % i))
-        for name, variant, verdict, share in v or []:
+        for name, variant, verdict, share, ns in v or []:
             if name == "base":
                 continue
-            per_row.setdefault((name, variant), []).append((verdict, share))
+            per_row.setdefault((name, variant), []).append((ns, share))
     print("== sensitivity: --progs 1 against --progs 2, %d pairs" % runs)
     for (name, variant), vs in sorted(per_row.items()):
-        print("  %-12s %-12s slower in %d of %d (the share of the base: %d)" %
+        print("  %-12s %-12s slower in %d of %d on the ns (the share of the base: %d)" %
               (name, variant, sum(v == "slower" for v, _ in vs), len(vs),
                sum(s == "slower" for _, s in vs)))
 
