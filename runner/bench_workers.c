@@ -150,13 +150,33 @@ static void release(struct pool_go *go)
  * the same page at the go wait on its lock, a sleep that makes the sample
  * look disturbed (seen with perf: folio_lock under __vdso_clock_gettime).
  * Fault in everything readable now, outside the measured loop.
+ *
+ * But private anonymous memory (the heap, [anon], the stack): fork()
+ * copied its page tables, and a read of what was never touched would
+ * only map the zero page, thousands of times over a parent that loaded
+ * every row's programs (a full map_perf_test's heap and anonymous
+ * mappings hold about 33 MB: half a session's fork time). Only
+ * prefault_mappings(true), which writes, goes through it.
  */
+static bool private_anon(const char *line)
+{
+	int path = 0;
+
+	if (sscanf(line, "%*s %*s %*s %*s %*s %n", &path) < 0 || !path)
+		return false;
+	line += path;
+	return !*line || *line == '\n' || !strncmp(line, "[heap]", 6) ||
+	       !strncmp(line, "[stack]", 7);
+}
+
 static int prefault_mapping(char *line, void *writable)
 {
 	unsigned long lo, hi;
 	char perms[8];
 
 	if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || perms[0] != 'r')
+		return 0;
+	if (!*(bool *)writable && perms[3] == 'p' && private_anon(line))
 		return 0;
 	if (*(bool *)writable && perms[1] == 'w' && perms[3] == 'p')
 		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
