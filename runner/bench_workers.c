@@ -149,14 +149,10 @@ static void release(struct pool_go *go)
  * fault in libc's text and data and the vDSO, and two workers faulting
  * the same page at the go wait on its lock, a sleep that makes the sample
  * look disturbed (seen with perf: folio_lock under __vdso_clock_gettime).
- * Fault in everything readable now, outside the measured loop.
- *
- * But private anonymous memory (the heap, [anon], the stack): fork()
- * copied its page tables, and a read of what was never touched would
- * only map the zero page, thousands of times over a parent that loaded
- * every row's programs (a full map_perf_test's heap and anonymous
- * mappings hold about 33 MB: half a session's fork time). Only
- * prefault_mappings(true), which writes, goes through it.
+ * Fault in everything readable now, outside the measured loop, but
+ * private anonymous memory, whose page tables fork() copied: a read would
+ * only map the zero page where the parent never wrote (33 MB of a full
+ * map_perf_test's: half a session's fork time); with @writable, all.
  */
 static bool private_anon(const char *line)
 {
