@@ -41,12 +41,14 @@ for prog in "$@"; do
 	echo "\$ $prog"
 	"$prog"
 	rc=$?
-	summary="$summary${summary:+; }${prog#./} exited $rc ($(said "$rc"))"
+	# a line each: the answer stays within a terminal's width
+	summary="${summary}make run: ${prog#./} exited $rc ($(said "$rc"))
+"
 	if [ "$rc" -gt 128 ]; then
 		worst=$rc
 		break
 	fi
 	[ "$(rank "$rc")" -gt "$(rank "$worst")" ] && worst=$rc
 done
-echo "make run: $summary: exit $worst" >&2
+printf '%smake run: exit %s\n' "$summary" "$worst" >&2
 exit "$worst"
