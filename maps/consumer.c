@@ -47,7 +47,7 @@ struct consumer {
 	int err;		/* the thread's: a poll that failed */
 	pid_t tid;		/* the thread's, for its watchdog */
 	bool stuck;		/* it would not end: it keeps what it uses */
-	char why[128];		/* what consumer_failed() says */
+	char why[128];		/* what went wrong since its start */
 	atomic_bool stop;
 	int stop_fd;		/* an eventfd: written to stop a sleeper */
 	int nr_cpus;
@@ -56,6 +56,11 @@ struct consumer {
 	/* what the last stop left: counts and error, until the next stop */
 	struct consumer_counts taken;
 	int taken_err;
+	/*
+	 * and what it said: the next start clears @why at once (a unit's
+	 * samples restart it between them), before anyone asked
+	 */
+	char taken_why[128];
 	enum test_fault_kind fault;	/* the run's: slow-setup holds the thread */
 };
 
@@ -339,6 +344,7 @@ static void take_counts(struct consumer *c)
 	t->consumed = consumed;
 	t->last_seq = last;
 	c->taken_err = c->err;
+	memcpy(c->taken_why, c->why, sizeof(c->taken_why));
 }
 
 /* the consumer ended within @ns: joined */
@@ -381,6 +387,7 @@ void consumer_stop(struct consumer *c)
 		if (c->stuck) {
 			/* its counts stay the last taken; the error is new */
 			c->taken_err = c->err;
+			memcpy(c->taken_why, c->why, sizeof(c->taken_why));
 			return;
 		}
 	}
@@ -395,10 +402,11 @@ bool consumer_running(const struct consumer *c)
 
 const char *consumer_failed(struct consumer *c)
 {
-	if (c->taken_err != -ETIMEDOUT || !c->why[0])
-		snprintf(c->why, sizeof(c->why), "the consumer's poll failed: %s",
+	if (c->taken_err != -ETIMEDOUT || !c->taken_why[0])
+		snprintf(c->taken_why, sizeof(c->taken_why),
+			 "the consumer's poll failed: %s",
 			 strerror(-c->taken_err));
-	return c->why;
+	return c->taken_why;
 }
 
 const struct consumer_counts *consumer_counts(const struct consumer *c)
