@@ -55,8 +55,9 @@
  * A row's own count is sized for a fast machine; on a slower one its
  * samples would run far longer than a figure needs. Its first unit runs a
  * PACE_MIN_SHARE-th of its count; after it and each undisturbed unit, the
- * count is set to take about SAMPLE_TARGET_NS at the row's pace just
- * seen: never more than the row's own count, never less than a
+ * count is set to take about SAMPLE_TARGET_NS (or more, where attaching
+ * and detaching cost more: unit_sample_target_ns()) at the row's pace
+ * just seen: never more than the row's own count, never less than a
  * PACE_MIN_SHARE-th of it. A count or a duration the user gave is never
  * paced. A unit's base samples make the same count of events as its row
  * sample: each side then gets time in proportion to its cost, and a base
@@ -82,13 +83,13 @@ __u64 row_sample_count(const struct bench_family *fam,
 
 static void row_pace(const struct bench_family *fam,
 		     const struct run_settings *rs, struct bench_row *row,
-		     __u64 count, __u64 wall)
+		     __u64 count, __u64 wall, double target)
 {
 	__u64 want, least = row->count / PACE_MIN_SHARE ?: 1;
 
 	if (!row_paced(fam, rs, row) || !wall)
 		return;
-	want = (double)count * SAMPLE_TARGET_NS / wall;
+	want = (double)count * target / wall;
 	if (want < least)
 		want = least;
 	row->state->paced_count = want < row->count ? want : row->count;
@@ -208,28 +209,57 @@ __u64 base_sample_count(const struct bench_family *fam,
 }
 
 /*
+ * What attaching and detaching the row's programs costs a unit, as seen
+ * so far: 0 where the row stays attached through its units, has not
+ * been attached yet, or runs -r's units
+ */
+static double unit_toggle_ns(const struct run_settings *rs,
+			     const struct bench_row *row)
+{
+	const struct row_state *st = row->state;
+
+	if (rs->repeat || row_stays_attached(row) || !st->nr_attach ||
+	    !st->nr_detach)
+		return 0;
+	return row_median(st->attach_ns, st->nr_attach) +
+	       row_median(st->detach_ns, st->nr_detach);
+}
+
+/*
  * Row samples per unit: one, but where attaching and detaching cost more
- * than two samples (a tracepoint's detach waits for RCU grace periods),
- * up to MAX_UNIT_ROW_SAMPLES in a row between the unit's base samples, so
- * that a unit's toggle buys more of the row's time. Their mean time is
- * still the base samples' mean time: a linear drift still cancels. -r's
- * units have one each.
+ * than two samples (a tracepoint's detach waits for RCU grace periods,
+ * 65-100 ms here), up to MAX_UNIT_ROW_SAMPLES in a row between the
+ * unit's base samples, so that a unit's toggle buys more of the row's
+ * time. Their mean time is still the base samples' mean time: a linear
+ * drift still cancels. -r's units have one each.
  */
 static int unit_row_samples(const struct run_settings *rs,
 			    const struct bench_row *row)
 {
-	const struct row_state *st = row->state;
-	double toggle, sample;
-	int m;
+	int m = unit_toggle_ns(rs, row) / (2 * SAMPLE_TARGET_NS);
 
-	if (rs->repeat || row_stays_attached(row) || !st->nr_attach ||
-	    !st->last_wall_ns)
-		return 1;
-	toggle = row_median(st->attach_ns, st->nr_attach) +
-		 row_median(st->detach_ns, st->nr_detach);
-	sample = st->last_wall_ns;
-	m = toggle / (2 * sample);
 	return m < 1 ? 1 : m > MAX_UNIT_ROW_SAMPLES ? MAX_UNIT_ROW_SAMPLES : m;
+}
+
+/*
+ * What each of a unit's samples should take: SAMPLE_TARGET_NS, or where
+ * the toggle costs more than the unit's samples would take at that, as
+ * much as makes their time about the toggle's. A unit then spends about
+ * half its time measuring, not a seventh (a tracepoint row's: 4 row
+ * samples and 2 base samples of 3 ms beside a 100-ms detach). There, a
+ * longer sample is a quieter one: tracepoint getpgid's units (-r 24, -n
+ * fixed, 2 runs each) varied 14-19% with row samples of 2-4 ms, 9% with
+ * 14 ms and 4-7% with 40 ms. A map row's noise comes with its load, not
+ * its sample (hash_prealloc's units 5-8% at 3 ms, 4-12% at 15 ms): its
+ * 4-ms toggle leaves it at SAMPLE_TARGET_NS.
+ */
+static double unit_sample_target_ns(const struct run_settings *rs,
+				    const struct bench_row *row)
+{
+	double target = unit_toggle_ns(rs, row) /
+			(unit_row_samples(rs, row) + 2);
+
+	return target > SAMPLE_TARGET_NS ? target : SAMPLE_TARGET_NS;
 }
 
 /* the mean of the unit's row samples' ns per event */
@@ -299,8 +329,10 @@ static void unit_run(const struct bench_family *fam, struct session *sess,
 	__u64 base_count = base_sample_count(fam, sess->rs, sess->base, count);
 	int i, m = unit_row_samples(sess->rs, sess->row);
 	const struct sample *last;
+	double target;
 
 	memset(u, 0, sizeof(*u));
+	sess->quiet_after = 0;
 	sample_tries(fam, sess, base_count, u, &u->base[0], 0, true, false);
 	last = &u->base[0];
 	for (i = 0; i < m && !sample_ends_unit(last); i++) {
@@ -318,9 +350,10 @@ static void unit_run(const struct bench_family *fam, struct session *sess,
 	/* a disturbed unit's wall time is not the machine's pace */
 	if (u->out.status != ST_OK)
 		return;
-	row_pace(fam, sess->rs, sess->row, count, sample_wall(last));
+	target = unit_sample_target_ns(sess->rs, sess->row);
+	row_pace(fam, sess->rs, sess->row, count, sample_wall(last), target);
 	row_pace(fam, sess->rs, sess->base, base_count,
-		 sample_wall(&u->base[1]));
+		 sample_wall(&u->base[1]), SAMPLE_TARGET_NS);
 }
 
 /* a row alone: its sample is the unit */
@@ -330,6 +363,7 @@ static void plain_unit_run(const struct bench_family *fam,
 	__u64 count = row_sample_count(fam, sess->rs, sess->row);
 
 	memset(u, 0, sizeof(*u));
+	sess->quiet_after = 0;
 	row_sample_run(fam, sess, count, &u->row[0], 1, true);
 	/* a disturbed sample stayed attached for a try again: none here */
 	if (!row_stays_attached(sess->row))
@@ -338,7 +372,7 @@ static void plain_unit_run(const struct bench_family *fam,
 	u->out = u->row[0].out;
 	if (u->out.status == ST_OK)
 		row_pace(fam, sess->rs, sess->row, count,
-			 sample_wall(&u->row[0]));
+			 sample_wall(&u->row[0]), SAMPLE_TARGET_NS);
 }
 
 /* ---- what a unit leaves in the rows ---- */
