@@ -164,6 +164,36 @@ static bool workers_disturbed(const struct sample *s)
 }
 
 /*
+ * The wait for quiet before a sample's go (settle()), but right after an
+ * undisturbed sample of its unit with nothing detached since: the
+ * kernel's threads were quiet through that one, and nothing has given
+ * them work since but the workers' wake-ups and an attach, which does its
+ * work before it returns (a grace period it waits for included). A
+ * detach leaves work behind, the RCU callbacks that free its link: after
+ * one, the wait is due. A uprobe row's unit waits once, not three times
+ * (about a millisecond each: 15% of a default test_overhead run went to
+ * these waits, 7.4% now, with no more samples disturbed). The sample is
+ * judged as any: a thread that runs in it all the same makes it
+ * disturbed. 0: it did not wait.
+ */
+static __u64 sample_settle(struct session *sess)
+{
+	bool quiet = sess->quiet_after == sess->detaches + 1;
+
+	/* whatever this sample meets, the next one waits unless it says */
+	sess->quiet_after = 0;
+	return quiet ? 0 : settle(&sess->pass->quiet, sess->row->cpus);
+}
+
+/* the sample's end: is the next one's wait for quiet due? */
+static void sample_quiet(struct session *sess, const struct sample *s,
+			 int detaches)
+{
+	if (s->out.status == ST_OK)
+		sess->quiet_after = detaches + 1;
+}
+
+/*
  * One sample of the session's row, attached for it unless it stays so:
  * the timed run, then the counts, verified per CPU inside the workers'
  * loops, then by the family.
@@ -173,8 +203,8 @@ void row_sample_run(const struct bench_family *fam,
 		    struct sample *s, int which, bool last)
 {
 	struct bench_row *row = sess->row;
+	int err, detaches;
 	__u64 t;
-	int err;
 
 	if (sample_buffers(s, fam, sess, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
@@ -183,7 +213,8 @@ void row_sample_run(const struct bench_family *fam,
 	if (session_attach(fam, sess, &s->out))
 		return;
 	t = now_ns();
-	s->settle_ns = settle(&sess->pass->quiet, row->cpus);
+	s->settle_ns = sample_settle(sess);
+	detaches = sess->detaches;
 	t = phase_add(row, PHASE_QUIET, t);
 	if (row->runs_prog)
 		read_kernel_skips(fam, row, s, true);
@@ -222,6 +253,7 @@ void row_sample_run(const struct bench_family *fam,
 	if (s->out.status == ST_OK)
 		sample_judge_disturbed(s);
 	phase_add(row, PHASE_CHECKS, t);
+	sample_quiet(sess, s, detaches);
 }
 
 /*
@@ -241,15 +273,16 @@ void base_sample_run(const struct bench_family *fam,
 {
 	struct bench_row *row = sess->row;
 	enum test_fault_kind fault;
+	int w, c, err, detaches;
 	__u64 hits, t;
-	int w, c, err;
 
 	if (sample_buffers(s, fam, sess, which)) {
 		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return;
 	}
 	t = now_ns();
-	s->settle_ns = settle(&sess->pass->quiet, row->cpus);
+	s->settle_ns = sample_settle(sess);
+	detaches = sess->detaches;
 	t = phase_add(row, PHASE_QUIET, t);
 	/*
 	 * the test faults slow-base: a base dearer than its row, by half;
@@ -286,4 +319,5 @@ void base_sample_run(const struct bench_family *fam,
 	sample_judge_disturbed(s);
 checked:
 	phase_add(row, PHASE_CHECKS, t);
+	sample_quiet(sess, s, detaches);
 }

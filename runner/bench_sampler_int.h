@@ -33,6 +33,12 @@ struct session {
 	struct sampler_pass *pass;	/* what the pass keeps across units */
 	bool keep;			/* its workers, for the row's next */
 	__u64 started_ns;
+	int detaches;			/* its detaches */
+	/*
+	 * 1 + @detaches when the unit's last sample ran, undisturbed; 0: no
+	 * such sample since the unit began (see sample_settle())
+	 */
+	int quiet_after;
 };
 
 bool row_has_base(const struct bench_row *row);

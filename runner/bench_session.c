@@ -262,6 +262,8 @@ static __u64 row_detach(const struct bench_family *fam, struct bench_row *row)
 void session_detach(const struct bench_family *fam,
 		    struct session *sess)
 {
+	if (sess->row->state->attached)
+		sess->detaches++;
 	sess->row->state->phase_ns[PHASE_DETACH] += row_detach(fam, sess->row);
 }
 
