@@ -199,6 +199,7 @@ stats-start-signal|stats_sample|return bench_interrupted() ? -EINTR : 0;|return 
 worker-frozen|held_by|return task_frozen(pid);|return NULL;|test_matrix.sh:frozen|frozen: ended in
 worker-frozen-v1|task_frozen|if (task_cgroup_dir(pid, "freezer", dir, sizeof(dir)))|if (1)|test_matrix.sh:frozen1|frozen1: ended in
 worker-thaw|child_kill|thaw_out(pid);|;|test_matrix.sh:frozen1|frozen1: ended in
+consumer-why-kept|consumer_failed|if (c->taken_err != -ETIMEDOUT \|\| !c->taken_why[0])|if (c->taken_err != -ETIMEDOUT \|\| !c->why[0])|test_matrix.sh:kinds|consumer-frozen1-unit: ended in
 worker-asleep|task_stuck|if (progress) {|if (progress \|\| ps.state == 'S') {|test_matrix.sh:asleep|asleep: ended in
 first-deadline|pool_run|deadline_ns = first_deadline_ns(pool, count);|deadline_ns = ~0ull / 2;|test_matrix.sh:endless|endless: ended in
 creator-watched|hear|task_stuck(\&watch, c->pid, deadline, why, sizeof(why))|0|test_matrix.sh:creator|creator: ended in

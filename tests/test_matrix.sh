@@ -308,16 +308,17 @@ child_of() {
 	case $1 in
 	worker | setup | fib) pgrep -P "$PID" | head -n 1 ;;
 	creator) creator_of "$PID" ;;
-	consumer) ls /proc/"$PID"/task 2>/dev/null | grep -vx "$PID" | head -n 1 ;;
+	consumer | consumer2) ls /proc/"$PID"/task 2>/dev/null | grep -vx "$PID" | head -n 1 ;;
 	esac
 }
 
 # stall_case NAME CHILD HOW PROG ARGS...: CHILD's kind of child (worker,
-# in its loop; setup, a worker in its set-up; creator, consumer, fib)
+# in its loop; setup, a worker in its set-up; creator, consumer, fib;
+# consumer2, a consumer thread after the first: each sample starts one)
 # held by HOW (stop, kill, freeze2, freeze1, pids) while PROG ARGS runs:
 # exit 1, a row failed saying why
 stall_case() {
-	local name=$1 child=$2 how=$3 prog=$4 re c max=1 wrap=()
+	local name=$1 child=$2 how=$3 prog=$4 re c first= max=1 wrap=()
 	shift 4
 	case $how in
 	stop) re='stayed stopped|did not end' ;;
@@ -347,6 +348,11 @@ stall_case() {
 	if [ "$how" != pids ]; then
 		for i in $(seq 6000); do
 			c=$(child_of "$child")
+			# consumer2: a thread after the first one seen
+			if [ "$child" = consumer2 ] && [ -n "$c" ] &&
+			   { [ -z "$first" ] || [ "$c" = "$first" ]; }; then
+				first=$c c=
+			fi
 			[ -n "$c" ] || ! alive "$PID" && break
 			sleep 0.01
 		done
@@ -460,6 +466,9 @@ sec_kinds() {
 	sig_case int-middle INT middle measure "$MP" -t hash_lookup -a raw_tp -r 2 -n 200000
 	sig_case hup-printing HUP printing measure "$TO" -m raw_tp -e getpgid -r 1 -n 2000 --json -
 	stall_case consumer-frozen1 consumer freeze1 "$MP" -t ringbuf_output -a raw_tp -c 2 -r 1 -n 200000
+	# a unit of several row samples (a tracepoint's detach is dear),
+	# the consumer restarted between them: frozen in the first, named
+	stall_case consumer-frozen1-unit consumer2 freeze1 "$MP" -t ringbuf_output -a tracepoint -c 2 -w 1 -n 200000
 	stall_case fib-pids fib pids "$TO" -c 1 -m raw_tp -e fib_table_lookup -r 1 -n 2000
 }
 
