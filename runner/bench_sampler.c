@@ -325,28 +325,60 @@ static void stop_fed_bases(const struct run_settings *rs,
 	}
 }
 
+/*
+ * The rows the next round visits, into @visit: how many. Those done have
+ * their workers stopped.
+ */
+static int round_rows(const struct run_settings *rs, struct bench_rows *rows,
+		      int *visit)
+{
+	int i, n = 0;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (row_wants_session(rs, rows, row))
+			visit[n++] = i;
+		else
+			row->state->spent_ns += row_pool_end(row);
+	}
+	return n;
+}
+
+/*
+ * Which of a round's @n rows it visits @k-th: the two halves of the table
+ * in turn (0, h, 1, h + 1, ...). Neighbours in the table are alike (one
+ * mode on each event; map tests on one hook): one right after another,
+ * each one's attach waits out the grace period the last one's detach
+ * began (a raw_tp on sys_enter: 10-15 ms); in turn with a row of another
+ * kind, the wait passes in that row's session.
+ */
+static int visit_order(int k, int n)
+{
+	int half = (n + 1) / 2;
+
+	return k % 2 ? half + k / 2 : k / 2;
+}
+
 int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 		struct bench_rows *rows)
 {
 	/* its progress line erased before it returns, however it ends */
 	struct sampler_pass pass = {};
-	int i, round, busy = 1, err;
+	int i, k, n = 1, round, err, *visit;
 
-	err = alloc_worker_rates(rows) ?: open_rows(fam, rs, rows, &pass);
-	for (round = 0; !err && busy; round++) {
-		busy = 0;
-		for (i = 0; !err && i < rows->nr; i++) {
-			struct bench_row *row = &rows->row[i];
-
-			if (!row_wants_session(rs, rows, row)) {
-				row->state->spent_ns += row_pool_end(row);
-				continue;
-			}
-			busy++;
-			err = row_session(fam, rs, row, &pass, i, rows->nr,
-					  round);
+	visit = calloc(rows->nr ?: 1, sizeof(*visit));
+	err = visit ? 0 : -ENOMEM;
+	err = err ?: alloc_worker_rates(rows) ?: open_rows(fam, rs, rows, &pass);
+	for (round = 0; !err && n; round++) {
+		n = round_rows(rs, rows, visit);
+		for (k = 0; !err && k < n; k++) {
+			i = visit[visit_order(k, n)];
+			err = row_session(fam, rs, &rows->row[i], &pass, i,
+					  rows->nr, round);
 		}
 	}
+	free(visit);
 	for (i = 0; i < rows->nr; i++)
 		rows->row[i].state->spent_ns += row_pool_end(&rows->row[i]);
 	detach_all(fam, rows);
