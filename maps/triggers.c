@@ -16,7 +16,10 @@ static void syscall_loop(long nr, __u64 count)
 {
 	__u64 i;
 
-	/* the 0 is getpgid's "self", ignored by the others */
+	/*
+	 * the 0 is getpgid's "self", ignored by the others: a syscall added
+	 * here is one that 0 as its first argument suits
+	 */
 	for (i = 0; i < count; i++)
 		syscall(nr, 0);
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_overhead's triggers: the loops every worker repeats an event in,
- * one call a pass. The kernel events' (task_rename, getpgid,
- * urandom_read, signal_generate), and the uprobe and USDT events' calls
- * of their copies, a loop per copy (copy_triggers). fib_table_lookup's
- * are in fib.c, kernel-batch's in testrun.c.
+ * one call a pass: every kernel event's but those whose trigger is a
+ * job of its own (fib_table_lookup's, in fib.c; kernel-batch's, in
+ * testrun.c), and the uprobe and USDT events' calls of their copies, a
+ * loop per copy (copy_triggers).
  */
 #define _GNU_SOURCE
 #include <errno.h>
