@@ -282,6 +282,25 @@ cgroup_remove() {
 	return 1
 }
 
+# remove_stale_cgroups NAME: the cgroups NAME.PID[.CASE] of a test whose
+# process PID is gone, thawed, emptied and removed. A test killed before
+# its at_exit commands ran (the mutation check ends a test file with
+# SIGTERM once it has said enough; a case may still be undoing) leaves
+# its cgroups; the next run of that test removes them.
+remove_stale_cgroups() {
+	local d pid
+	for d in /sys/fs/cgroup/*/"$1".* /sys/fs/cgroup/"$1".*; do
+		[ -d "$d" ] || continue
+		pid=${d##*/"$1".}
+		pid=${pid%%.*}
+		[[ $pid =~ ^[0-9]+$ ]] || continue
+		kill -0 "$pid" 2>/dev/null && continue
+		[ ! -f "$d/cgroup.freeze" ] || echo 0 >"$d/cgroup.freeze"
+		[ ! -f "$d/freezer.state" ] || echo THAWED >"$d/freezer.state"
+		cgroup_remove "$d"
+	done
+}
+
 # ---- runs of $BIN, watched ----
 
 # The tools' lock: a run of the tests' takes a lock of its own (a private

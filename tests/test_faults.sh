@@ -331,6 +331,7 @@ sec_kept() {
 # cpu_cgroup: makes it, $CG; cpu_quota US PERIOD_US: its quota
 cpu_cgroup() {
 	local root
+	remove_stale_cgroups bpf-bench-tests
 	for root in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct /sys/fs/cgroup; do
 		[ -f "$root/cpu.cfs_quota_us" ] ||
 			grep -qsw cpu "$root/cgroup.subtree_control" || continue

@@ -36,6 +36,7 @@ BIN=$TO
 LIMIT=10
 
 M_CASES=0 M_HANGS=0 M_LEFT=0 M_CODES=0 M_JSON=0 M_DONE=0
+remove_stale_cgroups bpf-bench-matrix
 
 sig_num() { kill -l "$1"; }
 
