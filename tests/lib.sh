@@ -282,6 +282,14 @@ cgroup_remove() {
 	return 1
 }
 
+# cgroup_thaw_remove DIR: thawed (a v2 cgroup.freeze, a v1 freezer: a
+# hierarchy has one of the two files, or neither), emptied, removed
+cgroup_thaw_remove() {
+	[ ! -f "$1/cgroup.freeze" ] || echo 0 >"$1/cgroup.freeze"
+	[ ! -f "$1/freezer.state" ] || echo THAWED >"$1/freezer.state"
+	cgroup_remove "$1"
+}
+
 # remove_stale_cgroups NAME: the cgroups NAME.PID[.CASE] of a test whose
 # process PID is gone, thawed, emptied and removed. A test killed before
 # its at_exit commands ran (the mutation check ends a test file with
@@ -294,10 +302,7 @@ remove_stale_cgroups() {
 		pid=${d##*/"$1".}
 		pid=${pid%%.*}
 		[[ $pid =~ ^[0-9]+$ ]] || continue
-		kill -0 "$pid" 2>/dev/null && continue
-		[ ! -f "$d/cgroup.freeze" ] || echo 0 >"$d/cgroup.freeze"
-		[ ! -f "$d/freezer.state" ] || echo THAWED >"$d/freezer.state"
-		cgroup_remove "$d"
+		kill -0 "$pid" 2>/dev/null || cgroup_thaw_remove "$d"
 	done
 }
 

@@ -113,7 +113,7 @@ m_check() {
 	local name=$1 want=$2 re=$3 left bad= why beside
 	# a hung run held by a cgroup of the test's: let go, or it is
 	# never reaped (a frozen thread outlives a SIGKILL)
-	[ "$M_HUNG" = 1 ] && [ -n "${CG:-}" ] && m_cgroup_remove "$CG"
+	[ "$M_HUNG" = 1 ] && [ -n "${CG:-}" ] && cgroup_thaw_remove "$CG"
 	run_end "$name"
 	M_CASES=$((M_CASES + 1))
 	left=$(m_leftovers "$name")
@@ -284,14 +284,7 @@ sig_case() {
 m_cgroup() {
 	CG=/sys/fs/cgroup/$1/bpf-bench-matrix.$$.$2
 	mkdir -p "$CG" 2>/dev/null || return 1
-	at_exit m_cgroup_remove "$CG"
-}
-# m_cgroup_remove DIR: thawed, emptied (into its parent), removed
-m_cgroup_remove() {
-	# (a hierarchy has one of the two files, or neither: no word of that)
-	[ ! -f "$1/cgroup.freeze" ] || echo 0 >"$1/cgroup.freeze"
-	[ ! -f "$1/freezer.state" ] || echo THAWED >"$1/freezer.state"
-	cgroup_remove "$1"
+	at_exit cgroup_thaw_remove "$CG"
 }
 
 # hold HOW TASK: TASK (a pid, or a thread's tid) stopped or frozen
@@ -364,7 +357,7 @@ stall_case() {
 	m_ends
 	m_check "$name" 1 "$re"
 	[ "$how" = stop ] && [ -n "$c" ] && kill -CONT "$c" 2>/dev/null
-	[ -n "${CG:-}" ] && m_cgroup_remove "$CG"
+	[ -n "${CG:-}" ] && cgroup_thaw_remove "$CG"
 	CG=
 }
 
