@@ -331,6 +331,13 @@ int consumer_start(struct consumer *c, int cpu, struct outcome *out)
 	return 0;
 }
 
+/* the run's error, and the words for it, become what the stop left */
+static void take_error(struct consumer *c)
+{
+	c->taken_err = c->err;
+	memcpy(c->taken_why, c->why, sizeof(c->taken_why));
+}
+
 /* the run's counts become what consumer_counts() gives */
 static void take_counts(struct consumer *c)
 {
@@ -343,8 +350,7 @@ static void take_counts(struct consumer *c)
 	*t = c->counts;
 	t->consumed = consumed;
 	t->last_seq = last;
-	c->taken_err = c->err;
-	memcpy(c->taken_why, c->why, sizeof(c->taken_why));
+	take_error(c);
 }
 
 /* the consumer ended within @ns: joined */
@@ -386,8 +392,7 @@ void consumer_stop(struct consumer *c)
 		c->err = -ETIMEDOUT;
 		if (c->stuck) {
 			/* its counts stay the last taken; the error is new */
-			c->taken_err = c->err;
-			memcpy(c->taken_why, c->why, sizeof(c->taken_why));
+			take_error(c);
 			return;
 		}
 	}

@@ -368,8 +368,8 @@ int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 	int i, k, n = 1, round, err, *visit;
 
 	visit = calloc(rows->nr ?: 1, sizeof(*visit));
-	err = visit ? 0 : -ENOMEM;
-	err = err ?: alloc_worker_rates(rows) ?: open_rows(fam, rs, rows, &pass);
+	err = !visit ? -ENOMEM :
+	      alloc_worker_rates(rows) ?: open_rows(fam, rs, rows, &pass);
 	for (round = 0; !err && n; round++) {
 		n = round_rows(rs, rows, visit);
 		for (k = 0; !err && k < n; k++) {
