@@ -210,6 +210,8 @@ int find_context_diffs(struct compare *c);
 /* compare_text.c */
 const char *get_string(const json_t *obj, const char *key);
 const char *shown(char *buf, size_t size, const char *s);
+/* @l filled for @r, returned */
+const struct label *row_shown(const struct row *r, struct label *l);
 const char *row_state(const struct row *r, char *buf, size_t len);
 const char *entry_reason(const struct entry *e, char *buf, size_t len);
 
@@ -230,25 +232,5 @@ void print_compare(FILE *out, const struct compare *c);
 struct output_file;
 int open_json(FILE *out, const char *path, struct output_file *f);
 int write_json(struct output_file *f, const struct compare *c);
-
-/*
- * @l filled for @r. Inline here, where a static function of one file
- * would be: test_overhead has a row_label() of its own (overhead/summary.c)
- */
-static inline const struct label *row_label(const struct row *r,
-					     struct label *l)
-{
-	char params[LONG_SHOWN];
-	size_t n;
-
-	shown(l->name, sizeof(l->name), r->name);
-	shown(l->variant, NAME_SHOWN, r->variant);
-	if (r->params && r->params[0]) {
-		n = strlen(l->variant);
-		snprintf(l->variant + n, sizeof(l->variant) - n, " [%s]",
-			 shown(params, sizeof(params), r->params));
-	}
-	return l;
-}
 
 #endif /* __COMPARE_H */

@@ -226,7 +226,7 @@ static void add_entry(struct table *t, const struct entry *e, bool paste)
 	struct label l;
 	int i = table_add_row(t);
 
-	row_label(e->a->rows[0], &l);
+	row_shown(e->a->rows[0], &l);
 	table_set(t, i, COL_ROW, "%s %s", l.name, l.variant);
 	side_cells(t, i, COL_A, &e->st_a, e->ci95_a, overhead);
 	side_cells(t, i, COL_B, &e->st_b, e->ci95_b, overhead);
@@ -284,7 +284,7 @@ static void print_verdicts(FILE *out, const struct compare *c)
 	for (e = c->entries; !paste && e < c->entries + c->nr_entries; e++) {
 		if (e->why != WHY_NONE || entry_decidable(e))
 			continue;
-		row_label(e->a->rows[0], &l);
+		row_shown(e->a->rows[0], &l);
 		fold_line(out, c, "cannot tell: %s %s: fewer than 2 units in %s",
 			  l.name, l.variant, e->st_a.n < 2 && e->st_b.n < 2 ?
 			  "A and B" : e->st_a.n < 2 ? "A" : "B");
@@ -444,7 +444,7 @@ static void print_entries(FILE *out, const struct compare *c)
 	for (e = c->entries; e < c->entries + c->nr_entries; e++) {
 		if (e->why == WHY_NONE || (gof && gof[e - c->entries] >= 0))
 			continue;
-		row_label((e->a ? e->a : e->b)->rows[0], &l);
+		row_shown((e->a ? e->a : e->b)->rows[0], &l);
 		if (e->why == WHY_ONLY_A || e->why == WHY_ONLY_B)
 			fold_line(out, c, "only in %s: %s %s", e->a ? "A" : "B",
 				  l.name, l.variant);
@@ -474,7 +474,7 @@ static void print_left_out(FILE *out, const struct compare *c,
 			if (poolable(r))
 				continue;
 			fold_line(out, c, "left out of %s: %s %s in %s: %s",
-				  s->label, row_label(r, &l)->name, l.variant,
+				  s->label, row_shown(r, &l)->name, l.variant,
 				  shown(path, sizeof(path), s->files[r->file].path),
 				  row_state(r, state, sizeof(state)));
 		}
@@ -494,7 +494,7 @@ static void print_dups(FILE *out, const struct compare *c,
 			if (r->nr_dups)
 				fold_line(out, c, "duplicate in %s (%s): %s %s: results[%d] kept, %d later row%s ignored",
 					  s->label, shown(path, sizeof(path), f->path),
-					  row_label(r, &l)->name, l.variant,
+					  row_shown(r, &l)->name, l.variant,
 					  r->index, r->nr_dups,
 					  r->nr_dups > 1 ? "s" : "");
 }

@@ -108,6 +108,21 @@ const char *shown(char *buf, size_t size, const char *s)
 
 /* ---- what is said of rows and contexts, for the table and the JSON ---- */
 
+const struct label *row_shown(const struct row *r, struct label *l)
+{
+	char params[LONG_SHOWN];
+	size_t n;
+
+	shown(l->name, sizeof(l->name), r->name);
+	shown(l->variant, NAME_SHOWN, r->variant);
+	if (r->params && r->params[0]) {
+		n = strlen(l->variant);
+		snprintf(l->variant + n, sizeof(l->variant) - n, " [%s]",
+			 shown(params, sizeof(params), r->params));
+	}
+	return l;
+}
+
 /* what became of a row the pool did not take, shown */
 const char *row_state(const struct row *r, char *buf, size_t len)
 {

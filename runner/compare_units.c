@@ -21,7 +21,7 @@ int row_error(const struct bench_file *f, const struct row *r,
 
 	if (r->name && r->variant)
 		pr_err("%s: results[%d] (%s %s): %s", f->path, r->index,
-		       row_label(r, &l)->name, l.variant, why);
+		       row_shown(r, &l)->name, l.variant, why);
 	else
 		pr_err("%s: results[%d]: %s", f->path, r->index, why);
 	return -EINVAL;
