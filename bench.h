@@ -688,6 +688,12 @@ struct run_settings {
 	double lock_wait;	/* seconds to wait for another run */
 	int verbosity;		/* 0: -q, 1: default, 2: -v */
 	bool paste;		/* --format short: one line a row, to paste */
+	/*
+	 * The family's own state, bench_main()'s @ctx: its options, as its
+	 * parse_option() and parse_args() set them, and what its setup()
+	 * finds for all its rows
+	 */
+	void *ctx;
 	/* the test build's only: read it through run_fault() */
 	struct test_fault fault;
 };
@@ -774,13 +780,15 @@ struct json_t;
  * The command line, before anything runs:
  *
  * @parse_option: called once per option of @options given, in order,
- *	with its key and value (NULL without one). Required when @options
- *	has any. May store into the family's own state only. 0; -2 for a
- *	bad value (the runner says so); -1 after one line on stderr.
- * @parse_args: called once, after every option, with the positional
- *	arguments (@argc may be 0). Required. May call bench_cpus_arg(),
- *	bench_count_arg() and bench_positional_as(), passing them @cl, the
- *	command line being parsed. 0, or -1 after one line on stderr.
+ *	with the family's @ctx (bench_main()'s), its key and value (NULL
+ *	without one). Required when @options has any. May store into @ctx
+ *	only. 0; -2 for a bad value (the runner says so); -1 after one line
+ *	on stderr.
+ * @parse_args: called once, after every option, with @ctx and the
+ *	positional arguments (@argc may be 0). Required. May call
+ *	bench_cpus_arg(), bench_count_arg() and bench_positional_as(),
+ *	passing them @cl, the command line being parsed. 0, or -1 after one
+ *	line on stderr.
  * @usage_tables: called by --help, after the options: the family's
  *	tables (modes, tests, bits) to @f. Required.
  *
@@ -894,8 +902,9 @@ struct bench_family {
 	bool paced;
 
 	/* the command line, before anything runs */
-	int (*parse_option)(int key, const char *arg);
-	int (*parse_args)(struct cmdline *cl, int argc, char **argv);
+	int (*parse_option)(void *ctx, int key, const char *arg);
+	int (*parse_args)(void *ctx, struct cmdline *cl, int argc,
+			  char **argv);
 	void (*usage_tables)(FILE *f);
 
 	/* the rows: which a run measures, and --list */
@@ -938,9 +947,13 @@ struct bench_family {
 
 /*
  * The program's main(): runs @fam with the command line, and returns the
- * exit status (see --help).
+ * exit status (see --help). @ctx is the family's own state, its options
+ * first (zeroed or defaulted by main()): parse_option() and parse_args()
+ * get it, every later callback that takes the run's settings reaches it
+ * as @rs->ctx, and a row's reaches it through the row's @priv.
  */
-int bench_main(const struct bench_family *fam, int argc, char **argv);
+int bench_main(const struct bench_family *fam, void *ctx, int argc,
+	       char **argv);
 
 /* ---- for the family's summary: bench_row_summary.c, bench_notes.c, bench_summary.c ---- */
 

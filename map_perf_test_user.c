@@ -48,8 +48,6 @@ const struct attach_method methods[NR_METHODS] = {
 
 /* ---- options ---- */
 
-struct map_options opt;
-
 enum {
 	OPT_MISS = 0x200,
 	OPT_KEY_SIZE,
@@ -104,106 +102,108 @@ static const char *const memory_takes[] = {
 	"json", "ktap", "lock-wait", NULL
 };
 
-static const char *test_names[NR_TESTS];
-
-static int parse_methods(const char *s)
+static int parse_methods(struct map_options *opt, const char *s)
 {
 	const char *names[NR_METHODS];
 	int i;
 
-	opt.methods_given = strcmp(s, "auto");
-	if (!opt.methods_given)
+	opt->methods_given = strcmp(s, "auto");
+	if (!opt->methods_given)
 		return 0;
 	if (!strcmp(s, "all")) {
 		for (i = 0; i < NR_METHODS; i++)
-			opt.method_on[i] = true;
+			opt->method_on[i] = true;
 		return 0;
 	}
 	for (i = 0; i < NR_METHODS; i++)
 		names[i] = methods[i].name;
 	return parse_name_list(s, "attach method", names, NR_METHODS,
-			       opt.method_on);
+			       opt->method_on);
 }
 
-static int parse_option(int key, const char *arg)
+static int parse_option(void *ctx, int key, const char *arg)
 {
+	struct map_options *opt = &((struct map_ctx *)ctx)->opt;
+	const char *test_names[NR_TESTS];
 	int t;
 
 	switch (key) {
 	case 't':
 		for (t = 0; t < NR_TESTS; t++)
 			test_names[t] = tests[t].name;
-		opt.tests_given = true;
+		opt->tests_given = true;
 		return parse_name_list(arg, "test", test_names, NR_TESTS,
-				       opt.test_on);
+				       opt->test_on);
 	case 'E':
-		return parse_entries(arg, "map entries", true);
+		return parse_entries(&opt->entries, arg, "map entries", true);
 	case OPT_KEY_SIZE:
 		return parse_sweep(arg, "--key-size", 4, MAX_KEY_SIZE, 1,
-				   &opt.key_size);
+				   &opt->key_size);
 	case OPT_SCALE:
-		opt.scale = true;
+		opt->scale = true;
 		return 0;
 	case OPT_WAKEUP:
-		return parse_wakeup(arg);
+		return parse_wakeup(&opt->wakeup, arg);
 	case OPT_RECORD_SIZE:
 		return parse_sweep(arg, "--record-size", MIN_RECORD_SIZE,
-				   MAX_RECORD_SIZE, 8, &opt.record_size);
+				   MAX_RECORD_SIZE, 8, &opt->record_size);
 	case 'a':
-		return parse_methods(arg);
+		return parse_methods(opt, arg);
 	case OPT_MISS:
-		opt.miss = true;
+		opt->miss = true;
 		return 0;
 	case OPT_MEMORY:
-		return parse_memory_kinds(arg);
+		return parse_memory_kinds(opt, arg);
 	}
 	return -1;
 }
 
 /* the positional arguments, upstream's order; each given once */
-static int parse_args(struct cmdline *cl, int argc, char **argv)
+static int parse_args(void *ctx, struct cmdline *cl, int argc, char **argv)
 {
+	struct map_options *opt = &((struct map_ctx *)ctx)->opt;
 	int t;
 
 	if (argc > 4) {
 		pr_err("too many arguments (see --help)");
 		return -1;
 	}
-	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, &opt.flags)) {
+	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, &opt->flags)) {
 		pr_err("bad test_flags '%s': a non-zero number such as 0x180",
 		       printable(argv[0]));
 		return -1;
 	}
-	if (opt.flags >> NR_TESTS) {
+	if (opt->flags >> NR_TESTS) {
 		pr_err("test_flags 0x%llx: bits 0x%llx select nothing (see --help)",
-		       opt.flags, opt.flags & ~((1ull << NR_TESTS) - 1));
+		       opt->flags, opt->flags & ~((1ull << NR_TESTS) - 1));
 		return -1;
 	}
 	if ((argc > 1 && bench_cpus_arg(cl, argv[1], "nr_cpus")) ||
-	    (argc > 2 && parse_entries(argv[2], "num_map_entries", false)) ||
+	    (argc > 2 && parse_entries(&opt->entries, argv[2],
+					   "num_map_entries", false)) ||
 	    (argc > 3 && bench_count_arg(cl, argv[3], MAX_COUNT, "max_cnt")))
 		return -1;
 	if (argc > 2)
 		bench_positional_as(cl, 'E', "num_map_entries");
 	/* the options' ways are the runner's table; test_flags are tests */
-	if (opt.memory && opt.flags) {
+	if (opt->memory && opt->flags) {
 		pr_err("test_flags do not apply to --memory, only to a run and --list");
 		return -1;
 	}
-	if (opt.memory && !memory_rows_possible()) {
+	if (opt->memory && !memory_rows_possible(opt)) {
 		pr_err("nothing selected: task_storage runs at --entries up to %d only",
 		       MEM_MAX_TASKS);
 		return -1;
 	}
-	for (t = 0; opt.miss && opt.tests_given && t < NR_TESTS; t++) {
-		if (opt.test_on[t] && !tests[t].miss) {
+	for (t = 0; opt->miss && opt->tests_given && t < NR_TESTS; t++) {
+		if (opt->test_on[t] && !tests[t].miss) {
 			pr_err("--miss applies to lpm_kmalloc, hash_lookup and lru_hash_lookup, not %s",
 			       tests[t].name);
 			return -1;
 		}
 	}
 	/* a usage error, said before the lock, privileges or any probe */
-	for (t = 0; t < NR_TESTS && !test_selected(t); t++)
+	for (t = 0; t < NR_TESTS && !test_selected(opt, t); t++)
 		;
 	if (t == NR_TESTS) {
 		pr_err("nothing selected: test_flags, -t and --miss leave no test");
@@ -277,42 +277,44 @@ static void usage_tables(FILE *f)
 
 static int setup(const struct run_settings *rs, struct bench_rows *rows)
 {
+	struct map_ctx *mc = map_ctx(rs);
+	const struct map_options *opt = &mc->opt;
 	struct outcome none = {};
 	bool listing = rs->list;
 	int t, m, i, err, picked = -1;
 
-	if (rs->cpus.nr > 1024) {
-		pr_err("%d CPUs: map_perf_test covers 1024", rs->cpus.nr);
+	if (rs->cpus.nr > MAP_MAX_CPUS) {
+		pr_err("%d CPUs: map_perf_test covers %d", rs->cpus.nr,
+		       MAP_MAX_CPUS);
 		return -E2BIG;
 	}
-	if (opt.memory)
+	if (opt->memory)
 		return add_memory_rows(rs, rows, listing);
-	if (make_prefixes(&rs->cpus))
-		return -ENOMEM;
+	make_prefixes(mc, &rs->cpus);
 	/* a listing probes nothing: auto lists every method */
-	if (!listing && !opt.methods_given)
-		picked = auto_picked = pick_method(rs, &none);
+	if (!listing && !opt->methods_given)
+		picked = mc->auto_picked = pick_method(rs, &none);
 	if (!listing)
-		note_skipped_sizes();
+		note_skipped_sizes(opt);
 	/* base rows first: every test's overhead is against one */
 	err = add_base_rows(rs, rows, listing);
 	for (m = 0; !err && m < NR_METHODS; m++) {
-		bool on = opt.methods_given ? opt.method_on[m] :
+		bool on = opt->methods_given ? opt->method_on[m] :
 			  listing || m == picked;
 
 		for (t = 0; !err && on && t < NR_TESTS; t++)
-			if (test_selected(t) && tests[t].kind->shape != SHAPE_SYSCALL)
+			if (test_selected(opt, t) && tests[t].kind->shape != SHAPE_SYSCALL)
 				err = add_test_rows(rs, rows, t, m, NULL,
 						    listing);
 	}
 	/* no method works: every test says why, as a row of its own */
-	for (t = 0; !err && !listing && picked < 0 && !opt.methods_given &&
+	for (t = 0; !err && !listing && picked < 0 && !opt->methods_given &&
 	     t < NR_TESTS; t++)
-		if (test_selected(t) && tests[t].kind->shape != SHAPE_SYSCALL)
+		if (test_selected(opt, t) && tests[t].kind->shape != SHAPE_SYSCALL)
 			err = add_test_rows(rs, rows, t, -1, &none, true);
 	/* no program, no method: once */
 	for (t = 0; !err && t < NR_TESTS; t++)
-		if (test_selected(t) && tests[t].kind->shape == SHAPE_SYSCALL)
+		if (test_selected(opt, t) && tests[t].kind->shape == SHAPE_SYSCALL)
 			err = add_test_rows(rs, rows, t, -1, NULL, listing);
 	if (err)
 		return err;
@@ -623,6 +625,8 @@ static void raise_fd_limit(void)
 
 int main(int argc, char **argv)
 {
+	struct map_ctx ctx = { .auto_picked = -1 };
+
 	raise_fd_limit();
-	return bench_main(&map_perf_family, argc, argv);
+	return bench_main(&map_perf_family, &ctx, argc, argv);
 }

@@ -91,15 +91,6 @@ const char *const body_help[] = {
 };
 #define NR_BODIES	((int)ARRAY_SIZE(body_help))
 
-struct overhead_opts opt;
-
-/* -m and -e: the modes and the events of the rows */
-static struct {
-	bool modes_given, events_given;
-	bool mode_on[NR_MODES];
-	bool event_on[NR_EVENTS];
-} sel;
-
 static const struct bench_option options[] = {
 	{ "modes", 'm', "LIST", "modes to run, comma-separated (default: all)",
 	  IN_RUN | IN_OWN | IN_LIST | IN_LIST_OWN },
@@ -148,19 +139,20 @@ static const char *event_name(int i)
 	return events[i].trigger.name;
 }
 
-static int parse_option(int key, const char *arg)
+static int parse_option(void *ctx, int key, const char *arg)
 {
+	struct overhead_opts *opt = &((struct overhead_ctx *)ctx)->opt;
 	int i;
 
 	switch (key) {
 	case 'm':
-		sel.modes_given = true;
+		opt->modes_given = true;
 		return parse_names(arg, "mode", NR_MODES, mode_name,
-				   sel.mode_on);
+				   opt->mode_on);
 	case 'e':
-		sel.events_given = true;
+		opt->events_given = true;
 		return parse_names(arg, "event", NR_EVENTS, event_name,
-				   sel.event_on);
+				   opt->event_on);
 	case OPT_BODY:
 		i = name_index(arg, body_names, NR_BODIES);
 		if (i < 0) {
@@ -168,18 +160,18 @@ static int parse_option(int key, const char *arg)
 			       printable(arg));
 			return -1;
 		}
-		opt.body = i;
+		opt->body = i;
 		return 0;
 	case OPT_PROGS:
-		if (parse_u64_list(arg, 1, PROGS_MAX, opt.progs, PROGS_COUNTS,
-				   &opt.nr_progs)) {
+		if (parse_u64_list(arg, 1, PROGS_MAX, opt->progs, PROGS_COUNTS,
+				   &opt->nr_progs)) {
 			pr_err("bad --progs '%s': up to %d different counts from 1 to %d, such as 1,2,4,8,16",
 			       printable(arg), PROGS_COUNTS, PROGS_MAX);
 			return -1;
 		}
 		return 0;
 	case OPT_ATTACH_TIME:
-		opt.attach_time = true;
+		opt->attach_time = true;
 		return 0;
 	}
 	return -1;
@@ -196,43 +188,54 @@ static __u64 all_flags(void)
 	return all;
 }
 
-/* whether test_flags, -m and -e leave a row: setup() has not run yet */
-static bool any_row_selected(void)
+/* whether test_flags, -m and -e select the row of mode @m and event @e */
+static bool row_selected(const struct overhead_opts *opt, int m, int e)
+{
+	if (!opt->mode_on[m] || !opt->event_on[e] ||
+	    !mode_applies(&modes[m], &events[e]))
+		return false;
+	return !opt->flags || (opt->flags & flag_of(&modes[m], &events[e]));
+}
+
+static bool any_row_selected(const struct overhead_opts *opt)
 {
 	int m, e;
 
 	for (m = 0; m < NR_MODES; m++)
 		for (e = 0; e < NR_EVENTS; e++)
-			if ((!sel.modes_given || sel.mode_on[m]) &&
-			    (!sel.events_given || sel.event_on[e]) &&
-			    mode_applies(&modes[m], &events[e]) &&
-			    (!opt.flags ||
-			     (opt.flags & flag_of(&modes[m], &events[e]))))
+			if (row_selected(opt, m, e))
 				return true;
 	return false;
 }
 
-static int parse_args(struct cmdline *cl, int argc, char **argv)
+static int parse_args(void *ctx, struct cmdline *cl, int argc, char **argv)
 {
+	struct overhead_opts *opt = &((struct overhead_ctx *)ctx)->opt;
 	__u64 unknown;
+	int m, e;
 
 	if (argc > 2) {
 		pr_err("too many arguments (see --help)");
 		return -1;
 	}
-	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, &opt.flags)) {
+	if (argc > 0 && parse_u64(argv[0], 1, ~0ull, &opt->flags)) {
 		pr_err("bad test_flags '%s': a non-zero number such as 0x15",
 		       printable(argv[0]));
 		return -1;
 	}
-	unknown = opt.flags & ~all_flags();
+	unknown = opt->flags & ~all_flags();
 	if (unknown) {
 		pr_err("test_flags 0x%llx: bits 0x%llx select nothing (see --help)",
-		       opt.flags, unknown);
+		       opt->flags, unknown);
 		return -1;
 	}
+	/* -m or -e not given: every mode, or every event */
+	for (m = 0; m < NR_MODES; m++)
+		opt->mode_on[m] |= !opt->modes_given;
+	for (e = 0; e < NR_EVENTS; e++)
+		opt->event_on[e] |= !opt->events_given;
 	/* a usage error, said before the lock, privileges or any probe */
-	if (!any_row_selected()) {
+	if (!any_row_selected(opt)) {
 		pr_err("nothing selected: test_flags, -m and -e leave no row");
 		return -1;
 	}
@@ -387,13 +390,6 @@ static void usage_tables(FILE *f)
 /* the event every --attach-time row runs: its function is hooked first */
 #define EV_RENAME	"task_rename"
 
-static bool row_selected(int m, int e)
-{
-	if (!sel.mode_on[m] || !sel.event_on[e])
-		return false;
-	return !opt.flags || (opt.flags & flag_of(&modes[m], &events[e]));
-}
-
 /*
  * A copied event's row calls a copy of its own, and stays attached to it
  * through the run: no other row's events reach its programs. Base calls
@@ -402,10 +398,10 @@ static bool row_selected(int m, int e)
 static void give_copy(const struct run_settings *rs, struct bench_row *row,
 		      struct overhead_row *r, bool base)
 {
-	static int used[NR_COPIED];
 	enum copied_event ev = r->ev->copy_of;
 
-	r->copy = base ? UPROBE_BASE_COPY : used[ev]++;
+	r->copy = base ? UPROBE_BASE_COPY :
+		  overhead_ctx(rs)->copies_used[ev]++;
 	/* the test fault base-hooked: base calls the first row's copy */
 	if (base && run_fault(rs)->kind == BENCH_FAULT_BASE_HOOKED)
 		r->copy = 0;
@@ -487,44 +483,41 @@ static int add_attach_time_rows(struct bench_rows *rows,
 static int add_rows(struct bench_rows *rows, const struct run_settings *rs,
 		    int m, int e)
 {
-	int k, nr = opt.nr_progs && modes[m].kind ? opt.nr_progs : 1;
+	const struct overhead_opts *opt = overhead_opts(rs);
+	int k, nr = opt->nr_progs && modes[m].kind ? opt->nr_progs : 1;
 	struct bench_row *row;
 
-	if (opt.attach_time)
+	if (opt->attach_time)
 		return add_attach_time_rows(rows, rs, m, e);
 	for (k = 0; k < nr; k++) {
 		row = add_row(rows, rs, m, e);
 		if (!row)
 			return -ENOMEM;
-		if (!opt.nr_progs || !modes[m].kind)
+		if (!opt->nr_progs || !modes[m].kind)
 			continue;
-		row->nr_counters = opt.progs[k];
-		row_add_param(row, "progs", opt.progs[k]);
+		row->nr_counters = opt->progs[k];
+		row_add_param(row, "progs", opt->progs[k]);
 	}
 	return 0;
 }
 
 static int setup(const struct run_settings *rs, struct bench_rows *rows)
 {
+	const struct overhead_opts *opt = overhead_opts(rs);
 	struct bench_row *base[NR_EVENTS] = {};
 	struct overhead_row *priv, *first[NR_MODES][NR_EVENTS] = {};
 	int m, e, i;
 
-	for (m = 0; m < NR_MODES; m++)
-		sel.mode_on[m] |= !sel.modes_given;
-	for (e = 0; e < NR_EVENTS; e++)
-		sel.event_on[e] |= !sel.events_given;
 	for (m = 0; m < NR_MODES; m++) {
 		for (e = 0; e < NR_EVENTS; e++) {
-			if (!mode_applies(&modes[m], &events[e]) ||
-			    !row_selected(m, e))
+			if (!row_selected(opt, m, e))
 				continue;
 			if (add_rows(rows, rs, m, e))
 				return -ENOMEM;
 		}
 	}
 	if (!rows->nr) {
-		pr_err(opt.attach_time ?
+		pr_err(opt->attach_time ?
 		       "nothing selected: --attach-time runs kprobe, kretprobe, kprobe_multi and kretprobe_multi on task_rename" :
 		       "nothing selected: test_flags, -m and -e leave no row");
 		return -EINVAL;
@@ -576,7 +569,7 @@ static int open_row(const struct run_settings *rs, struct bench_row *row,
 		err = count_fib_lookups(rs, row, r->ev, out);
 		if (err)
 			return err;
-		row->hits_per_event = fib_lookups;
+		row->hits_per_event = overhead_ctx(rs)->fib.lookups;
 	}
 	r->inst = calloc(row->nr_counters, sizeof(*r->inst));
 	if (!r->inst)
@@ -674,5 +667,7 @@ static const struct bench_family overhead_family = {
 
 int main(int argc, char **argv)
 {
-	return bench_main(&overhead_family, argc, argv);
+	struct overhead_ctx ctx = {};
+
+	return bench_main(&overhead_family, &ctx, argc, argv);
 }

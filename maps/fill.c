@@ -33,7 +33,8 @@ static int kernel_max_entries(int fd, __u32 *entries)
  */
 static bool fill_absent(const struct run_settings *rs)
 {
-	return opt.miss && run_fault(rs)->kind != BENCH_FAULT_FILL_ALL;
+	return map_opts(rs)->miss &&
+	       run_fault(rs)->kind != BENCH_FAULT_FILL_ALL;
 }
 
 /* key 0 of the map's key size: the first 4 bytes, the rest zero */
@@ -208,7 +209,7 @@ int fill_map(const struct run_settings *rs, struct map_row *r,
 	struct bpf_map *map = skel_map(r->skel, r->test->map);
 	int err = 0;
 
-	r->hits = opt.miss && r->test->miss ? HITS_NONE : HITS_ALL;
+	r->hits = map_opts(rs)->miss && r->test->miss ? HITS_NONE : HITS_ALL;
 	/* a map of maps: the fill learns the kernel's size of its inner maps */
 	if (!r->inner.max_entries)
 		err = kernel_max_entries(bpf_map__fd(map), &r->entries);

@@ -235,6 +235,9 @@ struct sweep {
 	__u64 v[MAX_SWEEP];
 };
 
+/* --memory's map kinds: maps/memory.c's mem_kinds[] */
+#define NR_MEM_KINDS	14
+
 struct map_options {
 	bool tests_given;
 	bool test_on[NR_TESTS];
@@ -248,14 +251,41 @@ struct map_options {
 	bool scale;
 	bool miss;
 	bool memory;		/* --memory: memory rows, nothing else */
+	bool mem_kind_on[NR_MEM_KINDS];	/* --memory's kinds */
 };
 
-extern struct map_options opt;
+/* the CPUs map_perf_test's rows run on at most */
+#define MAP_MAX_CPUS	1024
 
-int parse_entries(const char *s, const char *what, bool list);
+/*
+ * map_perf_test's own state, main()'s: bench_main()'s @ctx, which the
+ * callbacks that take the run's settings reach as @rs->ctx. The options,
+ * and what the rows of a run share.
+ */
+struct map_ctx {
+	struct map_options opt;
+	/* what -a auto picked, for the JSON's context; -1 before or without */
+	int auto_picked;
+	/* the CPU lists rows run on: the first n of the selected CPUs */
+	struct cpu_list prefix_cpus[MAP_MAX_CPUS];
+};
+
+static inline struct map_ctx *map_ctx(const struct run_settings *rs)
+{
+	return rs->ctx;
+}
+
+static inline const struct map_options *
+map_opts(const struct run_settings *rs)
+{
+	return &map_ctx(rs)->opt;
+}
+
+int parse_entries(struct sweep *e, const char *s, const char *what,
+		  bool list);
 int parse_sweep(const char *s, const char *what, __u64 min, __u64 max,
 		__u64 step, struct sweep *sw);
-int parse_wakeup(const char *arg);
+int parse_wakeup(struct sweep *sw, const char *arg);
 
 /* ---- what every worker repeats (maps/triggers.c) ---- */
 
@@ -274,14 +304,9 @@ void lru_hash_lookup_run(void *state, __u64 count);
 
 /* ---- rows (maps/rows.c) ---- */
 
-/* what auto picked, for the JSON's context; -1 before or without */
-extern int auto_picked;
-/* the CPU lists rows run on: the first n of the selected CPUs */
-extern struct cpu_list *prefix_cpus;
-
-bool test_selected(int t);
+bool test_selected(const struct map_options *opt, int t);
 int pick_method(const struct run_settings *rs, struct outcome *none);
-int make_prefixes(const struct cpu_list *selected);
+void make_prefixes(struct map_ctx *mc, const struct cpu_list *selected);
 struct bench_row *base_row(const struct run_settings *rs,
 			   struct bench_rows *rows, int t,
 			   const struct cpu_list *cpus);
@@ -289,7 +314,7 @@ int add_test_rows(const struct run_settings *rs, struct bench_rows *rows,
 		  int t, int m, struct outcome *why, bool all);
 int add_base_rows(const struct run_settings *rs, struct bench_rows *rows,
 		  bool all);
-void note_skipped_sizes(void);
+void note_skipped_sizes(const struct map_options *opt);
 
 /* ---- one row's program (maps/load.c) ---- */
 

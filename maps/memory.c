@@ -77,27 +77,21 @@ const struct mem_kind mem_kinds[] = {
 	  NOPRE, .fill = FILL_TASKS, .payload = PAYLOAD_VALUE },
 };
 
-static bool kind_on[NR_MEM_KINDS];
-
-bool mem_kind_selected(int k)
-{
-	return kind_on[k];
-}
-
 /* --memory all, or a list of kinds: the last --memory's */
-int parse_memory_kinds(const char *arg)
+int parse_memory_kinds(struct map_options *opt, const char *arg)
 {
 	const char *names[NR_MEM_KINDS];
 	int k;
 
-	opt.memory = true;
+	opt->memory = true;
 	for (k = 0; k < NR_MEM_KINDS; k++) {
 		names[k] = mem_kinds[k].name;
-		kind_on[k] = true;
+		opt->mem_kind_on[k] = true;
 	}
 	if (!strcmp(arg, "all"))
 		return 0;
-	return parse_name_list(arg, "map kind", names, NR_MEM_KINDS, kind_on);
+	return parse_name_list(arg, "map kind", names, NR_MEM_KINDS,
+			       opt->mem_kind_on);
 }
 
 static const __u64 default_sizes[] = MEM_DEFAULT_SIZES;
@@ -109,29 +103,30 @@ static bool kind_runs_at(const struct mem_kind *k, __u64 n)
 }
 
 /* a usage error before anything runs: a selection that makes no row */
-bool memory_rows_possible(void)
+bool memory_rows_possible(const struct map_options *opt)
 {
 	int k, s;
 
 	for (k = 0; k < NR_MEM_KINDS; k++)
-		for (s = 0; mem_kind_selected(k) && s < opt.entries.nr; s++)
-			if (kind_runs_at(&mem_kinds[k], opt.entries.v[s]))
+		for (s = 0; opt->mem_kind_on[k] && s < opt->entries.nr; s++)
+			if (kind_runs_at(&mem_kinds[k], opt->entries.v[s]))
 				return true;
-	return !opt.entries.nr;
+	return !opt->entries.nr;
 }
 
 /* a row per selected kind and size; task storage up to MEM_MAX_TASKS */
 int add_memory_rows(const struct run_settings *rs, struct bench_rows *rows,
 		    bool listing)
 {
-	const __u64 *sizes = opt.entries.nr ? opt.entries.v : default_sizes;
-	int nr = opt.entries.nr ?: (int)ARRAY_SIZE(default_sizes);
+	const struct map_options *opt = map_opts(rs);
+	const __u64 *sizes = opt->entries.nr ? opt->entries.v : default_sizes;
+	int nr = opt->entries.nr ?: (int)ARRAY_SIZE(default_sizes);
 	struct bench_row *row;
 	struct mem_row *m;
 	int k, s;
 
 	for (k = 0; k < NR_MEM_KINDS; k++) {
-		if (!mem_kind_selected(k))
+		if (!opt->mem_kind_on[k])
 			continue;
 		for (s = 0; s < (listing ? 1 : nr); s++) {
 			if (!kind_runs_at(&mem_kinds[k], sizes[s])) {

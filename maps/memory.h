@@ -15,6 +15,7 @@
 #include <linux/bpf.h>
 #include <jansson.h>
 #include "bench.h"
+#include "maps/map_perf.h"
 
 /* sizes when --entries does not say: the 1k and 64k */
 #define MEM_DEFAULT_SIZES	{ 1000, 65536 }
@@ -91,7 +92,6 @@ struct mem_kind {
 	bool churn;		/* the keys can be deleted and added again */
 };
 
-#define NR_MEM_KINDS	14
 extern const struct mem_kind mem_kinds[NR_MEM_KINDS];
 
 /* what a row measured */
@@ -112,9 +112,8 @@ struct mem_row {
 	double churn_settle_ms;	/* how long it took to settle */
 };
 
-bool mem_kind_selected(int k);
-bool memory_rows_possible(void);
-int parse_memory_kinds(const char *arg);
+bool memory_rows_possible(const struct map_options *opt);
+int parse_memory_kinds(struct map_options *opt, const char *arg);
 int add_memory_rows(const struct run_settings *rs, struct bench_rows *rows,
 		    bool listing);
 int open_memory(const struct run_settings *rs, struct bench_row *row,

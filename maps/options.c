@@ -9,9 +9,9 @@
 #include "maps/map_perf.h"
 
 /* "0" keeps every map's size; a list sizes the maps, row by row */
-int parse_entries(const char *s, const char *what, bool list)
+int parse_entries(struct sweep *e, const char *s, const char *what,
+		  bool list)
 {
-	struct sweep *e = &opt.entries;
 	__u64 v;
 
 	if (e->given) {
@@ -58,9 +58,8 @@ bad:
 }
 
 /* "poll", "every", "adaptive" or N: the order given, each once */
-int parse_wakeup(const char *arg)
+int parse_wakeup(struct sweep *sw, const char *arg)
 {
-	struct sweep *sw = &opt.wakeup;
 	char *copy = strdup(arg), *tok, *save = NULL;
 	__u64 v;
 	int i;

@@ -48,7 +48,8 @@ static bool upstream_line(const struct run_settings *rs,
 
 	/* --memory's rows have the summary alone */
 	return r && !row->measured_in_open &&
-	       (opt.flags || rs->verbosity > 1 || upstream_test(r->test));
+	       (map_opts(rs)->flags || rs->verbosity > 1 ||
+		upstream_test(r->test));
 }
 
 /*
@@ -260,13 +261,14 @@ static size_t sweep_text(const char *what, const struct sweep *sw, char *buf,
 void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows)
 {
+	const struct map_options *opt = map_opts(rs);
 	char cpus[256], jit[128], head[512];
 	struct utsname uts;
 	struct table t;
 	size_t off;
 	int i;
 
-	if (opt.memory) {
+	if (opt->memory) {
 		print_memory_summary(rs, rows);
 		print_skip_groups(rows, row_method);
 		return;
@@ -279,21 +281,21 @@ void print_summary(const struct run_settings *rs,
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
 	off = snprintf(head, sizeof(head), "\nSummary: %d worker(s) on CPU %s, ",
 		       rs->cpus.nr, cpus);
-	if (opt.entries.nr == 1)
+	if (opt->entries.nr == 1)
 		off += snprintf(head + off, sizeof(head) - off,
 				"maps resized to %llu entries, ",
-				opt.entries.v[0]);
+				opt->entries.v[0]);
 	else
-		off += sweep_text("entries", &opt.entries, head + off,
+		off += sweep_text("entries", &opt->entries, head + off,
 				  sizeof(head) - off);
-	off += sweep_text("key sizes", &opt.key_size, head + off,
+	off += sweep_text("key sizes", &opt->key_size, head + off,
 			  sizeof(head) - off);
-	if (opt.scale && off < sizeof(head))
+	if (opt->scale && off < sizeof(head))
 		off += snprintf(head + off, sizeof(head) - off,
 				"scaled over 1..%d CPUs, ", rs->cpus.nr);
 	if (off < sizeof(head))
 		snprintf(head + off, sizeof(head) - off, "%s%skernel %s, libbpf %s",
-			 opt.miss ? "--miss, " : "",
+			 opt->miss ? "--miss, " : "",
 			 run_fault(rs)->kind ? "UNVERIFIED (a test fault is injected), " : "",
 			 uts.release, libbpf_version_text());
 	printf_folded("%s", head);
@@ -331,14 +333,14 @@ static json_t *sweep_json(const struct sweep *sw)
 }
 
 /* the method every test row uses, or -1 when rows differ */
-static int context_method(void)
+static int context_method(const struct map_ctx *mc)
 {
 	int m, one = -1;
 
-	if (!opt.methods_given)
-		return auto_picked;
+	if (!mc->opt.methods_given)
+		return mc->auto_picked;
 	for (m = 0; m < NR_METHODS; m++) {
-		if (!opt.method_on[m])
+		if (!mc->opt.method_on[m])
 			continue;
 		if (one >= 0)
 			return -1;
@@ -349,16 +351,18 @@ static int context_method(void)
 
 void json_context(const struct run_settings *rs, json_t *ctx)
 {
-	json_object_set_new(ctx, "entries", sweep_json(&opt.entries));
-	json_object_set_new(ctx, "key_size", sweep_json(&opt.key_size));
-	json_object_set_new(ctx, "scale", json_boolean(opt.scale));
+	const struct map_options *opt = map_opts(rs);
+	int method = context_method(map_ctx(rs));
+
+	json_object_set_new(ctx, "entries", sweep_json(&opt->entries));
+	json_object_set_new(ctx, "key_size", sweep_json(&opt->key_size));
+	json_object_set_new(ctx, "scale", json_boolean(opt->scale));
 	json_object_set_new(ctx, "records_per_call",
 			    json_integer(RECORDS_PER_CALL));
-	json_object_set_new(ctx, "miss", json_boolean(opt.miss));
+	json_object_set_new(ctx, "miss", json_boolean(opt->miss));
 	/* what auto picked, or the one method -a named; null for several */
-	json_object_set_new(ctx, "attach_method", context_method() >= 0 ?
-			    json_string(methods[context_method()].name) :
-			    json_null());
+	json_object_set_new(ctx, "attach_method", method >= 0 ?
+			    json_string(methods[method].name) : json_null());
 	if (run_fault(rs)->kind)
 		json_object_set_new(ctx, "fault",
 				    json_string(run_fault(rs)->name));

@@ -10,14 +10,14 @@
 #include "bench.h"
 #include "maps/map_perf.h"
 
-bool test_selected(int t)
+bool test_selected(const struct map_options *opt, int t)
 {
-	if (opt.tests_given && !opt.test_on[t])
+	if (opt->tests_given && !opt->test_on[t])
 		return false;
-	if (opt.flags && !(opt.flags & (1ull << t)))
+	if (opt->flags && !(opt->flags & (1ull << t)))
 		return false;
 	/* --miss alone keeps the tests it applies to */
-	return !opt.miss || tests[t].miss;
+	return !opt->miss || tests[t].miss;
 }
 
 /*
@@ -63,20 +63,15 @@ int pick_method(const struct run_settings *rs, struct outcome *none)
 
 /*
  * The CPU lists rows run on: the first n of the selected CPUs, n = 1 ..
- * all. They share the selected list's array.
+ * all (at most MAP_MAX_CPUS: setup() said so). They share the selected
+ * list's array.
  */
-struct cpu_list *prefix_cpus;
-
-int make_prefixes(const struct cpu_list *selected)
+void make_prefixes(struct map_ctx *mc, const struct cpu_list *selected)
 {
-	int n, nr = selected->nr;
+	int n;
 
-	prefix_cpus = calloc(nr ?: 1, sizeof(*prefix_cpus));
-	if (!prefix_cpus)
-		return -ENOMEM;
-	for (n = 1; n <= nr; n++)
-		prefix_cpus[n - 1] = (struct cpu_list){ n, selected->cpu };
-	return 0;
+	for (n = 1; n <= selected->nr; n++)
+		mc->prefix_cpus[n - 1] = (struct cpu_list){ n, selected->cpu };
 }
 
 /*
@@ -84,14 +79,14 @@ int make_prefixes(const struct cpu_list *selected)
  * --scale 1, 2, ... of them; a buffer's consumer takes the last CPU.
  * The counts in @nr (ascending); how many there are.
  */
-static int worker_counts(const struct cpu_list *selected,
+static int worker_counts(const struct run_settings *rs,
 			 const struct map_test *test, bool all, int *nr)
 {
-	int most = selected->nr - has_consumer(test), n, k = 0;
+	int most = rs->cpus.nr - has_consumer(test), n, k = 0;
 
 	if (all || most < 1)
 		return 0;
-	for (n = opt.scale ? 1 : most; n <= most; n++)
+	for (n = map_opts(rs)->scale ? 1 : most; n <= most; n++)
 		nr[k++] = n;
 	return k;
 }
@@ -115,13 +110,14 @@ struct bench_row *base_row(const struct run_settings *rs,
 	row->trigger = &tests[t].trigger;
 	row->count = DEFAULT_COUNT;
 	/* a buffer's producers leave the consumer a CPU: their base too */
-	if (opt.scale || cpus->nr != rs->cpus.nr)
+	if (map_opts(rs)->scale || cpus->nr != rs->cpus.nr)
 		row_add_param(row, "cpus", cpus->nr);
 	return row;
 }
 
 /* the row's parameters, in JSON and --compare: what tells its curve */
-static void add_params(struct bench_row *row, const struct map_test *test,
+static void add_params(const struct map_options *opt, struct bench_row *row,
+		       const struct map_test *test,
 		       const struct row_settings *set)
 {
 	if (set->entries)
@@ -134,11 +130,12 @@ static void add_params(struct bench_row *row, const struct map_test *test,
 			      -1 : (long long)set->wakeup);
 		row_add_param(row, "record_size", set->record_size);
 	}
-	if (opt.scale)
+	if (opt->scale)
 		row_add_param(row, "cpus", row->cpus->nr);
 }
 
-static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
+static struct bench_row *add_test_row(const struct map_options *opt,
+				      struct bench_rows *rows, int t, int m,
 				      struct outcome *why,
 				      const struct row_settings *set,
 				      const struct cpu_list *cpus)
@@ -192,7 +189,7 @@ static struct bench_row *add_test_row(struct bench_rows *rows, int t, int m,
 	 */
 	row->reload = true;
 	row->runs_prog = true;
-	add_params(row, test, set);
+	add_params(opt, row, test, set);
 	if (why && why->status != ST_OK)
 		row->out = *why;
 	return row;
@@ -221,23 +218,25 @@ int add_test_rows(const struct run_settings *rs,
 		  struct bench_rows *rows, int t, int m,
 		  struct outcome *why, bool all)
 {
+	const struct map_options *opt = map_opts(rs);
+	struct cpu_list *prefix_cpus = map_ctx(rs)->prefix_cpus;
 	const struct map_test *test = &tests[t];
 	struct sweep o1, o2, o3, o4;
 	const struct sweep *E, *K, *W, *R;
 	struct row_settings set = { .consumer_cpu = -1 };
 	struct outcome alone = {};
-	int e, k, w, r, c, nc, nr[1024];
+	int e, k, w, r, c, nc, nr[MAP_MAX_CPUS];
 
-	E = sweep_or(&opt.entries, !all && test->takes & TAKES_ENTRIES, 0, &o1);
-	K = sweep_or(&opt.key_size, !all && test->takes & TAKES_KEY_SIZE, 0,
+	E = sweep_or(&opt->entries, !all && test->takes & TAKES_ENTRIES, 0, &o1);
+	K = sweep_or(&opt->key_size, !all && test->takes & TAKES_KEY_SIZE, 0,
 		     &o2);
 	/* each buffer's default as libbpf's user gets it; --wakeup sweeps */
-	W = sweep_or(&opt.wakeup, !all && test->takes & TAKES_RECORDS,
+	W = sweep_or(&opt->wakeup, !all && test->takes & TAKES_RECORDS,
 		     test->kind->shape == SHAPE_PERFBUF ? WAKEUP_EVERY :
 		     WAKEUP_ADAPTIVE, &o3);
-	R = sweep_or(&opt.record_size, !all && test->takes & TAKES_RECORDS,
+	R = sweep_or(&opt->record_size, !all && test->takes & TAKES_RECORDS,
 		     DEFAULT_RECORD_SIZE, &o4);
-	nc = worker_counts(&rs->cpus, test, all, nr);
+	nc = worker_counts(rs, test, all, nr);
 	if (has_consumer(test) && !all && rs->cpus.nr < 2)
 		outcome_set(&alone, ST_SKIPPED,
 			    "one CPU selected: the consumer needs one of its own beside the producers' (-c 2 or more)");
@@ -247,7 +246,7 @@ int add_test_rows(const struct run_settings *rs,
 		/* --list, or a row that says why it cannot run */
 		set.wakeup = W->v[0];
 		set.record_size = R->v[0];
-		return add_test_row(rows, t, m, alone.status ? &alone : why,
+		return add_test_row(opt, rows, t, m, alone.status ? &alone : why,
 				    &set, &rs->cpus) ? 0 : -ENOMEM;
 	}
 	for (e = 0; e < E->nr; e++)
@@ -261,7 +260,7 @@ int add_test_rows(const struct run_settings *rs,
 		set.record_size = R->v[r];
 		if (!row_applies(test, &set))
 			continue;
-		if (!add_test_row(rows, t, m, why, &set,
+		if (!add_test_row(opt, rows, t, m, why, &set,
 				  &prefix_cpus[nr[c] - 1]))
 			return -ENOMEM;
 	}
@@ -272,12 +271,14 @@ int add_test_rows(const struct run_settings *rs,
 int add_base_rows(const struct run_settings *rs,
 		  struct bench_rows *rows, bool all)
 {
-	int t, c, nc, nr[1024];
+	struct cpu_list *prefix_cpus = map_ctx(rs)->prefix_cpus;
+	int t, c, nc, nr[MAP_MAX_CPUS];
 
 	for (t = 0; t < NR_TESTS; t++) {
-		if (!test_selected(t) || tests[t].kind->shape == SHAPE_SYSCALL)
+		if (!test_selected(map_opts(rs), t) ||
+		    tests[t].kind->shape == SHAPE_SYSCALL)
 			continue;
-		nc = worker_counts(&rs->cpus, &tests[t], all, nr);
+		nc = worker_counts(rs, &tests[t], all, nr);
 		if (!nc && !base_row(rs, rows, t, &rs->cpus))
 			return -ENOMEM;
 		for (c = 0; c < nc; c++)
@@ -287,18 +288,15 @@ int add_base_rows(const struct run_settings *rs,
 	return 0;
 }
 
-void note_skipped_sizes(void)
+void note_skipped_sizes(const struct map_options *opt)
 {
 	int k, t;
 
-	for (k = 0; k < opt.key_size.nr; k++)
+	for (k = 0; k < opt->key_size.nr; k++)
 		for (t = 0; t < NR_TESTS; t++)
-			if (opt.key_size.v[k] < tests[t].min_key_size &&
-			    test_selected(t))
+			if (opt->key_size.v[k] < tests[t].min_key_size &&
+			    test_selected(opt, t))
 				pr_note("--key-size %llu: %s's keys need %u bytes or more; it runs at the other sizes",
-					opt.key_size.v[k], tests[t].name,
+					opt->key_size.v[k], tests[t].name,
 					tests[t].min_key_size);
 }
-
-/* what auto picked, for the JSON's context; -1 before or without */
-int auto_picked = -1;

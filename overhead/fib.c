@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -84,11 +85,11 @@ static int loopback_up(void)
  */
 void fib_prepare(void)
 {
-	static bool done;
+	static bool netns_entered;
 
-	if (done)
+	if (netns_entered)
 		return;
-	done = true;
+	netns_entered = true;
 	if (unshare(CLONE_NEWNET) && errno != EPERM)
 		pr_note("fib_table_lookup: no network namespace of its own (%s): the host's loopback",
 			strerror(errno));
@@ -145,20 +146,20 @@ static int fib_fill(const struct fib_state *s)
 
 int fib_setup(void **state)
 {
-	static struct fib_state s;
+	/* the worker's own until it exits, as are its sockets */
+	struct fib_state *s = calloc(1, sizeof(*s));
 	int err;
 
-	err = fib_receiver(&s);
+	if (!s)
+		return -ENOMEM;
+	*state = s;
+	err = fib_receiver(s);
 	if (err)
 		return err;
-	s.tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s.tx < 0)
+	s->tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s->tx < 0)
 		return -errno;
-	err = fib_fill(&s);
-	if (err)
-		return err;
-	*state = &s;
-	return 0;
+	return fib_fill(s);
 }
 
 void fib_run(void *state, __u64 count)
@@ -179,16 +180,6 @@ void fib_run(void *state, __u64 count)
  * only add: keep the least of three counts, and it must be a whole
  * number of lookups per datagram, or the rows could not be verified.
  */
-/*
- * Lookups one fib datagram makes, counted once per run (0: not yet), and
- * why not when the count failed, so that every fib row says so without
- * trying again. Global: the count is the run's, shared by the fib rows
- * of every mode, and the callbacks that print it, json_context() and the
- * summary's, get no row whose state could hold it.
- */
-unsigned int fib_lookups;
-static struct outcome fib_calibration;
-
 #define FIB_CALIBRATION	1000
 /* lookups in the loop beyond a whole number per datagram: interrupts' */
 #define FIB_SLACK	5
@@ -241,15 +232,16 @@ int count_fib_lookups(const struct run_settings *rs,
 		      const struct bench_row *row,
 		      const struct overhead_event *ev, struct outcome *out)
 {
+	struct fib_count *fc = &overhead_ctx(rs)->fib;
 	struct test_overhead_raw_tp_kern *skel;
 	struct overhead_config cfg = {};
 	__u64 n, least = ~0ull;
 	const char *name;
 	int i, err;
 
-	if (fib_lookups || fib_calibration.status != ST_OK) {
-		*out = fib_calibration;
-		return fib_lookups ? 0 : -ENOENT;
+	if (fc->lookups || fc->failed.status != ST_OK) {
+		*out = fc->failed;
+		return fc->lookups ? 0 : -ENOENT;
 	}
 	skel = test_overhead_raw_tp_kern__open();
 	if (!skel) {
@@ -287,15 +279,15 @@ int count_fib_lookups(const struct run_settings *rs,
 	}
 	if (err) {
 		/* every fib row says the same, without trying again */
-		fib_calibration = *out;
-		if (fib_calibration.status == ST_OK)
-			fib_calibration.status = ST_FAILED;
-		outcome_set(&fib_calibration, fib_calibration.status,
+		fc->failed = *out;
+		if (fc->failed.status == ST_OK)
+			fc->failed.status = ST_FAILED;
+		outcome_set(&fc->failed, fc->failed.status,
 			    "counting lookups per datagram: %.150s",
 			    out->reason);
-		*out = fib_calibration;
+		*out = fc->failed;
 		return err;
 	}
-	fib_lookups = least / FIB_CALIBRATION;
+	fc->lookups = least / FIB_CALIBRATION;
 	return 0;
 }

@@ -16,12 +16,10 @@ void fib_prepare(void);
 int fib_setup(void **state);
 void fib_run(void *state, __u64 count);
 
-/* lookups one fib datagram makes, counted once per run (0: not yet) */
-extern unsigned int fib_lookups;
-
 /*
  * How many fib_table_lookup calls one datagram makes on this kernel,
- * counted on the first of @row's CPUs
+ * counted on the first of @row's CPUs, once a run: into the run's
+ * struct fib_count (overhead.h)
  */
 int count_fib_lookups(const struct run_settings *rs,
 		      const struct bench_row *row,

@@ -8,13 +8,15 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "overhead.h"
-#include "fib.h"
 
 void json_context(const struct run_settings *rs, json_t *ctx)
 {
-	json_object_set_new(ctx, "body", json_string(body_names[opt.body]));
+	const struct overhead_ctx *oc = overhead_ctx(rs);
+
+	json_object_set_new(ctx, "body",
+			    json_string(body_names[oc->opt.body]));
 	json_object_set_new(ctx, "fib_lookups_per_datagram",
-			    fib_lookups ? json_integer(fib_lookups) :
+			    oc->fib.lookups ? json_integer(oc->fib.lookups) :
 			    json_null());
 	if (run_fault(rs)->kind)
 		json_object_set_new(ctx, "fault",

@@ -212,9 +212,44 @@ struct overhead_opts {
 	__u64 progs[PROGS_COUNTS];	/* --progs, ascending */
 	int nr_progs;			/* 0: one program, no progs param */
 	bool attach_time;
+	/* -m and -e: the modes and the events of the rows (all: not given) */
+	bool modes_given, events_given;
+	bool mode_on[NR_MODES];
+	bool event_on[NR_EVENTS];
 };
 
-extern struct overhead_opts opt;
+/*
+ * What the fib_table_lookup rows share (fib.c): the lookups one datagram
+ * makes, counted once per run (0: not yet), and why not when the count
+ * failed, so that every fib row says so without trying again
+ */
+struct fib_count {
+	unsigned int lookups;
+	struct outcome failed;
+};
+
+/*
+ * test_overhead's own state, main()'s: bench_main()'s @ctx, which the
+ * callbacks that take the run's settings reach as @rs->ctx. The options,
+ * and what the rows of a run share.
+ */
+struct overhead_ctx {
+	struct overhead_opts opt;
+	struct fib_count fib;
+	/* of each copied event's function, the copies its rows took */
+	int copies_used[NR_COPIED];
+};
+
+static inline struct overhead_ctx *overhead_ctx(const struct run_settings *rs)
+{
+	return rs->ctx;
+}
+
+static inline const struct overhead_opts *
+overhead_opts(const struct run_settings *rs)
+{
+	return &overhead_ctx(rs)->opt;
+}
 /* --body's names and help, by enum overhead_body */
 extern const char *const body_names[];
 extern const char *const body_help[];
@@ -289,7 +324,9 @@ void print_upstream(const struct run_settings *rs,
 		    const struct bench_rows *rows);
 
 /* summary.c: the summary's table */
-const char *row_label(const struct bench_row *row);
+/* "task_rename[progs=4]": @row's label in @l, returned */
+#define ROW_LABEL_LEN	96
+const char *row_label(const struct bench_row *row, char l[ROW_LABEL_LEN]);
 const char *row_mode(const struct bench_row *row);
 void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows);

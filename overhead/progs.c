@@ -49,7 +49,7 @@ void configure(const struct run_settings *rs,
 {
 	bool initial = true;
 
-	cfg->body = opt.body;
+	cfg->body = overhead_opts(rs)->body;
 	cfg->syscall_nr = ev->syscall_nr;
 	cfg->fault = prog_fault(rs, i, nr);
 	cfg->fault_cpu = run_fault(rs)->cpu;

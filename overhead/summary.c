@@ -8,18 +8,16 @@
 #include <sys/utsname.h>
 #include "bench.h"
 #include "overhead.h"
-#include "fib.h"
 
 /* "task_rename", or "task_rename[progs=4]": one word, as parsers want */
-const char *row_label(const struct bench_row *row)
+const char *row_label(const struct bench_row *row, char l[ROW_LABEL_LEN])
 {
-	static char buf[96];
 	char params[64];
 
 	format_params(row, params, sizeof(params));
-	snprintf(buf, sizeof(buf), "%s%s", row->variant,
+	snprintf(l, ROW_LABEL_LEN, "%s%s", row->variant,
 		 params[0] ? params + 1 : "");
-	return buf;
+	return l;
 }
 
 /* a row's mode, as the runner groups skipped rows by */
@@ -69,11 +67,12 @@ static void row_figure(const struct bench_row *row,
 static void add_row(const struct run_settings *rs, struct table *t,
 		    const struct bench_row *row)
 {
+	char hits[48], label[ROW_LABEL_LEN];
 	struct row_summary s;
-	char hits[48];
 	int i;
 
-	i = summary_row(rs, t, row, row->name, row_label(row), row->runs_prog,
+	i = summary_row(rs, t, row, row->name, row_label(row, label),
+			row->runs_prog,
 			row_figure, &s);
 	if (i < 0)
 		return;
@@ -100,6 +99,7 @@ static void print_attach_times(const struct bench_rows *rows)
 
 	for (i = 0; i < rows->nr; i++) {
 		const struct bench_row *row = &rows->row[i];
+		char label[ROW_LABEL_LEN];
 
 		if (!row->runs_prog || !row_has_figure(row))
 			continue;
@@ -107,7 +107,7 @@ static void print_attach_times(const struct bench_rows *rows)
 			printf("\nAttach and detach, µs, median over samples (outside the timed loop):\n");
 		any = true;
 		printf("  %-15s %-24s attach %9.1f  detach %9.1f\n", row->name,
-		       row_label(row), row_attach_median(row) / 1e3,
+		       row_label(row, label), row_attach_median(row) / 1e3,
 		       row_detach_median(row) / 1e3);
 	}
 }
@@ -151,12 +151,14 @@ static void print_attach_time(const struct bench_rows *rows)
 void print_summary(const struct run_settings *rs,
 		   const struct bench_rows *rows)
 {
+	const struct overhead_ctx *oc = overhead_ctx(rs);
+	const struct overhead_opts *opt = &oc->opt;
 	char cpus[256], jit[128];
 	struct utsname uts;
 	struct table t;
 	int i;
 
-	if (rs->paste && !opt.attach_time) {
+	if (rs->paste && !opt->attach_time) {
 		print_short(rs, rows, row_figure);
 		return;
 	}
@@ -172,12 +174,12 @@ void print_summary(const struct run_settings *rs,
 			      rs->min_units, rs->max_units, 100 * rs->precision,
 			      rs->row_budget_ns / 1e9,
 			      rs->warmup ? ", after warm-up" : "");
-	printf_folded("Programs: %s (--body %s)%s", body_help[opt.body],
-		      body_names[opt.body], run_fault(rs)->kind ?
+	printf_folded("Programs: %s (--body %s)%s", body_help[opt->body],
+		      body_names[opt->body], run_fault(rs)->kind ?
 		      "; UNVERIFIED: a test fault is injected" : "");
 	format_bpf_jit(jit, sizeof(jit));
 	printf_folded("JIT: %s", jit);
-	if (opt.attach_time) {
+	if (opt->attach_time) {
 		print_attach_time(rows);
 		return;
 	}
@@ -193,13 +195,13 @@ void print_summary(const struct run_settings *rs,
 	print_reasons(rows);
 	if (rs->verbosity > 1)
 		print_row_notes(rows, NULL);
-	if (opt.nr_progs)
+	if (opt->nr_progs)
 		print_fits(rows);
 	print_skip_groups(rows, row_mode);
 	print_excused(rows);
-	if (fib_lookups && rs->verbosity > 0)
+	if (oc->fib.lookups && rs->verbosity > 0)
 		printf_folded("fib_table_lookup: hits checked against %u lookup(s) per datagram, counted on this kernel",
-			      fib_lookups);
+			      oc->fib.lookups);
 	if (rs->verbosity > 1)
 		print_attach_times(rows);
 }

@@ -4,6 +4,7 @@
  * the check that the kernel can test-run it at all.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -30,10 +31,13 @@ static int batch_driver_load(struct batch_driver *d)
 /* each worker loads its own driver: workers hold no parent's BPF fds */
 int batch_setup(void **state)
 {
-	static struct batch_driver driver;
+	/* the worker's own until it exits, as is its program */
+	struct batch_driver *d = calloc(1, sizeof(*d));
 
-	*state = &driver;
-	return batch_driver_load(&driver);
+	if (!d)
+		return -ENOMEM;
+	*state = d;
+	return batch_driver_load(d);
 }
 
 void batch_run(void *state, __u64 count)

@@ -40,7 +40,7 @@ bool upstream_row(const struct overhead_row *r)
 static bool upstream_line(const struct run_settings *rs,
 			  const struct bench_row *row)
 {
-	return opt.flags || rs->verbosity > 1 || upstream_row(row->priv);
+	return overhead_opts(rs)->flags || rs->verbosity > 1 || upstream_row(row->priv);
 }
 
 /*
@@ -51,7 +51,7 @@ static void print_skipped_in_mode(const struct bench_rows *rows,
 				  const int *gof, int i)
 {
 	const struct overhead_row *r = rows->row[i].priv;
-	char events[512];
+	char events[512], label[ROW_LABEL_LEN];
 	size_t off = 0;
 	int j;
 
@@ -62,7 +62,7 @@ static void print_skipped_in_mode(const struct bench_rows *rows,
 		if (gof[j] == gof[i] && o->mode == r->mode)
 			off += snprintf(events + off, sizeof(events) - off,
 					"%s%s", off ? ", " : "",
-					row_label(&rows->row[j]));
+					row_label(&rows->row[j], label));
 	}
 	printf_folded("%s: %s: %s", events, status_name(ST_SKIPPED),
 		      rows->row[i].out.reason);
@@ -112,16 +112,18 @@ static void group_rows(const struct bench_rows *rows, const bool *in,
 /* a row of its own in upstream's lines: its status, or each worker's rate */
 static void print_upstream_row(const struct bench_row *row)
 {
+	char label[ROW_LABEL_LEN];
 	int w;
 
+	row_label(row, label);
 	if (!row_has_figure(row)) {
-		printf_folded("%s: %s: %s", row_label(row),
+		printf_folded("%s: %s: %s", label,
 			      status_name(row->out.status), row->out.reason);
 		return;
 	}
 	/* the median of each worker's samples: a sum is the run's rate */
 	for (w = 0; w < row->cpus->nr; w++)
-		printf("%s:%d: %.0f events per sec\n", row_label(row),
+		printf("%s:%d: %.0f events per sec\n", label,
 		       row->cpus->cpu[w], worker_median_rate(row, w));
 }
 
@@ -143,7 +145,7 @@ void print_upstream(const struct run_settings *rs,
 	int i, k, nr;
 
 	/* the events of --attach-time rows only prove the attachment */
-	if (opt.attach_time)
+	if (overhead_opts(rs)->attach_time)
 		return;
 	in = calloc(rows->nr ?: 1, sizeof(*in));
 	gof = calloc(rows->nr ?: 1, sizeof(*gof));

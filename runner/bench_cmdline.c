@@ -194,8 +194,9 @@ static int parse_common(struct cmdline *cl, int c, const char *arg,
 	return err ? -2 : 0;
 }
 
-int parse_options(const struct bench_family *fam, struct run_settings *rs,
-		  struct cmdline *cl, int argc, char **argv)
+int parse_options(const struct bench_family *fam, void *ctx,
+		  struct run_settings *rs, struct cmdline *cl, int argc,
+		  char **argv)
 {
 	struct option *longopts;
 	char shortopts[128], name[64];
@@ -207,6 +208,7 @@ int parse_options(const struct bench_family *fam, struct run_settings *rs,
 		.precision = DEFAULT_PRECISION,
 		.row_budget_ns = DEFAULT_ROW_BUDGET * 1e9,
 		.lock_wait = DEFAULT_LOCK_WAIT,
+		.ctx = ctx,
 	};
 	*cl = (struct cmdline){
 		.rs = rs,
@@ -239,7 +241,7 @@ int parse_options(const struct bench_family *fam, struct run_settings *rs,
 		add_given(cl, c, NULL);
 		ret = parse_common(cl, c, optarg, argc, argv);
 		if (ret == 1)
-			ret = fam->parse_option(c, optarg);
+			ret = fam->parse_option(ctx, c, optarg);
 		if (ret == -2) {
 			pr_err("bad value '%s' for %s (see --help)",
 			       printable(optarg),
@@ -320,7 +322,7 @@ int check_options(const struct bench_family *fam, struct cmdline *cl,
 		return -1;
 	}
 	/* the positional arguments, and where those that stand for options apply */
-	if (fam->parse_args(cl, argc - optind, argv + optind))
+	if (fam->parse_args(rs->ctx, cl, argc - optind, argv + optind))
 		return -1;
 	way = selected_way(cl);
 	return check_ways(fam, way, cl->given + options, cl->nr_given - options);

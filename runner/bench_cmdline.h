@@ -39,12 +39,14 @@ struct cmdline {
 };
 
 /*
- * The options, the family's and the common ones, into @rs and @cl, which
- * keeps @rs for the calls after it; --help prints the usage and exits.
- * 0, or -1 said.
+ * The options: the family's into its @ctx (through its parse_option()),
+ * the common ones into @rs, which keeps @ctx, and @cl, which keeps @rs
+ * for the calls after it; --help prints the usage and exits. 0, or -1
+ * said.
  */
-int parse_options(const struct bench_family *fam, struct run_settings *rs,
-		  struct cmdline *cl, int argc, char **argv);
+int parse_options(const struct bench_family *fam, void *ctx,
+		  struct run_settings *rs, struct cmdline *cl, int argc,
+		  char **argv);
 /*
  * Options that contradict each other, or that do not apply to the way
  * of running the command line selects (each option's @ways); then the

@@ -310,7 +310,8 @@ out:
 	return complete ? finish(out, ret, true) : end_early(out, ret, false);
 }
 
-int bench_main(const struct bench_family *fam, int argc, char **argv)
+int bench_main(const struct bench_family *fam, void *ctx, int argc,
+	       char **argv)
 {
 	struct run_output out = { .ktap = ktap_asked(argc, argv) };
 	/*
@@ -326,7 +327,7 @@ int bench_main(const struct bench_family *fam, int argc, char **argv)
 	out.stdout_closed = hold_std_fds();
 	bench_init(fam->name);
 	default_signal_actions();
-	err = parse_options(fam, &settings, &cl, argc, argv) ||
+	err = parse_options(fam, ctx, &settings, &cl, argc, argv) ||
 	      check_options(fam, &cl, argc, argv);
 	out.ktap |= rs->ktap;
 	if (err)
