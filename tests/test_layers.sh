@@ -11,7 +11,8 @@
 # live in the programs' user files, which their parts call back.) First,
 # from the sources: the families include no runner header but bench.h.
 # Last, state is passed, not global: a runner object's writable
-# file-scope variable not in tests/layers_globals.txt, with why, fails.
+# file-scope variable not in tests/layers_globals.txt, with why, fails,
+# as does a family object's not in tests/layers_family_globals.txt.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 OBJ=${LAYERS_OBJ:-build/dynamic}
@@ -164,9 +165,10 @@ else:
 
 # what the families define: the runner must need none of it
 family = {}
-for o in sorted(glob.glob(os.path.join(obj, "overhead", "*.o")) +
-		glob.glob(os.path.join(obj, "maps", "*.o")) +
-		glob.glob(os.path.join(obj, "*_user.o"))):
+family_objects = sorted(glob.glob(os.path.join(obj, "overhead", "*.o")) +
+			glob.glob(os.path.join(obj, "maps", "*.o")) +
+			glob.glob(os.path.join(obj, "*_user.o")))
+for o in family_objects:
 	for s in symbols(o)[0]:
 		family.setdefault(s, os.path.relpath(o, obj))
 up = sorted("%s -> %s (%s)" % (n, family[s], s)
@@ -198,30 +200,41 @@ def writable(path):
 		if sec.split(".")[1:2] in (["data"], ["bss"], ["tdata"], ["tbss"]):
 			yield f[-1].split(".")[0]
 
-allowed, uncommented = {}, []
-for line in open(os.environ.get("LAYERS_GLOBALS",
-				"tests/layers_globals.txt")):
-	if not line.strip() or line.startswith("#"):
-		continue
-	name, _, why = line.partition("#")
-	allowed[name.strip()] = why.strip()
-	if not why.strip():
-		uncommented.append(name.strip())
-found = {}
-for name, o in objects.items():
-	for s in writable(o):
-		found.setdefault(s, []).append(name)
-new = sorted("%s (%s)" % (s, " ".join(found[s])) for s in found
-	     if s not in allowed)
-gone = sorted(s for s in allowed if s not in found)
-what = "runner: writable file-scope variables only those listed with why"
-if new or gone or uncommented:
-	print("not ok - %s%s%s%s" % (what,
-	      ": new, not listed: " + ", ".join(new) if new else "",
-	      "; listed, gone: " + ", ".join(gone) if gone else "",
-	      "; listed without why: " + ", ".join(uncommented)
-	      if uncommented else ""))
-else:
-	print("ok - %s (%d, tests/layers_globals.txt)" % (what, len(found)))
+def check_globals(what, objs, listed):
+	"""@objs' writable variables: each one of @listed's, with why"""
+	allowed, uncommented = {}, []
+	for line in open(listed):
+		if not line.strip() or line.startswith("#"):
+			continue
+		name, _, why = line.partition("#")
+		allowed[name.strip()] = why.strip()
+		if not why.strip():
+			uncommented.append(name.strip())
+	found = {}
+	for name, o in objs.items():
+		for s in writable(o):
+			found.setdefault(s, []).append(name)
+	new = sorted("%s (%s)" % (s, " ".join(found[s])) for s in found
+		     if s not in allowed)
+	gone = sorted(s for s in allowed if s not in found)
+	if new or gone or uncommented:
+		print("not ok - %s%s%s%s" % (what,
+		      ": new, not listed: " + ", ".join(new) if new else "",
+		      "; listed, gone: " + ", ".join(gone) if gone else "",
+		      "; listed without why: " + ", ".join(uncommented)
+		      if uncommented else ""))
+	else:
+		print("ok - %s (%d, %s)" % (what, len(found), listed))
+
+check_globals("runner: writable file-scope variables only those listed "
+	      "with why", objects,
+	      os.environ.get("LAYERS_GLOBALS", "tests/layers_globals.txt"))
+# the families too: their options and what their rows share are their
+# context (bench_main()'s ctx), passed to their callbacks
+check_globals("families: writable file-scope variables only those listed "
+	      "with why",
+	      {os.path.relpath(o, obj): o for o in family_objects},
+	      os.environ.get("LAYERS_FAMILY_GLOBALS",
+			     "tests/layers_family_globals.txt"))
 EOF
 finish
