@@ -254,73 +254,26 @@ run_until() {
 	rm -f "$fifo"
 }
 
-# mutate DIR FUNC OLD NEW: OLD, which must be there once inside the body
-# of the function FUNC ("file.c:FUNC" where two files define one), becomes
-# NEW. The function is looked up in every source file of DIR (and of its
-# maps/; "maps/file.c:FUNC" names one there), so that the
-# mutation survives code moved between files or renamed around it; a
-# function not found, or OLD not found once in it, is said and the
-# mutation counts as invalid, never as killed. A checker of the tests'
-# own in Python is named by its file: "tests/invariants.py:FUNC", a def
-# (a method too) whose body ends where the indentation does.
+# mutate DIR FUNC OLD NEW: the mutation made in DIR (tests/mutate.py
+# says how a function is found), or said and non-zero when it does not
+# apply
 mutate() {
-	python3 - "$1" "$2" "$3" "$4" <<'PY'
-import glob, os, re, sys
-root, func, old, new = sys.argv[1:]
-# the top's sources and its folders' (overhead/ ...), never build/'s
-files = sorted(f for f in glob.glob(os.path.join(root, "*.[ch]")) +
-	       glob.glob(os.path.join(root, "*", "*.[ch]"))
-	       if not os.path.relpath(f, root).startswith("build" + os.sep))
-if ":" in func:
-	name, func = func.split(":")
-	files = [os.path.join(root, name)]
-# a definition: a line starting with a type, the name, the parameters (on
-# one line or more), and the body's brace alone on the next line
-head = re.compile(r"^[A-Za-z_][^;{}\n]*\b%s\([^;{}]*\)\s*\n\{\n" %
-		  re.escape(func), re.M)
-# a Python def: its body, the lines indented deeper than it
-pyhead = re.compile(r"^([ \t]*)def %s\(.*\):[ \t]*\n" % re.escape(func), re.M)
-found = []
-for path in files:
-	try:
-		s = open(path).read()
-	except OSError:
-		continue
-	if path.endswith(".py"):
-		for m in pyhead.finditer(s):
-			end = m.end()
-			for line in s[m.end():].splitlines(True):
-				outside = line.strip() and \
-					  not line.startswith(m.group(1) + "\t") and \
-					  not line.startswith(m.group(1) + " ")
-				if outside:
-					break
-				end += len(line)
-			found.append((path, s, m.end(), end))
-		continue
-	for m in head.finditer(s):
-		end = s.find("\n}\n", m.end())
-		if end >= 0:
-			found.append((path, s, m.end(), end))
-if len(found) != 1:
-	sys.exit("function %s defined %d times in %s" %
-		 (func, len(found), ", ".join(sorted(set(
-		  os.path.basename(f[0]) for f in found))) or "no file"))
-path, s, start, end = found[0]
-n = s.count(old, start, end)
-if n != 1:
-	sys.exit("%s: '%s' found %d times in %s()" %
-		 (os.path.basename(path), old, n, func))
-at = s.index(old, start, end)
-if not os.environ.get("DRY_RUN"):
-	open(path, "w").write(s[:at] + new + s[at + len(old):])
-PY
+	python3 "$TOP/tests/mutate.py" "$@"
 }
 
-# whether a mutation applies to the sources, changing nothing: a mutation that
-# no longer applies is said at once, before an hour of runs
-applies() {
-	DRY_RUN=1 mutate "$TOP" "$@"
+# the mutations asked (all, or those named), each as tests/mutate.py
+# --dry-run reads them: name, function, old and new, each ended by a NUL
+asked() {
+	local name func old new test check
+
+	# read without -r: \| and \& in the table are a | and an & in the code
+	while IFS='|' read name func old new test check; do
+		[ -n "$name" ] || continue
+		if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
+			continue
+		fi
+		printf '%s\0%s\0%s\0%s\0' "$name" "$func" "$old" "$new"
+	done <<<"$MUTATIONS"
 }
 
 apply_only=0
@@ -336,20 +289,17 @@ total=0
 # named again at the end: a log's tail says which
 missed=
 declare -A bad
-# read without -r: \| and \& in the table are a | and an & in the code
-while IFS='|' read name func old new test check; do
-	[ -n "$name" ] || continue
-	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
-		continue
-	fi
-	total=$((total + 1))
-	if ! err=$(applies "$func" "$old" "$new" 2>&1); then
-		echo "INVALID  $name: does not apply: $err"
-		bad[$name]=1
-		missed="$missed $name"
-		invalid=$((invalid + 1))
-	fi
-done <<<"$MUTATIONS"
+# whether each applies, changing nothing: one that no longer does is
+# said at once, before an hour of runs
+total=$(asked "$@" | tr -cd '\0' | wc -c)
+total=$((total / 4))
+while IFS= read -r line; do
+	name=${line%%: *}
+	echo "INVALID  $name: does not apply: ${line#*: }"
+	bad[$name]=1
+	missed="$missed $name"
+	invalid=$((invalid + 1))
+done < <(asked "$@" | python3 "$TOP/tests/mutate.py" --dry-run "$TOP")
 for n in "$@"; do
 	grep -q "^$n|" <<<"$MUTATIONS" && continue
 	echo "INVALID  $n: no such mutation"
