@@ -454,8 +454,11 @@ deb: deps-deb
 check-deb: deps-deb
 	$(Q)tests/run.sh tests/test_deb_package.sh
 
+# the build before the tests on every CPU, unless make was given -j
+# (expanded in the recipe, where MAKEFLAGS has it)
+CHECK_JOBS = $(if $(findstring jobserver,$(MAKEFLAGS))$(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 check: deps
-	$(Q)$(MAKE) --no-print-directory all testing
+	$(Q)$(MAKE) --no-print-directory $(CHECK_JOBS) all testing
 	$(Q)tests/run.sh
 
 # the checks of figures that only undisturbed rows have (statistics of

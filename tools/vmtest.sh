@@ -326,13 +326,19 @@ fetch_busybox() {
 
 # the two programs alone: the guest runs nothing else of the build
 build_binaries() {
-	local targets=("${BINARIES[@]/#/${BIN_DIR#"$TOP"/}/}")
+	local targets=("${BINARIES[@]/#/${BIN_DIR#"$TOP"/}/}") jobs=
+
 	[ "$BUILD" -eq 1 ] || return 0
 	# the install builds the programs first
 	[ "$KSELFTEST" -eq 0 ] || targets=(kselftest-install)
-	note "building: make -C $TOP $MAKE_ARGS ${targets[*]}"
+	# every CPU, unless a make that called us shares its own
+	case " ${MAKEFLAGS:-} " in
+	*jobserver* | *" -j"*) ;;
+	*) jobs=-j$(nproc) ;;
+	esac
+	note "building: make -C $TOP $jobs $MAKE_ARGS ${targets[*]}"
 	# shellcheck disable=SC2086
-	make -C "$TOP" $MAKE_ARGS "${targets[@]}" || fail_now "make $MAKE_ARGS failed"
+	make -C "$TOP" $jobs $MAKE_ARGS "${targets[@]}" || fail_now "make $MAKE_ARGS failed"
 }
 
 # Only binaries that exist are packed; a dynamic one would die in the guest
