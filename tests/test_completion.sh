@@ -66,9 +66,25 @@ for key in modes:-m events:-e bodies:--body; do
 done
 all=$(names ./test_overhead modes | tr '\n' ' ')
 offers "test_overhead --modes: the same" "$all" "./test_overhead -q --modes "
-offers "test_overhead -m raw_tp,tp: the list's last item (tp_btf), the rest kept" \
-	"raw_tp,tp_btf" "./test_overhead -m raw_tp,tp"
-offers "test_overhead --modes=ra: the value after =" "raw_tp" "./test_overhead --modes=ra"
+# starting PREFIX HEAD: the modes of --list --json that start with
+# PREFIX, each after HEAD: what a completion of PREFIX offers (when one
+# alone, that one), whatever modes are added
+starting() {
+	names ./test_overhead modes | awk -v p="$1" -v h="$2" 'index($0, p) == 1 { print h $0 }' |
+		tr '\n' ' '
+}
+# offers_some NAME WANT LINE: offers, when a mode starts so (a check of
+# nothing, otherwise)
+offers_some() {
+	[ -n "$2" ] || { fail "$1: a mode of --list --json starts so"; return; }
+	offers "$@"
+}
+want=$(starting tp raw_tp,)
+offers_some "test_overhead -m raw_tp,tp: the list's last item (${want% }), the rest kept" \
+	"$want" "./test_overhead -m raw_tp,tp"
+want=$(starting ra)
+offers_some "test_overhead --modes=ra: the value after = (${want% })" \
+	"$want" "./test_overhead --modes=ra"
 for key in tests:-t methods:-a memory_kinds:--memory; do
 	all=$(names ./map_perf_test "${key%%:*}" | tr '\n' ' ')
 	extra=
