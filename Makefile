@@ -551,7 +551,7 @@ $(KSFT_RUNNER)/run_kselftest.sh:
 	$(if $(wildcard $(LINUX_SOURCE_TAR)),,$(error $(LINUX_SOURCE_TAR) is missing: 'make deps' installs linux-source-6.1))
 	$(call msg,UNTAR,$(KSFT_RUNNER))
 	$(Q)rm -rf $(KSFT_RUNNER) && mkdir -p $(KSFT_RUNNER)
-	$(Q)tar -xJf $(LINUX_SOURCE_TAR) -C $(KSFT_RUNNER) --strip-components=4 \
+	$(Q)tar -I 'xz -T0' -xf $(LINUX_SOURCE_TAR) -C $(KSFT_RUNNER) --strip-components=4 \
 		--wildcards '$(KSFT_TOP)/run_kselftest.sh' '$(KSFT_TOP)/kselftest/*'
 
 kselftest-install: $(KSFT_RUNNER)/run_kselftest.sh

@@ -162,7 +162,7 @@ sec_install() {
 		{ echo "# $(tail -n 3 "$T_TMP/install.log")"; return; }
 	c=$ks/bpf_overhead
 	expect "kselftest-install: the kernel's run_kselftest.sh and kselftest/runner.sh, as its tarball has them" \
-		eval 'tar -xJOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/tools/testing/selftests/kselftest/runner.sh | cmp -s - "$ks/kselftest/runner.sh" && [ -x "$ks/run_kselftest.sh" ]'
+		eval 'tar -I "xz -T0" -xOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/tools/testing/selftests/kselftest/runner.sh | cmp -s - "$ks/kselftest/runner.sh" && [ -x "$ks/run_kselftest.sh" ]'
 	expect "kselftest-install: bpf_overhead/ holds the static programs, the wrappers and settings" \
 		eval '[ -x "$c/test_overhead" ] && [ -x "$c/map_perf_test" ] && [ -x "$c/test_overhead.sh" ] && [ -x "$c/map_perf_test.sh" ] && grep -qx "timeout=[0-9]*" "$c/settings" && ! file -L "$c/test_overhead" | grep -q dynamic'
 	expect "kselftest-install: kselftest-list.txt lists bpf_overhead's two tests" \
