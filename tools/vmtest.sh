@@ -613,7 +613,8 @@ boot_guest() {
 		note "boot $n of at most $BOOTS: $why: $(clean_log "$log" | grep -m1 -E 'Oops|BUG|panic' | sed 's/^\[ *[0-9.]*\] //')"
 		echo "last console lines:"
 		console_tail "$log"
-		cp "$CACHE/last-console.log" "$CACHE/panic-console-$n.log" 2>/dev/null
+		# this run's own, whatever another run wrote as the last since
+		clean_log "$log" >"$CACHE/panic-console-$n.log" 2>/dev/null
 		[ "$n" -lt "$BOOTS" ] ||
 			fail_now "the guest kernel died before init started, in $n boots"
 		PANICS+=("boot $n: $why")
