@@ -158,7 +158,7 @@ sec_install() {
 		return
 	fi
 	set_up "make kselftest-install INSTALL_PATH=$ks" \
-		make -s --no-print-directory kselftest-install INSTALL_PATH="$ks" >"$T_TMP/install.log" 2>&1 ||
+		make -s -j"$(nproc)" --no-print-directory kselftest-install INSTALL_PATH="$ks" >"$T_TMP/install.log" 2>&1 ||
 		{ echo "# $(tail -n 3 "$T_TMP/install.log")"; return; }
 	c=$ks/bpf_overhead
 	expect "kselftest-install: the kernel's run_kselftest.sh and kselftest/runner.sh, as its tarball has them" \
