@@ -45,13 +45,21 @@ void json_row(const struct bench_rows *rows, const struct bench_row *row,
 {
 	const struct overhead_row *r = row->priv;
 	double attach = row_attach_median(row);
+	json_t *units;
 
 	json_object_set_new(o, "hooked", r->hooked ? json_string(r->hooked) :
 			    json_null());
-	/* a bare call's few ns make a percentage meaningless */
+	/*
+	 * A bare call's few ns make a percentage meaningless: its units'
+	 * shares too, or --compare would judge the row on them (a base of
+	 * 1.5 ns that ran 0.2 ns faster made an unchanged uprobe 16% "slower")
+	 */
 	if (r->ev->base_is_call) {
 		json_object_set_new(o, "overhead_pct", json_null());
 		json_object_set_new(o, "overhead_share", json_null());
+		units = json_object_get(o, "units");
+		if (json_is_object(units))
+			json_object_set_new(units, "shares", json_null());
 	}
 	/* figures: of a row that has one */
 	if (row_param(row, "progs"))

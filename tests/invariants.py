@@ -36,7 +36,8 @@ when there is one. NAME is one of:
   share         an ok row with a share of its base (overhead_ns and
                 overhead_pct) without a finite overhead_share.value, or
                 with two observations or more and no finite
-                overhead_share.ci95; an overhead_share on any other row
+                overhead_share.ci95; an overhead_share, or units.shares,
+                on any other row (a base row, a base that is a bare call)
   not-ok-figure a figure on a row that is not ok (samples, a mean, an
                 overhead, ns per op, a rate, a --memory or --attach-time
                 figure, a profile, prog stats, a fit)
@@ -219,10 +220,15 @@ class Checker:
 		has = isinstance(r.get("overhead_ns"), dict) and \
 		      r.get("overhead_pct") is not None
 		if not has:
-			if o is not None:
-				self.bad(path, r, "share", "overhead_share %r, yet no "
-					 "overhead's share (overhead_ns %r, overhead_pct %r)" % (
-						 o, r.get("overhead_ns"), r.get("overhead_pct")))
+			# nor its units' shares, which --compare would judge it on
+			u = r.get("units")
+			sh = u.get("shares") if isinstance(u, dict) else None
+			if o is not None or sh is not None:
+				self.bad(path, r, "share", "overhead_share %r, units' "
+					 "shares %s, yet no overhead's share (overhead_ns "
+					 "%r, overhead_pct %r)" % (
+						 o, "given" if sh is not None else "null",
+						 r.get("overhead_ns"), r.get("overhead_pct")))
 			return
 		if not isinstance(o, dict) or not finite(o.get("value")):
 			self.bad(path, r, "share", "an overhead of %r%% of its base, "

@@ -117,6 +117,8 @@ profile-text-only|text_symbol|(type != 't' \&\& type != 'T'))|0)|test_stats.sh|p
 from-worker|from_worker|return tgid \&\& tgid == worker_tgid[cpu];|return true;|test_map_perf.sh:hog|with another process's getpgid: hash_lookup's hits are exactly its events
 fib-once|count_fib_lookups|if (!err \&\& least < FIB_CALIBRATION) {|if (0) {|test_faults.sh:missodd|miss-odd: fib_table_lookup's calibration failed, less than once
 fib-whole|count_fib_lookups|least % FIB_CALIBRATION > FIB_SLACK|0|test_faults.sh:missodd|extra-odd: fib_table_lookup's calibration failed, no whole number
+bare-call-shares|overhead/json.c:json_row|json_object_set_new(units, "shares", json_null());|;|test_overhead.sh|uprobe over its base: no share of a bare call, nor in its units
+bare-call-compare|overhead/json.c:json_row|json_object_set_new(units, "shares", json_null());|;|test_overhead.sh|--compare: a uprobe judged on its overhead's ns, not a share of a bare call
 queue-sum|verify_empty|if (r->c.sum) {|if (0) {|test_map_perf.sh:faults|extra-push: queue_push_pop raw_tp failed
 stack-left|verify_empty|if (left)|if (0)|test_map_perf.sh:faults|extra-push: stack_push_pop raw_tp failed
 sys-map-value|sys_map_check|if (value != sys_value(k)) {|if (0) {|test_map_perf.sh:faults|wrong-value: sys_hash_update failed

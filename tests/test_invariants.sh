@@ -106,6 +106,13 @@ doctored("no-interval", lambda r, doc: r["overhead_ns"].update(ci95=None))
 doctored("share-null", lambda r, doc: r.update(overhead_share=None))
 doctored("share-no-interval", lambda r, doc: r["overhead_share"].update(ci95=None))
 doctored("share-bare-call", lambda r, doc: r.update(overhead_pct=None))
+# nor units' shares there, which --compare would judge the row on
+doctored("shares-bare-call", lambda r, doc: r.update(overhead_pct=None,
+						     overhead_share=None))
+def bare_call(r, doc):
+	r.update(overhead_pct=None, overhead_share=None)
+	r["units"]["shares"] = None
+doctored("bare-call", bare_call)
 doctored("share-counts", lambda r, doc: r["overhead_share"].update(observations=3))
 def share_old(r, doc):
 	r.pop("overhead_share")
@@ -209,6 +216,8 @@ holds "an ok row of one observation, no interval" "$D/one-observation.json"
 breaks "an ok overhead row without its share of the base" share "$D/share-null.json"
 breaks "an ok row of 2 observations, its share without an interval" share "$D/share-no-interval.json"
 breaks "a share on a row whose base is a bare call (overhead_pct null)" share "$D/share-bare-call.json"
+breaks "units' shares on a row whose base is a bare call" share "$D/shares-bare-call.json"
+holds "a row whose base is a bare call: no share, nor units' shares" "$D/bare-call.json"
 breaks "a share of 3 observations on units of 2" counts "$D/share-counts.json"
 holds "a file written before the share" "$D/share-old.json"
 breaks "a figure on a disturbed row" not-ok-figure "$D/not-ok-figure.json"

@@ -113,6 +113,14 @@ run_json uprobes -r 1 -n $N -m uprobe,uretprobe -q
 rows_checked uprobes "$L" 'l["name"] in ("uprobe", "uretprobe")' --repeat 1 --count $N --tag "-m uprobe,uretprobe"
 expect "-q: nothing but the summary on stdout" \
 	test -z "$(grep -E '^(w/|BASE$|uprobe-)' "$T_TMP/uprobes.out")"
+# a uprobe's base is a bare call of a few ns: its overhead has no share
+# of it, in the row or its units, and --compare judges the row on the ns
+run_json ubase -r 2 -n $N -m base,uprobe -e uprobe-nop -q
+jexpect "uprobe over its base: no share of a bare call, nor in its units" "$T_TMP/ubase.json" \
+	'all(r["units"]["quantity"] == "overhead_ns" and r["overhead_share"] is None and r["units"]["shares"] is None for r in rows("uprobe", status="ok"))'
+run_capture ucmp $BIN --compare "$T_TMP/ubase.json" "$T_TMP/ubase.json" --json "$T_TMP/ucmp.json"
+jexpect "--compare: a uprobe judged on its overhead's ns, not a share of a bare call (rc=$RC)" "$T_TMP/ucmp.json" \
+	'all(r["verdict_on"] == "overhead_ns" for r in rows("uprobe"))'
 
 run_json nothing -r 1 -n $N -m kprobe,fentry -e task_rename
 if J "$T_TMP/nothing.json" 'all(r["status"] == "skipped" for r in R)'; then
