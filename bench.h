@@ -949,8 +949,9 @@ struct bench_family {
  * The program's main(): runs @fam with the command line, and returns the
  * exit status (see --help). @ctx is the family's own state, its options
  * first (zeroed or defaulted by main()): parse_option() and parse_args()
- * get it, every later callback that takes the run's settings reaches it
- * as @rs->ctx, and a row's reaches it through the row's @priv.
+ * get it, and every later callback that takes the run's settings reaches
+ * it as @rs->ctx (one that takes only a row has what setup() or open()
+ * kept of it in the row's @priv).
  */
 int bench_main(const struct bench_family *fam, void *ctx, int argc,
 	       char **argv);
