@@ -134,10 +134,14 @@ sec_lava() {
 		eval '[ "$RC" -eq 0 ] && diff "$T_TMP/lava.want" "$T_TMP/lava.calls"'
 	expect "run.sh: output/result.txt has Linaro's lines, NAME RESULT [MEASUREMENT UNITS]" \
 		diff "$T_TMP/lava.want" "$T_TMP/lava.d/result.txt"
-	expect "run.sh: the ok and the skipped rows are there (pass with a measurement in ns, skip without)" \
-		eval 'grep -qx "test_overhead.raw_tp.getpgid pass -\{0,1\}[0-9.]* ns" "$T_TMP/lava.calls" &&
-			grep -qx "test_overhead.base.getpgid pass [0-9.]* ns" "$T_TMP/lava.calls" &&
-			[ "$KPROBES_OFF" = 0 ] || grep -qx "test_overhead.kprobe.getpgid skip" "$T_TMP/lava.calls"'
+	if J "$T_TMP/lava.json" 'row("raw_tp", "getpgid")["status"] == "ok"'; then
+		expect "run.sh: an ok row passes with its measurement in ns" \
+			grep -qx "test_overhead.raw_tp.getpgid pass -\{0,1\}[0-9]*\.[0-9] ns" "$T_TMP/lava.calls"
+	else
+		skip "an ok row's measurement: raw_tp getpgid was disturbed on this busy machine"
+	fi
+	expect "run.sh: a skipped row skips without a measurement" \
+		eval '[ "$KPROBES_OFF" = 0 ] || grep -qx "test_overhead.kprobe.getpgid skip" "$T_TMP/lava.calls"'
 	if [ "$KPROBES_OFF" = 1 ]; then
 		expect "run.sh: a skipped row's reason printed on the line before its case" \
 			grep -qx "# test_overhead.kprobe.getpgid: skip: kernel built without CONFIG_KPROBES" "$T_TMP/lava.out"
@@ -158,9 +162,14 @@ sec_lava() {
 	PATH=$T_TMP/stub:$PATH lava_run maps -p map_perf_test -d "$TOP" -r 1 -s "-t hash_lookup -a raw_tp"
 	expected_cases "$T_TMP/maps.json" >"$T_TMP/maps.want"
 	calls_as_lines >"$T_TMP/maps.calls"
-	expect "run.sh -p map_perf_test: exit 0 (rc=$RC), hash_lookup's case its ns per operation" \
-		eval '[ "$RC" -eq 0 ] && diff "$T_TMP/maps.want" "$T_TMP/maps.calls" &&
-			grep -qx "map_perf_test.hash_lookup.raw_tp pass [0-9]*\.[0-9][0-9] ns" "$T_TMP/maps.calls"'
+	expect "run.sh -p map_perf_test: exit 0 (rc=$RC), one call a row, its exact arguments" \
+		eval '[ "$RC" -eq 0 ] && diff "$T_TMP/maps.want" "$T_TMP/maps.calls"'
+	if J "$T_TMP/maps.json" 'row("hash_lookup", "raw_tp")["status"] == "ok"'; then
+		expect "run.sh -p map_perf_test: hash_lookup's measurement its ns per operation, two decimals" \
+			grep -qx "map_perf_test.hash_lookup.raw_tp pass [0-9]*\.[0-9][0-9] ns" "$T_TMP/maps.calls"
+	else
+		skip "hash_lookup's ns per operation: the row was disturbed on this busy machine"
+	fi
 
 	# a FAILED row: the test build's fault
 	if need_testing; then
@@ -208,6 +217,7 @@ EOF
 
 	# a run that wrote no results: one failed case, the program's
 	PATH=$T_TMP/stub:$PATH lava_run none -d "$TOP" -s "-m nosuch"
+	# shellcheck disable=SC2034 # read in the eval below
 	n=$(calls_as_lines)
 	expect "a run that wrote nothing (a bad selection): exit 1 (rc=$RC), one case, 'test_overhead --result fail', its reason printed" \
 		eval '[ "$RC" -eq 1 ] && [ "$n" = "test_overhead fail" ] &&
@@ -222,10 +232,10 @@ EOF
 
 	# SIGTERM while the program runs: 143, the run gone, nothing left
 	rm -f "$T_TMP/calls"
-	PATH=$T_TMP/stub:$PATH BIN=$RUNSH run_bg term -o "$T_TMP/term.d" -d "$TOP" -r 30 \
-		-s "-m base,raw_tp -e getpgid"
+	PATH=$T_TMP/stub:$PATH BIN=$RUNSH run_bg term -o "$T_TMP/term.d" -d "$TOP" -r 3 \
+		-s "-m base,raw_tp -e getpgid -n 2000000"
 	started term
-	for n in $(seq 100); do
+	for _ in $(seq 100); do
 		[ -n "$(pgrep -P "$PID")" ] && break
 		sleep 0.05
 	done
