@@ -21,7 +21,10 @@
 #   make install [DESTDIR=dir] [prefix=/usr]
 #                      both programs in $(sbindir) (as bpftool's
 #                      /usr/sbin), their man pages, the bash completion and
-#                      the documentation; prefix /usr/local by default, and
+#                      the documentation, bench-fleet (LAVA cases and KCIDB
+#                      reports) and the LAVA test definition in
+#                      $(datarootdir)/bpf-overhead-bench/lava; prefix
+#                      /usr/local by default, and
 #                      GNU's directory variables (sbindir, mandir, docdir,
 #                      ...). make uninstall removes exactly that
 #   make man           the man pages, from Documentation/ by rst2man
@@ -410,11 +413,18 @@ bashcompdir ?= $(datarootdir)/bash-completion/completions
 INSTALL ?= install
 
 # what make install puts there, for make uninstall: the completion's one
-# file under each program's name (map_perf_test's a link to it)
+# file under each program's name (map_perf_test's a link to it); the
+# fleets' converter beside the programs (it runs them), the LAVA test
+# definition and its run step in the project's data directory
 DOC_FILES := README.rst $(wildcard Documentation/*.rst)
-INSTALLED := $(PROGS:%=$(sbindir)/%) $(PROGS:%=$(man8dir)/%.8) \
-	     $(PROGS:%=$(bashcompdir)/%) $(DOC_FILES:%=$(docdir)/%)
-INSTALL_DIRS := $(sbindir) $(man8dir) $(bashcompdir) $(docdir)/Documentation
+pkgdatadir ?= $(datarootdir)/bpf-overhead-bench
+LAVA_FILES := bpf-overhead-bench.yaml run.sh
+INSTALLED := $(PROGS:%=$(sbindir)/%) $(sbindir)/bench-fleet \
+	     $(PROGS:%=$(man8dir)/%.8) \
+	     $(PROGS:%=$(bashcompdir)/%) $(DOC_FILES:%=$(docdir)/%) \
+	     $(LAVA_FILES:%=$(pkgdatadir)/lava/%)
+INSTALL_DIRS := $(sbindir) $(man8dir) $(bashcompdir) $(docdir)/Documentation \
+		$(pkgdatadir)/lava
 
 # installs the man pages' tool first, as make run and make check do theirs
 install: deps-install
@@ -424,6 +434,9 @@ install-files: $(PROGS:%=$(BINDIR)/%) $(MAN8)
 	$(call msg,INSTALL,$(DESTDIR)$(prefix))
 	$(Q)$(INSTALL) -d -m 755 $(addprefix $(DESTDIR),$(INSTALL_DIRS))
 	$(Q)$(INSTALL) -m 755 $(PROGS:%=$(BINDIR)/%) $(DESTDIR)$(sbindir)
+	$(Q)$(INSTALL) -m 755 tools/bench-fleet.py $(DESTDIR)$(sbindir)/bench-fleet
+	$(Q)$(INSTALL) -m 644 tools/lava/bpf-overhead-bench.yaml $(DESTDIR)$(pkgdatadir)/lava
+	$(Q)$(INSTALL) -m 755 tools/lava/run.sh $(DESTDIR)$(pkgdatadir)/lava
 	$(Q)$(INSTALL) -m 644 $(MAN8) $(DESTDIR)$(man8dir)
 	$(Q)$(INSTALL) -m 644 bash-completion/test_overhead $(DESTDIR)$(bashcompdir)
 	$(Q)ln -sf test_overhead $(DESTDIR)$(bashcompdir)/map_perf_test
@@ -437,7 +450,8 @@ uninstall:
 	$(call msg,UNINST,$(DESTDIR)$(prefix))
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	$(Q)if [ -z '$(DESTDIR)' ]; then \
-		rmdir --ignore-fail-on-non-empty $(docdir)/Documentation $(docdir); \
+		rmdir --ignore-fail-on-non-empty $(docdir)/Documentation $(docdir) \
+			$(pkgdatadir)/lava $(pkgdatadir); \
 	elif [ -d '$(DESTDIR)' ]; then \
 		cd '$(DESTDIR)' && rmdir -p --ignore-fail-on-non-empty \
 			$(patsubst /%,%,$(INSTALL_DIRS)); \

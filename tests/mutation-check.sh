@@ -216,6 +216,18 @@ global-unlisted|printable|char *buf = msg.quoted[msg.next++ \& 1];|static unsign
 family-global-unlisted|overhead/json.c:json_context|const struct overhead_ctx *oc = overhead_ctx(rs);|static const struct overhead_ctx *oc; oc = overhead_ctx(rs);|test_layers.sh|families: writable file-scope variables only those listed with why
 pool-well|worker_well|if (read_proc_state(pid, \&ps) \|\| (ps.state != 'S' \&\& ps.state != 'R') \|\||if (read_proc_state(pid, \&ps) \|\||test_stats.sh|pool: a kept pool is well as forked
 kept-pool-well|session_start|pool_well(\&rp->pool)) {|1) {|test_faults.sh:kept|a kept worker stopped between sessions: both rows ran
+fleet-origin|tools/bench-fleet.py:kcidb_main|if not ORIGIN_RE.match(args.origin):|if False:|test_fleet.sh:kcidb|bench-fleet kcidb --origin My-CI: exit 2
+fleet-disturbed-figure|tools/bench-fleet.py:figure|if row.get("status") != "ok":|if False:|test_fleet.sh:kcidb|the report: one test a row, ok DONE
+fleet-names|tools/bench-fleet.py:parts|return [PART_BAD.sub("_", str(p)) or "_" for p in ps]|return [str(p) or "_" for p in ps]|test_fleet.sh:lava|names: test_overhead.uprobe_s.uprobe-push
+fleet-names-unique|tools/bench-fleet.py:case_names|names.append(n if seen[n] == 1 else "%s-%d" % (n, seen[n]))|names.append(n)|test_fleet.sh:lava|names: two rows that would share one
+fleet-schema|tools/bench-fleet.py:load|doc.get("schema") != "bpf-bench/1" or|False or|test_fleet.sh:kcidb|bench-fleet kcidb on other.json, no run's --json: exit 2
+fleet-reason|tools/bench-fleet.py:lava_report|if why:|if False:|test_fleet.sh:lava|a FAILED row .miss-odd.: fail, no measurement, its reason printed before
+kcidb-required|tests/kcidb.py:required|if k not in o:|if False:|test_fleet.sh:kcidb|KCIDB v5.3 rules: a test without its build_id fails
+kcidb-pattern|tests/kcidb.py:value|elif not kind.match(v):|elif False:|test_fleet.sh:kcidb|KCIDB v5.3 rules: an id of an upper-case origin fails
+kcidb-status|tests/kcidb.py:value|if v not in STATUSES:|if False:|test_fleet.sh:kcidb|KCIDB v5.3 rules: a status not in the enum
+kcidb-id-origin|tests/kcidb.py:links|if o["id"].split(":", 1)[0] != o.get("origin"):|if False:|test_fleet.sh:kcidb|KCIDB v5.3 rules: an id of another origin fails
+kcidb-link|tests/kcidb.py:links|if isinstance(o, dict) and key in o and o[key] not in ids[parent]:|if False:|test_fleet.sh:kcidb|KCIDB v5.3 rules: a test of a build not in the report fails
+kcidb-done-number|tests/kcidb.py:links|if isinstance(t, dict) and t.get("status") == "DONE" and "number" not in t:|if False:|test_fleet.sh:kcidb|KCIDB v5.3 rules: DONE without its number fails
 EOF
 )
 

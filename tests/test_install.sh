@@ -14,13 +14,15 @@ cd "$TOP" || exit 1
 # make as a user types it: not as make check's sub-make
 umake() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory "$@"; }
 
-# expected PREFIX SBIN MAN8 COMP DOC: what make install lays out
+# expected PREFIX SBIN MAN8 COMP DOC DATA: what make install lays out
 expected() {
 	local f
 	{
 		printf 'f %s\n' "$2/test_overhead" "$2/map_perf_test" \
+			"$2/bench-fleet" \
 			"$3/test_overhead.8" "$3/map_perf_test.8" \
-			"$4/test_overhead" "$5/README.rst"
+			"$4/test_overhead" "$5/README.rst" \
+			"$6/lava/bpf-overhead-bench.yaml" "$6/lava/run.sh"
 		printf 'l %s -> test_overhead\n' "$4/map_perf_test"
 		for f in Documentation/*.rst; do
 			printf 'f %s\n' "$5/$f"
@@ -47,12 +49,13 @@ for prefix in /usr/local /usr; do
 	layout "$dest" >"$T_TMP/got"
 	expected $prefix ${prefix#/}/sbin ${prefix#/}/share/man/man8 \
 		${prefix#/}/share/bash-completion/completions \
-		${prefix#/}/share/doc/bpf-overhead-bench >"$T_TMP/want"
-	expect "make install $how: the programs in $prefix/sbin, the man pages, the completion under both names, the documentation; nothing else" \
+		${prefix#/}/share/doc/bpf-overhead-bench \
+		${prefix#/}/share/bpf-overhead-bench >"$T_TMP/want"
+	expect "make install $how: the programs and bench-fleet in $prefix/sbin, the man pages, the completion under both names, the documentation, the LAVA test definition; nothing else" \
 		diff "$T_TMP/want" "$T_TMP/got"
-	expect "make install $how: the programs are executable, the rest is not" \
+	expect "make install $how: the programs, bench-fleet and the LAVA run step are executable, the rest is not" \
 		test "$(cd "$dest" && find . -type f -perm /111 | sort | tr '\n' ' ')" = \
-		"./${prefix#/}/sbin/map_perf_test ./${prefix#/}/sbin/test_overhead "
+		"./${prefix#/}/sbin/bench-fleet ./${prefix#/}/sbin/map_perf_test ./${prefix#/}/sbin/test_overhead ./${prefix#/}/share/bpf-overhead-bench/lava/run.sh "
 	expect "make install $how: the installed programs are the built ones" \
 		cmp -s "$dest$prefix/sbin/test_overhead" ./test_overhead
 	expect "make install $how: man finds both pages in its tree" \
@@ -72,7 +75,7 @@ dirs=(prefix=/opt/bench sbindir=/opt/bench/bin mandir=/usr/share/man
 run_capture gnu umake install DESTDIR="$dest" "${dirs[@]}"
 layout "$dest" | grep -v other >"$T_TMP/got"
 expected /opt/bench opt/bench/bin usr/share/man/man8 opt/bench/completions \
-	opt/bench/doc >"$T_TMP/want"
+	opt/bench/doc opt/bench/share/bpf-overhead-bench >"$T_TMP/want"
 expect "make install sbindir= mandir= docdir= bashcompdir=: each file where its variable says (rc=$RC)" \
 	diff "$T_TMP/want" "$T_TMP/got"
 run_capture gnu-un umake uninstall DESTDIR="$dest" "${dirs[@]}"

@@ -22,7 +22,8 @@
 #            it take: dpkg-dev, debhelper, lintian (make deb, make check-deb)
 #   check    (default) all of those, and what the tests use: procps,
 #            python3, docutils, man-db, bash-completion, the kernel's
-#            kselftest runner (linux-source-6.1) (make check, make deps),
+#            kselftest runner (linux-source-6.1), lava-common and
+#            shellcheck (make check, make deps),
 #            so that dpkg-buildpackage builds a fresh clone after make deps
 #   arm64    run's, plus the arm64 cross toolchain, the arm64 static
 #            libraries and qemu for arm64 (make deps-arm64)
@@ -64,6 +65,8 @@ declare -A need=(
 	[debhelper]=/usr/bin/dh
 	[lintian]=/usr/bin/lintian
 	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
+	[lava-common]=/usr/lib/python3/dist-packages/lava_common/schemas/test/testdef.py
+	[shellcheck]=/usr/bin/shellcheck
 )
 
 # Each target's packages of the table above. run's are what the build and
@@ -85,9 +88,11 @@ group_deb="dpkg-dev debhelper lintian"
 # run_kselftest.sh, from Debian's kernel source tarball; tests/test_docs.sh
 # renders the man pages with man, tests/test_completion.sh drives the
 # completion with bash-completion's functions; tests/test_glance.sh reads
-# what a terminal of a given width shows from a tmux pane
+# what a terminal of a given width shows from a tmux pane;
+# tests/test_fleet.sh holds the LAVA test definition to lava-common's
+# schema and its run step to shellcheck
 group_check="procps python3 python3-docutils man-db bash-completion
-	     linux-source-6.1 tmux"
+	     linux-source-6.1 tmux lava-common shellcheck"
 # the groups each one takes in too
 include_vmtest=run
 include_install=run
