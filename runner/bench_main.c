@@ -35,8 +35,10 @@
 static int exit_interrupted(void)
 {
 	int sig = bench_interrupted();
+	char buf[32];
 
-	pr_err("interrupted by %s; everything detached", strsignal(sig));
+	pr_err("interrupted by %s; everything detached",
+	       signal_name(sig, buf, sizeof(buf)));
 	return 128 + sig;
 }
 
@@ -144,13 +146,9 @@ static int flush_stdout(const struct run_output *out, bool used)
  */
 static int finish(struct run_output *out, int status, bool complete)
 {
-	sigset_t set, old;
+	sigset_t old;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	bench_block_signals(&old);
 	if (complete && bench_interrupted()) {
 		output_discard(&out->json);
 		status = exit_interrupted();
