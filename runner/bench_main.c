@@ -222,7 +222,7 @@ static int run_list(const struct bench_family *fam,
 {
 	bool to_stdout = !rs->json || !strcmp(rs->json, "-");
 	struct bench_rows all = {};
-	int err, ret;
+	int err;
 
 	err = fam->setup(rs, &all);
 	if (err)
@@ -243,9 +243,11 @@ static int run_list(const struct bench_family *fam,
 	if (err)
 		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
+	/* what stdout could not take is no list: the last --json kept */
+	else if (flush_stdout(out, to_stdout))
+		err = -EIO;
 	sampler_close(fam, &all);
-	ret = flush_stdout(out, to_stdout) || err ? 1 : 0;
-	return finish(out, ret, !err);
+	return finish(out, err ? 1 : 0, !err);
 }
 
 static int run_compare(const struct compare_args *args,
@@ -256,8 +258,9 @@ static int run_compare(const struct compare_args *args,
 	/* a compare that cannot read its input is a usage error */
 	if (ret < 0)
 		return finish(out, EXIT_USAGE, false);
+	/* verdicts stdout could not take: the last --json kept */
 	if (flush_stdout(out, true))
-		ret = 1;
+		return finish(out, 1, false);
 	return finish(out, ret, true);
 }
 
@@ -295,14 +298,20 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 	complete = true;
 	errno = 0;
 	err = json ? write_results(fam, rs, &rows, out->started_ns, json) : 0;
-	if (err) {
+	if (err)
 		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
+	/*
+	 * a summary stdout could not take (full, a closed pipe): the run's
+	 * results are not all out, the last --json kept. Said once when
+	 * --json - already said it.
+	 */
+	if ((!err || json != stdout) && flush_stdout(out, true))
+		err = -EIO;
+	if (err) {
 		complete = false;
 		ret = 1;
 	}
-	if (flush_stdout(out, true))
-		ret = 1;
 out:
 	sampler_close(fam, &rows);
 	return complete ? finish(out, ret, true) : end_early(out, ret, false);
