@@ -334,8 +334,11 @@ int bench_main(const struct bench_family *fam, void *ctx, int argc,
 	out.stdout_closed = hold_std_fds();
 	bench_init(fam->name);
 	default_signal_actions();
-	err = parse_options(fam, ctx, &settings, &cl, argc, argv) ||
-	      check_options(fam, &cl, argc, argv);
+	err = parse_options(fam, ctx, &settings, &cl, argc, argv);
+	/* the usage, all of it on stdout, or 1 */
+	if (!err && cl.help)
+		return flush_stdout(&out, true);
+	err = err || check_options(fam, &cl, argc, argv);
 	out.ktap |= rs->ktap;
 	if (err)
 		return end_early(&out, EXIT_USAGE, false);
