@@ -42,6 +42,18 @@ static int exit_interrupted(void)
 	return 128 + sig;
 }
 
+/*
+ * The sampler's or a pass's error @err: 128+N when a signal cut it
+ * short, else the error itself, said (an ENOMEM is no signal): 1
+ */
+static int exit_run_failed(int err)
+{
+	if (bench_interrupted())
+		return exit_interrupted();
+	pr_err("the run could not go on: %s", strerror(err < 0 ? -err : EIO));
+	return 1;
+}
+
 static int exit_status(const struct bench_rows *rows)
 {
 	int i, ok = 0, failed = 0, disturbed = 0, progs = 0;
@@ -277,10 +289,13 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 		goto out;
 	}
 	warn_cpu_quota(rs->cpus.nr);
-	if (sampler_run(fam, rs, &rows) ||
-	    (rs->prog_stats && sampler_prog_stats(fam, rs, &rows)) ||
-	    (rs->profile && sampler_profile(fam, rs, &rows))) {
-		ret = exit_interrupted();
+	err = sampler_run(fam, rs, &rows);
+	if (!err && rs->prog_stats)
+		err = sampler_prog_stats(fam, rs, &rows);
+	if (!err && rs->profile)
+		err = sampler_profile(fam, rs, &rows);
+	if (err) {
+		ret = exit_run_failed(err);
 		goto out;
 	}
 	bench_writing_results();
