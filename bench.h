@@ -124,7 +124,8 @@ void pr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* @s with control characters as \xNN, for messages that quote input */
 const char *printable(const char *s);
 /*
- * The signal (SIGINT, SIGTERM, SIGHUP) that asked the run to end, or 0:
+ * The signal (SIGINT, SIGTERM, SIGHUP, ...: any that ends a process but
+ * for the program's own faults) that asked the run to end, or 0:
  * a family's own long loop asks it between steps and ends with -EINTR
  */
 int bench_interrupted(void);
@@ -393,7 +394,8 @@ int pin_to_cpu(int cpu);
  */
 void prefault_mappings(bool writable);
 /*
- * A forked child's first call: SIGINT, SIGTERM and SIGHUP back to their
+ * A forked child's first call: every signal that ends a run (SIGINT,
+ * SIGTERM, SIGHUP, SIGPIPE, ...: runner/bench_msg.c) back to its
  * default, and SIGKILL when @parent (the thread that forked it) dies.
  * False when @parent is already gone: the child is to exit.
  */

@@ -228,7 +228,8 @@ int parse_options(const struct bench_family *fam, void *ctx,
 					NULL)) != -1) {
 		if (c == 'h') {
 			usage(fam, stdout);
-			exit(0);
+			cl->help = true;
+			break;
 		}
 		if (c == ':' || c == '?') {
 			pr_err("%s %s (see --help)", c == ':' ?

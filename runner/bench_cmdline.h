@@ -36,13 +36,15 @@ struct cmdline {
 	struct given *given;
 	int nr_given, max_given;
 	const struct bench_family *fam;
+	/* --help: the usage printed on stdout, nothing else to do */
+	bool help;
 };
 
 /*
  * The options: the family's into its @ctx (through its parse_option()),
  * the common ones into @rs, which keeps @ctx, and @cl, which keeps @rs
- * for the calls after it; --help prints the usage and exits. 0, or -1
- * said.
+ * for the calls after it; --help prints the usage on stdout and sets
+ * @cl->help, whose status is stdout's. 0, or -1 said.
  */
 int parse_options(const struct bench_family *fam, void *ctx,
 		  struct run_settings *rs, struct cmdline *cl, int argc,

@@ -58,7 +58,9 @@
 	/* workers sleep for good in their set-up */			\
 	X(STUCK_SETUP, 25, "stuck-setup")				\
 	/* workers run their first loop for ever */			\
-	X(ENDLESS_LOOP, 26, "endless-loop")
+	X(ENDLESS_LOOP, 26, "endless-loop")				\
+	/* the sampler's first allocation fails (ENOMEM) */		\
+	X(NO_MEMORY, 29, "no-memory")
 
 #define BENCH_FAULT_ENUM(kind, nr, name)	BENCH_FAULT_##kind = nr,
 enum test_fault_kind {

@@ -35,9 +35,23 @@
 static int exit_interrupted(void)
 {
 	int sig = bench_interrupted();
+	char buf[32];
 
-	pr_err("interrupted by %s; everything detached", strsignal(sig));
+	pr_err("interrupted by %s; everything detached",
+	       signal_name(sig, buf, sizeof(buf)));
 	return 128 + sig;
+}
+
+/*
+ * The sampler's or a pass's error @err: 128+N when a signal cut it
+ * short, else the error itself, said (an ENOMEM is no signal): 1
+ */
+static int exit_run_failed(int err)
+{
+	if (bench_interrupted())
+		return exit_interrupted();
+	pr_err("the run could not go on: %s", strerror(err < 0 ? -err : EIO));
+	return 1;
 }
 
 static int exit_status(const struct bench_rows *rows)
@@ -144,13 +158,9 @@ static int flush_stdout(const struct run_output *out, bool used)
  */
 static int finish(struct run_output *out, int status, bool complete)
 {
-	sigset_t set, old;
+	sigset_t old;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	bench_block_signals(&old);
 	if (complete && bench_interrupted()) {
 		output_discard(&out->json);
 		status = exit_interrupted();
@@ -224,7 +234,7 @@ static int run_list(const struct bench_family *fam,
 {
 	bool to_stdout = !rs->json || !strcmp(rs->json, "-");
 	struct bench_rows all = {};
-	int err, ret;
+	int err;
 
 	err = fam->setup(rs, &all);
 	if (err)
@@ -245,9 +255,11 @@ static int run_list(const struct bench_family *fam,
 	if (err)
 		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
+	/* what stdout could not take is no list: the last --json kept */
+	else if (flush_stdout(out, to_stdout))
+		err = -EIO;
 	sampler_close(fam, &all);
-	ret = flush_stdout(out, to_stdout) || err ? 1 : 0;
-	return finish(out, ret, !err);
+	return finish(out, err ? 1 : 0, !err);
 }
 
 static int run_compare(const struct compare_args *args,
@@ -258,8 +270,9 @@ static int run_compare(const struct compare_args *args,
 	/* a compare that cannot read its input is a usage error */
 	if (ret < 0)
 		return finish(out, EXIT_USAGE, false);
+	/* verdicts stdout could not take: the last --json kept */
 	if (flush_stdout(out, true))
-		ret = 1;
+		return finish(out, 1, false);
 	return finish(out, ret, true);
 }
 
@@ -276,10 +289,13 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 		goto out;
 	}
 	warn_cpu_quota(rs->cpus.nr);
-	if (sampler_run(fam, rs, &rows) ||
-	    (rs->prog_stats && sampler_prog_stats(fam, rs, &rows)) ||
-	    (rs->profile && sampler_profile(fam, rs, &rows))) {
-		ret = exit_interrupted();
+	err = sampler_run(fam, rs, &rows);
+	if (!err && rs->prog_stats)
+		err = sampler_prog_stats(fam, rs, &rows);
+	if (!err && rs->profile)
+		err = sampler_profile(fam, rs, &rows);
+	if (err) {
+		ret = exit_run_failed(err);
 		goto out;
 	}
 	bench_writing_results();
@@ -297,14 +313,20 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 	complete = true;
 	errno = 0;
 	err = json ? write_results(fam, rs, &rows, out->started_ns, json) : 0;
-	if (err) {
+	if (err)
 		pr_err("writing %s failed: %s", printable(rs->json),
 		       strerror(errno ?: -err));
+	/*
+	 * a summary stdout could not take (full, a closed pipe): the run's
+	 * results are not all out, the last --json kept. Said once when
+	 * --json - already said it.
+	 */
+	if ((!err || json != stdout) && flush_stdout(out, true))
+		err = -EIO;
+	if (err) {
 		complete = false;
 		ret = 1;
 	}
-	if (flush_stdout(out, true))
-		ret = 1;
 out:
 	sampler_close(fam, &rows);
 	return complete ? finish(out, ret, true) : end_early(out, ret, false);
@@ -327,8 +349,11 @@ int bench_main(const struct bench_family *fam, void *ctx, int argc,
 	out.stdout_closed = hold_std_fds();
 	bench_init(fam->name);
 	default_signal_actions();
-	err = parse_options(fam, ctx, &settings, &cl, argc, argv) ||
-	      check_options(fam, &cl, argc, argv);
+	err = parse_options(fam, ctx, &settings, &cl, argc, argv);
+	/* the usage, all of it on stdout, or 1 */
+	if (!err && cl.help)
+		return flush_stdout(&out, true);
+	err = err || check_options(fam, &cl, argc, argv);
 	out.ktap |= rs->ktap;
 	if (err)
 		return end_early(&out, EXIT_USAGE, false);

@@ -2,6 +2,7 @@
 /* Messages, outcomes and signals: how the runner speaks and is stopped. */
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -128,12 +129,93 @@ const char *status_json(enum status st)
 /* ---- signals ---- */
 
 /*
+ * The signals whose default action ends a process and that come from
+ * outside it (signal(7)): a user, a terminal, a timer, a limit. Each
+ * ends a run as SIGTERM does, with 128+N; so do the real-time ones. The
+ * program's own faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS,
+ * SIGABRT) keep their default action and its core dump. SIGPIPE and
+ * SIGXFSZ that the kernel raises for a write of ours fail that write
+ * instead (EPIPE, EFBIG): an output error, said as one. Named here, as
+ * glibc names them: strsignal() is not async-signal-safe.
+ */
+static const struct {
+	int sig;
+	const char *name;
+} ending_signals[] = {
+	{ SIGHUP, "Hangup" },
+	{ SIGINT, "Interrupt" },
+	{ SIGQUIT, "Quit" },
+	{ SIGUSR1, "User defined signal 1" },
+	{ SIGUSR2, "User defined signal 2" },
+	{ SIGPIPE, "Broken pipe" },
+	{ SIGALRM, "Alarm clock" },
+	{ SIGTERM, "Terminated" },
+	{ SIGSTKFLT, "Stack fault" },
+	{ SIGXCPU, "CPU time limit exceeded" },
+	{ SIGXFSZ, "File size limit exceeded" },
+	{ SIGVTALRM, "Virtual timer expired" },
+	{ SIGPROF, "Profiling timer expired" },
+	{ SIGIO, "I/O possible" },
+	{ SIGPWR, "Power failure" },
+};
+
+static bool ends_run(int sig)
+{
+	size_t i;
+
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return true;
+	for (i = 0; i < sizeof(ending_signals) / sizeof(ending_signals[0]); i++)
+		if (ending_signals[i].sig == sig)
+			return true;
+	return false;
+}
+
+/* @n in decimal at @p, which has room for 11 bytes: past its last digit */
+static char *put_uint(char *p, unsigned int n)
+{
+	char digits[10];
+	int i = 0;
+
+	do {
+		digits[i++] = '0' + n % 10;
+		n /= 10;
+	} while (n);
+	while (i)
+		*p++ = digits[--i];
+	*p = '\0';
+	return p;
+}
+
+const char *signal_name(int sig, char *buf, size_t len)
+{
+	const char *prefix = "Signal ";
+	unsigned int n = sig;
+	size_t i;
+
+	for (i = 0; i < sizeof(ending_signals) / sizeof(ending_signals[0]); i++)
+		if (ending_signals[i].sig == sig)
+			return ending_signals[i].name;
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
+		prefix = "Real-time signal ";
+		n = sig - SIGRTMIN;
+	}
+	if (len < strlen(prefix) + 11)
+		return "Signal";
+	strcpy(buf, prefix);
+	put_uint(buf + strlen(prefix), n);
+	return buf;
+}
+
+/*
  * Global because a signal handler has no other way in: what on_signal()
  * reads and sets, and the run's path reads and sets around it.
  */
 static struct {
 	/* the signal that came, for bench_interrupted(); 0: none */
 	volatile sig_atomic_t got;
+	/* install_signal_handlers() ran: a signal now ends the run */
+	volatile sig_atomic_t armed;
 	volatile sig_atomic_t writing_results;
 	/* the run's exit status once its results are in place; -1 before */
 	volatile sig_atomic_t final_status;
@@ -164,11 +246,31 @@ void bench_exit_with(int status)
 	sig_state.final_status = status;
 }
 
-static void on_signal(int sig)
+/*
+ * What the kernel raises for a write of ours, that write failing with
+ * EPIPE or EFBIG: sent to us (SI_USER) by us. A kill(1) of another
+ * process names that one.
+ */
+static bool own_write_failed(int sig, const siginfo_t *si)
 {
-	const char *name = sig == SIGINT ? "Interrupt" :
-			   sig == SIGTERM ? "Terminated" : "Hangup";
+	return (sig == SIGPIPE || sig == SIGXFSZ) && si &&
+	       si->si_code == SI_USER && si->si_pid == getpid();
+}
 
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	char buf[32];
+
+	(void)uc;
+	if (own_write_failed(sig, si))
+		return;
+	/* before the run is armed: the default action, once we return */
+	if (!sig_state.armed) {
+		sigaction(sig, &dfl, NULL);
+		raise(sig);
+		return;
+	}
 	/* the run is over, its results in place or not: as decided */
 	if (sig_state.final_status >= 0)
 		_exit(sig_state.final_status);
@@ -185,27 +287,67 @@ static void on_signal(int sig)
 		unlink(sig_state.unlink_path);
 	say(msg.name);
 	say(": interrupted by ");
-	say(name);
+	say(signal_name(sig, buf, sizeof(buf)));
 	say(" while writing the results\n");
 	_exit(128 + sig);
 }
 
+/* every signal that ends a run: to @act, or (NULL) to its default */
+static void set_actions(const struct sigaction *act)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	int sig;
+
+	for (sig = 1; sig < NSIG; sig++)
+		if (ends_run(sig))
+			sigaction(sig, act ?: &dfl, NULL);
+}
+
+static void handler_action(struct sigaction *sa)
+{
+	/* no SA_RESTART: a signal must break the parent out of its waits */
+	*sa = (struct sigaction){
+		.sa_sigaction = on_signal,
+		.sa_flags = SA_SIGINFO,
+	};
+	sigemptyset(&sa->sa_mask);
+}
+
 void default_signal_actions(void)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	struct sigaction sa;
+
+	handler_action(&sa);
+	set_actions(NULL);
+	/* a closed pipe, a file size limit: the write fails, said so */
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGXFSZ, &sa, NULL);
+}
+
+void child_signal_actions(void)
+{
+	set_actions(NULL);
 }
 
 void install_signal_handlers(void)
 {
-	/* no SA_RESTART: a signal must break the parent out of its waits */
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa;
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	handler_action(&sa);
+	sig_state.armed = 1;
+	set_actions(&sa);
+}
+
+void bench_block_signals(sigset_t *old)
+{
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	for (sig = 1; sig < NSIG; sig++)
+		if (ends_run(sig))
+			sigaddset(&set, sig);
+	sigprocmask(SIG_BLOCK, &set, old);
 }
 
 int bench_interrupted(void)

@@ -7,6 +7,8 @@
 #ifndef __BENCH_MSG_H
 #define __BENCH_MSG_H
 
+#include <signal.h>
+#include <stddef.h>
 #include "bench.h"
 
 /*
@@ -20,12 +22,21 @@ void bench_init(const char *prog_name);
 const char *status_json(enum status st);
 
 /*
- * SIGINT/SIGTERM/SIGHUP end us, even where they came ignored (a script's
- * background job ignores SIGINT): what runs nothing ends on them so
+ * The signals that end a run (bench_msg.c's table: those of signal(7)
+ * whose default ends a process, but for its own faults) end us by their
+ * default, even where they came ignored (a script's background job
+ * ignores SIGINT): what runs nothing ends on them so. SIGPIPE and
+ * SIGXFSZ raised by a failed write of ours fail that write instead.
  */
 void default_signal_actions(void);
-/* SIGINT/SIGTERM/SIGHUP interrupt blocking waits instead of killing us */
+/* a forked child's: every one of them to its default */
+void child_signal_actions(void);
+/* they interrupt blocking waits instead of killing us */
 void install_signal_handlers(void);
+/* blocks them all, the mask before into @old */
+void bench_block_signals(sigset_t *old);
+/* @sig's name, as strsignal() says it, async-signal-safe: @buf's or static */
+const char *signal_name(int sig, char *buf, size_t len);
 /* from now on a signal ends the run at once: only output is left */
 void bench_writing_results(void);
 /* the file a signal's exit removes (a results file not complete); NULL */

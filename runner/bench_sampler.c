@@ -368,6 +368,10 @@ int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 	int i, k, n = 1, round, err, *visit;
 
 	visit = calloc(rows->nr ?: 1, sizeof(*visit));
+	if (run_fault(rs)->kind == BENCH_FAULT_NO_MEMORY) {
+		free(visit);
+		visit = NULL;
+	}
 	err = !visit ? -ENOMEM :
 	      alloc_worker_rates(rows) ?: open_rows(fam, rs, rows, &pass);
 	for (round = 0; !err && n; round++) {

@@ -225,9 +225,7 @@ int pin_to_cpu(int cpu)
 
 bool child_defaults(pid_t parent)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	child_signal_actions();
 	/* a parent killed with SIGKILL must not leave the child behind... */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* ...even one that died before the signal was armed */

@@ -198,6 +198,16 @@ memory-charge|check|if (m->total < m->bound) {|if (0) {|test_map_memory.sh:fault
 memory-filled|check|if (m->filled < m->entries \&\&|if (0 \&\&|test_map_memory.sh:fault|short-fill: FAILED
 session-start-signal|row_session|return bench_interrupted() ? -EINTR : 0;|return 0;|test_matrix.sh:sigstart|sigstart: ended in
 stats-start-signal|stats_sample|return bench_interrupted() ? -EINTR : 0;|return 0;|test_matrix.sh:sigstats|SIGTERM while --prog-stats' workers set up: nothing printed
+own-write-pipe|own_write_failed|si->si_code == SI_USER \&\& si->si_pid == getpid();|0;|test_outputs.sh:broken|stdout a pipe whose reader is gone: exit 1
+own-write-xfsz|own_write_failed|(sig == SIGPIPE \|\| sig == SIGXFSZ) \&\& si \&\&|sig == SIGPIPE \&\& si \&\&|test_outputs.sh:broken|--json past RLIMIT_FSIZE: exit 1
+own-write-sender|own_write_failed|si->si_pid == getpid();|1;|test_matrix.sh:hostile-signals|hs-map-measure-PIPE-early: ended in
+rt-signals-end|ends_run|if (sig >= SIGRTMIN \&\& sig <= SIGRTMAX)|if (0)|test_matrix.sh:hostile-signals|hs-to-ktap-RTMIN-printing: ended in
+signal-name-rt|signal_name|n = sig - SIGRTMIN;|n = sig;|test_matrix.sh:hostile-signals|hs-to-ktap-RTMIN-printing: ended in
+child-signal-defaults|child_defaults|child_signal_actions();|;|test_faults.sh:childsig|a worker sent SIGUSR1 dies of it
+stdout-keeps-json|runner/bench_main.c:run|err = -EIO;|ret = 1;|test_outputs.sh:broken|stdout full, --json FILE: exit 1, one line, the previous --json kept
+list-stdout-once|run_list|else if (flush_stdout(out, to_stdout))|if (flush_stdout(out, to_stdout))|test_outputs.sh:broken|--list --json - to /dev/full: exit 1, one line
+help-flushed|bench_main|return flush_stdout(\&out, true);|return 0;|test_outputs.sh:broken|./test_overhead --help to /dev/full: exit 1
+run-error-not-signal|exit_run_failed|if (bench_interrupted())|if (1)|test_faults.sh:nomem|no-memory: exit 1, the error said as one
 worker-frozen|held_by|return task_frozen(pid);|return NULL;|test_matrix.sh:frozen|frozen: ended in
 worker-frozen-v1|task_frozen|if (task_cgroup_dir(pid, "freezer", dir, sizeof(dir)))|if (1)|test_matrix.sh:frozen1|frozen1: ended in
 worker-thaw|child_kill|thaw_out(pid);|;|test_matrix.sh:frozen1|frozen1: ended in

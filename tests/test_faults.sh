@@ -872,6 +872,32 @@ sec_tracefs() {
 		'len(rows("tracepoint")) == 2 and all(verified(r) for r in rows("tracepoint"))'
 }
 
+# --- an error of the sampler's (the test fault no-memory: its first
+# allocation fails) is said as one, exit 1: no signal came (issue 44,
+# item 9)
+sec_nomem() {
+	BENCH_TEST_FAULT=no-memory BIN=$TBIN run_json nomem -m raw_tp -e getpgid -r 1 -n 2000
+	expect "no-memory: exit 1, the error said as one, not as a signal (rc=$RC): $(grep -v 'test fault' "$T_TMP/nomem.err" | head -c 200)" \
+		eval '[ "$RC" -eq 1 ] && grep -q "could not go on: Cannot allocate memory" "$T_TMP/nomem.err" && not_grep "interrupted by" "$T_TMP/nomem.err"'
+}
+
+# --- a worker has every signal that ends a run at its default: one sent
+# a SIGUSR1 (the parent's handler is not its) dies, and its row fails,
+# named with the signal
+sec_childsig() {
+	local w
+	run_bg childsig -c 1 -m raw_tp -e getpgid -r 1 -n 5000000 --json "$T_TMP/childsig.json"
+	set_up "a worker in its loop, programs attached" wait_attached childsig
+	sleep 0.3
+	w=$(pgrep -P "$PID" | head -n 1)
+	if [ -n "$w" ]; then kill -USR1 "$w"; else kill -TERM "$PID"; fi
+	ends_within 30
+	run_end childsig
+	jexpect "a worker sent SIGUSR1 dies of it: the row failed, named with the signal (rc=$RC)" "$T_TMP/childsig.json" \
+		'any(r["status"] == "failed" and "User defined signal 1" in (r["reason"] or "") for r in R)'
+	cleanup_checked childsig
+}
+
 sections percpu missrare missodd shipped stopped kept cgroup later pause disturbed retry uprobes \
-	kills pipe outputs lock pidns caps nobtf cpu1 tracefs
+	kills pipe outputs lock pidns caps nobtf cpu1 tracefs nomem childsig
 finish

@@ -31,6 +31,7 @@ cd "$TOP" || exit 1
 need_testing
 TO=./test_overhead
 MP=./map_perf_test
+STATS=./build/dynamic/stats_test
 BIN=$TO
 # a case ends within this
 LIMIT=10
@@ -552,11 +553,157 @@ sec_stalls() {
 	stall_case "worker-ktap-freeze2" worker freeze2 "$TO" -c 1 -m raw_tp -e getpgid -r 1 -n 20000000 --ktap
 }
 
+# ---- hostile surroundings: signals (issue 44) ----
+# Every signal whose default action ends a process and that comes from
+# outside it (runner/bench_msg.c's table, the real-time ones at either
+# end) ends a run as SIGTERM does, early, in the middle and while
+# printing, in both programs, their --json, --memory, --ktap and
+# --compare runs: 128+N, one line naming it as glibc does, nothing
+# left, the last --json kept. A reader that goes while the run prints
+# (the kernel's SIGPIPE for a write of its own) is an output error: exit
+# 1, saying so, the last --json kept. make check runs one case of each
+# kind; MATRIX=full every signal at every moment of every way.
+HS_SIGS="HUP INT QUIT TERM USR1 USR2 PIPE ALRM STKFLT XCPU XFSZ VTALRM PROF IO PWR RTMIN RTMAX"
+
+# hs_name SIG: its name, as the runner says it (glibc's strsignal)
+hs_name() {
+	python3 -c 'import signal, sys; print(signal.strsignal(int(sys.argv[1])))' "$(sig_num "$1")"
+}
+
+# hs_case NAME SIG MOMENT MODE PROG ARGS...: SIG at MOMENT (early,
+# middle, printing) of PROG ARGS (MODE: what middle is); the line that
+# says it names it
+hs_case() {
+	local name=$1 sig=$2 moment=$3 mode=$4 prog=$5 re
+	shift 5
+	re="interrupted by $(hs_name "$sig")"
+	case $moment in
+	early | middle)
+		prev_json "$T_TMP/$name.prev"
+		BIN=$prog run_bg "$name" "$@" --json "$M_PREV"
+		if [ "$moment" = early ]; then
+			# the program itself, past its wrappers' exec
+			wait_for "$name" eval '[ "$(basename "$(readlink /proc/"$PID"/exe)")" = "$(basename "$prog")" ]'
+		else
+			wait_for "$name" middle "$mode"
+		fi
+		sleep 0.1 ;;
+	printing)
+		full_pipe
+		BIN='sh' run_bg "$name" -c 'exec "$@" >"$0"' "$FULL" "$prog" "$@"
+		wait_for "$name" blocked ;;
+	esac
+	send "$sig"
+	m_ends
+	m_check "$name" $((128 + $(sig_num "$sig"))) "$re"
+}
+
+# hs_reader NAME PROG ARGS...: PROG ARGS --json FILE prints to a full
+# pipe, whose reader then goes: exit 1, the broken pipe said, FILE kept.
+# The reader is a process of its own, which the run cannot inherit.
+hs_reader() {
+	local name=$1 fifo=$T_TMP/$1.fifo reader prev beside
+	shift
+	prev_json "$T_TMP/$name.prev"
+	prev=$M_PREV
+	mkfifo "$fifo"
+	"$T_PYTHON" -c 'import ctypes, fcntl, os, signal, sys
+ctypes.CDLL(None).prctl(1, 9)	# PR_SET_PDEATHSIG, SIGKILL: never orphaned
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.fcntl(fd, 1031, 4096)		# F_SETPIPE_SZ: a page
+os.set_blocking(fd, False)
+try:
+	while True:
+		os.write(fd, b"x" * 64)
+except BlockingIOError:
+	pass
+print("full", flush=True)
+signal.pause()' "$fifo" >"$T_TMP/$name.reader" &
+	reader=$!
+	T_BG+=("$reader")
+	for _ in $(seq 200); do grep -qs full "$T_TMP/$name.reader" && break; sleep 0.05; done
+	BIN='sh' run_bg "$name" -c 'exec "$@" >"$0"' "$fifo" "$@" --json "$prev"
+	wait_for "$name" blocked
+	# the reader goes: the blocked write fails (EPIPE)
+	kill "$reader"
+	wait "$reader" 2>/dev/null
+	m_ends
+	m_check "$name" 1 'stdout failed: Broken pipe'
+	beside=$(ls -d "$(dirname "$prev")"/.*"$(basename "$prev")"* 2>/dev/null | tr '\n' ' ')
+	if cmp -s "$prev" "$prev.was" && [ -z "$beside" ]; then
+		pass "$name: the previous --json file is as it was, nothing beside it"
+	else
+		M_JSON=$((M_JSON + 1))
+		fail "$name: the previous --json file changed${beside:+, beside it: $beside}"
+	fi
+}
+
+# each way of running: MODE|PROG|ARGS (--json FILE early and in the
+# middle, --json - while printing but for --ktap's)
+HS_MODES="measure|$TO|-m raw_tp -e getpgid -r 2 -n 200000
+measure|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000
+memory|$MP|--memory hash,array,lpm_trie --entries 65536
+ktap|$TO|-m raw_tp -e getpgid -r 2 -n 200000 --ktap
+ktap|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000 --ktap"
+
+# every signal at every moment of every way (MATRIX=full)
+hs_full() {
+	local mode prog args sig moment short src
+	while IFS='|' read -r mode prog args <&3; do
+		[ -z "$T_LOCK_HELD" ] || release_lock
+		hold_lock
+		short=$(basename "$prog" | cut -c1-3)
+		for sig in $HS_SIGS; do
+			for moment in early middle printing; do
+				# shellcheck disable=SC2086,SC2046
+				hs_case "hs-$short-$mode-$sig-$moment" "$sig" "$moment" "$mode" "$prog" $args \
+					$([ "$moment" = printing ] && [ "$mode" != ktap ] && echo --json -)
+			done
+		done
+		# shellcheck disable=SC2086
+		hs_reader "hs-$short-$mode-reader" "$prog" $args
+	done 3<<<"$HS_MODES"
+	# --compare: reading its input (a FIFO nobody writes), and printing
+	run_json hs-cmp-to -m raw_tp -e getpgid -r 1 -n 2000 >/dev/null
+	BIN=$MP run_json hs-cmp-map -t hash_lookup -a raw_tp -r 1 -n 2000 >/dev/null
+	mkfifo "$T_TMP/hs-never.json"
+	for prog in "$TO" "$MP"; do
+		short=$(basename "$prog" | cut -c1-3)
+		src=$T_TMP/hs-cmp-to.json
+		[ "$prog" = "$MP" ] && src=$T_TMP/hs-cmp-map.json
+		for sig in $HS_SIGS; do
+			hs_case "hs-$short-compare-$sig-early" "$sig" early compare "$prog" \
+				--compare "$T_TMP/hs-never.json" "$src"
+			hs_case "hs-$short-compare-$sig-printing" "$sig" printing compare "$prog" \
+				--compare "$src" "$src"
+		done
+	done
+}
+
+# one case of each kind (make check): a user's signal in the middle, a
+# terminal's early in --memory, a real-time one while --ktap prints, a
+# SIGPIPE sent by another process, one while --compare reads, and the
+# reader gone
+hs_quick() {
+	$STATS --write-results "$T_TMP/hs-a.json"
+	mkfifo "$T_TMP/hs-never.json"
+	hs_case hs-to-measure-USR1-middle USR1 middle measure "$TO" -m raw_tp -e getpgid -r 2 -n 200000
+	hs_case hs-map-memory-QUIT-early QUIT early memory "$MP" --memory hash --entries 65536
+	hs_case hs-to-ktap-RTMIN-printing RTMIN printing ktap "$TO" -m raw_tp -e getpgid -r 1 -n 2000 --ktap
+	hs_case hs-map-measure-PIPE-early PIPE early measure "$MP" -t hash_lookup -a raw_tp -r 2 -n 200000
+	hs_case hs-to-compare-XFSZ-early XFSZ early compare "$TO" --compare "$T_TMP/hs-never.json" "$T_TMP/hs-a.json"
+	hs_reader hs-to-measure-reader "$TO" -m raw_tp -e getpgid -r 1 -n 2000
+}
+
+sec_hostile-signals() {
+	if [ "${MATRIX:-}" = full ]; then hs_full; else hs_quick; fi
+}
+
 summary() {
 	echo "# matrix: $M_CASES cases run ($M_DONE ended before their signal), $M_HANGS hangs, $M_LEFT with leftovers, $M_CODES wrong exit codes, $M_JSON previous --json files changed"
 }
 
-QUICK="sigstart frozen creator killed kinds"
+QUICK="sigstart frozen creator killed kinds hostile-signals"
 FULL="frozen1 asleep endless sigstats creatorkill signals compare stalls"
 list=$QUICK
 [ "${MATRIX:-}" = full ] || [ -n "${T_SECTIONS:-}" ] && list="$QUICK $FULL"

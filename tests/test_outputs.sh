@@ -246,5 +246,82 @@ sec_compare() {
 		eval '[ "$RC" -eq 0 ] && J "$T_TMP/hok.json" "d[\"summary\"][\"compared\"] >= 1 and \"Infinity\" not in open(\"$T_TMP/hok.json\").read() and \"NaN\" not in open(\"$T_TMP/hok.json\").read()"'
 }
 
-sections keep status options compare
+# nopipe CMD...: CMD with its stdout a pipe whose reader is gone (a
+# python that execs it: the same process, watched)
+NOPIPE='import os, sys
+r, w = os.pipe()
+os.close(r)
+os.dup2(w, 1)
+os.execvp(sys.argv[1], sys.argv[1:])'
+# one_line FILE: FILE is one line
+one_line() { [ "$(wc -l <"$1")" -eq 1 ]; }
+
+# --- item: a reader gone (SIGPIPE), a full stdout and a file size limit
+# (SIGXFSZ) are output errors, for every way of running, --help too:
+# exit 1, one line, the previous --json kept (issue 44, items 1 and 6)
+sec_broken() {
+	local f=$T_TMP/broken/prev.json p
+	mkdir -p "$T_TMP/broken"
+	prev_file "$f"
+	BIN=python3 run_bg epipe -c "$NOPIPE" ./test_overhead "${SHORT[@]}" --json "$f"
+	run_end epipe
+	expect "stdout a pipe whose reader is gone: exit 1, one line (Broken pipe), the previous --json kept, nothing beside it (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/epipe.err" && grep -q "stdout failed: Broken pipe" "$T_TMP/epipe.err" && kept "$f"'
+	cleanup_checked epipe
+	BIN='sh' run_bg fullprev -c 'exec "$0" "$@" >/dev/full' ./test_overhead "${SHORT[@]}" --json "$f"
+	run_end fullprev
+	expect "stdout full, --json FILE: exit 1, one line, the previous --json kept, nothing beside it (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/fullprev.err" && grep -q "stdout failed: No space left" "$T_TMP/fullprev.err" && kept "$f"'
+	cleanup_checked fullprev
+	# RLIMIT_FSIZE: the kernel's SIGXFSZ fails the write (EFBIG)
+	BIN='sh' run_bg fsize -c 'ulimit -f 2 && exec "$0" "$@"' ./test_overhead "${SHORT[@]}" --json "$f"
+	run_end fsize
+	expect "--json past RLIMIT_FSIZE: exit 1, one line (File too large), the previous --json kept, nothing beside it (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/fsize.err" && grep -q "prev.json failed: File too large" "$T_TMP/fsize.err" && kept "$f"'
+	cleanup_checked fsize
+	BIN='sh' run_bg ktapfull -c 'exec "$0" "$@" >/dev/full' ./test_overhead "${SHORT[@]}" --ktap
+	run_end ktapfull
+	expect "--ktap to /dev/full: exit 1, one line (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/ktapfull.err" && grep -q "stdout failed: No space left" "$T_TMP/ktapfull.err"'
+	cleanup_checked ktapfull
+	# the ways that take no lock: run as they are
+	for p in ./test_overhead ./map_perf_test; do
+		run_capture hfull sh -c 'exec "$0" "$@" >/dev/full' $p --help
+		expect "$p --help to /dev/full: exit 1, one line (rc=$RC)" \
+			eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/hfull.err" && grep -q "stdout failed: No space left" "$T_TMP/hfull.err"'
+		run_capture hclosed sh -c 'exec "$0" "$@" >&-' $p --help
+		expect "$p --help to a closed stdout: exit 1, one line (rc=$RC)" \
+			eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/hclosed.err" && grep -q "stdout is closed" "$T_TMP/hclosed.err"'
+		run_capture hpipe python3 -c "$NOPIPE" $p --help
+		expect "$p --help to a pipe whose reader is gone: exit 1, one line (rc=$RC)" \
+			eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/hpipe.err" && grep -q "stdout failed: Broken pipe" "$T_TMP/hpipe.err"'
+	done
+	run_capture lfull sh -c 'exec "$0" "$@" >/dev/full' $BIN --list
+	expect "--list to /dev/full: exit 1, one line (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/lfull.err" && grep -q "stdout failed: No space left" "$T_TMP/lfull.err"'
+	run_capture ljfull sh -c 'exec "$0" "$@" >/dev/full' $BIN --list --json -
+	expect "--list --json - to /dev/full: exit 1, one line (rc=$RC): $(head -c 300 "$T_TMP/ljfull.err")" \
+		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/ljfull.err"'
+	run_capture lpipe python3 -c "$NOPIPE" $BIN --list
+	expect "--list to a pipe whose reader is gone: exit 1, one line (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/lpipe.err" && grep -q "stdout failed: Broken pipe" "$T_TMP/lpipe.err"'
+	# a reader that goes after its first byte: a compare's table far
+	# beyond a pipe's 64 KiB
+	$STATS --write-results "$T_TMP/a.json"
+	python3 - "$T_TMP/a.json" "$T_TMP/wide.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = next(r for r in d["results"] if r["status"] == "ok")
+d["results"] = [dict(r, variant="v%d" % i) for i in range(3000)]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	cp "$T_TMP/wide.json" "$T_TMP/wide2.json"
+	prev_file "$f"
+	$BIN --compare "$T_TMP/wide.json" "$T_TMP/wide2.json" --json "$f" 2>"$T_TMP/chead.err" | head -c1 >/dev/null
+	RC=${PIPESTATUS[0]}
+	expect "--compare | head -c1: exit 1, one line (Broken pipe), the previous --json kept, nothing beside it (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/chead.err" && grep -q "stdout failed: Broken pipe" "$T_TMP/chead.err" && kept "$f"'
+}
+
+sections keep status options compare broken
 finish
