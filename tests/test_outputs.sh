@@ -308,7 +308,7 @@ refused() {
 # --- item: a --json place that cannot take the results is refused
 # before anything runs; links are written through, dangling or not
 sec_paths() {
-	local d=$T_TMP/paths f reader
+	local d=$T_TMP/paths f reader was
 	mkdir -p "$d"
 	run_capture jempty $BIN "${SHORT[@]}" --json ''
 	expect "--json '': exit 2, one line, before anything runs (rc=$RC)" \
@@ -326,6 +326,7 @@ sec_paths() {
 	cleanup_checked jdir
 	mkfifo "$d/fifo"
 	run_bg jfifo "${SHORT[@]}" --json "$d/fifo"
+	started jfifo && ends_within 10
 	run_end jfifo
 	expect "--json FIFO nobody reads: exit 1 at once, before anything runs, naming it (rc=$RC)" \
 		eval 'refused jfifo && grep -q "fifo: it is a FIFO that nobody reads" "$T_TMP/jfifo.err"'
@@ -365,6 +366,20 @@ sec_paths() {
 	run_capture jchain $BIN --list --json "$d/chain.json"
 	expect "--json LINK-TO-LINK: both links stay, the file at the end replaced, its mode kept (rc=$RC)" \
 		eval '[ "$RC" -eq 0 ] && [ -L "$d/chain.json" ] && [ -L "$d/sub/mid.json" ] && J "$d/sub/end.json" "\"rows\" in d" && [ "$(stat -c %a "$d/sub/end.json")" = 640 ]'
+	# a link open() would not follow (fs.protected_symlinks: another
+	# user's, in a sticky world-writable directory): not followed
+	was=$(sysctl -n fs.protected_symlinks)
+	mkdir -m 1777 "$d/sticky"
+	prev_file "$d/sticky/theirs.json"
+	ln -s theirs.json "$d/sticky/planted.json"
+	chown -h 65534 "$d/sticky/planted.json"
+	if set_up "fs.protected_symlinks=1" sysctl -qw fs.protected_symlinks=1; then
+		at_exit sysctl -qw fs.protected_symlinks="$was"
+		run_capture jprot $BIN --list --json "$d/sticky/planted.json"
+		sysctl -qw fs.protected_symlinks="$was"
+		expect "--json another user's link in a sticky directory, fs.protected_symlinks=1: exit 1, its target kept, the link too (rc=$RC)" \
+			eval '[ "$RC" -eq 1 ] && grep -q "Permission denied" "$T_TMP/jprot.err" && kept "$d/sticky/theirs.json" && [ -L "$d/sticky/planted.json" ]'
+	fi
 	ln -s loop "$d/loop"
 	run_capture jloop $BIN --list --json "$d/loop"
 	expect "--json a link to itself: exit 1, one line (rc=$RC)" \
