@@ -173,13 +173,16 @@ static void remove_stale_cgroups(const char *parent)
 }
 
 /*
- * A cgroup2 mount of a killed run's, and its directory in /tmp: with a
- * mount namespace of its own it left the directory alone
+ * The directory a killed run mounted its cgroup2 on, in /tmp: the mount
+ * went with the run's mount namespace, the empty directory stayed. Only
+ * an empty directory of ours goes (rmdir follows no link); nothing is
+ * unmounted here, in the host's mount namespace, by a name in /tmp.
  */
-static void remove_stale_mounts(void)
+static void remove_stale_mount_dirs(void)
 {
 	char path[PATH_MAX];
 	struct dirent *d;
+	struct stat st;
 	DIR *dir;
 
 	dir = opendir("/tmp");
@@ -188,9 +191,8 @@ static void remove_stale_mounts(void)
 		    !owner_gone(d->d_name, MOUNT_PREFIX))
 			continue;
 		snprintf(path, sizeof(path), "/tmp/%s", d->d_name);
-		if (!umount2(path, MNT_DETACH))
-			stale_add("mount", path);
-		if (!rmdir(path))
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode) &&
+		    st.st_uid == geteuid() && !rmdir(path))
 			stale_add("directory", path);
 	}
 	if (dir)
@@ -211,19 +213,25 @@ static int v1_parent(struct memcg *cg)
 
 /*
  * cgroup2 mounted nowhere (a VM's init): a mount of our own, in a mount
- * namespace of the run's own that goes with it, whatever ends it
+ * namespace of the run's own that goes with it, whatever ends it, on a
+ * directory mkdtemp() made (0700: no one else's name). Never in the
+ * host's: without a namespace of our own, no mount (the rows skip). The
+ * creator, forked after, shares the namespace.
  */
 static int mount_own(struct memcg *cg, struct cgroup_mount *m)
 {
-	static bool unshared;
+	static int unshared = 1;
 	int err;
 
-	if (!unshared) {
-		remove_stale_mounts();
-		/* our mounts propagate nowhere; on failure, the host's */
-		unshared = !unshare(CLONE_NEWNS) &&
-			   !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+	if (unshared > 0) {
+		remove_stale_mount_dirs();
+		/* our mounts propagate nowhere */
+		unshared = unshare(CLONE_NEWNS) ? -errno :
+			   mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ?
+			   -errno : 0;
 	}
+	if (unshared < 0)
+		return unshared;
 	snprintf(cg->mnt, sizeof(cg->mnt), "/tmp/" MOUNT_PREFIX "%d.XXXXXX",
 		 getpid());
 	if (!mkdtemp(cg->mnt))
@@ -312,7 +320,7 @@ static void unmount_own(struct memcg *cg)
 {
 	if (!cg->mnt[0])
 		return;
-	umount2(cg->mnt, MNT_DETACH);
+	umount2(cg->mnt, MNT_DETACH | UMOUNT_NOFOLLOW);
 	rmdir(cg->mnt);
 	cg->mnt[0] = '\0';
 }

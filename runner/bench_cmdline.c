@@ -145,6 +145,11 @@ static int parse_common(struct cmdline *cl, int c, const char *arg,
 		/* "--json --attach-time" would write to a file of that name */
 		if (arg[0] == '-' && arg[1])
 			return -2;
+		/* "" names no file: said before anything runs */
+		if (!arg[0]) {
+			pr_err("bad value '' for --json: an empty file name (- for stdout)");
+			return -1;
+		}
 		rs->json = arg;
 		break;
 	case OPT_PROG_STATS:

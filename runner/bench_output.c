@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include "bench_msg.h"
 #include "bench_output.h"
+#include "bench_util.h"
 
 /* the bytes of NAME a temporary file's name keeps: it must fit NAME_MAX */
 #define TMP_NAME_KEPT	200
@@ -79,21 +80,60 @@ static void remove_stale(const char *dir, const char *base)
 	closedir(dp);
 }
 
-/* @o's target: @path, or the file a symbolic link @path names */
+/* @link's text @to, relative to @link's directory: a new string */
+static char *link_join(const char *link, const char *to)
+{
+	const char *slash = strrchr(link, '/');
+	char *joined;
+
+	if (to[0] == '/' || !slash)
+		return strdup(to);
+	if (asprintf(&joined, "%.*s/%s", (int)(slash - link), link, to) < 0)
+		return NULL;
+	return joined;
+}
+
+/*
+ * @o's target: @path, or the file the symbolic link(s) @path names, as
+ * open() would follow them, a dangling link's target included (the file
+ * it names is then made). Only the last component is resolved here: the
+ * directories on the way are the kernel's to follow. *@exists: the
+ * target is there, *@st its stat.
+ */
 static int find_target(struct output_file *o, const char *path,
 		       struct stat *st, bool *exists)
 {
-	struct stat lst;
+	char to[PATH_MAX];
+	char *cur, *next;
+	int hops, err = -ELOOP;
+	ssize_t n;
 
-	*exists = !stat(path, st);
-	if (!*exists && errno != ENOENT)
+	/* a link open() would refuse (fs.protected_symlinks): so do we */
+	if (stat(path, st) && errno != ENOENT)
 		return -errno;
-	/* a dangling link is written through, as fopen() would */
-	if (!lstat(path, &lst) && S_ISLNK(lst.st_mode) && *exists)
-		o->target = realpath(path, NULL);
-	else
-		o->target = strdup(path);
-	return o->target ? 0 : -errno;
+	cur = strdup(path);
+	for (hops = 0; cur && hops < 40; hops++) {
+		*exists = !lstat(cur, st);
+		err = -errno;
+		if (!*exists && errno != ENOENT)
+			break;
+		if (!*exists || !S_ISLNK(st->st_mode)) {
+			o->target = cur;
+			return 0;
+		}
+		n = readlink(cur, to, sizeof(to) - 1);
+		err = -errno;
+		if (n < 0)
+			break;
+		err = -ELOOP;
+		to[n] = '\0';
+		next = link_join(cur, to);
+		free(cur);
+		cur = next;
+	}
+	err = cur ? err : -ENOMEM;
+	free(cur);
+	return err;
 }
 
 /* the temporary file beside @o->target, with the mode it replaces */
@@ -148,8 +188,33 @@ out:
 	return err;
 }
 
+/*
+ * A character device or a FIFO (a pipe at /dev/stdout): written in
+ * place, as it comes. Opened without waiting: a FIFO nobody reads is
+ * refused at once (ENXIO), not waited on before anything runs.
+ */
+static int open_in_place(struct output_file *o)
+{
+	int fd, flags;
+
+	fd = open(o->target, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)) {
+		close(fd);
+		return -errno;
+	}
+	o->f = fdopen(fd, "w");
+	if (o->f)
+		return 0;
+	close(fd);
+	return -errno;
+}
+
 int output_open(struct output_file *o, const char *path)
 {
+	const char *what = NULL;
 	struct stat st;
 	bool exists;
 	int err;
@@ -163,17 +228,27 @@ int output_open(struct output_file *o, const char *path)
 	err = find_target(o, path, &st, &exists);
 	if (err)
 		goto fail;
-	/* a device, a pipe: nothing to replace, written as it comes */
-	if (exists && !S_ISREG(st.st_mode)) {
-		o->f = fopen(o->target, "w");
-		err = o->f ? 0 : -errno;
-	} else {
+	/* "" names nothing; "x/", a directory, never a file to make */
+	if (!exists && (!o->target[0] ||
+			o->target[strlen(o->target) - 1] == '/')) {
+		err = o->target[0] ? -EISDIR : -ENOENT;
+	} else if (!exists || S_ISREG(st.st_mode)) {
 		err = open_tmp(o, &st, exists);
+	} else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+		err = open_in_place(o);
+		if (err == -ENXIO)
+			what = "a FIFO that nobody reads";
+	} else {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		what = file_kind(st.st_mode);
 	}
 	if (!err)
 		return 0;
 fail:
-	pr_err("cannot write %s: %s", printable(path), strerror(-err));
+	if (what)
+		pr_err("cannot write %s: it is %s", printable(path), what);
+	else
+		pr_err("cannot write %s: %s", printable(path), strerror(-err));
 	output_discard(o);
 	return err;
 }

@@ -39,6 +39,9 @@ int task_cgroup(pid_t pid, const char *controller, char *path, size_t len);
 /* a line of kallsyms, "address type name [module]": a text symbol's name */
 const char *text_symbol(const char *line, char *sym);
 
+/* "a FIFO", "a directory": what a file of @mode is, for a message */
+const char *file_kind(mode_t mode);
+
 /*
  * a character of a name: a mode's, a CPU's number (where a reason
  * names one, for the report and the skip groups)

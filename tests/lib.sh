@@ -128,7 +128,8 @@ keep_json() {
 		cp "$err" "$copy.err"
 		errcopy=$copy.err
 	fi
-	line="$copy.json	$rc	$errcopy	$(basename "$0"):${f#"$T_TMP"/}"
+	a=${f#"$T_TMP"/}
+	line="$copy.json	$rc	$errcopy	$(basename "$0"):${a//[$'\t\n']/ }"
 	for a in "$@"; do
 		line+="	${a//[$'\t\n']/ }"
 	done

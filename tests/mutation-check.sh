@@ -175,8 +175,18 @@ json-incomplete|finish|} else if (!complete) {|} else if (0) {|test_outputs.sh:k
 json-signal-unlink|on_signal|unlink(sig_state.unlink_path);|;|test_outputs.sh:keep|SIGTERM while writing .*: exit 143, the previous --json file kept, nothing beside it
 json-stale|remove_stale|if (!pid \|\| pid == getpid() \|\| !kill(pid, 0) \|\| errno != ESRCH)|if (1)|test_outputs.sh:keep|a completed run: the killed run's file removed, and named
 json-mode|open_tmp|fchmod(fd, st->st_mode \& 07777);|;|test_outputs.sh:keep|a completed run: exit 0 or 3, the file its results, mode 640 kept
-json-device|output_open|if (exists \&\& !S_ISREG(st.st_mode)) {|if (0) {|test_outputs.sh:keep|--json to a null device: exit 0, the device still there
-json-link|find_target|o->target = realpath(path, NULL);|o->target = strdup(path);|test_outputs.sh:keep|--json LINK: the link stays
+json-device|output_open|} else if (S_ISCHR(st.st_mode) \|\| S_ISFIFO(st.st_mode)) {|} else if (0) {|test_outputs.sh:keep|--json to a null device: exit 0, the device still there
+json-link|find_target|if (!*exists \|\| !S_ISLNK(st->st_mode)) {|if (1) {|test_outputs.sh:keep|--json LINK: the link stays
+json-link-dangling|find_target|*exists = !lstat(cur, st);|*exists = !stat(cur, st);|test_outputs.sh:paths|--json DANGLING-LINK: the link stays, its target made
+json-link-protected|find_target|if (stat(path, st) \&\& errno != ENOENT)|if (0)|test_outputs.sh:paths|--json another user's link in a sticky directory
+json-empty|parse_common|if (!arg[0]) {|if (0) {|test_outputs.sh:paths|--json '': exit 2
+json-slash|output_open|o->target[strlen(o->target) - 1] == '/')) {|0)) {|test_outputs.sh:paths|--json NAME/: exit 1 before anything runs
+json-dir|output_open|if (!exists \|\| S_ISREG(st.st_mode)) {|if (!exists \|\| !S_ISCHR(st.st_mode)) {|test_outputs.sh:paths|--json DIRECTORY: exit 1 before anything runs
+json-fifo-wait|open_in_place|O_WRONLY \| O_NONBLOCK \| O_NOCTTY|O_WRONLY \| O_NOCTTY|test_outputs.sh:paths|--json FIFO nobody reads: exit 1 at once
+lock-nofollow|lock_open|const int how = O_NOFOLLOW \| O_NONBLOCK \| O_CLOEXEC;|const int how = O_NONBLOCK \| O_CLOEXEC;|test_outputs.sh:lock|lock a symlink: exit 1
+lock-nonblock|lock_open|const int how = O_NOFOLLOW \| O_NONBLOCK \| O_CLOEXEC;|const int how = O_NOFOLLOW \| O_CLOEXEC;|test_outputs.sh:lock|lock another user's FIFO, fs.protected_fifos=1: exit 1 at once
+lock-regular|lock_open|if (S_ISREG(st.st_mode))|if (1)|test_outputs.sh:lock|lock a FIFO: exit 1
+lock-holder-escaped|lock_holder|printable(tool), pid|tool, pid|test_outputs.sh:lock|lock held, its holder's text with controls
 stdout-closed|flush_stdout|if (out->stdout_closed \&\& used) {|if (0) {|test_outputs.sh:status|--list --json - to a closed stdout: exit 1
 compare-stdout|runner/bench_main.c:run_compare|if (flush_stdout(out, true))|if (0)|test_outputs.sh:status|--compare to /dev/full: exit 1
 compare-json-open|bench_compare_to|if (!ret \&\& args->json \&\& open_json(out, args->json, json))|if (!ret \&\& args->json \&\& open_json(out, args->json, json) \&\& 0)|test_outputs.sh:status|--compare --json in a missing directory: exit 1

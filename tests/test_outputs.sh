@@ -323,5 +323,158 @@ PY
 		eval '[ "$RC" -eq 1 ] && one_line "$T_TMP/chead.err" && grep -q "stdout failed: Broken pipe" "$T_TMP/chead.err" && kept "$f"'
 }
 
-sections keep status options compare broken
+# lock_run NAME PLANT ARGS...: $BIN ARGS within 10 s, in a mount
+# namespace of its own whose /run/lock (a tmpfs of its own, sticky and
+# world-writable like the machine's) has had the shell text PLANT run in
+# it first: the machine's lock is never touched. It ends at the lock.
+lock_run() {
+	local name=$1 plant=$2
+	shift 2
+	run_capture "$name" timeout -s KILL 10 unshare -m sh -c \
+		'mount -t tmpfs -o size=64k,mode=1777 tmpfs /run/lock && cd /run/lock && eval "$1" && shift && exec "$@"' \
+		sh "$plant" "$TOP/${BIN#./}" "$@"
+}
+# the lock refused: exit 1 within 10 s, one line naming it and what it is
+lock_refused() {
+	[ "$RC" -eq 1 ] && [ "$(wc -l <"$T_TMP/$1.err")" -eq 1 ] &&
+		grep -q "the lock /run/lock/bpf-overhead-bench.lock is $2, not a regular file" "$T_TMP/$1.err"
+}
+
+# --- item: the lock is a regular file where it is: never a link's
+# target written, never a FIFO waited on, its holder's text shown safe
+sec_lock() {
+	local l=bpf-overhead-bench.lock was
+	# links to files of the test's: what the run would write is seen
+	echo precious >"$T_TMP/lock-target"
+	lock_run lsym "ln -s '$T_TMP/lock-target' $l" "${SHORT[@]}" \
+		--lock-wait 0 --json "$T_TMP/lsym.json"
+	expect "lock a symlink: exit 1, naming it a symbolic link, its target untouched, nothing run (rc=$RC)" \
+		eval 'lock_refused lsym "a symbolic link" && [ "$(cat "$T_TMP/lock-target")" = precious ] && [ ! -e "$T_TMP/lsym.json" ]'
+	lock_run ldang "ln -s '$T_TMP/lock-made' $l" "${SHORT[@]}" --lock-wait 0
+	expect "lock a dangling symlink: exit 1, naming it a symbolic link, its target never made (rc=$RC)" \
+		eval 'lock_refused ldang "a symbolic link" && [ ! -e "$T_TMP/lock-made" ]'
+	lock_run ldir "mkdir $l" "${SHORT[@]}" --lock-wait 0
+	expect "lock a directory: exit 1, one line naming it a directory (rc=$RC)" \
+		lock_refused ldir "a directory"
+	lock_run lfifo "mkfifo $l" "${SHORT[@]}" --lock-wait 0
+	expect "lock a FIFO: exit 1, one line naming it a FIFO (rc=$RC)" \
+		lock_refused lfifo "a FIFO"
+	# another user's FIFO in a sticky directory, fs.protected_fifos on:
+	# the O_CREAT open is refused, and a read-only one must not wait
+	was=$(sysctl -n fs.protected_fifos)
+	if set_up "fs.protected_fifos=1" sysctl -qw fs.protected_fifos=1; then
+		at_exit sysctl -qw fs.protected_fifos="$was"
+		lock_run lpfifo "mkfifo $l; chown 65534 $l" "${SHORT[@]}" --lock-wait 0
+		sysctl -qw fs.protected_fifos="$was"
+		expect "lock another user's FIFO, fs.protected_fifos=1: exit 1 at once, naming it a FIFO (rc=$RC)" \
+			lock_refused lpfifo "a FIFO"
+	fi
+	# held, its text with controls: printed escaped, no control byte
+	lock_run lhold "printf '4242 ev\\033]0;x\\007il\\n' >$l; exec 9<$l; flock 9" \
+		"${SHORT[@]}" --lock-wait 0
+	expect "lock held, its holder's text with controls: exit 1, the text escaped ($(head -c 160 "$T_TMP/lhold.err" | tr -c '[:print:]' '?'))" \
+		eval '[ "$RC" -eq 1 ] && grep -qF "ev\\x1b]0;x\\x07il (pid 4242) is running" "$T_TMP/lhold.err" && ! LC_ALL=C grep -q "[[:cntrl:]]" <(tr -d "\n" <"$T_TMP/lhold.err")'
+}
+
+# refused NAME: exit 1, one line, no program loaded (nothing ran)
+refused() {
+	[ "$RC" -eq 1 ] && [ "$(wc -l <"$T_TMP/$1.err")" -eq 1 ] &&
+		[ -z "$(ids "$1" prog)" ] && [ ! -s "$T_TMP/$1.out" ]
+}
+
+# --- item: a --json place that cannot take the results is refused
+# before anything runs; links are written through, dangling or not
+sec_paths() {
+	local d=$T_TMP/paths f reader was
+	mkdir -p "$d"
+	run_capture jempty $BIN "${SHORT[@]}" --json ''
+	expect "--json '': exit 2, one line, before anything runs (rc=$RC)" \
+		eval '[ "$RC" -eq 2 ] && [ "$(wc -l <"$T_TMP/jempty.err")" -eq 1 ] && grep -q "empty file name" "$T_TMP/jempty.err"'
+	run_bg jslash "${SHORT[@]}" --json "$d/n.json/"
+	run_end jslash
+	expect "--json NAME/: exit 1 before anything runs, one line (rc=$RC)" \
+		eval 'refused jslash && grep -q "n.json/: Is a directory" "$T_TMP/jslash.err" && [ -z "$(ls -A "$d")" ]'
+	cleanup_checked jslash
+	mkdir "$d/dir.json"
+	run_bg jdir "${SHORT[@]}" --json "$d/dir.json"
+	run_end jdir
+	expect "--json DIRECTORY: exit 1 before anything runs, naming it a directory (rc=$RC)" \
+		eval 'refused jdir && grep -q "dir.json: it is a directory" "$T_TMP/jdir.err" && [ -z "$(ls -A "$d/dir.json")" ]'
+	cleanup_checked jdir
+	mkfifo "$d/fifo"
+	run_bg jfifo "${SHORT[@]}" --json "$d/fifo"
+	started jfifo && ends_within 10
+	run_end jfifo
+	expect "--json FIFO nobody reads: exit 1 at once, before anything runs, naming it (rc=$RC)" \
+		eval 'refused jfifo && grep -q "fifo: it is a FIFO that nobody reads" "$T_TMP/jfifo.err"'
+	cleanup_checked jfifo
+	cat "$d/fifo" >"$d/fifo.read" &
+	reader=$!
+	T_BG+=("$reader")
+	run_capture jfifor $BIN --list --json "$d/fifo"
+	wait "$reader"
+	expect "--json FIFO with a reader: exit 0, the results written into it (rc=$RC)" \
+		eval '[ "$RC" -eq 0 ] && [ -p "$d/fifo" ] && J "$d/fifo.read" "\"rows\" in d"'
+	# unwritable: a directory the user may not write (--list: no
+	# privileges needed), a read-only file system (a run)
+	mkdir -m 755 "$d/ro"
+	prev_file "$d/ro/prev.json"
+	run_capture jnowr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$BIN --list --json "$d/ro/prev.json"
+	expect "--json in a directory the user may not write: exit 1, one line, the file kept (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$T_TMP/jnowr.err")" -eq 1 ] && grep -q "Permission denied" "$T_TMP/jnowr.err" && kept "$d/ro/prev.json"'
+	run_bg jmissing "${SHORT[@]}" --json "$d/missing/x.json"
+	run_end jmissing
+	expect "--json in a missing directory: exit 1 before anything runs (rc=$RC)" \
+		eval 'refused jmissing && grep -q "No such file" "$T_TMP/jmissing.err"'
+	cleanup_checked jmissing
+	# links written through: a dangling one makes its target, a chain
+	# of relative ones replaces the file at its end; the links stay
+	mkdir "$d/sub"
+	ln -s sub/made.json "$d/dangling.json"
+	run_bg jdang "${SHORT[@]}" --json "$d/dangling.json"
+	run_end jdang
+	expect "--json DANGLING-LINK: the link stays, its target made with the results (rc=$RC)" \
+		eval '[ "$RC" -eq 0 -o "$RC" -eq 3 ] && [ -L "$d/dangling.json" ] && J "$d/sub/made.json" "len(R) == 2" && [ -z "$(tmp_beside "$d/sub/made.json")" ]'
+	cleanup_checked jdang
+	prev_file "$d/sub/end.json"
+	ln -s end.json "$d/sub/mid.json"
+	ln -s sub/mid.json "$d/chain.json"
+	run_capture jchain $BIN --list --json "$d/chain.json"
+	expect "--json LINK-TO-LINK: both links stay, the file at the end replaced, its mode kept (rc=$RC)" \
+		eval '[ "$RC" -eq 0 ] && [ -L "$d/chain.json" ] && [ -L "$d/sub/mid.json" ] && J "$d/sub/end.json" "\"rows\" in d" && [ "$(stat -c %a "$d/sub/end.json")" = 640 ]'
+	# a link open() would not follow (fs.protected_symlinks: another
+	# user's, in a sticky world-writable directory): not followed
+	was=$(sysctl -n fs.protected_symlinks)
+	mkdir -m 1777 "$d/sticky"
+	prev_file "$d/sticky/theirs.json"
+	ln -s theirs.json "$d/sticky/planted.json"
+	chown -h 65534 "$d/sticky/planted.json"
+	if set_up "fs.protected_symlinks=1" sysctl -qw fs.protected_symlinks=1; then
+		at_exit sysctl -qw fs.protected_symlinks="$was"
+		run_capture jprot $BIN --list --json "$d/sticky/planted.json"
+		sysctl -qw fs.protected_symlinks="$was"
+		expect "--json another user's link in a sticky directory, fs.protected_symlinks=1: exit 1, its target kept, the link too (rc=$RC)" \
+			eval '[ "$RC" -eq 1 ] && grep -q "Permission denied" "$T_TMP/jprot.err" && kept "$d/sticky/theirs.json" && [ -L "$d/sticky/planted.json" ]'
+	fi
+	ln -s loop "$d/loop"
+	run_capture jloop $BIN --list --json "$d/loop"
+	expect "--json a link to itself: exit 1, one line (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && grep -q "Too many levels" "$T_TMP/jloop.err" && [ -L "$d/loop" ]'
+	# names with a space and a newline: written, said escaped
+	f=$d/'a b
+c.json'
+	prev_file "$f"
+	run_capture jnl $BIN --list --json "$f"
+	expect "--json 'a b\\nc.json': written, nothing beside it (rc=$RC)" \
+		eval '[ "$RC" -eq 0 ] && J "$f" "\"rows\" in d" && [ -z "$(tmp_beside "$f")" ]'
+	mkdir "$d/x
+y"
+	run_capture jnld $BIN --list --json "$d/x
+y"
+	expect "--json DIRECTORY-WITH-A-NEWLINE: exit 1, one line, the newline escaped (rc=$RC)" \
+		eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$T_TMP/jnld.err")" -eq 1 ] && grep -qF "x\\x0ay: it is a directory" "$T_TMP/jnld.err"'
+}
+
+sections keep status options compare broken lock paths
 finish
