@@ -443,19 +443,21 @@ install-files: $(PROGS:%=$(BINDIR)/%) $(MAN8)
 	$(Q)$(INSTALL) -m 644 README.rst $(DESTDIR)$(docdir)
 	$(Q)$(INSTALL) -m 644 $(wildcard Documentation/*.rst) $(DESTDIR)$(docdir)/Documentation
 
-# the files, and the project's own doc directory; with DESTDIR, the
-# directories install made there as they become empty, never DESTDIR
-# itself. Without it, system directories stay (/usr/local/sbin is Debian's).
+# the files, and the project's own directories (docdir's Documentation,
+# and docdir when it is named for the project, as its default is), as
+# they become empty. As automake's, never a directory it may share with
+# others (sbindir, man8dir, bashcompdir), DESTDIR or not: with DESTDIR=/
+# an empty /usr/local/sbin is Debian's.
+OWN_DIRS := $(docdir)/Documentation \
+	    $(if $(filter bpf-overhead-bench,$(notdir $(docdir))),$(docdir)) \
+	    $(pkgdatadir)/lava \
+	    $(if $(filter bpf-overhead-bench,$(notdir $(pkgdatadir))),$(pkgdatadir))
 uninstall:
 	$(call msg,UNINST,$(DESTDIR)$(prefix))
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	$(Q)if [ -z '$(DESTDIR)' ]; then \
-		rmdir --ignore-fail-on-non-empty $(docdir)/Documentation $(docdir) \
-			$(pkgdatadir)/lava $(pkgdatadir); \
-	elif [ -d '$(DESTDIR)' ]; then \
-		cd '$(DESTDIR)' && rmdir -p --ignore-fail-on-non-empty \
-			$(patsubst /%,%,$(INSTALL_DIRS)); \
-	fi 2>/dev/null || true
+	$(Q)for d in $(addprefix $(DESTDIR),$(OWN_DIRS)); do \
+		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d" || exit 1; \
+	done
 
 # The Debian package, built as the issue's check does: dpkg-buildpackage
 # -us -uc -b on a copy of the tree's files (build/deb/), lintian after

@@ -14,9 +14,17 @@ cd "$TOP" || exit 1
 PKG=bpf-overhead-bench
 
 out=$T_TMP/deb
+# OUTDIR's own files are not deb.sh's: they stay
+mkdir -p "$out/theirs"
+echo keep >"$out/theirs/file"
+echo keep >"$out/notes.txt"
 run_capture deb tools/deb.sh "$out"
 expect "dpkg-buildpackage -us -uc -b on a copy of the tree, and lintian: exit 0 (rc=$RC)" \
 	test "$RC" -eq 0
+expect "tools/deb.sh OUTDIR: the files that were in OUTDIR stay, its own work directory is gone, the package's files and build.log are there" \
+	eval 'test "$(cat "$out/theirs/file" "$out/notes.txt" 2>&1)" = "keep
+keep" && test -z "$(find "$out" -mindepth 1 -maxdepth 1 -name ".deb.*")" &&
+		test -f "$out/build.log" && ls "$out/${PKG}"_*.changes >/dev/null'
 deb=$(ls "$out/${PKG}"_*.deb 2>/dev/null)
 if [ ! -f "$deb" ]; then
 	fail "the package is built: $(tail -n 3 "$T_TMP/deb.err" | tr '\n' ' ')"

@@ -41,7 +41,7 @@ expect "the install group: run's, and docutils for rst2man" \
 dest=$T_TMP/dest
 for prefix in /usr/local /usr; do
 	arg=()
-	[ $prefix = /usr/local ] || arg=(prefix=$prefix)
+	[ $prefix = /usr/local ] || arg=("prefix=$prefix")
 	how="DESTDIR${arg:+ ${arg[*]}} (prefix $prefix)"
 	rm -rf "$dest"
 	run_capture install umake install DESTDIR="$dest" "${arg[@]}"
@@ -61,9 +61,23 @@ for prefix in /usr/local /usr; do
 	expect "make install $how: man finds both pages in its tree" \
 		test "$(MANPATH="$dest$prefix/share/man" man -w test_overhead map_perf_test 2>/dev/null | wc -l)" = 2
 	run_capture uninstall umake uninstall DESTDIR="$dest" "${arg[@]}"
-	expect "make uninstall $how: exit 0, and the tree is empty again (rc=$RC)" \
-		test "$RC" -eq 0 -a -z "$(find "$dest" -mindepth 1 -print -quit)"
+	expect "make uninstall $how: exit 0, no file left, and the project's own doc directory gone (rc=$RC)" \
+		eval 'test "$RC" -eq 0 -a -z "$(layout "$dest")" &&
+			test ! -e "$dest$prefix/share/doc/bpf-overhead-bench"'
+	# as automake's: the directories it may share with others stay, empty
+	expect "make uninstall $how: the directories install made that are not the project's own stay (sbin, man8, completions)" \
+		test -d "$dest$prefix/sbin" -a -d "$dest$prefix/share/man/man8" -a \
+			-d "$dest$prefix/share/bash-completion/completions"
 done
+
+# ---- DESTDIR=/: what uninstall would remove of the machine's ----
+run_capture n-root umake -n uninstall DESTDIR=/
+# every directory its commands name (but rm -f's files) is the doc's
+grep -vE '^rm -f |UNINST' "$T_TMP/n-root.out" | grep -oE "[^ ]*usr/[^ ;]*" >"$T_TMP/n-root.dirs"
+expect "make -n uninstall DESTDIR=/: it removes no directory but the project's own doc directory ($(tr '\n' ' ' <"$T_TMP/n-root.dirs"))" \
+	eval 'test "$RC" -eq 0 -a -s "$T_TMP/n-root.dirs" &&
+		! grep -vqE "^//?usr/local/share/doc/bpf-overhead-bench(/Documentation)?$" "$T_TMP/n-root.dirs"'
+sed 's/^/# /' "$T_TMP/n-root.out"
 
 # ---- the GNU directory variables, and what was there before ----
 rm -rf "$dest"

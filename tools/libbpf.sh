@@ -36,6 +36,11 @@ die() {
 	exit 1
 }
 
+# DIR is replaced only when it is one of this script's (its VERSION
+# file): what else is there is not its to remove.
+[ ! -e "$dir" ] || [ -f "$dir/VERSION" ] ||
+	die "$dir exists and is not a libbpf of tools/libbpf.sh (no VERSION): remove it, or give another DIR"
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/libbpf.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
@@ -103,6 +108,8 @@ esac
 	die "no libbpf.a and bpf/libbpf.h for $name"
 # whole or not at all: a concurrent make never sees half a libbpf
 mkdir -p "$(dirname "$dir")" || die "cannot create $(dirname "$dir")"
-rm -rf "$dir.new" && mv "$tmp/out" "$dir.new" && rm -rf "$dir" && mv "$dir.new" "$dir" ||
+new=$(mktemp -d "$dir.new.XXXXXX") || die "cannot create a directory beside $dir"
+trap 'rm -rf "$tmp" "$new"' EXIT
+mv -T "$tmp/out" "$new" && rm -rf "$dir" && mv -T "$new" "$dir" ||
 	die "cannot move the libbpf into $dir"
 echo "libbpf.sh: $(cat "$dir/VERSION") in $dir"

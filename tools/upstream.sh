@@ -36,42 +36,48 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 src=$dir/src/$pkg
 
-# the source tarball: the installed package's, or one fetched before
-tarball() {
-	# not local: the EXIT trap that removes it runs after the function
-	if [ -e "/usr/src/$pkg.tar.xz" ]; then
-		echo "/usr/src/$pkg.tar.xz"
-		return
-	fi
-	if [ ! -e "$dir/$pkg.tar.xz" ]; then
-		tmp=$(mktemp -d "$dir/fetch.XXXXXX")
-		trap 'rm -rf "$tmp"' EXIT
-		(cd "$tmp" && apt-get download "$pkg") >"$tmp/log" 2>&1 ||
-			die "apt-get download $pkg failed: $(tail -n 1 "$tmp/log")"
-		dpkg-deb --fsys-tarfile "$tmp"/"$pkg"_*.deb |
-			tar -xO "./usr/src/$pkg.tar.xz" >"$tmp/$pkg.tar.xz" ||
-			die "no usr/src/$pkg.tar.xz in $(ls "$tmp"/*.deb)"
-		mv "$tmp/$pkg.tar.xz" "$dir/"
-		rm -rf "$tmp"
-		trap - EXIT
-	fi
-	echo "$dir/$pkg.tar.xz"
+# the source tarball: the installed package's, one fetched before, or
+# one this run fetches into DIR (then removed once it has served)
+tarball=/usr/src/$pkg.tar.xz
+fetched=
+tmp=
+trap 'rm -rf "$tmp"' EXIT
+fetch_tarball() {
+	tmp=$(mktemp -d "$dir/fetch.XXXXXX")
+	(cd "$tmp" && apt-get download "$pkg") >"$tmp/log" 2>&1 ||
+		die "apt-get download $pkg failed: $(tail -n 1 "$tmp/log")"
+	dpkg-deb --fsys-tarfile "$tmp"/"$pkg"_*.deb |
+		tar -xO "./usr/src/$pkg.tar.xz" >"$tmp/$pkg.tar.xz" ||
+		die "no usr/src/$pkg.tar.xz in $(ls "$tmp"/*.deb)"
+	mv "$tmp/$pkg.tar.xz" "$dir/"
+	rm -rf "$tmp"
+	tmp=
+	fetched=1
 }
 
-# what building the samples' test_overhead reads of the tree
+# what building the samples' test_overhead reads of the tree, taken out
+# into a directory of this run's, which becomes DIR/src whole; a DIR/src
+# without its .extracted is not this script's, and stays
 if [ ! -e "$src/.extracted" ]; then
+	[ ! -e "$dir/src" ] ||
+		die "$dir/src is not a source of tools/upstream.sh's (no $src/.extracted): remove it, or give another DIR"
+	if [ ! -e "$tarball" ]; then
+		tarball=$dir/$pkg.tar.xz
+		[ -e "$tarball" ] || fetch_tarball
+	fi
 	echo "  UNTAR    $pkg (samples/bpf/test_overhead*, tools/lib/bpf)" >&2
-	rm -rf "$dir/src"
-	mkdir -p "$dir/src"
-	tar -xJf "$(tarball)" -C "$dir/src" --wildcards "$pkg/Makefile" \
+	tmp=$(mktemp -d "$dir/src.XXXXXX")
+	tar -xJf "$tarball" -C "$tmp" --wildcards "$pkg/Makefile" \
 		"$pkg/samples/bpf/test_overhead*" "$pkg/tools/lib/bpf/*" \
 		"$pkg/tools/include/*" "$pkg/tools/build/*" \
 		"$pkg/tools/scripts/*" "$pkg/tools/arch/x86/include/*" \
 		"$pkg/scripts/bpf_doc.py" ||
 		die "cannot take the files out of the $pkg tarball"
-	touch "$src/.extracted"
-	# a fetched tarball has served: 150 MB less in build/
-	rm -f "$dir/$pkg.tar.xz"
+	touch "$tmp/$pkg/.extracted"
+	mv -T "$tmp" "$dir/src"
+	tmp=
+	# a tarball this run fetched has served: 150 MB less in build/
+	[ -z "$fetched" ] || rm -f "$tarball"
 fi
 
 echo "  LIBBPF   $pkg tools/lib/bpf" >&2
