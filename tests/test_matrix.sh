@@ -275,7 +275,8 @@ sig_case() {
 	esac
 	send "$sig"
 	m_ends
-	m_check "$name" "$want" "$re"
+	# exit 1 too keeps the last results here: refused or not written
+	WANT_DONE="0 3 4" m_check "$name" "$want" "$re"
 }
 
 # ---- stalls ----
@@ -700,12 +701,119 @@ sec_hostile-signals() {
 	if [ "${MATRIX:-}" = full ]; then hs_full; else hs_quick; fi
 }
 
+# ---- hostile surroundings, paths: --json, the lock, --compare's input ----
+# Each a symbolic link (dangling or not), a FIFO, a directory, a place
+# that cannot be written (read-only, full: a small tmpfs of the test's),
+# a name with a space or a newline. Each case ends within $LIMIT s with
+# its documented status (Documentation/common_options.rst: a place that
+# cannot take the results is refused before anything runs, exit 1; bad
+# --compare input, exit 2), leaves nothing, keeps the last results.
+# make check runs one case of each kind; MATRIX=full every one.
+HP_QUICK=" json-dangling json-fifo lock-dir json-full cmp-newline "
+
+# hp_case NAME WANT RE PLANT ARGS...: $BIN ARGS, checked by m_check;
+# PLANT: shell text run first in the run's own /run/lock (a tmpfs of its
+# mount namespace, run_bg's), "" for none. Skipped outside HP_QUICK
+# unless MATRIX=full.
+hp_case() {
+	local name=$1 want=$2 re=$3 plant=$4 bin=$BIN
+	shift 4
+	[ "${MATRIX:-}" = full ] || [[ $HP_QUICK == *" $name "* ]] || return 0
+	if [ -n "$plant" ]; then
+		# never planted in the machine's /run/lock
+		[ -z "$T_REAL_LOCK" ] || { skip "$name: no private /run/lock here"; return 0; }
+		set -- -c "cd /run/lock && $plant && exec \"\$0\" \"\$@\"" "$TOP/${BIN#./}" "$@"
+		bin="sh"
+	fi
+	BIN=$bin run_bg "$name" "$@"
+	started "$name"
+	m_ends
+	# exit 1 too keeps the last results here: refused or not written
+	WANT_DONE="0 3 4" m_check "$name" "$want" "$re"
+}
+
+# hp_wrote NAME FILE: the run NAME completed and FILE holds its results
+hp_wrote() {
+	[ "${MATRIX:-}" = full ] || [[ $HP_QUICK == *" $1 "* ]] || return 0
+	expect "$1: its results are in ${2#"$T_TMP"/}" J "$2" '"results" in d and len(R) >= 1'
+}
+
+sec_hostile-paths() {
+	local d=$T_TMP/hp args=(-m raw_tp -e getpgid -r 1 -n 20000) l=bpf-overhead-bench.lock
+	local small=$T_TMP/hp-small src ro=$T_TMP/hp-ro nl
+	nl=$d/'a b
+c.json'
+	mkdir -p "$d/sub" "$small" "$ro"
+	# --json: links written through, the rest refused before it runs
+	ln -s sub/made.json "$d/dangling.json"
+	hp_case json-dangling "$WANT_DONE" "" "" "${args[@]}" --json "$d/dangling.json"
+	hp_wrote json-dangling "$d/sub/made.json"
+	prev_json "$d/sub/live.json"
+	ln -s sub/live.json "$d/live.json"
+	M_PREV=
+	hp_case json-link "$WANT_DONE" "" "" "${args[@]}" --json "$d/live.json"
+	hp_wrote json-link "$d/sub/live.json"
+	mkfifo "$d/fifo"
+	hp_case json-fifo 1 "FIFO that nobody reads" "" "${args[@]}" --json "$d/fifo"
+	mkdir "$d/dir.json"
+	hp_case json-dir 1 "it is a directory" "" "${args[@]}" --json "$d/dir.json"
+	prev_json "$d/prev.json"
+	hp_case json-slash 1 "Not a directory" "" "${args[@]}" --json "$d/prev.json/"
+	prev_json "$nl"
+	M_PREV=
+	hp_case json-newline "$WANT_DONE" "" "" "${args[@]}" --json "$nl"
+	hp_wrote json-newline "$nl"
+	# a read-only and a full file system: tmpfs of the test's, undone
+	if set_up "two 16 KiB tmpfs" eval 'mount -t tmpfs -o size=16k tmpfs "$small" && mount -t tmpfs -o size=16k tmpfs "$ro"'; then
+		at_exit umount "$small"
+		at_exit umount "$ro"
+		prev_json "$ro/prev.json"
+		mount -o remount,ro "$ro"
+		hp_case json-ro 1 "Read-only file system" "" "${args[@]}" --json "$ro/prev.json"
+		prev_json "$small/prev.json"
+		head -c 1M /dev/zero >"$small/fill" 2>/dev/null
+		hp_case json-full 1 "No space left" "" "${args[@]}" --json "$small/prev.json"
+	fi
+	# the lock: refused as what it is, a link's target never written
+	echo precious >"$d/lock-target"
+	hp_case lock-link 1 "is a symbolic link" "ln -s '$d/lock-target' $l" "${args[@]}" --lock-wait 0
+	[ "$(cat "$d/lock-target")" = precious ] || fail "lock-link: the link's target was written"
+	hp_case lock-dangling 1 "is a symbolic link" "ln -s '$d/lock-made' $l" "${args[@]}" --lock-wait 0
+	[ ! -e "$d/lock-made" ] || fail "lock-dangling: the link's target was made"
+	hp_case lock-fifo 1 "is a FIFO" "mkfifo $l" "${args[@]}" --lock-wait 0
+	hp_case lock-dir 1 "is a directory" "mkdir $l" "${args[@]}" --lock-wait 0
+	prev_json "$d/lock-prev.json"
+	hp_case lock-newline 1 'ev\\x1bil' "printf '4242 ev\\033il\\n' >$l; exec 9<$l; flock 9" \
+		"${args[@]}" --lock-wait 0 --json "$d/lock-prev.json"
+	# --compare's input: followed, read as it comes, or refused (exit 2)
+	src=$d/src.json
+	./build/dynamic/stats_test --write-results "$src"
+	ln -s src.json "$d/src-link.json"
+	hp_case cmp-link 0 "" "" --compare "$d/src-link.json" "$src"
+	ln -s nowhere.json "$d/missing-link.json"
+	hp_case cmp-dangling 2 "No such file" "" --compare "$d/missing-link.json" "$src"
+	mkfifo "$d/in.fifo"
+	if [ "${MATRIX:-}" = full ]; then
+		cat "$src" >"$d/in.fifo" &
+		T_BG+=("$!")
+	fi
+	hp_case cmp-fifo 0 "" "" --compare "$d/in.fifo" "$src"
+	hp_case cmp-dir 2 "Is a directory" "" --compare "$d" "$src"
+	cp "$src" "$nl.src"
+	hp_case cmp-newline 0 "" "" --compare "$nl.src" "$src"
+	# (the full tmpfs's previous file, kept by json-full)
+	[ -f "$small/prev.json.was" ] && M_PREV=$small/prev.json
+	hp_case cmp-full 1 "No space left" "" --compare "$src" "$src" --json "$small/prev.json"
+	umount "$small" "$ro" 2>/dev/null
+}
+
 summary() {
 	echo "# matrix: $M_CASES cases run ($M_DONE ended before their signal), $M_HANGS hangs, $M_LEFT with leftovers, $M_CODES wrong exit codes, $M_JSON previous --json files changed"
 }
 
 QUICK="sigstart frozen creator killed kinds hostile-signals"
 FULL="frozen1 asleep endless sigstats creatorkill signals compare stalls"
+QUICK="$QUICK hostile-paths"
 list=$QUICK
 [ "${MATRIX:-}" = full ] || [ -n "${T_SECTIONS:-}" ] && list="$QUICK $FULL"
 # The tools' lock, held for each section (each mode of sec_signals): its
