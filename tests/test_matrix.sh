@@ -648,38 +648,79 @@ memory|$MP|--memory hash,array,lpm_trie --entries 65536
 ktap|$TO|-m raw_tp -e getpgid -r 2 -n 200000 --ktap
 ktap|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000 --ktap"
 
-# every signal at every moment of every way (MATRIX=full)
-hs_full() {
-	local mode prog args sig moment short src
-	while IFS='|' read -r mode prog args <&3; do
-		[ -z "$T_LOCK_HELD" ] || release_lock
-		hold_lock
+# hs_ways SIG MOMENT WAY...: SIG at MOMENT of each WAY (HS_MODES' lines)
+hs_ways() {
+	local sig=$1 moment=$2 mode prog args short
+	shift 2
+	for w in "$@"; do
+		IFS='|' read -r mode prog args <<<"$w"
 		short=$(basename "$prog" | cut -c1-3)
-		for sig in $HS_SIGS; do
-			for moment in early middle printing; do
-				# shellcheck disable=SC2086,SC2046
-				hs_case "hs-$short-$mode-$sig-$moment" "$sig" "$moment" "$mode" "$prog" $args \
-					$([ "$moment" = printing ] && [ "$mode" != ktap ] && echo --json -)
-			done
+		# shellcheck disable=SC2086,SC2046
+		hs_case "hs-$short-$mode-$sig-$moment" "$sig" "$moment" "$mode" "$prog" $args \
+			$([ "$moment" = printing ] && [ "$mode" != ktap ] && echo --json -)
+	done
+}
+
+# every signal at every moment, each (signal, moment) on one way in
+# turn, so that every way meets every moment and many signals
+# (MATRIX=full; HS_PRODUCT=1: every signal at every moment of every
+# way, about 2.5 min a signal here, too long for CI's matrix)
+hs_full() {
+	local mode prog args sig moment short src ways=() i=0 w
+	mapfile -t ways <<<"$HS_MODES"
+	hold_lock
+	for sig in $HS_SIGS; do
+		w=0
+		for moment in early middle printing; do
+			if [ -n "${HS_PRODUCT:-}" ]; then
+				hs_ways "$sig" "$moment" "${ways[@]}"
+			else
+				hs_ways "$sig" "$moment" "${ways[(i + w) % ${#ways[@]}]}"
+			fi
+			w=$((w + 1))
 		done
+		i=$((i + 1))
+	done
+	for w in "${ways[@]}"; do
+		IFS='|' read -r mode prog args <<<"$w"
+		short=$(basename "$prog" | cut -c1-3)
 		# shellcheck disable=SC2086
 		hs_reader "hs-$short-$mode-reader" "$prog" $args
-	done 3<<<"$HS_MODES"
+	done
 	# --compare: reading its input (a FIFO nobody writes), and printing
 	run_json hs-cmp-to -m raw_tp -e getpgid -r 1 -n 2000 >/dev/null
 	BIN=$MP run_json hs-cmp-map -t hash_lookup -a raw_tp -r 1 -n 2000 >/dev/null
 	mkfifo "$T_TMP/hs-never.json"
-	for prog in "$TO" "$MP"; do
-		short=$(basename "$prog" | cut -c1-3)
-		src=$T_TMP/hs-cmp-to.json
-		[ "$prog" = "$MP" ] && src=$T_TMP/hs-cmp-map.json
-		for sig in $HS_SIGS; do
-			hs_case "hs-$short-compare-$sig-early" "$sig" early compare "$prog" \
-				--compare "$T_TMP/hs-never.json" "$src"
-			hs_case "hs-$short-compare-$sig-printing" "$sig" printing compare "$prog" \
-				--compare "$src" "$src"
+	# each signal on one program at one moment in turn (HS_PRODUCT=1: all)
+	local progs=("$TO" "$MP") moments=(early printing) p m
+	i=0
+	for sig in $HS_SIGS; do
+		for p in 0 1; do
+			for m in 0 1; do
+				[ -n "${HS_PRODUCT:-}" ] ||
+					{ [ "$p" -eq $((i % 2)) ] && [ "$m" -eq $((i / 2 % 2)) ]; } ||
+					continue
+				hs_compare "$sig" "${moments[m]}" "${progs[p]}"
+			done
 		done
+		i=$((i + 1))
 	done
+}
+
+# hs_compare SIG MOMENT PROG: SIG while PROG's --compare reads its input
+# (a FIFO nobody writes) or prints
+hs_compare() {
+	local sig=$1 moment=$2 prog=$3 short src
+	short=$(basename "$prog" | cut -c1-3)
+	src=$T_TMP/hs-cmp-to.json
+	[ "$prog" = "$MP" ] && src=$T_TMP/hs-cmp-map.json
+	if [ "$moment" = early ]; then
+		hs_case "hs-$short-compare-$sig-early" "$sig" early compare "$prog" \
+			--compare "$T_TMP/hs-never.json" "$src"
+	else
+		hs_case "hs-$short-compare-$sig-printing" "$sig" printing compare "$prog" \
+			--compare "$src" "$src"
+	fi
 }
 
 # one case of each kind (make check): a user's signal in the middle, a
