@@ -23,8 +23,11 @@ struct output_file {
  * gets a temporary file ".NAME.tmp.PID" beside it (the same mode and
  * owner as the file it replaces), so that a bad path costs no run and a
  * run that does not complete leaves the last results as they were; a
- * device or a pipe is written in place. Removes the temporary files of
- * runs that were killed before they could. 0, or -errno after one line.
+ * link's target is what is replaced (a dangling one's made); a character
+ * device or a FIFO with a reader is written in place; a directory, a
+ * FIFO nobody reads, anything else is refused. Removes the temporary
+ * files of runs that were killed before they could. 0, or -errno after
+ * one line.
  */
 int output_open(struct output_file *o, const char *path);
 /*
