@@ -209,6 +209,9 @@ static int parse_args(void *ctx, struct cmdline *cl, int argc, char **argv)
 		pr_err("nothing selected: test_flags, -t and --miss leave no test");
 		return -1;
 	}
+	/* a selection whose every row the options leave out, but its base */
+	if (!opt->memory && !rows_possible(opt))
+		return -1;
 	return 0;
 }
 

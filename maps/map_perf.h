@@ -315,6 +315,7 @@ int add_test_rows(const struct run_settings *rs, struct bench_rows *rows,
 int add_base_rows(const struct run_settings *rs, struct bench_rows *rows,
 		  bool all);
 void note_skipped_sizes(const struct map_options *opt);
+bool rows_possible(const struct map_options *opt);
 
 /* ---- one row's program (maps/load.c) ---- */
 

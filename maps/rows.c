@@ -203,14 +203,58 @@ static const struct sweep *sweep_or(const struct sweep *sw, bool applies,
 	return applies && sw->nr ? sw : one;
 }
 
-/* whether a row of @test at @set can be made at all */
-static bool row_applies(const struct map_test *test,
-			const struct row_settings *set)
+static const char KEY_SIZE_REFUSED[] = "--key-size below its keys' size";
+
+/* whether a row of @test at @set can be made at all: NULL, or why not */
+static const char *row_refused(const struct map_test *test,
+			       const struct row_settings *set)
 {
 	/* the perf buffer's wake-ups are the perf event's: no adaptive */
 	if (test->kind->shape == SHAPE_PERFBUF && set->wakeup == WAKEUP_ADAPTIVE)
-		return false;
-	return !(set->key_size && set->key_size < test->min_key_size);
+		return "--wakeup adaptive: a perf buffer's wake-ups are its perf event's, never adaptive";
+	if (set->key_size && set->key_size < test->min_key_size)
+		return KEY_SIZE_REFUSED;
+	return NULL;
+}
+
+/*
+ * Whether the options leave any selected test a row to measure (a base
+ * row alone measures nothing): false with one line saying why, the
+ * last test's reason, before the lock or any probe.
+ */
+bool rows_possible(const struct map_options *opt)
+{
+	const struct map_test *test = NULL;
+	struct row_settings set = {};
+	const struct sweep *K, *W;
+	struct sweep o1, o2;
+	const char *why = NULL;
+	int t, k, w;
+
+	for (t = 0; t < NR_TESTS; t++) {
+		if (!test_selected(opt, t))
+			continue;
+		test = &tests[t];
+		K = sweep_or(&opt->key_size, test->takes & TAKES_KEY_SIZE, 0, &o1);
+		W = sweep_or(&opt->wakeup, test->takes & TAKES_RECORDS,
+			     WAKEUP_EVERY, &o2);
+		for (k = 0; k < K->nr; k++)
+			for (w = 0; w < W->nr; w++) {
+				set.key_size = K->v[k];
+				set.wakeup = W->v[w];
+				why = row_refused(test, &set);
+				if (!why)
+					return true;
+			}
+	}
+	if (!test || !why)
+		return true;
+	if (why == KEY_SIZE_REFUSED)
+		pr_err("nothing to measure: -t %s: --key-size %u leaves it no row (its keys need %u bytes or more)",
+		       test->name, set.key_size, test->min_key_size);
+	else
+		pr_err("nothing to measure: -t %s: %s", test->name, why);
+	return false;
 }
 
 /* every row of test @t with method @m: one per value of each sweep */
@@ -258,7 +302,7 @@ int add_test_rows(const struct run_settings *rs,
 		set.key_size = K->v[k];
 		set.wakeup = W->v[w];
 		set.record_size = R->v[r];
-		if (!row_applies(test, &set))
+		if (row_refused(test, &set))
 			continue;
 		if (!add_test_row(opt, rows, t, m, why, &set,
 				  &prefix_cpus[nr[c] - 1]))

@@ -208,6 +208,13 @@ bad_arg "--wakeup never" --wakeup never
 bad_arg "--wakeup every,1" --wakeup every,1
 bad_arg "--wakeup empty" --wakeup ,
 bad_arg "--scale with --list" --list --scale
+# a selection the options leave no measured row: refused before it runs
+bad_arg "-t lpm_kmalloc --key-size 4 (no row but the base)" -t lpm_kmalloc --key-size 4 -a raw_tp
+expect "-t lpm_kmalloc --key-size 4: the line says the keys' size leaves no row" \
+	grep -q 'nothing to measure: -t lpm_kmalloc: --key-size 4 .*5 bytes' "$T_TMP/bad.err"
+bad_arg "-t perfbuf_output --wakeup adaptive (no row but the base)" -t perfbuf_output --wakeup adaptive
+expect "-t perfbuf_output --wakeup adaptive: the line says a perf buffer has no adaptive wake-ups" \
+	grep -q 'nothing to measure: -t perfbuf_output: --wakeup adaptive' "$T_TMP/bad.err"
 
 # --- the fault (the test build's): programs and workers that miss events
 # make FAILED rows
