@@ -72,11 +72,12 @@ done
 
 # ---- DESTDIR=/: what uninstall would remove of the machine's ----
 run_capture n-root umake -n uninstall DESTDIR=/
-# every directory its commands name (but rm -f's files) is the doc's
+# every directory its commands name (but rm -f's files) is the doc's or
+# the LAVA files' own
 grep -vE '^rm -f |UNINST' "$T_TMP/n-root.out" | grep -oE "[^ ]*usr/[^ ;]*" >"$T_TMP/n-root.dirs"
-expect "make -n uninstall DESTDIR=/: it removes no directory but the project's own doc directory ($(tr '\n' ' ' <"$T_TMP/n-root.dirs"))" \
+expect "make -n uninstall DESTDIR=/: it removes no directory but the project's own doc and data directories ($(tr '\n' ' ' <"$T_TMP/n-root.dirs"))" \
 	eval 'test "$RC" -eq 0 -a -s "$T_TMP/n-root.dirs" &&
-		! grep -vqE "^//?usr/local/share/doc/bpf-overhead-bench(/Documentation)?$" "$T_TMP/n-root.dirs"'
+		! grep -vqE "^//?usr/local/share/(doc/bpf-overhead-bench(/Documentation)?|bpf-overhead-bench(/lava)?)$" "$T_TMP/n-root.dirs"'
 sed 's/^/# /' "$T_TMP/n-root.out"
 
 # ---- the GNU directory variables, and what was there before ----

@@ -380,7 +380,7 @@ bad_cmp "--ignore-param with an empty key" --compare "$A" "$B" --ignore-param pr
 # an output that cannot be written is no bad input: 1, not 2
 run_capture cmpdir "$PROG" --compare "$A" "$B" --json "$T_TMP"
 expect "--compare --json to a directory: exit 1, one line naming it (rc=$RC)" \
-	eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$T_TMP/cmpdir.err")" -eq 1 ] && grep -q "cannot write .*: Is a directory" "$T_TMP/cmpdir.err"'
+	eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$T_TMP/cmpdir.err")" -eq 1 ] && grep -q "cannot write .*: it is a directory" "$T_TMP/cmpdir.err"'
 
 printf '{"schema": "bpf-bench/1",\n "results": [1,]}\n' >"$T_TMP/bad.json"
 run_capture cmpbad "$PROG" --compare "$T_TMP/a.json" "$T_TMP/bad.json"
