@@ -81,7 +81,7 @@ enum why {
 	WHY_ONLY_A,
 	WHY_ONLY_B,
 	WHY_NOT_OK,		/* no file of a side has it ok */
-	WHY_NO_UNITS,		/* ok, from a file written before units */
+	WHY_NO_UNITS,		/* ok, before units were, or none in it */
 	WHY_UNKNOWN_QUANTITY,	/* units of no cost known here */
 	WHY_QUANTITY_MIXED,	/* a side's files disagree on the quantity */
 	WHY_QUANTITY_DIFFERS,	/* the sides do */

@@ -27,7 +27,8 @@
  * file the first row counts and the duplicate is noted. Only an "ok" row
  * with units of a known quantity is pooled; "disturbed" is a run the tool
  * itself distrusts: like "skipped" and "failed", and like an ok row of a
- * file written before units were, it is listed, never pooled.
+ * file written before units were or one whose units.values is empty, it
+ * is listed, never pooled.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -123,12 +124,16 @@ static int cmp_side_order(const void *pa, const void *pb)
 	return d ? d : a->index - b->index;
 }
 
-/* a row a side's pool takes: ok, with units of a cost known here */
+/*
+ * a row a side's pool takes: ok, with units of a cost known here, and at
+ * least one: an ok row whose units.values is empty measured nothing, and
+ * pooled would be a run of 0 ns
+ */
 bool poolable(const struct row *r)
 {
 	size_t i;
 
-	if (!r->ok || !r->quantity)
+	if (!r->ok || !r->quantity || !r->units.n)
 		return false;
 	for (i = 0; i < ARRAY_SIZE(known_quantities); i++)
 		if (!strcmp(r->quantity, known_quantities[i]))
@@ -234,7 +239,7 @@ static enum why side_why(const struct group *g)
 		return WHY_NONE;
 	if (!r->ok)
 		return WHY_NOT_OK;
-	return r->quantity ? WHY_UNKNOWN_QUANTITY : WHY_NO_UNITS;
+	return r->quantity && r->units.n ? WHY_UNKNOWN_QUANTITY : WHY_NO_UNITS;
 }
 
 /*

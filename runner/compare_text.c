@@ -135,6 +135,8 @@ const char *row_state(const struct row *r, char *buf, size_t len)
 				     "no reason given");
 	else if (!r->quantity)
 		snprintf(buf, len, "ok, without units (a file from before units were written)");
+	else if (!r->units.n)
+		snprintf(buf, len, "ok, no units (units.values is empty)");
 	else if (!poolable(r))
 		snprintf(buf, len, "ok, units of '%s', no cost this compare knows",
 			 shown(text, NAME_SHOWN, r->quantity));

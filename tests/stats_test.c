@@ -1987,6 +1987,8 @@ static void test_compare_pooling(void)
 				   .status = ST_DISTURBED,
 				   .reason = "CPU 1 was busy" } };
 	struct row_spec b[] = { OVH("kprobe", "getpgid", ov_up5) };
+	struct row_spec b2[] = { OVH("kprobe", "getpgid", ov_up5) };
+	double b2_units[ARRAY_SIZE(ov_up5)];
 	struct ctx_spec four = { "6.1.0-18-amd64", 4 };
 	struct compare_args args = {
 		.files = { { path_a, path_a2, path_a3 }, { path_b } },
@@ -2033,11 +2035,15 @@ static void test_compare_pooling(void)
 	show_compare();
 
 	/*
-	 * B twice as big: the same units in another file. Two runs or more
-	 * on both sides: a run is an observation, its units' mean (A's:
-	 * 22.0 and 22.0)
+	 * B twice as big: another run of the same units but the last, 1e-9
+	 * ns higher (the same units are the same run, refused below). Two
+	 * runs or more on both sides: a run is an observation, its units'
+	 * mean (A's: 22.0 and 22.0)
 	 */
-	write_doc(path_b2, &ctx_host, b, 1);
+	memcpy(b2_units, ov_up5, sizeof(b2_units));
+	b2_units[4] += 1e-9;
+	b2[0].units = b2_units;
+	write_doc(path_b2, &ctx_host, b2, 1);
 	args.files[SIDE_B][1] = path_b2;
 	args.nr_files[SIDE_B] = 2;
 	ret = run_compare_args(&args);
@@ -2055,6 +2061,14 @@ static void test_compare_pooling(void)
 	ret = run_compare_args(&args);
 	check(ret == -EINVAL && strstr(cmp_err, "given twice for B") &&
 	      !cmp_json, "a file given twice for B is refused (%d)", ret);
+	/* and so would another file of the same run */
+	write_doc(path_b2, &ctx_host, b, 1);
+	args.files[SIDE_B][1] = path_b2;
+	ret = run_compare_args(&args);
+	check(ret == -EINVAL && strstr(cmp_err, "the run of ") &&
+	      strstr(cmp_err, "given twice for B") && !cmp_json,
+	      "a copy of B's run given as another run of B is refused (%d)",
+	      ret);
 }
 
 static void test_compare_rows_context(void)
@@ -2175,9 +2189,11 @@ static void test_compare_quantities(void)
 	      "an ok row without units (a file from before them): not compared");
 	check(!strcmp(kind_of("odd", "v", ""), "unknown_quantity"),
 	      "units of a quantity no cost known: not compared");
-	check(!strcmp(verdict_of("few", "v"), "cannot tell") &&
-	      !strcmp(verdict_of("none", "v"), "cannot tell"),
-	      "one unit, or none, on a side: cannot tell");
+	check(!strcmp(verdict_of("few", "v"), "cannot tell"),
+	      "one unit on a side: cannot tell");
+	/* an ok row that measured nothing is no run of 0 ns (issue 44) */
+	check(!strcmp(kind_of("none", "v", ""), "no_units"),
+	      "no unit on a side (units.values []): not compared, no units");
 	check(out_has("  few v ") &&
 	      out_has("cannot tell: few v: fewer than 2 units in A\n"),
 	      "... and the table says why");
