@@ -272,20 +272,66 @@ void free_file(struct bench_file *f)
 	f->context = NULL;
 }
 
-/* one file given twice on a side would count its units twice */
+static bool same_pool(const struct pool *a, const struct pool *b)
+{
+	return a->n == b->n && a->mean == b->mean && a->m2 == b->m2;
+}
+
+/*
+ * Whether two files hold one run, whatever their paths (a copy, a pipe
+ * of it, one written anew with another timestamp): the same rows in the
+ * same order with the same units and shares, to the last bit of their
+ * count, mean and spread, and some units among them. A unit is a timing:
+ * two runs do not agree on every one, while a context (a timestamp to
+ * the second, a host, a kernel) is what two runs of one machine share.
+ */
+static bool same_run(const struct bench_file *a, const struct bench_file *b)
+{
+	const struct row *x, *y;
+	bool units = false;
+	int i;
+
+	if (a->nr != b->nr)
+		return false;
+	for (i = 0; i < a->nr; i++) {
+		x = &a->rows[i];
+		y = &b->rows[i];
+		if (strcmp(x->name, y->name) || strcmp(x->variant, y->variant) ||
+		    strcmp(x->params, y->params) ||
+		    strcmp(x->status, y->status) ||
+		    !x->quantity != !y->quantity ||
+		    (x->quantity && strcmp(x->quantity, y->quantity)) ||
+		    !same_pool(&x->units, &y->units) ||
+		    x->has_shares != y->has_shares ||
+		    !same_pool(&x->shares, &y->shares))
+			return false;
+		units |= x->units.n > 0;
+	}
+	return units;
+}
+
+/*
+ * One run given twice on a side would count its units twice: the same
+ * file, or another holding the same run
+ */
 static int refuse_twice(const struct side *s, int file)
 {
 	const struct bench_file *f = &s->files[file];
 	int i;
 
-	if (!f->dev && !f->ino)
-		return 0;
-	for (i = 0; i < file; i++)
-		if (s->files[i].dev == f->dev && s->files[i].ino == f->ino) {
+	for (i = 0; i < file; i++) {
+		if ((f->dev || f->ino) && s->files[i].dev == f->dev &&
+		    s->files[i].ino == f->ino) {
 			pr_err("%s: given twice for %s (as %s): its units would count twice",
 			       f->path, s->label, s->files[i].path);
 			return -EINVAL;
 		}
+		if (same_run(&s->files[i], f)) {
+			pr_err("%s: the run of %s given twice for %s: its units would count twice",
+			       f->path, s->files[i].path, s->label);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 

@@ -199,6 +199,8 @@ compare-rounds-range|check_units|if (!json_is_number(v) \|\| !(x >= 0 \&\& x <= 
 compare-rounds-integral|check_units|    x != floor(x))|    0)|test_outputs.sh:compare|--compare, units.rounds .0.5
 compare-rounds-length|check_units|json_array_size(rounds) != json_array_size(values))|0)|test_outputs.sh:compare|--compare, fewer rounds than values
 compare-pool-finite|measure_entry|if (!pool_finite(\&e->st_a) \|\| !pool_finite(\&e->st_b)) {|if (0) {|test_stats.sh|compare: units of 1e308, 1e308, -1e308, 1e308 pool past a double: cannot tell
+compare-empty-units|poolable|if (!r->ok \|\| !r->quantity \|\| !r->units.n)|if (!r->ok \|\| !r->quantity)|test_stats.sh|no unit on a side .units.values ...: not compared, no units
+compare-same-run|refuse_twice|if (same_run(\&s->files[i], f)) {|if (0) {|test_stats.sh|a copy of B's run given as another run of B is refused
 ktap-early|end_early|write_ktap_early(stdout, cannot_run, bench_last_error());|;|test_ktap.sh:early|busy: exit 4 .*KTAP that says skip
 ktap-early-skip|end_early|status = cannot_run ? EXIT_KSFT_SKIP :|status = cannot_run ? 1 :|test_ktap.sh:early|busy: exit 4
 ktap-usage-fail|end_early|status == EXIT_USAGE ? 1 : status;|status;|test_ktap.sh:early|usage: exit 1

@@ -273,12 +273,19 @@ import json, sys
 d = json.load(open(sys.argv[1] + "/a.json"))
 base = d["results"][0]
 d["results"] = [dict(base, variant=v) for v in ("task_rename", "getpgid", "fib")] + d["results"][1:]
+# s_a2 and s_b2 other runs: the same units but the last's 1e-6 higher (a
+# run given twice is refused by its content)
+def again(d, name):
+	d2 = json.loads(json.dumps(d))
+	for r in d2["results"]:
+		r["units"]["values"][-1] *= 1 + 1e-6
+	json.dump(d2, open(sys.argv[1] + name, "w"))
 json.dump(d, open(sys.argv[1] + "/s_a.json", "w"))
-json.dump(d, open(sys.argv[1] + "/s_a2.json", "w"))
+again(d, "/s_a2.json")
 for r, k in zip(d["results"], (1.02, 1.04, 1.10, 1.13)):
 	r["units"] = dict(r["units"], values=[x * k for x in r["units"]["values"]])
 json.dump(d, open(sys.argv[1] + "/s_b.json", "w"))
-json.dump(d, open(sys.argv[1] + "/s_b2.json", "w"))
+again(d, "/s_b2.json")
 d["results"] = d["results"][3:]
 json.dump(d, open(sys.argv[1] + "/s_none.json", "w"))
 EOF
@@ -442,6 +449,72 @@ jexpect "overhead_ns in A, ns_per_event in B: not compared" "$T_TMP/params.json"
 jexpect "one unit in A: cannot tell" "$T_TMP/params.json" \
 	'row("few", "kprobe")["verdict"] == "cannot tell" and row("few", "kprobe")["p"] is None and d["summary"]["cannot_tell"] == 1'
 
+# one_error NAME WANT: an error exit, and one line matching WANT on stderr
+one_error() {
+	test "$RC" -eq 2 -a ! -s "$T_TMP/$1.out" -a \
+		"$(wc -l <"$T_TMP/$1.err")" -eq 1 &&
+		grep -q -- "$2" "$T_TMP/$1.err"
+}
+
+# --- an ok row whose units.values is empty measured nothing: listed as
+# having no units, never pooled as a run of 0 ns (A: one such file and one
+# with units; B: two runs). And one run given twice for a side, whatever
+# its path: a copy, a pipe of it, is found by its content and refused.
+gen_empty() {
+	python3 - "$T_TMP" <<'EOF'
+import json, sys
+d = sys.argv[1]
+ov = [22.0, 22.4, 21.6, 22.2, 21.8]
+def doc(values, k=1):
+	return {"schema": "bpf-bench/1", "tool": "map_perf_test",
+		"context": {"online_cpus": 2},
+		"results": [{"name": "e", "variant": "kprobe", "status": "ok",
+			     "reason": None,
+			     "units": {"quantity": "overhead_ns",
+				       "values": [x * k for x in values]}}]}
+json.dump(doc([]), open(d + "/ea1.json", "w"))
+json.dump(doc(ov), open(d + "/ea2.json", "w"))
+json.dump(doc(ov, 1.001), open(d + "/eb1.json", "w"))
+json.dump(doc(ov, 1.002), open(d + "/eb2.json", "w"))
+EOF
+}
+set_up "python3 writes a row with no units, and runs of it with units" gen_empty
+run_capture empty1 "$PROG" --compare "$T_TMP/ea1.json" "$T_TMP/eb1.json" --json "$T_TMP/empty1.json"
+expect "an ok row with units.values [] against one with units: exit 0 (rc=$RC)" \
+	test "$RC" -eq 0 -a ! -s "$T_TMP/empty1.err"
+jexpect "... listed as having no units, not compared" "$T_TMP/empty1.json" \
+	'not R and [(n["kind"], n["reason"]) for n in d["not_compared"]] == [("no_units", "A ok, no units (units.values is empty); B ok, 5 units of overhead_ns from 1 file")]'
+expect "... and the table says so" \
+	grep -q '^not compared: e kprobe: A ok, no units (units.values is empty); B ok' "$T_TMP/empty1.out"
+run_capture empty2 "$PROG" --compare "$T_TMP/ea1.json" "$T_TMP/ea2.json" -- \
+	"$T_TMP/eb1.json" "$T_TMP/eb2.json" --json "$T_TMP/empty2.json"
+jexpect "two files for A, one without units: A pooled from the other alone, no 0 ns run" "$T_TMP/empty2.json" \
+	'(lambda r: r["a"]["files"] == 1 and abs(r["a"]["mean"] - 22.0) < 1e-9 and r["verdict"] == "no significant change")(row("e", "kprobe"))'
+jexpect "... the row without units listed as left out of A, saying why" "$T_TMP/empty2.json" \
+	'[(x["side"], x["file"].rsplit("/", 1)[1], x["reason"]) for x in d["left_out"]] == [("A", "ea1.json", "ok, no units (units.values is empty)")]'
+
+cp "$T_TMP/ea2.json" "$T_TMP/ea2-copy.json"
+run_capture twicecopy "$PROG" --compare "$T_TMP/ea2.json" "$T_TMP/ea2-copy.json" -- "$T_TMP/eb1.json"
+expect "a copy of A's run given as another run of A: exit 2, one line naming both (rc=$RC)" \
+	one_error twicecopy 'ea2-copy.json: the run of .*ea2.json given twice for A: its units would count twice$'
+run_capture twicepipe "$PROG" --compare "$T_TMP/eb1.json" -- "$T_TMP/eb2.json" <(cat "$T_TMP/eb2.json")
+expect "a run of B and a pipe of it: exit 2, one line naming both (rc=$RC)" \
+	one_error twicepipe '/dev/fd/[0-9]*: the run of .*eb2.json given twice for B: its units would count twice$'
+python3 - "$T_TMP/ea2.json" "$T_TMP/ea2-moved.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["context"]["timestamp"] = "2026-12-01T00:00:00Z"
+json.dump(d, open(sys.argv[2], "w"), indent=3)
+EOF
+run_capture twicemoved "$PROG" --compare "$T_TMP/ea2.json" "$T_TMP/ea2-moved.json" -- "$T_TMP/eb1.json"
+expect "... and a copy written anew with another timestamp: the same units, refused (rc=$RC)" \
+	one_error twicemoved 'ea2-moved.json: the run of .*ea2.json given twice for A'
+run_capture tworuns "$PROG" --compare "$T_TMP/eb1.json" "$T_TMP/eb2.json" -- "$T_TMP/ea2.json" \
+	--json "$T_TMP/tworuns.json"
+expect "two runs that differ in one unit's last digits: pooled (rc=$RC)" \
+	test "$RC" -eq 0 -a ! -s "$T_TMP/tworuns.err"
+jexpect "... two files of A pooled" "$T_TMP/tworuns.json" 'row("e", "kprobe")["a"]["files"] == 2'
+
 # --- 60,000 rows a side: sorted and merged, not searched row by row (about
 # 5 s here; a search row by row, 3.6e9 comparisons, would take minutes:
 # the bound is far from both, so that a busy machine does not fail it)
@@ -494,13 +567,6 @@ json.dump({"schema": "bpf-bench/1", "context": {"pad": "x" * (15 << 20)},
 EOF
 }
 set_up "python3 writes hostile files" gen_hostile
-
-# one_error NAME WANT: an error exit, and one line matching WANT on stderr
-one_error() {
-	test "$RC" -eq 2 -a ! -s "$T_TMP/$1.out" -a \
-		"$(wc -l <"$T_TMP/$1.err")" -eq 1 &&
-		grep -q -- "$2" "$T_TMP/$1.err"
-}
 
 truncate -s 17M "$T_TMP/huge.json"
 run_capture huge "$PROG" --compare "$T_TMP/a.json" "$T_TMP/huge.json"
