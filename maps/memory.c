@@ -507,17 +507,6 @@ static int add_keys(int fd, const struct mem_kind *k, __u32 n, void *val,
 	return bench_interrupted() ? -EINTR : 0;
 }
 
-static int delete_keys(int fd, const struct mem_kind *k, __u32 n)
-{
-	__u8 key[8];
-	__u32 i;
-
-	for (i = 0; i < n && !bench_interrupted(); i++) {
-		make_key(k, i, key);
-		bpf_map_delete_elem(fd, key);
-	}
-	return bench_interrupted() ? -EINTR : 0;
-}
 
 /* the tasks a task storage row puts its values on */
 struct task_set {
@@ -718,15 +707,81 @@ static int settle_charge(const struct mem_row *m, __u64 *bytes, double *ms)
 	return bench_interrupted() ? -EINTR : err;
 }
 
-/* delete all, add all again, MEM_CHURN_CYCLES times */
-static int churn(int fd, struct mem_row *m, void *val)
+static bool is_lru(const struct mem_kind *k)
 {
-	__u32 added;
+	return k->type == BPF_MAP_TYPE_LRU_HASH ||
+	       k->type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+/*
+ * Every key deleted: a delete that fails is a churn that did not happen,
+ * but for a key an LRU map evicted (ENOENT there), as its fill may.
+ * @why says which, of cycle @c.
+ */
+static int delete_keys(const struct run_settings *rs, int fd,
+		       struct mem_row *m, int c, char *why, size_t len)
+{
+	const struct mem_kind *k = m->kind;
+	__u8 key[8];
+	__u32 i, at;
+	int err;
+
+	for (i = 0; i < m->entries && !bench_interrupted(); i++) {
+		at = i;
+		/* the test fault stray-delete: a key never put in, not the last */
+		if (run_fault(rs)->kind == BENCH_FAULT_STRAY_DELETE && !c &&
+		    i == m->entries - 1)
+			at = m->entries;
+		make_key(k, at, key);
+		if (!bpf_map_delete_elem(fd, key)) {
+			m->churn_deleted++;
+			continue;
+		}
+		err = -errno;
+		if (err == -ENOENT && is_lru(k))
+			continue;
+		snprintf(why, len, "deleting key %u (cycle %d of %d): %s", at,
+			 c + 1, MEM_CHURN_CYCLES, strerror(-err));
+		return err;
+	}
+	return bench_interrupted() ? -EINTR : 0;
+}
+
+/*
+ * delete all, add all again, MEM_CHURN_CYCLES times: each add a new
+ * element (BPF_NOEXIST), every one of them, or the churn did not happen
+ * and the row says why in @why (an LRU map too: all were deleted)
+ */
+static int churn(const struct run_settings *rs, int fd, struct mem_row *m,
+		 void *val, char *why, size_t len)
+{
+	const struct mem_kind *k = m->kind;
+	__u32 added, i;
+	__u8 key[8];
 	int c, err = 0;
 
-	for (c = 0; c < MEM_CHURN_CYCLES && !err; c++)
-		err = delete_keys(fd, m->kind, m->entries) ?:
-		      add_keys(fd, m->kind, m->entries, val, &added);
+	m->churn_deleted = m->churn_added = 0;
+	for (c = 0; c < MEM_CHURN_CYCLES && !err; c++) {
+		err = delete_keys(rs, fd, m, c, why, len);
+		for (i = 0, added = 0; !err && i < m->entries &&
+		     !bench_interrupted(); i++) {
+			/* the test fault short-churn: the first cycle's last */
+			if (run_fault(rs)->kind == BENCH_FAULT_SHORT_CHURN &&
+			    !c && i == m->entries - 1)
+				continue;
+			make_key(k, i, key);
+			*(__u64 *)val = i;
+			added += !bpf_map_update_elem(fd, key, val, BPF_NOEXIST);
+		}
+		if (!err && bench_interrupted())
+			err = -EINTR;
+		m->churn_added += added;
+		if (!err && added < m->entries) {
+			snprintf(why, len, "put %u of %u elements back in (cycle %d of %d)",
+				 added, m->entries, c + 1, MEM_CHURN_CYCLES);
+			err = -EIO;
+		}
+	}
 	if (!err)
 		err = settle_charge(m, &m->churn_total, &m->churn_settle_ms);
 	m->churned = !err;
@@ -807,6 +862,7 @@ static int measure(const struct run_settings *rs, struct mem_row *m,
 	struct creator c = { .fd = -1 };
 	struct task_set ts = {};
 	void *val = NULL;
+	char why[128];
 	cpu_set_t was;
 	int fd = -1, err;
 
@@ -837,10 +893,11 @@ static int measure(const struct run_settings *rs, struct mem_row *m,
 	}
 	err = check(m, out);
 	if (!err && m->kind->churn) {
-		err = churn(fd, m, val);
+		why[0] = '\0';
+		err = churn(rs, fd, m, val, why, sizeof(why));
 		if (err)
 			outcome_set(out, ST_FAILED, "in the churn: %s",
-				    strerror(-err));
+				    why[0] ? why : strerror(-err));
 	}
 cleanup:
 	if (fd >= 0)

@@ -107,7 +107,9 @@ struct mem_row {
 	__u64 memlock;		/* fdinfo's memlock: the kernel's estimate */
 	__u64 payload;		/* the elements' own bytes at least */
 	__u64 bound;		/* the check's: a percpu value once */
-	bool churned;
+	bool churned;		/* every delete and add checked, done */
+	__u64 churn_deleted;	/* elements deleted in all its cycles */
+	__u64 churn_added;	/* and added again */
 	__u64 churn_total;	/* charged after the churn, settled */
 	double churn_settle_ms;	/* how long it took to settle */
 };

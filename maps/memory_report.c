@@ -127,8 +127,10 @@ void json_memory_row(const struct bench_row *row, json_t *o)
 		"map_flags", (int)m->kind->flags,
 		"percpu", m->kind->percpu);
 	json_object_set_new(mem, "churn", !m->churned ? json_null() :
-		json_pack("{s:i, s:I, s:o, s:f}",
+		json_pack("{s:i, s:I, s:I, s:I, s:o, s:f}",
 			  "cycles", MEM_CHURN_CYCLES,
+			  "deleted", (json_int_t)m->churn_deleted,
+			  "added", (json_int_t)m->churn_added,
 			  "memcg_bytes", (json_int_t)m->churn_total,
 			  "bytes_per_element", per_json(row, m->churn_total,
 							m->entries),

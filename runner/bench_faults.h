@@ -53,6 +53,10 @@
 	X(MEMCG_OUTSIDE, 16, "memcg-outside")				\
 	/* --memory's fills leave their last element out */		\
 	X(SHORT_FILL, 17, "short-fill")					\
+	/* --memory's churns leave their first cycle's last add out */	\
+	X(SHORT_CHURN, 19, "short-churn")				\
+	/* --memory's churns delete key N, never put in, not N - 1 */	\
+	X(STRAY_DELETE, 20, "stray-delete")				\
 	/* workers, the --memory creator, consumers: 0.5 s to start */	\
 	X(SLOW_SETUP, 24, "slow-setup")					\
 	/* workers sleep for good in their set-up */			\

@@ -55,6 +55,8 @@ sec_rows() {
 		'all(r["memory"]["memlock_bytes"] > 0 for r in R if r["status"] == "ok")'
 	jexpect "the hash kinds and the LPM trie churned, the others not" "$T_TMP/rows.json" \
 		'all((r["memory"]["churn"] is not None) == (r["name"].split("_nopre")[0] in ("hash", "percpu_hash", "lru_hash", "lru_percpu_hash", "lpm_trie")) for r in R if r["status"] == "ok")'
+	jexpect "a churn counted: every key deleted and put back, 10 times (LRU: less what it evicted)" "$T_TMP/rows.json" \
+		'all(c["cycles"] == 10 and c["added"] == 10000 and (c["deleted"] == 10000 or r["name"].startswith("lru") and 0 < c["deleted"] <= 10000) for r in R for c in [r["memory"]["churn"]] if r["status"] == "ok" and c)'
 	jexpect "a preallocated map is charged whole at creation" "$T_TMP/rows.json" \
 		'all(r["memory"]["created_bytes"] == r["memory"]["memcg_bytes"] for r in R if r["status"] == "ok" and r["name"] in ("hash", "array", "queue", "ringbuf"))'
 	expect "the rows' cgroups are gone" cgroups_gone rows "$PID"
@@ -107,6 +109,21 @@ sec_fault() {
 	expect "short-fill: exit 1 (rc=$RC)" test "$RC" -eq 1
 	jexpect "short-fill: FAILED, the fill short of an element" "$T_TMP/short.json" \
 		'len(R) == 1 and R[0]["status"] == "failed" and "put 999 of 1000" in R[0]["reason"]'
+	# the churn verified: short-churn leaves cycle 1's last add out,
+	# stray-delete deletes key 1000, never put in, in place of 999
+	BENCH_TEST_FAULT=short-churn BIN=$TBIN run_json churn --memory hash,lru_hash,array --entries 1000
+	expect "short-churn: exit 1 (rc=$RC)" test "$RC" -eq 1
+	jexpect "short-churn: hash and lru_hash FAILED, 999 of 1000 put back, no churn figure" "$T_TMP/churn.json" \
+		'[(r["name"], r["status"], r["reason"], r["memory"]["churn"]) for r in R if r["name"] != "array"] == [(n, "failed", "in the churn: put 999 of 1000 elements back in (cycle 1 of 10)", None) for n in ("hash", "lru_hash")]'
+	jexpect "short-churn: array, which does not churn, measured" "$T_TMP/churn.json" \
+		'[r["status"] for r in R if r["name"] == "array"] == ["ok"]'
+	expect "short-churn: the table shows no churn figure for a FAILED row" \
+		eval '! grep -E "^  (lru_)?hash .*\([+-][0-9.]+%\)" "$T_TMP/churn.out"'
+	BENCH_TEST_FAULT=stray-delete BIN=$TBIN run_json stray --memory hash --entries 1000
+	expect "stray-delete: exit 1 (rc=$RC)" test "$RC" -eq 1
+	jexpect "stray-delete: hash FAILED, the churn's failed delete named, no churn figure" "$T_TMP/stray.json" \
+		'[(r["status"], r["reason"], r["memory"]["churn"]) for r in R] == [("failed", "in the churn: deleting key 1000 (cycle 1 of 10): No such file or directory", None)]'
+	expect "short-churn: the rows' cgroups are gone" cgroups_gone churn "$PID"
 }
 
 # --- a signal mid-run: nothing left, the cgroup, the tasks, the maps
