@@ -608,7 +608,7 @@ expect "wrong schema: exit 2, one line, escaped (rc=$RC)" \
 printf '{"schema": "bpf-bench/1", "context": {},\n "results": [{"name": "a" "v"}]}\n' >"$T_TMP/invalid.json"
 run_capture invalid "$PROG" --compare "$T_TMP/invalid.json" "$T_TMP/a.json"
 expect "invalid JSON: exit 2, one line with line and column (rc=$RC)" \
-	one_error invalid 'invalid.json: line 2, column 29: .} expected near
+	one_error invalid 'invalid.json: line 2, column 29: .}. expected near ."v".$'
 
 # map_perf_test's --compare is the same code: the same verdicts
 if [ -x ./map_perf_test ]; then
