@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared by every tests/test_*.sh: each check prints one "ok"/"not ok" line,
 # or "ok - # SKIP reason" when it cannot run here, and tests/run.sh adds
 # them up into the closing "N passed, N failed, N skipped" line. A skip is
@@ -24,12 +25,15 @@ T_PASS=0
 T_FAIL=0
 T_SKIP=0
 T_TMP=$(mktemp -d)
+# shellcheck disable=SC2034 # read by the test files that source this
 NCPU=$(nproc)
 # the tools' machine-wide lock, and a program of the tests' own to attach
 LOCK=/run/lock/bpf-overhead-bench.lock
+# shellcheck disable=SC2034 # read by the test files that source this
 HOLD_HOOK=$TOP/build/dynamic/hold_hook
 # the rows a full run has come from --list, never from a number here
 KPROBES_OFF=0
+# shellcheck disable=SC2034 # read by the test files that source this
 zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_KPROBES is not set' &&
 	KPROBES_OFF=1
 # the test build (make testing; make check makes it): the programs with
@@ -82,7 +86,7 @@ T_KEPT=0
 # json_target ARGS...: the file --json names in ARGS ("-": stdout), or
 # nothing
 json_target() {
-	local prev= a
+	local prev='' a
 	for a in "$@"; do
 		if [ "$prev" = --json ]; then
 			echo "$a"

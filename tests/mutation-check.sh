@@ -280,7 +280,7 @@ print("\n".join(got))'
 # in a session of its own, ended with SIGTERM once it has said enough:
 # its runs clean up after it.
 run_until() {
-	local dir=$1 test=${2%%:*} section= pid fifo
+	local dir=$1 test=${2%%:*} section='' pid fifo
 	[[ $2 == *:* ]] && section=${2#*:}
 	shift 2
 	fifo=$(mktemp -u "$SCRATCH/fifo.XXXXXX")

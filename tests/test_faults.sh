@@ -492,7 +492,7 @@ sec_pause() {
 # waiting for the go (a voluntary switch), then gains CPU time in its
 # next loop; a session's worker is new.
 each_sample() {
-	local w t i
+	local w i
 	local -A acted
 	shift
 	while kill -0 "$PID" 2>/dev/null; do
@@ -634,7 +634,7 @@ sec_uprobes() {
 # it loaded or started lives on. Its watcher was told of every process
 # it forked, up to the kill.
 sec_kills() {
-	local i left= at progs
+	local i left='' at progs
 	busy 2
 	for i in $(seq 8); do
 		run_bg "kill$i" -m raw_tp,tp_btf,base -e task_rename,getpgid -n 300000 -r 2
@@ -687,6 +687,8 @@ except subprocess.TimeoutExpired:
 	p.wait()
 open(sys.argv[2] + ".rc", "w").write("%s %s\n" % (blocked, rc))
 EOF
+	# run_bg runs python3; the script is handed the program, $BIN
+	# shellcheck disable=SC2097,SC2098
 	BIN=python3 run_bg pipe "$T_TMP/pipe.py" "$BIN" "$T_TMP/pipe"
 	run_end pipe
 	read -r blocked rc <"$T_TMP/pipe.rc"
@@ -700,17 +702,17 @@ EOF
 # with its stdout so: the same process, watched)
 sec_outputs() {
 	local t0 t1
-	BIN=sh run_bg full -c 'exec "$0" "$@" >/dev/full' ./test_overhead -r 1 -n 2000 -m raw_tp -e getpgid
+	BIN='sh' run_bg full -c 'exec "$0" "$@" >/dev/full' ./test_overhead -r 1 -n 2000 -m raw_tp -e getpgid
 	run_end full
 	expect "stdout on /dev/full: exit 1 with a message (rc=$RC)" \
 		test "$RC" -eq 1 -a -n "$(grep 'stdout failed' "$T_TMP/full.err")"
 	cleanup_checked full
-	BIN=sh run_bg fullj -c 'exec "$0" "$@" >/dev/full' ./test_overhead -r 1 -n 2000 -m raw_tp -e getpgid --json -
+	BIN='sh' run_bg fullj -c 'exec "$0" "$@" >/dev/full' ./test_overhead -r 1 -n 2000 -m raw_tp -e getpgid --json -
 	run_end fullj
 	expect "--json - on /dev/full: exit 1 with a message (rc=$RC)" \
 		test "$RC" -eq 1 -a -n "$(grep 'stdout failed' "$T_TMP/fullj.err")"
 	cleanup_checked fullj
-	BIN=sh run_bg closed -c 'exec "$0" "$@" >&-' ./test_overhead -r 1 -n 2000 -m raw_tp -e getpgid
+	BIN='sh' run_bg closed -c 'exec "$0" "$@" >&-' ./test_overhead -r 1 -n 2000 -m raw_tp -e getpgid
 	run_end closed
 	expect "closed stdout: exit 1 with a message (rc=$RC): $(head -c 200 "$T_TMP/closed.err")" \
 		test "$RC" -eq 1 -a -n "$(grep 'stdout' "$T_TMP/closed.err")"
@@ -773,7 +775,7 @@ sec_pidns() {
 # run from DIR as nobody with CAP_BPF and CAP_PERFMON alone; its JSON,
 # written to JSONDIR (nobody may write there), then copied to T_TMP
 usdt_as_nobody() {
-	BIN=sh run_bg "$1" -c 'cd "$1" && shift && exec "$@"' sh "$2" \
+	BIN='sh' run_bg "$1" -c 'cd "$1" && shift && exec "$@"' sh "$2" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon \
 		./test_overhead -q -m base,usdt -e usdt-nop -r 1 -n 20000 \

@@ -14,9 +14,9 @@ cd "$TOP" || exit 1
 
 # --max-units 2: every row that is no base stops short of --precision,
 # so that the legend has a mark to count
-TO_SEL=(-m base,raw_tp,uprobe,kprobe -e task_rename,getpgid,uprobe-nop
+TO_SEL=(-m 'base,raw_tp,uprobe,kprobe' -e 'task_rename,getpgid,uprobe-nop'
 	-n 2000 --max-units 2)
-MP_SEL=(-t hash_lookup,bloom_lookup,ringbuf_reserve,sys_hash_lookup
+MP_SEL=(-t 'hash_lookup,bloom_lookup,ringbuf_reserve,sys_hash_lookup'
 	-n 2000 --max-units 2)
 # a tmux server of this test's own, never the user's
 SOCK=glance-$$

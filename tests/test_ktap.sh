@@ -79,7 +79,7 @@ EOF
 # lock busy, no privileges): 4, KSFT_SKIP; a usage error: 1, KSFT_FAIL
 # (2 is KSFT_XFAIL); a signal: 128+N. KTAP on stdout each time.
 sec_early() {
-	local i pid
+	local pid
 	hold_lock
 	run_capture busy ./test_overhead --ktap -r 1 -m base,raw_tp -e getpgid --lock-wait 0
 	ktap_early busy skip 4 'holds .*bpf-overhead-bench.lock'
@@ -101,7 +101,7 @@ sec_early() {
 	./test_overhead --ktap -r 1 -m raw_tp -e getpgid --lock-wait 30 \
 		>"$T_TMP/sigwait.out" 2>"$T_TMP/sigwait.log" &
 	pid=$!
-	for i in $(seq 50); do grep -q 'waiting for' "$T_TMP/sigwait.log" && break; sleep 0.1; done
+	for _ in $(seq 50); do grep -q 'waiting for' "$T_TMP/sigwait.log" && break; sleep 0.1; done
 	kill -TERM "$pid"
 	wait "$pid"
 	RC=$?
@@ -160,6 +160,7 @@ sec_install() {
 	set_up "make kselftest-install INSTALL_PATH=$ks" \
 		make -s -j"$(nproc)" --no-print-directory kselftest-install INSTALL_PATH="$ks" >"$T_TMP/install.log" 2>&1 ||
 		{ echo "# $(tail -n 3 "$T_TMP/install.log")"; return; }
+	# shellcheck disable=SC2034 # read by the eval'd checks below
 	c=$ks/bpf_overhead
 	expect "kselftest-install: the kernel's run_kselftest.sh and kselftest/runner.sh, as its tarball has them" \
 		eval 'tar -I "xz -T0" -xOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/tools/testing/selftests/kselftest/runner.sh | cmp -s - "$ks/kselftest/runner.sh" && [ -x "$ks/run_kselftest.sh" ]'

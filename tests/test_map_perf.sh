@@ -26,6 +26,8 @@ while read -r bit _ t sc _; do
 done < <($BIN --help | grep -E '^ +[0-9]+ +0x[0-9a-f]+ ')
 NO_TEST=$(printf '0x%x' $((1 << (LAST_BIT + 1))))
 # the table parses, and gives upstream's tests upstream's syscalls
+TABLE=()
+for t in "${!SYSCALL[@]}"; do TABLE+=("$t=${SYSCALL[$t]}"); done
 expect "--help's table: every test of --list, upstream's with upstream's syscall (tests/pinned.py)" \
 	python3 -c 'import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -36,7 +38,7 @@ bad = sorted(t for t in tests if t not in table) + sorted(
 	"%s: %s, not %s" % (t, table.get(t), v[1]) for t, v in pinned.MAP_TESTS.items()
 	if table.get(t) != v[1])
 print("\n".join(bad))
-sys.exit(1 if bad else 0)' "$TESTS" "$L" $(for t in "${!SYSCALL[@]}"; do echo "$t=${SYSCALL[$t]}"; done)
+sys.exit(1 if bad else 0)' "$TESTS" "$L" "${TABLE[@]}"
 base_of() {
 	local t out=
 	for t in "$@"; do out="$out\"${SYSCALL[$t]}\", "; done

@@ -82,7 +82,7 @@ run_pids() { echo "$PID"; awk '$1 == "worker" { print $2 }' "$T_TMP/$1.ids" 2>/d
 # m_leftovers NAME: what the run NAME left (nothing: empty); by its
 # watcher's record, its pid and /proc/locks
 m_leftovers() {
-	local name=$1 left= p progs links maps
+	local name=$1 left='' p progs links maps
 	if ! grep -qsx end "$T_TMP/$name.ids"; then
 		echo "its watcher's record is incomplete"
 		return
@@ -109,9 +109,9 @@ m_leftovers() {
 # none). $M_PREV: a previous --json file (its copy in $M_PREV.was) that
 # must be as it was unless the run completed. $M_LATE: the signal came
 # after the run had ended: a completed run, any of WANT_DONE's codes.
-M_PREV= M_LATE=0 WANT_DONE="0 1 3 4"
+M_PREV='' M_LATE=0 WANT_DONE="0 1 3 4"
 m_check() {
-	local name=$1 want=$2 re=$3 left bad= why beside
+	local name=$1 want=$2 re=$3 left bad='' why beside p
 	# a hung run held by a cgroup of the test's: let go, or it is
 	# never reaped (a frozen thread outlives a SIGKILL)
 	[ "$M_HUNG" = 1 ] && [ -n "${CG:-}" ] && cgroup_thaw_remove "$CG"
@@ -143,8 +143,12 @@ m_check() {
 	# a check of its own: written whole or not at all is --json's, and
 	# a file written aside to be renamed into place goes too
 	if [ -n "$M_PREV" ] && [[ " $WANT_DONE " != *" $RC "* ]]; then
-		beside=$(ls -d "$M_PREV"* "$(dirname "$M_PREV")"/.*"$(basename "$M_PREV")"* 2>/dev/null |
-			grep -vx -e "$M_PREV" -e "$M_PREV.was" | tr '\n' ' ')
+		beside=''
+		for p in "$M_PREV"* "$(dirname "$M_PREV")"/.*"$(basename "$M_PREV")"*; do
+			[ -e "$p" ] || [ -L "$p" ] || continue
+			[ "$p" = "$M_PREV" ] || [ "$p" = "$M_PREV.was" ] ||
+				beside+="$p "
+		done
 		if cmp -s "$M_PREV" "$M_PREV.was" && [ -n "$beside" ] && [ "$RC" = 137 ]; then
 			# no handler runs on a SIGKILL: what it wrote aside stays
 			# until the next run writing that file removes it
@@ -197,7 +201,13 @@ creator_of() {
 }
 
 # the run has an fd on an anonymous inode of this name
-has_anon() { ls -l /proc/"$1"/fd 2>/dev/null | grep -q "anon_inode:$2"; }
+has_anon() {
+	local fd
+	for fd in /proc/"$1"/fd/*; do
+		[[ $(readlink "$fd" 2>/dev/null) == "anon_inode:$2"* ]] && return 0
+	done
+	return 1
+}
 
 # wait_for NAME TEST...: until TEST (a command) holds of the run, 60 s
 wait_for() {
@@ -231,6 +241,8 @@ full_pipe() {
 	FULL=$T_TMP/full.fifo
 	[ -p "$FULL" ] && return
 	mkfifo "$FULL"
+	# held open for the test's life: FULL_FD is never read
+	# shellcheck disable=SC2034
 	exec {FULL_FD}<>"$FULL"
 	python3 -c 'import fcntl, os
 fcntl.fcntl(0, 1031, 4096)		# F_SETPIPE_SZ: a page
@@ -270,7 +282,7 @@ sig_case() {
 		sleep 0.1 ;;
 	printing)
 		full_pipe
-		BIN=sh run_bg "$name" -c 'exec "$@" >"$0"' "$FULL" "$prog" "$@"
+		BIN='sh' run_bg "$name" -c 'exec "$@" >"$0"' "$FULL" "$prog" "$@"
 		wait_for "$name" blocked ;;
 	esac
 	send "$sig"
@@ -299,12 +311,21 @@ hold() {
 	esac
 }
 
+# first_thread PID: PID's first thread that is not PID itself
+first_thread() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		t=${t##*/}
+		[ "$t" = "$1" ] || [ "$t" = '*' ] || { echo "$t"; return; }
+	done
+}
+
 # the child of CHILD's kind of the run, once there
 child_of() {
 	case $1 in
 	worker | setup | fib) pgrep -P "$PID" | head -n 1 ;;
 	creator) creator_of "$PID" ;;
-	consumer | consumer2) ls /proc/"$PID"/task 2>/dev/null | grep -vx "$PID" | head -n 1 ;;
+	consumer | consumer2) first_thread "$PID" ;;
 	esac
 }
 
@@ -314,7 +335,7 @@ child_of() {
 # held by HOW (stop, kill, freeze2, freeze1, pids) while PROG ARGS runs:
 # exit 1, a row failed saying why
 stall_case() {
-	local name=$1 child=$2 how=$3 prog=$4 re c first= max=1 wrap=()
+	local name=$1 child=$2 how=$3 prog=$4 re c first='' max=1 wrap=()
 	shift 4
 	case $how in
 	stop) re='stayed stopped|did not end' ;;
@@ -493,7 +514,7 @@ ktap|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000 --ktap
 list|$MP|--list"
 
 sec_signals() {
-	local mode prog args sig moment short
+	local mode prog args sig moment short json
 	while IFS='|' read -r mode prog args <&3; do
 		[ -z "$T_LOCK_HELD" ] || release_lock
 		hold_lock
@@ -503,9 +524,11 @@ sec_signals() {
 		for sig in TERM INT HUP; do
 			for moment in early middle printing; do
 				[ "$mode" = list ] && [ "$moment" != printing ] && continue
-				# shellcheck disable=SC2086
-				sig_case "$short-$mode-$sig-$moment" "$sig" "$moment" "$mode" "$prog" $args \
-					$([ "$moment" = printing ] && [ "$mode" != list ] && [ "$mode" != ktap ] && echo --json -)
+				json=()
+				[ "$moment" = printing ] && [ "$mode" != list ] &&
+					[ "$mode" != ktap ] && json=(--json -)
+				# shellcheck disable=SC2086 # $args: the words of MODES
+				sig_case "$short-$mode-$sig-$moment" "$sig" "$moment" "$mode" "$prog" $args "${json[@]}"
 			done
 		done
 		moment=middle

@@ -180,6 +180,8 @@ for r in lsm:
 # the LSM probe mounts securityfs privately, if at all: nothing changes
 # in the mount namespace the run is in (one of the test's own, whose
 # table sh reads before and after)
+# run_json runs unshare; sh is handed the program, $BIN
+# shellcheck disable=SC2097,SC2098
 BIN=unshare run_json lsm -m sh -c 'before=$(grep -c " securityfs " /proc/self/mounts)
 	"$@"; rc=$?
 	echo "securityfs mounts: $before before, $(grep -c " securityfs " /proc/self/mounts) after" >&2
@@ -328,7 +330,7 @@ for r in rows:
 links() { grep -ls '^link_id:' /proc/"$PID"/fdinfo/* 2>/dev/null | wc -l; }
 run_bg int16 -m raw_tp -e task_rename -c 1 --progs 16 -n 2000000000
 started int16
-for i in $(seq 600); do
+for _ in $(seq 600); do
 	[ "$(links)" -ge 16 ] && break
 	kill -0 "$PID" 2>/dev/null || break
 	sleep 0.1

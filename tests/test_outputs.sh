@@ -11,9 +11,9 @@
 cd "$TOP" || exit 1
 BIN=./test_overhead
 STATS=./build/dynamic/stats_test
-SHORT=(-q -r 1 -n 2000 -m base,raw_tp -e getpgid)
-SAYS=(-r 1 -n 2000 -m base,raw_tp -e getpgid)
-LONG=(-q -r 200 -n 200000 -m base,raw_tp -e getpgid)
+SHORT=(-q -r 1 -n 2000 -m 'base,raw_tp' -e getpgid)
+SAYS=(-r 1 -n 2000 -m 'base,raw_tp' -e getpgid)
+LONG=(-q -r 200 -n 200000 -m 'base,raw_tp' -e getpgid)
 
 # a previous results file: what a run must keep unless it completes
 PREV='{"previous": "results"}'
@@ -35,7 +35,7 @@ tmp_beside() {
 
 # --- item: --json FILE replaced only by a run that completed
 sec_keep() {
-	local f=$T_TMP/keep/prev.json pid left small i
+	local f=$T_TMP/keep/prev.json pid left small
 	mkdir -p "$T_TMP/keep"
 	prev_file "$f"
 	# refused: the lock held by another run
@@ -74,13 +74,13 @@ sec_keep() {
 	cleanup_checked kill
 	# a run that completes replaces it, as fopen() would have: its mode
 	# kept; and removes the killed run's file, saying so
-	run_bg done "${SAYS[@]}" --json "$f"
-	run_end done
+	run_bg "done" "${SAYS[@]}" --json "$f"
+	run_end "done"
 	expect "a completed run: exit 0 or 3, the file its results, mode 640 kept (rc=$RC)" \
 		eval '[ "$RC" -eq 0 -o "$RC" -eq 3 ] && J "$f" "d[\"tool\"] == \"test_overhead\" and len(R) == 2" && [ "$(stat -c %a "$f")" = 640 ]'
 	expect "a completed run: the killed run's file removed, and named ($(grep removed "$T_TMP/done.err" | head -c 200))" \
 		eval '[ -z "$(tmp_beside "$f")" ] && grep -q "removed .*prev.json.tmp.$pid, left by a run (pid $pid)" "$T_TMP/done.err"'
-	cleanup_checked done
+	cleanup_checked "done"
 	# failed to write: a file system that takes the temporary file, not
 	# the results; --list and --compare alike
 	small=$T_TMP/small
@@ -131,7 +131,7 @@ EOF
 		>"$T_TMP/stall" 2>"$T_TMP/stall.err" &
 	pid=$!
 	exec 7<"$T_TMP/stall"
-	for i in $(seq 100); do [ -n "$(tmp_beside "$T_TMP/keep/cmp.json")" ] && break; sleep 0.05; done
+	for _ in $(seq 100); do [ -n "$(tmp_beside "$T_TMP/keep/cmp.json")" ] && break; sleep 0.05; done
 	sleep 0.2
 	kill -TERM "$pid"
 	wait "$pid"

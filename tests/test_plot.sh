@@ -120,9 +120,9 @@ expect "make plot without JSON: refused, saying how" \
 # disturbs every point) until the file has a series over X to draw
 # (watched: nothing of the run may stay behind, tests/lib.sh)
 real_run() {
-	local name=$1 x=$2 i
+	local name=$1 x=$2
 	shift 2
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		BIN=$1 run_json "$name" "${@:2}"
 		[ -n "$(want_series "$T_TMP/$name.json" "$x")" ] && return 0
 	done
@@ -156,7 +156,7 @@ print("\n".join(sorted({r["name"] for r in d["results"] if r["name"] != "base"
 }
 
 if [ -x ./test_overhead ]; then
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		BIN=./test_overhead run_json realov -r 2 -n 20000 -m base,raw_tp,tracepoint \
 			-e getpgid
 		[ -n "$(want_bars "$T_TMP/realov.json")" ] && break

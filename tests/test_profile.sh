@@ -43,7 +43,7 @@ sec_progs() {
 	jexpect "--profile: no base sample in bpf_prog_*: the base never runs the programs" "$T_TMP/progs$try.json" \
 		"$BPF_SHARE($P1, True) == 0 and $BPF_SHARE($P4, True) == 0"
 	jexpect "--profile: the bpf_prog_* symbols explain extra ns, within the overhead" "$T_TMP/progs$try.json" \
-		"0 < sum(s['extra_ns'] for s in $P4['symbols'] if s['name'].startswith('bpf_prog_')) < $P4['overhead_ns']"
+		"0 < sum(s['extra_ns'] for s in ${P4}['symbols'] if s['name'].startswith('bpf_prog_')) < ${P4}['overhead_ns']"
 	jexpect "--profile: the top symbols explain most of the overhead, never much more" "$T_TMP/progs$try.json" \
 		'all(0.5 < r["profile"]["explained_share"] < 1.5 for r in rows(name="raw_tp"))'
 	# profiled units are apart: -r 3 is 3 units, 3 samples, whatever
@@ -97,6 +97,7 @@ sec_usage() {
 	BIN=./test_overhead
 	bad_arg "--profile --list" --profile --list
 	bad_arg "--profile --compare" --profile --compare a.json b.json
+	# shellcheck disable=SC2034 # read by lib.sh's bad_arg
 	BIN=./map_perf_test
 	bad_arg "map_perf_test --profile --list" --profile --list
 }

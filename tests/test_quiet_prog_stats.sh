@@ -7,6 +7,7 @@
 # only skip or flake there is no check; here it must have its figures.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
+# shellcheck disable=SC2034 # read by lib.sh's run_json
 BIN=./test_overhead
 
 # reads does more in the program than count: the kernel's run-time stats
@@ -16,12 +17,15 @@ body_ns() {
 }
 # each body until its row has the figure (a run may still be disturbed)
 for b in count reads; do
-	for try in 1 2 3 4 5 6; do
+	for _ in 1 2 3 4 5 6; do
 		run_json "b$b" -r 1 -n 5000 --body $b --prog-stats -m tracepoint -e task_rename
 		ns=$(body_ns "b$b")
 		case $ns in missing*) ;; *) break ;; esac
 	done
-	eval "${b:0:1}_ns=\$ns"
+	case $b in
+	count) c_ns=$ns ;;
+	reads) r_ns=$ns ;;
+	esac
 done
 case "$c_ns $r_ns" in
 *missing*)

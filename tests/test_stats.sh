@@ -379,7 +379,9 @@ bad_cmp "--compare with three files and no --" --compare "$A" "$A" "$B"
 bad_cmp "--compare A --" --compare "$A" --
 bad_cmp "--compare -- B" --compare -- "$B"
 bad_cmp "--compare A -- B -- B" --compare "$A" -- "$B" -- "$B"
-bad_cmp "--compare with 65 files for A" --compare $(for i in $(seq 65); do echo "$A"; done) -- "$B"
+many=()
+for _ in $(seq 65); do many+=("$A"); done
+bad_cmp "--compare with 65 files for A" --compare "${many[@]}" -- "$B"
 bad_cmp "--compare twice" --compare "$A" "$B" --compare "$A" "$B"
 bad_cmp "--compare with one file given twice for A" --compare "$A" "$A" -- "$B"
 bad_cmp "--ignore-param without --compare" --ignore-param progs

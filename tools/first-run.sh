@@ -13,7 +13,7 @@
 # "./test_overhead 1" does (tools/upstream_base.c). Reports; asserts
 # nothing.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 RUNS=${RUNS:-10}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

@@ -23,7 +23,7 @@
 #   check    (default) all of those, and what the tests use: procps,
 #            python3, docutils, man-db, bash-completion, the kernel's
 #            kselftest runner (linux-source-6.1), lava-common and
-#            shellcheck (make check, make deps),
+#            the shellcheck package (make check, make deps),
 #            so that dpkg-buildpackage builds a fresh clone after make deps
 #   arm64    run's, plus the arm64 cross toolchain, the arm64 static
 #            libraries and qemu for arm64 (make deps-arm64)

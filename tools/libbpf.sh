@@ -23,8 +23,8 @@ usage() {
 [ $# -eq 3 ] || usage
 name=$1
 case $2 in
-x86) deb_arch=amd64 triplet=x86_64-linux-gnu ;;
-arm64) deb_arch=arm64 triplet=aarch64-linux-gnu ;;
+x86) deb_arch=amd64 triplet=x86_64-linux-gnu deps_hint='' ;;
+arm64) deb_arch=arm64 triplet=aarch64-linux-gnu deps_hint='; make deps-arm64' ;;
 *) usage ;;
 esac
 dir=$3
@@ -54,7 +54,7 @@ fetch_bookworm() {
 	ver=$(apt-cache madison "$(pkg libbpf-dev)" 2>/dev/null |
 	      awk -F' [|] ' '$3 !~ /backports/ { print $2 }' | sort -V | tail -n 1 |
 	      tr -d ' ')
-	[ -n "$ver" ] || die "apt knows no bookworm libbpf-dev for $deb_arch (apt-get update${deb_arch:+; make deps-$2})"
+	[ -n "$ver" ] || die "apt knows no bookworm libbpf-dev for $deb_arch (apt-get update$deps_hint)"
 	(cd "$tmp" && apt-get download "$(pkg libbpf-dev)=$ver") >"$tmp/log" 2>&1 ||
 		die "apt-get download libbpf-dev=$ver failed: $(tail -n 1 "$tmp/log")"
 	dpkg-deb -x "$tmp"/libbpf-dev_*.deb "$tmp/deb" || die "cannot unpack libbpf-dev $ver"

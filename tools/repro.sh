@@ -27,7 +27,7 @@
 # a temporary directory, removed at the end); REPRO_SKIP_MAPS=1 leaves
 # map_perf_test out.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 RUNS=${RUNS:-10}
 if [ -n "${REPRO_DIR:-}" ]; then
 	OUT=$REPRO_DIR
