@@ -6,8 +6,9 @@
 # interpreter, or a "shellcheck shell=" directive). Each finding fails the
 # test naming file:line and the check. A script planted in a directory of
 # the test's own, with a finding, shows the check fails and names its
-# line. Needs no root and no BPF; skipped where Debian's shellcheck is
-# not installed.
+# line. And a script removes only what it made: tools/libbpf.sh leaves a
+# DIR that is not its own. Needs no root and no BPF; skipped where
+# Debian's shellcheck is not installed.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -80,5 +81,17 @@ expect "a planted bad script is found by its first line, and fails the check (rc
 	test "${#PLANTED[@]}" -eq 1 -a "$RC" -ne 0
 expect "... its finding names file:line" \
 	grep -q "^$T_TMP/planted/bad:4:[0-9]*: warning: .*\[SC2164\]" "$T_TMP/planted.lint"
+
+# a script removes only what it made: tools/libbpf.sh replaces DIR only
+# when DIR's VERSION is one it wrote, not any tree's VERSION file; it
+# says so before fetching anything
+mkdir "$T_TMP/notours"
+echo 1.0 >"$T_TMP/notours/VERSION"
+echo keep >"$T_TMP/notours/file"
+run_capture notours timeout 60 tools/libbpf.sh bookworm x86 "$T_TMP/notours"
+expect "tools/libbpf.sh into a directory with a VERSION not its own: exit 1, one line (rc=$RC)" \
+	eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$T_TMP/notours.err")" -eq 1 ] && grep -q "is not a libbpf of tools/libbpf.sh" "$T_TMP/notours.err"'
+expect "... and the directory is as it was" \
+	eval '[ "$(cat "$T_TMP/notours/file")" = keep ] && [ "$(cat "$T_TMP/notours/VERSION")" = 1.0 ]'
 
 finish

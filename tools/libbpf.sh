@@ -36,10 +36,16 @@ die() {
 	exit 1
 }
 
-# DIR is replaced only when it is one of this script's (its VERSION
-# file): what else is there is not its to remove.
-[ ! -e "$dir" ] || [ -f "$dir/VERSION" ] ||
-	die "$dir exists and is not a libbpf of tools/libbpf.sh (no VERSION): remove it, or give another DIR"
+# DIR is replaced only when it is one of this script's: its VERSION
+# file says what this script writes there ("bookworm libbpf-dev 1.1...",
+# "trixie libbpf 1.5..."), not merely that there is one (many trees have
+# a VERSION). What else is there is not its to remove.
+ours() {
+	[ -f "$1/VERSION" ] && [ ! -L "$1" ] &&
+		head -n 1 "$1/VERSION" | grep -qE '^(bookworm libbpf-dev|trixie libbpf) [^ ]+ \('
+}
+[ ! -e "$dir" ] && [ ! -L "$dir" ] || ours "$dir" ||
+	die "$dir exists and is not a libbpf of tools/libbpf.sh (no VERSION of its own): remove it, or give another DIR"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/libbpf.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
@@ -110,6 +116,9 @@ esac
 mkdir -p "$(dirname "$dir")" || die "cannot create $(dirname "$dir")"
 new=$(mktemp -d "$dir.new.XXXXXX") || die "cannot create a directory beside $dir"
 trap 'rm -rf "$tmp" "$new"' EXIT
+# (checked again: DIR may have changed while this ran)
+{ [ ! -e "$dir" ] && [ ! -L "$dir" ] || ours "$dir"; } ||
+	die "$dir is no longer a libbpf of tools/libbpf.sh: left as it is"
 mv -T "$tmp/out" "$new" && rm -rf "$dir" && mv -T "$new" "$dir" ||
 	die "cannot move the libbpf into $dir"
 echo "libbpf.sh: $(cat "$dir/VERSION") in $dir"
