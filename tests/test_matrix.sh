@@ -265,10 +265,10 @@ sig_case() {
 	local name=$1 sig=$2 moment=$3 mode=$4 prog=$5 want re=
 	shift 5
 	want=$((128 + $(sig_num "$sig")))
-	# the handlers' word; --list and --compare have none: the default
-	# action ends them, with the same status
-	[ "$sig" != KILL ] && [ "$mode" != list ] && [ "$mode" != compare ] &&
-		re='interrupted by'
+	# the handlers' word: --list and --compare say it too ("interrupted
+	# by SIG while writing the results"), their handlers armed from the
+	# start; nothing runs on a SIGKILL
+	[ "$sig" != KILL ] && re='interrupted by'
 	case $moment in
 	early)
 		prev_json "$T_TMP/$name.prev"
@@ -554,7 +554,8 @@ sec_compare() {
 			sleep 0.1
 			send "$sig"
 			m_ends
-			m_check "$name-compare-$sig-early" $((128 + $(sig_num "$sig"))) ""
+			m_check "$name-compare-$sig-early" $((128 + $(sig_num "$sig"))) \
+				"$([ "$sig" != KILL ] && echo 'interrupted by')"
 			sig_case "$name-compare-$sig-printing" "$sig" printing compare "$prog" --compare "$src" "$src"
 		done
 	done
