@@ -25,12 +25,14 @@ is_shell() {
 	head -n 5 "$1" 2>/dev/null | grep -qE '^# *shellcheck +shell=(ba|da)?sh\b'
 }
 
-# scripts DIR...: the shell scripts under DIR..., one a line, sorted
+# scripts DIR...: the shell scripts under DIR..., one a line, sorted;
+# of debian/, its own files, not what a package build left in its
+# folders (debian/tmp, the packages' trees and their maintainer scripts)
 scripts() {
 	local f
 	while IFS= read -r -d '' f; do
 		is_shell "$f" && printf '%s\n' "$f"
-	done < <(find "$@" -path ./build -prune -o -type f -print0 2>/dev/null) | sort
+	done < <(find "$@" -path 'debian/*/*' -prune -o -type f -print0 2>/dev/null) | sort
 }
 
 # lint NAME FILE...: shellcheck of FILE..., a finding one "file:line:
