@@ -13,6 +13,8 @@
 #
 #   tools/readme-figures.sh [--update] [FILE...]   (as root, on a quiet machine;
 #                                                   default: both files)
+#   tools/readme-figures.sh --commands FILE        FILE's commands, one a line
+#                                                   (tests/figures.py reads them)
 set -eu
 cd "$(dirname "$0")/.."
 update=0
@@ -47,6 +49,11 @@ commands() {
 		;;
 	esac
 }
+
+if [ "${1:-}" = --commands ] && [ $# -eq 2 ]; then
+	commands "$2"
+	exit
+fi
 
 # block FILE: runs FILE's commands and prints its block
 block() {
