@@ -153,7 +153,7 @@ ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS += -lzstd
 endif
-# bench_stats.c: sqrt, lgamma, erfc
+# stats/stats.c: sqrt, lgamma, erfc
 LDLIBS += -lm
 
 .DEFAULT_GOAL := all
