@@ -112,27 +112,10 @@ VMLINUX_BTF ?= $(OUTPUT)/vmlinux.btf
 endif
 
 PROGS := $(patsubst %_user.c,%,$(wildcard *_user.c))
-# the runner both programs share, one file per job
-RUNNER := $(addprefix runner/,bench_main.c bench_msg.c bench_parse.c \
-	  bench_cpus.c bench_cmdline.c bench_options.c bench_ways.c \
-	  bench_test_fault.c bench_sampler.c \
-	  bench_session.c bench_sample.c bench_unit.c bench_profile_pass.c \
-	  bench_lock.c bench_privs.c bench_quota.c bench_tracefs.c \
-	  bench_kconfig.c bench_btf.c bench_other_links.c bench_usable_cpus.c \
-	  bench_probe_cache.c \
-	  bench_workers.c bench_watchdog.c bench_quiet.c bench_proc.c \
-	  bench_attach.c attach_probe.c attach_kprobe.c attach_trace.c \
-	  attach_lsm.c attach_uprobe.c \
-	  bench_usdt.c bench_funcs.c bench_prog_stats.c bench_map_probe.c \
-	  bench_row_summary.c bench_table.c bench_stats.c bench_compare.c compare_read.c \
-	  compare_rows.c compare_units.c compare_context.c \
-	  bench_progress.c bench_ktap.c bench_list.c bench_results_json.c \
-	  bench_notes.c bench_summary.c \
-	  compare_text.c compare_pool.c compare_print.c compare_json.c \
-	  bench_verify.c bench_util.c bench_profile_clock.c \
-	  bench_profile_ksyms.c bench_profile_report.c bench_output.c \
-	  bench_json.c bench_row.c bench_skips.c)
-HEADERS := $(wildcard *.h runner/*.h overhead/*.h)
+# the runner both programs share: its folders' files (runner/*/), each
+# folder a subsystem, one file per job (Documentation/runner.rst)
+RUNNER := $(wildcard runner/*/*.c)
+HEADERS := $(wildcard *.h runner/*/*.h overhead/*.h)
 # test_overhead's parts, one job per file (overhead/)
 test_overhead_SRCS := $(wildcard overhead/*.c)
 # each program's BPF objects, one skeleton each
@@ -170,7 +153,7 @@ ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS += -lzstd
 endif
-# bench_stats.c: sqrt, lgamma, erfc
+# stats/stats.c: sqrt, lgamma, erfc
 LDLIBS += -lm
 
 .DEFAULT_GOAL := all
@@ -314,14 +297,14 @@ $(TESTING_PROGS): $(TESTDIR)/%: $(TESTDIR)/%_user.o \
 STATS_TEST := $(OBJDIR)/stats_test
 # what stats_test leaves out of the runner: main(), and the files that
 # ask the kernel or run the sampler (it stubs the few calls it needs of
-# them). Any other runner file is linked: a new one is named once.
-RUNNER_LIVE := $(addprefix runner/,bench_main.c bench_sampler.c \
-	       bench_session.c bench_sample.c bench_unit.c bench_profile_pass.c \
-	       bench_lock.c bench_privs.c bench_quota.c bench_tracefs.c \
-	       bench_kconfig.c bench_btf.c bench_other_links.c \
-	       bench_usable_cpus.c bench_attach.c attach_probe.c attach_kprobe.c \
-	       attach_trace.c attach_lsm.c attach_uprobe.c bench_usdt.c \
-	       bench_funcs.c bench_prog_stats.c bench_map_probe.c)
+# them): the folders that do (kernel/, attach/, sample/) but the pure
+# files it tests there, and the passes and workers files that do. Any
+# other runner file is linked: a new one in a folder is taken with it.
+RUNNER_LIVE := $(filter-out runner/kernel/probe_cache.c runner/sample/verify.c, \
+	       $(wildcard runner/kernel/*.c runner/attach/*.c runner/sample/*.c)) \
+	       $(addprefix runner/,cli/main.c passes/sampler.c \
+	       passes/profile_pass.c passes/prog_stats.c workers/lock.c \
+	       workers/quota.c)
 HOLD_HOOK := $(OBJDIR)/hold_hook
 tests: $(STATS_TEST) $(HOLD_HOOK)
 

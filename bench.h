@@ -14,10 +14,10 @@
  * callbacks of struct bench_family grouped by when they are called, and
  * the few services a family calls, each section named for its purpose
  * and the runner's files that implement it. With it come the attach
- * kinds (bench_attach.h), the test faults (bench_faults.h) and the
- * statistics' types (bench_stats.h). The runner's own declarations are
+ * kinds (attach/attach.h), the test faults (core/faults.h) and the
+ * statistics' types (stats/stats.h). The runner's own declarations are
  * in runner/'s other headers, which no family includes: what it keeps of
- * a row in bench_row.h, for one.
+ * a row in rows/rows.h, for one.
  */
 #ifndef __BENCH_H
 #define __BENCH_H
@@ -28,20 +28,20 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
-#include "bench_faults.h"
-#include "bench_stats.h"
+#include "core/faults.h"
+#include "stats/stats.h"
 
 #define REASON_LEN	192
 /* samples a row keeps at most: its own, and a base row its rows' too */
 #define MAX_SAMPLES	512
 /* units a row takes at most, whatever -r asks */
 #define MAX_UNITS	200
-/* a unit's row samples at most: B R ... R B (bench_unit.c) */
+/* a unit's row samples at most: B R ... R B (sample/unit.c) */
 #define MAX_UNIT_ROW_SAMPLES	4
 /* the places of a unit's samples: struct sample's @place */
 #define SAMPLE_PLACES	(MAX_UNIT_ROW_SAMPLES + 2)
 
-/* ---- small helpers: files, cgroups, time: bench_util.c ---- */
+/* ---- small helpers: files, cgroups, time: core/util.c ---- */
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* the kernel's own, not in libc's errno.h */
@@ -115,7 +115,7 @@ bool file_has_word(const char *dir, const char *name, const char *key,
  */
 const char *task_frozen(pid_t pid);
 
-/* ---- messages and signals: bench_msg.c ---- */
+/* ---- messages and signals: core/msg.c ---- */
 
 /* the one way to print an error: "prog: message" on stderr */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -157,7 +157,7 @@ void outcome_set(struct outcome *o, enum status st, const char *fmt, ...)
 /* "ok", "skipped", "FAILED", "disturbed" */
 const char *status_name(enum status st);
 
-/* ---- a family's options and arguments: bench_parse.c, bench_cpus.c, bench_cmdline.c ---- */
+/* ---- a family's options and arguments: core/parse.c, core/cpus.c, cli/cmdline.c ---- */
 
 struct cpu_list {
 	int nr;
@@ -178,7 +178,7 @@ int parse_name_list(const char *list, const char *what,
 /* "1,2,4-8": each value once, ascending; -EINVAL, -ERANGE, -E2BIG */
 int parse_u64_list(const char *s, __u64 min, __u64 max, __u64 *out,
 		   int max_nr, int *nr);
-/* "  name      help", the help's further lines indented alike (bench_options.c) */
+/* "  name      help", the help's further lines indented alike (cli/options.c) */
 void print_help_item(FILE *f, const char *head, const char *help);
 
 /*
@@ -203,8 +203,8 @@ int bench_count_arg(struct cmdline *cl, const char *s, __u64 max,
 void bench_positional_as(struct cmdline *cl, int key, const char *what);
 
 /*
- * ---- what the kernel allows, for a family's probes: bench_kconfig.c,
- * bench_btf.c, bench_map_probe.c, bench_funcs.c, bench_usdt.c, ... ----
+ * ---- what the kernel allows, for a family's probes: kernel/kconfig.c,
+ * kernel/btf.c, kernel/map_probe.c, kernel/funcs.c, kernel/usdt.c, ... ----
  */
 
 /* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
@@ -316,8 +316,8 @@ struct bench_workers {
 };
 
 /*
- * ---- a family's own workers and children: bench_workers.c,
- * bench_watchdog.c ----
+ * ---- a family's own workers and children: workers/workers.c,
+ * workers/watchdog.c ----
  *
  * The runner starts a pool of workers per row and runs it once per
  * sample; a family may start one of its own outside the samples, as
@@ -395,7 +395,7 @@ int pin_to_cpu(int cpu);
 void prefault_mappings(bool writable);
 /*
  * A forked child's first call: every signal that ends a run (SIGINT,
- * SIGTERM, SIGHUP, SIGPIPE, ...: runner/bench_msg.c) back to its
+ * SIGTERM, SIGHUP, SIGPIPE, ...: runner/core/msg.c) back to its
  * default, and SIGKILL when @parent (the thread that forked it) dies.
  * False when @parent is already gone: the child is to exit.
  */
@@ -677,7 +677,7 @@ struct run_settings {
 	__u64 count;		/* 0: each row's own */
 	int repeat;		/* fixed units; 0: until precise enough */
 	int min_units, max_units;
-	/* wanted 95% half-interval, share of the figure (see bench_sampler.c) */
+	/* wanted 95% half-interval, share of the figure (see passes/sampler.c) */
 	double precision;
 	__u64 row_budget_ns;	/* a row's time, short of --precision */
 	int warmup;		/* uncounted units per session */
@@ -776,7 +776,7 @@ struct json_t;
  *	an uncounted run of a 64th of its @count (struct bench_row), and
  *	after it and each undisturbed sample, the next one's count is set to
  *	take about 3 ms at its pace (SAMPLE_TARGET_NS in
- *	bench_unit.c), never above the row's own @count.
+ *	sample/unit.c), never above the row's own @count.
  *	Without it every sample runs the row's own count
  *
  * The command line, before anything runs:
@@ -958,7 +958,7 @@ struct bench_family {
 int bench_main(const struct bench_family *fam, void *ctx, int argc,
 	       char **argv);
 
-/* ---- for the family's summary: bench_row_summary.c, bench_notes.c, bench_summary.c ---- */
+/* ---- for the family's summary: rows/row_summary.c, report/notes.c, report/summary.c ---- */
 
 struct row_summary {
 	struct sample_stats rate, ns;	/* over its samples */
@@ -1076,7 +1076,7 @@ double row_prog_body(const struct bench_row *row);
  * in them read exact.
  */
 void format_hits(const struct bench_row *row, char *buf, size_t len);
-/* " [progs=4]", or "" (bench_row.c's) */
+/* " [progs=4]", or "" (rows/row.c's) */
 void format_params(const struct bench_row *row, char *buf, size_t len);
 /*
  * @v with @prec decimals, or "-" where it is no number (NAN, infinite:
@@ -1091,7 +1091,7 @@ double row_detach_median(const struct bench_row *row);
 /* --prog-stats: ns in the program per run, NAN where it is missing */
 double row_prog_ns(const struct bench_row *row);
 /*
- * Skipped rows by reason (bench_skips.c). A kernel that cannot run a
+ * Skipped rows by reason (report/skips.c). A kernel that cannot run a
  * mode skips each of its rows for one reason, and modes of one kind for
  * the same reason but their names ("fentry refused by this kernel",
  * "fexit refused ..."): the summary says each such reason once, for a
@@ -1140,7 +1140,7 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode);
 void excused_line(const struct bench_rows *rows, char *buf, size_t len);
 void print_excused(const struct bench_rows *rows);
 
-/* ---- the summary's table: bench_table.c, bench_summary.c ---- */
+/* ---- the summary's table: report/table.c, report/summary.c ---- */
 
 /*
  * A column. @drop: 0 for one always shown (a row's name, its figure, its
@@ -1216,7 +1216,7 @@ int summary_row(const struct run_settings *rs, struct table *t,
  */
 const char *libbpf_version_text(void);
 
-/* ---- JSON and --list, for json_row() and list_row(): bench_json.c, bench_list.c ---- */
+/* ---- JSON and --list, for json_row() and list_row(): core/json.c, cli/list.c ---- */
 
 /* a double; null where JSON has no spelling (NAN, infinities) */
 struct json_t *json_number(double v);
@@ -1232,8 +1232,8 @@ struct attach_kind;
 void list_kind(struct json_t *o, const struct attach_kind *kind,
 	       const char *extra_need);
 
-/* ---- the attach kinds a family names: bench_attach.c ---- */
+/* ---- the attach kinds a family names: attach/attach.c ---- */
 
-#include "bench_attach.h"
+#include "attach/attach.h"
 
 #endif /* __BENCH_H */

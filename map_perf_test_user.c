@@ -11,7 +11,7 @@
  *
  * This file is the family: its attach methods, its options and the
  * callbacks that glue them and its tests (maps/tests.c) to the runner
- * (bench_main.c), which does the rest. Each kind of test fills, verifies
+ * (cli/main.c), which does the rest. Each kind of test fills, verifies
  * and reports in maps/, one job a file (maps/map_perf.h).
  */
 #define _GNU_SOURCE

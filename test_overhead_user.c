@@ -7,7 +7,7 @@
  * every worker's CPU, the hits cover every event that worker made.
  *
  * This file is the family: its options, and the callbacks that glue its
- * tables to the runner (bench_main.c). Their parts are in overhead/, one
+ * tables to the runner (cli/main.c). Their parts are in overhead/, one
  * job per file: the tables of modes and events (modes.c, events.c), the
  * triggers, fib, the uprobe and USDT site checks, the test-run driver,
  * the programs of a row, and the output (upstream's lines, the summary,

@@ -166,7 +166,7 @@ struct map_test {
 	 * events per worker and sample, 0: DEFAULT_COUNT; at most: the
 	 * runner paces a sample down to about 3 ms at the row's pace
 	 * (SAMPLE_TARGET_NS), as -n's help says, never below a 64th of
-	 * it (PACE_MIN_SHARE, runner/bench_unit.c). A short sample is
+	 * it (PACE_MIN_SHARE, runner/sample/unit.c). A short sample is
 	 * as precise over a row's samples, and one
 	 * that an interruption spoils costs less to run again
 	 */

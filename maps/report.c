@@ -168,7 +168,7 @@ void notes_records(const struct map_row *r, char *buf, size_t len,
 }
 
 /*
- * The summary's columns: the runner's (bench_report.h; a row is its test
+ * The summary's columns: the runner's (bench.h; a row is its test
  * and params, and its attach method or a base's syscall), then -v's map
  * ops/s, hits, entries and calls, --prog-stats' ns per run, each dropped
  * before the runner's on a narrow terminal

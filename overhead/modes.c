@@ -2,7 +2,7 @@
 /*
  * test_overhead's modes: how the program is attached. An entry per id of
  * OVERHEAD_MODES (overhead.h), which gives each its name, indexed by
- * enum mode_id; the kinds are the runner's (bench_attach.h), the
+ * enum mode_id; the kinds are the runner's (attach/attach.h), the
  * programs the skeletons' (test_overhead_*_kern.c).
  */
 #include "bench.h"

@@ -161,7 +161,7 @@ struct overhead_event {
 	 * events per worker and sample without -n, at most: the runner
 	 * paces a sample down to about 3 ms at the row's own pace
 	 * (SAMPLE_TARGET_NS), never below a 64th of @count (PACE_MIN_SHARE,
-	 * runner/bench_unit.c). So @count is sized to take at least
+	 * runner/sample/unit.c). So @count is sized to take at least
 	 * 3 ms in the dearest mode that runs the event on the project's
 	 * 2-CPU VM (task_rename's 70000: 12 ms of tracepoint; uprobe-ret's
 	 * 3500: 49 ms of uretprobe, which single-steps at 14 us). Longer

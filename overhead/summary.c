@@ -27,7 +27,7 @@ const char *row_mode(const struct bench_row *row)
 }
 
 /*
- * The summary's columns: the runner's (bench_report.h), then -v's
+ * The summary's columns: the runner's (bench.h), then -v's
  * ns/event and hits, --prog-stats' body and attach, each dropped before
  * the runner's on a narrow terminal
  */

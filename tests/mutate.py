@@ -4,12 +4,14 @@
 A mutation of tests/mutation-check.sh: OLD, which must be there once
 inside the body of the function FUNC ("file.c:FUNC" where two files
 define one), becomes NEW. The function is looked up in every source file
-of DIR (and of its folders: "maps/file.c:FUNC" names one there), so that
-the mutation survives code moved between files or renamed around it; a
+of DIR (and of its folders, and runner/'s: "maps/file.c:FUNC" names one
+there), so that the mutation survives code moved between files or renamed around it; a
 function not found, or OLD not found once in it, is said and the
 mutation counts as invalid, never as killed. A checker of the tests' own
 in Python is named by its file: "tests/invariants.py:FUNC", a def (a
-method too) whose body ends where the indentation does.
+method too) whose body ends where the indentation does. "file.c:",
+no function named, is the whole file: for what lives outside a body,
+an #include line.
 
   mutate.py DIR FUNC OLD NEW   the mutation made in DIR; exit 1, said,
                                when it does not apply
@@ -26,9 +28,13 @@ import sys
 
 
 def sources(root):
-	"""the top's sources and its folders' (overhead/ ...), never build/'s"""
+	"""
+	the top's sources and its folders' (overhead/ ..., and runner/'s
+	folders: runner/core/ ...), never build/'s
+	"""
 	return sorted(f for f in glob.glob(os.path.join(root, "*.[ch]")) +
-		      glob.glob(os.path.join(root, "*", "*.[ch]"))
+		      glob.glob(os.path.join(root, "*", "*.[ch]")) +
+		      glob.glob(os.path.join(root, "runner", "*", "*.[ch]"))
 		      if not os.path.relpath(f, root).startswith("build" + os.sep))
 
 
@@ -82,6 +88,9 @@ def mutate(root, func, old, new, dry, cache):
 		s = read(path, cache)
 		if s is None:
 			continue
+		if not func:
+			found.append((path, s, 0, len(s)))
+			continue
 		bodies = python_bodies if path.endswith(".py") else c_bodies
 		found += [(path, s, a, b) for a, b in bodies(s, func)]
 	if len(found) != 1:
@@ -91,8 +100,9 @@ def mutate(root, func, old, new, dry, cache):
 	path, s, start, end = found[0]
 	n = s.count(old, start, end)
 	if n != 1:
-		return "%s: '%s' found %d times in %s()" % \
-		       (os.path.basename(path), old, n, func)
+		return "%s: '%s' found %d times in %s" % \
+		       (os.path.basename(path), old, n,
+			func + "()" if func else "the file")
 	if not dry:
 		at = s.index(old, start, end)
 		open(path, "w").write(s[:at] + new + s[at + len(old):])

@@ -189,7 +189,7 @@ lock-nonblock|lock_open|const int how = O_NOFOLLOW \| O_NONBLOCK \| O_CLOEXEC;|c
 lock-regular|lock_open|if (S_ISREG(st.st_mode))|if (1)|test_outputs.sh:lock|lock a FIFO: exit 1
 lock-holder-escaped|lock_holder|printable(tool), pid|tool, pid|test_outputs.sh:lock|lock held, its holder's text with controls
 stdout-closed|flush_stdout|if (out->stdout_closed \&\& used) {|if (0) {|test_outputs.sh:status|--list --json - to a closed stdout: exit 1
-compare-stdout|runner/bench_main.c:run_compare|if (flush_stdout(out, true))|if (0)|test_outputs.sh:status|--compare to /dev/full: exit 1
+compare-stdout|runner/cli/main.c:run_compare|if (flush_stdout(out, true))|if (0)|test_outputs.sh:status|--compare to /dev/full: exit 1
 compare-json-open|bench_compare_to|if (!ret \&\& args->json \&\& open_json(out, args->json, json))|if (!ret \&\& args->json \&\& open_json(out, args->json, json) \&\& 0)|test_outputs.sh:status|--compare --json in a missing directory: exit 1
 options-ways|check_ways|if (ways \& 1u << way)|if (1)|test_outputs.sh:options|bad argument --memory with -r, -w, -d
 options-own-way|given_ways|if (g->common \&\& own_way_takes(fam, g->o->name))|if (0)|test_outputs.sh:options|test_overhead: each of [0-9]+ options refused
@@ -220,7 +220,7 @@ own-write-sender|own_write_failed|si->si_pid == getpid();|1;|test_matrix.sh:host
 rt-signals-end|ends_run|if (sig >= SIGRTMIN \&\& sig <= SIGRTMAX)|if (0)|test_matrix.sh:hostile-signals|hs-to-ktap-RTMIN-printing: ended in
 signal-name-rt|signal_name|n = sig - SIGRTMIN;|n = sig;|test_matrix.sh:hostile-signals|hs-to-ktap-RTMIN-printing: ended in
 child-signal-defaults|child_defaults|child_signal_actions();|;|test_faults.sh:childsig|a worker sent SIGUSR1 dies of it
-stdout-keeps-json|runner/bench_main.c:run|err = -EIO;|ret = 1;|test_outputs.sh:broken|stdout full, --json FILE: exit 1, one line, the previous --json kept
+stdout-keeps-json|runner/cli/main.c:run|err = -EIO;|ret = 1;|test_outputs.sh:broken|stdout full, --json FILE: exit 1, one line, the previous --json kept
 list-stdout-once|run_list|else if (flush_stdout(out, to_stdout))|if (flush_stdout(out, to_stdout))|test_outputs.sh:broken|--list --json - to /dev/full: exit 1, one line
 help-flushed|bench_main|return flush_stdout(\&out, true);|return 0;|test_outputs.sh:broken|./test_overhead --help to /dev/full: exit 1
 run-error-not-signal|exit_run_failed|if (bench_interrupted())|if (1)|test_faults.sh:nomem|no-memory: exit 1, the error said as one
@@ -238,6 +238,8 @@ consumer-timed|consumer_stop|if (!joined_within(c, STOP_WAIT_NS)) {|if (pthread_
 consumer-thawed|consumer_stop|thaw_out(tid);|;|test_matrix.sh:kinds|consumer-frozen1: ended in
 pool-stopped|pool_run|if (!pool->go) {|if (0) {|test_stats.sh|pool: a stopped pool runs nothing
 cycle-cpus-cmdline|parse_cpus|if (parse_u64(s, 1, allowed->nr, \&n))|if (parse_u64(s, 1, allowed->nr, \&n) \|\| (!n \&\& bench_count_arg(NULL, s, 1, "CPUs")))|test_layers.sh|runner: no cycle between runner objects
+layers-need-up|parse_cpus|if (parse_u64(s, 1, allowed->nr, \&n))|if (parse_u64(s, 1, allowed->nr, \&n) \|\| (!n \&\& bench_count_arg(NULL, s, 1, "CPUs")))|test_layers.sh|runner: no folder's object needs a higher one's symbol
+layers-include-up|runner/core/progress.c:|#include <stdio.h>|#include "cli/cli.h"|test_layers.sh|runner: no folder includes a higher one's header
 global-unlisted|printable|char *buf = msg.quoted[msg.next++ \& 1];|static unsigned int next; char *buf = msg.quoted[next++ \& 1];|test_layers.sh|runner: writable file-scope variables only those listed with why
 family-global-unlisted|overhead/json.c:json_context|const struct overhead_ctx *oc = overhead_ctx(rs);|static const struct overhead_ctx *oc; oc = overhead_ctx(rs);|test_layers.sh|families: writable file-scope variables only those listed with why
 pool-well|worker_well|if (read_proc_state(pid, \&ps) \|\| (ps.state != 'S' \&\& ps.state != 'R') \|\||if (read_proc_state(pid, \&ps) \|\||test_stats.sh|pool: a kept pool is well as forked

@@ -4,12 +4,12 @@
  * bench_msg, bench_compare and the uprobe targets' nop check against
  * values computed by hand. Prints one "ok - " or "not ok - " line per
  * check, as tests/lib.sh does, and exits 1 when any failed. The
- * results documents it compares are written by bench_results_json.c's own
+ * results documents it compares are written by report/results_json.c's own
  * write_results(), so that their schema is the programs'.
  *
  *   stats_test			every check
  *   stats_test --write-results FILE	a results document written by
- *				bench_results_json.c's writer, for python3's json
+ *				report/results_json.c's writer, for python3's json
  *   stats_test --compare A B [PCT]	bench_compare(), exiting as the
  *				programs' --compare does: 2 on an error
  */
@@ -24,22 +24,16 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
-#include "bench_cmdline.h"
-#include "bench_cpus.h"
-#include "bench_parse.h"
-#include "bench_kernel.h"
-#include "bench_msg.h"
-#include "bench_output.h"
-#include "bench_profile.h"
-#include "bench_verify.h"
-#include "bench_workers.h"
-#include "bench_compare.h"
-#include "compare.h"
-#include "bench_report.h"
-#include "bench_results_json.h"
-#include "bench_row.h"
-#include "bench_stats.h"
-#include "bench_util.h"
+#include "cli/cli.h"
+#include "core/core.h"
+#include "kernel/kernel.h"
+#include "passes/passes.h"
+#include "sample/sample.h"
+#include "workers/workers.h"
+#include "compare/compare.h"
+#include "report/report.h"
+#include "rows/rows.h"
+#include "stats/stats.h"
 #include "map_perf_test.h"
 #include "uprobe_targets.h"
 
@@ -306,7 +300,7 @@ static void test_verdict_degenerate(void)
 	      !strcmp(verdict_name(V_SLOWER), "slower"), "verdict names");
 }
 
-/* ---- the runner's pure helpers: bench_parse.c, bench_cpus.c, bench_msg.c ---- */
+/* ---- the runner's pure helpers: core/parse.c, core/cpus.c, core/msg.c ---- */
 
 /* parse_u64(@s, @min, @max) gives @want_err, and @want_val when 0 */
 static void u64_case(const char *s, __u64 min, __u64 max, int want_err,
@@ -750,7 +744,7 @@ static void test_cmdline(void)
 	test_outcome();
 }
 
-/* ---- bench_verify.c: what a sample is worth ---- */
+/* ---- sample/verify.c: what a sample is worth ---- */
 
 static int cpus01[] = { 0, 1 };
 static struct cpu_list two_cpus = { 2, cpus01 };
@@ -1512,7 +1506,7 @@ static void test_verify(void)
 	test_nop_check();
 }
 
-/* ---- compare: results files as bench_results_json.c writes them ---- */
+/* ---- compare: results files as report/results_json.c writes them ---- */
 
 struct row_spec {
 	const char *name;
@@ -1546,7 +1540,7 @@ static struct run_settings spec_rs = {
 	.warmup = 1,
 };
 
-/* bench_usable_cpus.c's, not linked: the machine's CPUs never reach a document */
+/* kernel/usable_cpus.c's, not linked: the machine's CPUs never reach a document */
 int usable_cpus(struct cpu_list *out)
 {
 	out->nr = 0;
@@ -1554,7 +1548,7 @@ int usable_cpus(struct cpu_list *out)
 	return 0;
 }
 
-/* bench_kconfig.c's: the JIT's settings unknown, as on a machine without */
+/* kernel/kconfig.c's: the JIT's settings unknown, as on a machine without */
 void bpf_jit_read(struct bpf_jit_state *j)
 {
 	*j = (struct bpf_jit_state){ -1, -1, -1, -1 };
@@ -1617,7 +1611,7 @@ static void spec_row(const struct row_spec *r, struct bench_row *row,
 	st->events = 100000ULL * r->n;
 }
 
-/* @rows written by bench_results_json.c's write_results() into @path */
+/* @rows written by report/results_json.c's write_results() into @path */
 static int write_doc(const char *path, const struct ctx_spec *c,
 		     const struct row_spec *rows, int nr)
 {
@@ -1938,7 +1932,7 @@ static void test_compare_wide_regression(void)
 
 /*
  * A pool past what a double holds (the reader refuses such values, so
- * straight into compare_pool.c): no verdict, never "no significant change"
+ * straight into compare/pool.c): no verdict, never "no significant change"
  */
 static void test_compare_overflow(void)
 {
@@ -2693,7 +2687,7 @@ static void test_report_round_trip(void)
 	bool none = true;
 
 	ret = write_doc(path_a, &ctx_host, report_rows, nr);
-	check(!ret, "a results document written as bench_results_json.c does (%d)",
+	check(!ret, "a results document written as report/results_json.c does (%d)",
 	      ret);
 	root = json_load_file(path_a, JSON_REJECT_DUPLICATES, &jerr);
 	check(root != NULL, "it reads back (%s)", jerr.text);

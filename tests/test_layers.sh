@@ -1,8 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The runner's files call down, never round: from nm of each object of
-# runner/ (build/dynamic/, which make all builds), what it defines and
-# what it needs, the graph of which file needs which. A cycle in it (two
+# The runner's folders are its layers, lowest first (LAYERS below, as
+# Documentation/runner.rst lists them): a file of one includes no header
+# of a folder above it, and its object needs no symbol defined there,
+# each failure named by file (and line) and both folders. Its files call
+# down, never round: from nm of each object of runner/*/ (build/dynamic/,
+# which make all builds), what it defines and what it needs, the graph of
+# which file needs which. A cycle in it (two
 # files that need each other, or a ring of them) fails, named file by
 # file with the symbols that make each step, as does a runner object that
 # needs a family's symbol (overhead/, maps/, the programs' *_user.c): the
@@ -24,7 +28,7 @@ OBJ=${LAYERS_OBJ:-build/dynamic}
 family_includes() {
 	local h names=() bad what
 
-	for h in runner/*.h; do
+	for h in runner/*/*.h; do
 		names+=("${h#runner/}")
 	done
 	bad=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' \
@@ -35,13 +39,13 @@ family_includes() {
 			f = $0
 			sub(/^[^"]*"/, "", f)
 			sub(/".*/, "", f)
-			sub(/.*\//, "", f)
+			sub(/^runner\//, "", f)
 			if (f in h)
 				print
 		}')
 	what="families: include bench.h alone of the runner"
 	if [ -z "${names[*]}" ]; then
-		fail "$what (no runner/*.h found)"
+		fail "$what (no runner/*/*.h found)"
 	elif [ -n "$bad" ]; then
 		echo "$bad" | sed 's/^/# /'
 		fail "$what: $(echo "$bad" | cut -d: -f1 | sort -u | paste -sd ' ')"
@@ -52,7 +56,7 @@ family_includes() {
 family_includes
 
 checks_from python3 - "$OBJ" <<'EOF'
-import glob, os, subprocess, sys
+import glob, os, re, subprocess, sys
 
 obj = sys.argv[1]
 
@@ -69,13 +73,68 @@ def symbols(path):
 			defs.add(f[2])
 	return defs, uses
 
+# The layers, lowest first: what each folder offers those above it (its
+# one header, runner/X/X.h), never the other way
+LAYERS = [
+	"core",		# messages, errors, files, parsing, JSON, progress
+	"stats",	# medians, intervals, tests of them
+	"kernel",	# what the kernel offers, probed
+	"workers",	# the tasks that make events, their CPUs, the lock
+	"rows",		# the run's rows and what each one's results say
+	"attach",	# the kinds of hook and how each attaches
+	"sample",	# a session, its units, their verification
+	"passes",	# the sampler, the profile and prog-stats passes
+	"report",	# the table, notes, summary, KTAP, the results file
+	"compare",	# --compare
+	"cli",		# the command line, --list, main()
+]
+level = {d: i for i, d in enumerate(LAYERS)}
+folders = sorted(d for d in os.listdir("runner")
+		 if os.path.isdir(os.path.join("runner", d)))
+extra = [d for d in folders if d not in level]
+missing = [d for d in LAYERS if d not in folders]
+flat = sorted(glob.glob("runner/*.[ch]"))
+if extra or missing or flat:
+	print("not ok - runner: its folders are the layers' table's%s%s%s" % (
+	      ": not in the table: " + " ".join(extra) if extra else "",
+	      "; in the table, no folder: " + " ".join(missing)
+	      if missing else "",
+	      "; outside any folder: " + " ".join(flat) if flat else ""))
+else:
+	print("ok - runner: its folders are the layers' table's (%s)" %
+	      " < ".join(LAYERS))
+
+def folder(name):
+	"""the layer of a runner file named by its path under runner/"""
+	return name.split("/")[0]
+
+# the sources: a file's #include of a higher folder's header
+up = []
+for src in sorted(glob.glob("runner/*/*.[ch]")):
+	name = os.path.relpath(src, "runner")
+	for i, line in enumerate(open(src), 1):
+		m = re.match(r'\s*#\s*include\s*"(?:runner/)?([^"/]+)/[^"]*"', line)
+		if not m or m.group(1) not in level or folder(name) not in level:
+			continue
+		if level[m.group(1)] > level[folder(name)]:
+			up.append("runner/%s:%d: %s includes %s's %s" % (
+				  name, i, folder(name), m.group(1),
+				  line.split('"')[1]))
+for u in up:
+	print("# " + u)
+if up:
+	print("not ok - runner: no folder includes a higher one's header: " +
+	      "; ".join(up))
+else:
+	print("ok - runner: no folder includes a higher one's header")
+
 # the runner's sources, each with its object: a stale object (or an old
 # one of a file since moved away) would make a graph of another tree
-sources = sorted(glob.glob("runner/*.c"))
+sources = sorted(glob.glob("runner/*/*.c"))
 objects, stale = {}, []
 for src in sources:
 	o = os.path.join(obj, src[:-2] + ".o")
-	name = os.path.basename(src)
+	name = os.path.relpath(src, "runner")
 	if not os.path.exists(o) or os.path.getmtime(o) < os.path.getmtime(src):
 		stale.append(name)
 	objects[name] = o
@@ -98,6 +157,21 @@ for n in objects:
 		d = owner.get(s)
 		if d and d != n:
 			need[n].setdefault(d, []).append(s)
+
+# a lower folder's object needs no symbol a higher folder's defines
+up = sorted("%s (%s) needs %s of %s (%s)" % (n, folder(n), ", ".join(
+	    sorted(need[n][d])[:3]) + (" ..." if len(need[n][d]) > 3 else ""),
+	    d, folder(d)) for n in need for d in need[n]
+	    if folder(n) in level and folder(d) in level and
+	    level[folder(d)] > level[folder(n)])
+for u in up:
+	print("# " + u)
+if up:
+	print("not ok - runner: no folder's object needs a higher one's "
+	      "symbol: " + "; ".join(up))
+else:
+	print("ok - runner: no folder's object needs a higher one's symbol "
+	      "(%d files)" % len(need))
 
 # Tarjan's strongly connected components: each of more than one file
 # holds a cycle

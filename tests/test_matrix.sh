@@ -580,7 +580,7 @@ sec_stalls() {
 
 # ---- hostile surroundings: signals (issue 44) ----
 # Every signal whose default action ends a process and that comes from
-# outside it (runner/bench_msg.c's table, the real-time ones at either
+# outside it (runner/core/msg.c's table, the real-time ones at either
 # end) ends a run as SIGTERM does, early, in the middle and while
 # printing, in both programs, their --json, --memory, --ktap and
 # --compare runs: 128+N, one line naming it as glibc does, nothing

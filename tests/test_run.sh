@@ -147,7 +147,7 @@ from_run() {
 MA=$(cc -print-multiarch 2>/dev/null)
 ARCH=$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 headers() { tr ' \\' '\n\n' | grep '^/' | grep -v "^$TOP/" | sort -u; }
-cc -Ibuild -I. -Irunner -Ioverhead -M -MG ./*.c runner/*.c overhead/*.c maps/*.c tests/*.c 2>"$T_TMP/m.err" | headers >"$T_TMP/h.user"
+cc -Ibuild -I. -Irunner -Ioverhead -M -MG ./*.c runner/*/*.c overhead/*.c maps/*.c tests/*.c 2>"$T_TMP/m.err" | headers >"$T_TMP/h.user"
 clang -target bpf -D__TARGET_ARCH_$ARCH -Ibuild -I. ${MA:+-I/usr/include/$MA} \
 	-M -MG ./*_kern.c 2>>"$T_TMP/m.err" | headers >"$T_TMP/h.bpf"
 set_up "the compilers list the build's headers" \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Statistics, command-line parsing and compare: the unit checks of
 # build/dynamic/stats_test (built by make all), then a results file written
-# as bench_results_json.c writes one, read by python3's json and by the compare,
+# as report/results_json.c writes one, read by python3's json and by the compare,
 # and python3-written files read by test_overhead --compare (which needs no
 # root): copies with known changes, A/A copies, files pooled per side,
 # --ignore-param, params, duplicates, disturbed rows, a 60,000-row pair,
@@ -36,7 +36,7 @@ if ! command -v python3 >/dev/null; then
 	exit
 fi
 
-# --- a results file as bench_results_json.c writes it, through a real parser
+# --- a results file as report/results_json.c writes it, through a real parser
 run_capture write "$BIN" --write-results "$T_TMP/report.json"
 expect "--write-results exits 0 (rc=$RC)" test "$RC" -eq 0 -a ! -s "$T_TMP/write.err"
 expect "python3 json reads the results file" \

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading and attaching BPF programs through their attach kind's table
+ * entry (runner/attach_*.c), and reading the kernel's refusals at load
+ * and attach as skips where it cannot: the kinds' own probes are theirs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "attach/attach_int.h"
+#include "core/core.h"
+#include "kernel/kernel.h"
+#include "rows/rows.h"
+
+/* ---- the kinds refused, the run's ---- */
+
+/* the run's record of the kinds refused, through @row's state; NULL: none */
+static struct attach_refusals *refusals(const struct bench_row *row)
+{
+	return row && row->state ? row->state->refused : NULL;
+}
+
+bool attach_refused(const struct bench_row *row,
+		    const struct attach_kind *kind, struct outcome *out)
+{
+	return kind_refused(refusals(row), kind, out);
+}
+
+/* ---- load and attach ---- */
+
+/* what the verifier's log of a sleepable program's load may hold */
+#define VERIFIER_LOG_LEN	16384
+
+/*
+ * The line of the verifier's @log that names what it refused (has
+ * @needle) into @line: false when no line has.
+ */
+static bool verifier_says(const char *log, const char *needle, char *line,
+			  size_t len)
+{
+	const char *p = strstr(log, needle), *start, *end;
+
+	if (!p)
+		return false;
+	for (start = p; start > log && start[-1] != '\n'; start--)
+		;
+	end = strchrnul(p, '\n');
+	snprintf(line, len, "%.*s", (int)(end - start), start);
+	return true;
+}
+
+/*
+ * A load error the kernel gives for what it cannot do is a skip; @log is
+ * the verifier's of a sleepable program.
+ */
+static int load_failed(struct attach_refusals *refused,
+		       const struct attach_kind *kind, int err,
+		       const char *log, struct outcome *out)
+{
+	char line[REASON_LEN];
+
+	/* privileges were checked first, so EPERM is the kernel's refusal */
+	if (err == -EPERM && kind->trampoline) {
+		outcome_set(out, ST_SKIPPED,
+			    "%s refused by this kernel (EPERM at load)",
+			    kind->name);
+		refuse_kind(refused, kind, out);
+	} else if (err == -EINVAL && kind->sleepable &&
+		   verifier_says(log, "sleepable", line, sizeof(line)))
+		/* e.g. "__set_task_comm is not sleepable" */
+		outcome_set(out, ST_SKIPPED, "verifier: %s", line);
+	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
+		outcome_set(out, ST_SKIPPED,
+			    "%s programs not supported by this kernel (%s)",
+			    kind->name, err == -ENOTSUPP ? "ENOTSUPP" :
+			    "EOPNOTSUPP");
+	else if (err == -ESRCH && !kernel_btf())
+		/* CO-RE relocations found no kernel BTF to resolve against */
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE programs cannot load");
+	else
+		outcome_set(out, ST_FAILED, "%s program load failed: %s%s",
+			    kind->name, strerror(-err),
+			    verbosity < 2 ? " (-v shows libbpf's log)" : "");
+	return err;
+}
+
+static void attach_failed(struct attach_refusals *refused,
+			  const struct attach_kind *kind, const char *name,
+			  int err, struct outcome *out)
+{
+	if (kind == &kind_raw_tp && err == -ENOENT)
+		outcome_set(out, ST_SKIPPED,
+			    "no tracepoint %s in this kernel", name);
+	else if (err == -EACCES && kind->denied)
+		outcome_set(out, ST_SKIPPED, "%s on %s: %s", kind->name, name,
+			    kind->denied);
+	else if (err == -EOPNOTSUPP && kind->link_config &&
+		 kernel_config(kind->link_config) == 0) {
+		/* the link type exists only with that config */
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without %s (%s link: EOPNOTSUPP)",
+			    kind->link_config, kind->name);
+		refuse_kind(refused, kind, out);
+	} else if (err == -EOPNOTSUPP && kind->link_config)
+		/* a kernel whose config cannot be read: the likely cause */
+		outcome_set(out, ST_SKIPPED,
+			    "%s on %s not supported by this kernel (EOPNOTSUPP: %s link types need %s; the kernel config is not readable here)",
+			    kind->name, name, kind->name, kind->link_config);
+	else if (err == -E2BIG)
+		/* more programs on one hook than the kernel takes */
+		outcome_set(out, ST_SKIPPED,
+			    "kernel takes no more %s programs on %s (E2BIG)",
+			    kind->name, name);
+	else if (err == -ENOTSUPP || err == -EOPNOTSUPP)
+		outcome_set(out, ST_SKIPPED,
+			    "%s on %s not supported by this kernel (%s)",
+			    kind->name, name, err == -ENOTSUPP ? "ENOTSUPP" :
+			    "EOPNOTSUPP");
+	else if ((kind == &kind_kprobe || kind == &kind_kretprobe) &&
+		 (err == -EINVAL || err == -ENOENT))
+		/* blacklisted or not at a probeable address */
+		outcome_set(out, ST_SKIPPED, "kernel refuses %s on %s: %s",
+			    kind->name, name, strerror(-err));
+	else
+		outcome_set(out, ST_FAILED, "%s attach to %s failed: %s",
+			    kind->name, name, strerror(-err));
+}
+
+int attach_load(const struct bench_row *row, const struct attach_kind *kind,
+		struct bpf_object_skeleton *s, struct bpf_program *prog,
+		const struct attach_target *t, const char **name,
+		struct outcome *out)
+{
+	struct attach_refusals *refused = refusals(row);
+	/* libbpf writes it in the load below alone: it need not outlive it */
+	char log[VERIFIER_LOG_LEN];
+	int err;
+
+	log[0] = '\0';
+	if (kind->lacks) {
+		outcome_set(out, ST_SKIPPED, "%s", kind->lacks);
+		return -EOPNOTSUPP;
+	}
+	if (kind_refused(refused, kind, out))
+		return -EOPNOTSUPP;
+	bpf_program__set_autoload(prog, true);
+	/* where a sleepable program may attach is the verifier's to say */
+	if (kind->sleepable)
+		bpf_program__set_log_buf(prog, log, sizeof(log));
+	*name = kind->prepare(kind, prog, t, refused, out);
+	if (!*name)
+		return -ENOENT;
+	/* the skeleton's load maps its global data where the skeleton sees it */
+	err = bpf_object__load_skeleton(s);
+	return err ? load_failed(refused, kind, err, log, out) : 0;
+}
+
+struct bpf_link *attach_link(const struct bench_row *row,
+			     const struct attach_kind *kind,
+			     struct bpf_program *prog,
+			     const struct attach_target *t, const char *name,
+			     struct outcome *out)
+{
+	struct bpf_link *link = kind->attach(kind, prog, t, name);
+	int err = errno;
+
+	if (!link) {
+		attach_failed(refusals(row), kind, name, -err, out);
+		errno = err;	/* the caller's to read, whatever was probed */
+	}
+	return link;
+}
+
+int attach_link_syms(const struct bench_row *row,
+		     const struct attach_kind *kind, struct bpf_program *prog,
+		     const char **syms, int nr, struct bpf_link **links,
+		     struct outcome *out)
+{
+	return kind->attach_syms(kind, prog, syms, nr, links, refusals(row),
+				 out);
+}

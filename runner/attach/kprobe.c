@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kinds that hook a kernel function by kprobe or fprobe: kprobe,
+ * kretprobe, their multi links, kprobe.session and the syscall's kprobe.
+ * Apart from the others, each file one family of hooks.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "attach/attach_int.h"
+#include "kernel/kernel.h"
+
+static const char *kprobe_prepare(const struct attach_kind *kind,
+				  struct bpf_program *prog,
+				  const struct attach_target *t,
+				  struct attach_refusals *refused,
+				  struct outcome *out)
+{
+	if (!probes_available(refused, kind, "kprobe", "CONFIG_KPROBES", out))
+		return NULL;
+	return resolve_kfunc(t, false, out);
+}
+
+static struct bpf_link *kprobe_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
+				      const struct attach_target *t,
+				      const char *name)
+{
+	return bpf_program__attach_kprobe(prog, kind->retprobe, name);
+}
+
+/* one kprobe, so one perf event and one link, per function */
+static int kprobes_attach_syms(const struct attach_kind *kind,
+			       struct bpf_program *prog, const char **syms,
+			       int nr, struct bpf_link **links,
+			       struct attach_refusals *refused,
+			       struct outcome *out)
+{
+	int i, err;
+
+	for (i = 0; i < nr; i++) {
+		links[i] = bpf_program__attach_kprobe(prog, kind->retprobe,
+						      syms[i]);
+		if (links[i])
+			continue;
+		err = -errno;
+		outcome_set(out, ST_FAILED,
+			    "%s on %s (function %d of %d): %s", kind->name,
+			    syms[i], i + 1, nr, strerror(-err));
+		while (i--)
+			bpf_link__destroy(links[i]);
+		return err;
+	}
+	return nr;
+}
+
+const struct attach_kind kind_kprobe = {
+	.name = "kprobe",
+	.needs = { "KPROBES", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_prepare,
+	.attach = kprobe_attach,
+	.attach_syms = kprobes_attach_syms,
+};
+
+const struct attach_kind kind_kretprobe = {
+	.name = "kretprobe",
+	.needs = { "KPROBES", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_prepare,
+	.attach = kprobe_attach,
+	.attach_syms = kprobes_attach_syms,
+	.retprobe = true,
+};
+
+/*
+ * kprobe.multi rides on fprobe (ftrace), not on kprobes: the kernel's
+ * EOPNOTSUPP at link creation is what tells it is missing.
+ */
+static const char *kprobe_multi_prepare(const struct attach_kind *kind,
+					struct bpf_program *prog,
+					const struct attach_target *t,
+					struct attach_refusals *refused,
+					struct outcome *out)
+{
+	return resolve_kfunc(t, false, out);
+}
+
+static struct bpf_link *kprobe_multi_link(struct bpf_program *prog,
+					  const char **syms, int nr,
+					  bool retprobe)
+{
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cnt = nr,
+		    .retprobe = retprobe);
+
+	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+}
+
+static struct bpf_link *kprobe_multi_attach(const struct attach_kind *kind,
+					    struct bpf_program *prog,
+					    const struct attach_target *t,
+					    const char *name)
+{
+	return kprobe_multi_link(prog, &name, 1, kind->retprobe);
+}
+
+/* every function in one link: one syscall however many there are */
+static int multi_attach_syms(const struct attach_kind *kind,
+			     struct bpf_program *prog, const char **syms,
+			     int nr, struct bpf_link **links,
+			     struct attach_refusals *refused,
+			     struct outcome *out)
+{
+	int err;
+
+	links[0] = kprobe_multi_link(prog, syms, nr, kind->retprobe);
+	if (links[0])
+		return 1;
+	err = -errno;
+	if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") == 0) {
+		outcome_set(out, ST_SKIPPED,
+			    "kernel built without CONFIG_FPROBE (%s link: EOPNOTSUPP)",
+			    kind->name);
+		refuse_kind(refused, kind, out);
+	} else if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") < 0)
+		outcome_set(out, ST_SKIPPED,
+			    "%s link to %d functions: EOPNOTSUPP (it needs CONFIG_FPROBE; the kernel config is not readable here)",
+			    kind->name, nr);
+	else
+		outcome_set(out, err == -EOPNOTSUPP ? ST_SKIPPED : ST_FAILED,
+			    "%s link to %d functions: %s", kind->name, nr,
+			    strerror(-err));
+	return err;
+}
+
+const struct attach_kind kind_kprobe_multi = {
+	.name = "kprobe_multi",
+	.needs = { "FPROBE", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_multi_prepare,
+	.attach = kprobe_multi_attach,
+	.attach_syms = multi_attach_syms,
+	.link_config = "CONFIG_FPROBE",
+};
+
+const struct attach_kind kind_kretprobe_multi = {
+	.name = "kretprobe_multi",
+	.needs = { "FPROBE", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_multi_prepare,
+	.attach = kprobe_multi_attach,
+	.attach_syms = multi_attach_syms,
+	.retprobe = true,
+	.link_config = "CONFIG_FPROBE",
+};
+
+/*
+ * kprobe.session: one program at entry and, when it returns 0, at exit
+ * too. libbpf 1.5 brought it; older ones are told at build time.
+ */
+#if LIBBPF_AT_LEAST(1, 5)
+static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
+					      struct bpf_program *prog,
+					      const struct attach_target *t,
+					      const char *name)
+{
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = &name, .cnt = 1,
+		    .session = true);
+
+	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+}
+#define KPROBE_SESSION_LACKS	NULL
+#else
+#define kprobe_session_attach	kprobe_multi_attach
+#define KPROBE_SESSION_LACKS	LIBBPF_LACKS("kprobe.session (bpf_kprobe_multi_opts.session)")
+#endif
+
+static const char *kprobe_session_prepare(const struct attach_kind *kind,
+					  struct bpf_program *prog,
+					  const struct attach_target *t,
+					  struct attach_refusals *refused,
+					  struct outcome *out)
+{
+	if (!has_attach_type("BPF_TRACE_KPROBE_SESSION", "kprobe.session", out))
+		return NULL;
+	return kprobe_multi_prepare(kind, prog, t, refused, out);
+}
+
+const struct attach_kind kind_kprobe_session = {
+	.name = "kprobe_session",
+	.needs = { "FPROBE", "BPF_EVENTS" },
+	.applies = has_kfunc,
+	.prepare = kprobe_session_prepare,
+	.attach = kprobe_session_attach,
+	.link_config = "CONFIG_FPROBE",
+	.lacks = KPROBE_SESSION_LACKS,
+	.may_lack = "kprobe.session links came in Linux 6.10",
+};
+
+static bool has_syscall(const struct attach_target *t)
+{
+	return t->syscall;
+}
+
+static const char *ksyscall_prepare(const struct attach_kind *kind,
+				    struct bpf_program *prog,
+				    const struct attach_target *t,
+				    struct attach_refusals *refused,
+				    struct outcome *out)
+{
+	return probes_available(refused, kind, "kprobe", "CONFIG_KPROBES", out) ?
+	       t->syscall : NULL;
+}
+
+static struct bpf_link *ksyscall_attach(const struct attach_kind *kind,
+					struct bpf_program *prog,
+					const struct attach_target *t,
+					const char *name)
+{
+	return bpf_program__attach_ksyscall(prog, name, NULL);
+}
+
+const struct attach_kind kind_ksyscall = {
+	.name = "kprobe",
+	.needs = { "KPROBES", "BPF_EVENTS" },
+	.applies = has_syscall,
+	.prepare = ksyscall_prepare,
+	.attach = ksyscall_attach,
+};

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __RUNNER_CLI_H
+#define __RUNNER_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+#include "bench.h"
+#include "compare/compare.h"
+
+/*
+ * The command line: cli/cmdline.c (its options' table and --help in
+ * cli/options.c, where each applies in cli/ways.c). The parsers a
+ * family calls (parse_u64(), parse_name_list(), bench_cpus_arg(), ...)
+ * are in bench.h; the pure ones are core/parse.c's and core/cpus.c's.
+ */
+
+
+#define EXIT_USAGE	2
+
+struct given;
+
+/*
+ * What the command line says beyond the run's settings: main's, filled
+ * by parse_options(), passed to check_options() and select_cpus(), and
+ * by check_options() to the family's parse_args(), which hands it to
+ * bench_cpus_arg(), bench_count_arg() and bench_positional_as()
+ */
+struct cmdline {
+	/* the run's settings it fills: main's, which passes them on as @rs */
+	struct run_settings *rs;
+	/* --compare, --fail-on-regression, --ignore-param, --threshold */
+	struct compare_args compare;
+	const char *cpus_arg;		/* -c, or a positional argument */
+	bool count_given;		/* -n, or a positional argument */
+	/* --format: refused where nothing is printed as it asks */
+	bool format_given;
+	/* --precision, --max-units or --budget, which -r makes meaningless */
+	const char *adaptive_option;
+	/* the options given, and positional arguments that stand for one */
+	struct given *given;
+	int nr_given, max_given;
+	const struct bench_family *fam;
+	/* --help: the usage printed on stdout, nothing else to do */
+	bool help;
+};
+
+/*
+ * The options: the family's into its @ctx (through its parse_option()),
+ * the common ones into @rs, which keeps @ctx, and @cl, which keeps @rs
+ * for the calls after it; --help prints the usage on stdout and sets
+ * @cl->help, whose status is stdout's. 0, or -1 said.
+ */
+int parse_options(const struct bench_family *fam, void *ctx,
+		  struct run_settings *rs, struct cmdline *cl, int argc,
+		  char **argv);
+/*
+ * Options that contradict each other, or that do not apply to the way
+ * of running the command line selects (each option's @ways); then the
+ * family's positional arguments. 0, or -1 said.
+ */
+int check_options(const struct bench_family *fam, struct cmdline *cl,
+		  int argc, char **argv);
+struct json_t;
+/*
+ * The options of @fam's and the runner's, each with the ways of running
+ * it applies to (--list --json's "options"): [ { "name": "repeat",
+ * "short": "r", "ways": [ "run", "--attach-time" ] }, ... ]
+ */
+struct json_t *options_json(const struct bench_family *fam);
+/* cl->rs->cpus from -c (or the family's argument): 0, or an exit status */
+int select_cpus(struct cmdline *cl);
+/*
+ * BENCH_TEST_FAULT into @rs->fault (the test build's only,
+ * cli/test_fault.c): 0 or -1
+ */
+int read_fault(struct run_settings *rs);
+
+/*
+ * The command line's parts between themselves: the runner's options
+ * (cli/options.c: their table, --help, getopt's tables) and the ways
+ * of running each applies to (cli/ways.c), for the parser
+ * (cli/cmdline.c).
+ */
+
+
+/* the keys of the runner's options without a short one */
+enum {
+	OPT_JSON = 0x100,
+	OPT_PROG_STATS,
+	OPT_COMPARE,
+	OPT_FAIL_ON_REGRESSION,
+	OPT_IGNORE_PARAM,
+	OPT_THRESHOLD,
+	OPT_LIST,
+	OPT_PRECISION,
+	OPT_MAX_UNITS,
+	OPT_BUDGET,
+	OPT_LOCK_WAIT,
+	OPT_KTAP,
+	OPT_PROFILE,
+	OPT_FORMAT,
+};
+
+/* the options every family takes, after the family's own */
+extern const struct bench_option common_options[];
+
+/* the usage, the family's options and the common ones, to @f */
+void usage(const struct bench_family *fam, FILE *f);
+/* getopt_long()'s tables of both: 0, or -ENOMEM */
+int getopt_tables(const struct bench_family *fam,
+		  struct option **longopts, char *shortopts, size_t len);
+/* the option of @key, the family's first; NULL if none has it */
+const struct bench_option *find_option(const struct bench_family *fam,
+				       int key);
+/* whether @o is one of common_options[] */
+bool is_common_option(const struct bench_option *o);
+
+/* an option given, or a positional argument that stands for one */
+struct given {
+	const struct bench_option *o;
+	bool common;		/* one of common_options[] */
+	const char *as;		/* a positional argument's name; NULL */
+};
+
+/*
+ * cli/ways.c: the first of @given (@nr of them) that does not apply to
+ * @way is refused, one line naming it: 0, or -1
+ */
+int check_ways(const struct bench_family *fam, enum bench_way way,
+	       const struct given *given, int nr);
+
+/*
+ * --list's output: cli/list.c. list_kind(), which a family's list_row
+ * calls, is in bench.h.
+ */
+
+
+/* --list's tables as JSON */
+int write_list(const struct bench_family *fam, const struct bench_rows *all,
+	       FILE *f);
+/* --list's tables as text */
+void print_list(const struct bench_family *fam, const struct bench_rows *all);
+
+#endif /* __RUNNER_CLI_H */

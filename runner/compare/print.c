@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compare's table: the files and their differences, a line per row
+ * compared, the rows not compared, left out or duplicated, and the
+ * summary lines (all of stdout but with --json -).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "report/report.h"
+#include "stats/stats.h"
+#include "compare/compare.h"
+
+/* a context value as text, for display */
+static const char *value_text(const json_t *v, char *buf, size_t len)
+{
+	if (!v)
+		return "(missing)";
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		return "null";
+	case JSON_TRUE:
+		return "true";
+	case JSON_FALSE:
+		return "false";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		snprintf(buf, len, "%.15g", json_number_value(v));
+		return buf;
+	case JSON_STRING:
+		return shown(buf, len, json_string_value(v));
+	case JSON_ARRAY:
+		return "array";
+	default:
+		return "object";
+	}
+}
+
+/*
+ * A line of text, folded to text_width(), or with --format short to
+ * PASTE_WIDTH
+ */
+static void __attribute__((format(printf, 3, 4)))
+fold_line(FILE *out, const struct compare *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fold_vprintf(out, c->args->paste ? PASTE_WIDTH : text_width(), fmt, ap);
+	va_end(ap);
+}
+
+/* a string of @obj, shown, or "?" */
+static const char *field_text(const json_t *obj, const char *key, char *buf,
+			      size_t len)
+{
+	const char *s = get_string(obj, key);
+
+	return s ? shown(buf, len, s) : "?";
+}
+
+/* whether a compared row has its share of the base on both sides */
+static bool any_share(const struct compare *c)
+{
+	const struct entry *e;
+
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE && e->share.has)
+			return true;
+	return false;
+}
+
+/* whether a compared row's verdict rests on its share of the base */
+static bool any_on_share(const struct compare *c)
+{
+	const struct entry *e;
+
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE && e->on_share)
+			return true;
+	return false;
+}
+
+static void print_headers(FILE *out, const struct compare *c)
+{
+	char path[LONG_SHOWN], tool[NAME_SHOWN], kernel[NAME_SHOWN];
+	char when[NAME_SHOWN], key[NAME_SHOWN], keys[1024];
+	const struct bench_file *f;
+	const struct side *s;
+	size_t off;
+	int i;
+
+	for (s = c->side; s < c->side + 2; s++)
+		for (f = s->files; f < s->files + s->nr_files; f++)
+			fold_line(out, c, "%s: %s (%s, kernel %s, %s)", s->label,
+				  shown(path, sizeof(path), f->path),
+				  field_text(f->context, "tool", tool, sizeof(tool)),
+				  field_text(f->context, "kernel_release", kernel,
+					     sizeof(kernel)),
+				  field_text(f->context, "timestamp", when,
+					     sizeof(when)));
+	fold_line(out, c, "Welch's t-test of B's units against A's, each side's files pooled (a round's units as one), at %.0f%% confidence; a change within %g%% of A or %g ns is none.",
+		  (1 - COMPARE_ALPHA) * 100, c->args->threshold_pct,
+		  COMPARE_FLOOR_NS);
+	fold_line(out, c, "Figures are costs in ns per event, a base row's own, any other row's overhead over its base (+): higher is slower.");
+	if (any_share(c))
+		fold_line(out, c, "share: how an overhead's share of its base changed, of A's share (each unit's overhead over its own base).");
+	if (any_on_share(c))
+		fold_line(out, c, "Verdicts on overhead rows: their share of the base, where both sides have it (a change within %g%% of A's share, or within %g ns, is none); on base rows: their ns.",
+			  c->args->threshold_pct, COMPARE_FLOOR_NS);
+	if (!c->args->nr_ignore)
+		return;
+	for (i = 0, off = 0; i < c->args->nr_ignore && off < sizeof(keys); i++)
+		off += snprintf(keys + off, sizeof(keys) - off, "%s %s",
+				i ? "," : "",
+				shown(key, sizeof(key), c->args->ignore[i]));
+	fold_line(out, c, "Rows matched ignoring the params%s", keys);
+}
+
+static void print_context(FILE *out, const struct compare *c)
+{
+	char path[2][LONG_SHOWN], text[2][NAME_SHOWN];
+	const struct ctx_diff *d;
+	const char *t[2];
+	int j;
+
+	for (d = c->diffs; d < c->diffs + c->nr_diffs; d++) {
+		for (j = 0; j < 2; j++)
+			t[j] = value_text(json_object_get(d->f[j]->context,
+							  d->key),
+					  text[j], NAME_SHOWN);
+		if (d->within)
+			fold_line(out, c, "context differs within %s: %s: %s %s, %s %s",
+				  d->within, d->key,
+				  shown(path[0], LONG_SHOWN, d->f[0]->path), t[0],
+				  shown(path[1], LONG_SHOWN, d->f[1]->path), t[1]);
+		else
+			fold_line(out, c, "%s: %s: A %s, B %s", d->expected ?
+				  "kernel differs (expected when comparing kernels)" :
+				  "context differs", d->key, t[0], t[1]);
+	}
+}
+
+/* what the table calls a verdict */
+static const char *entry_verdict(const struct entry *e)
+{
+	if (!entry_decidable(e))
+		return "cannot tell";
+	return e->v == V_SLOWER ? "slower" : e->v == V_FASTER ? "faster" :
+	       "no change";
+}
+
+/*
+ * The table's columns. The row, A, B, the change and the verdict stay
+ * whatever the terminal; on a narrower one (or past TEXT_WIDTH) the
+ * others go, the highest @drop first: an overhead's share of its base's
+ * change (which the verdict line above the table names when a verdict
+ * rests on it), -v's units, p, then B - A.
+ */
+enum {
+	COL_ROW, COL_A, COL_A_CI, COL_B, COL_B_CI, COL_DELTA, COL_DELTA_CI,
+	COL_CHANGE, COL_SHARE, COL_P, COL_VERDICT, COL_UNITS, NR_COLS
+};
+
+static const struct table_col columns[NR_COLS] = {
+	[COL_ROW] = { "row", .left = true },
+	[COL_A] = { "A ns ± 95%" },
+	[COL_A_CI] = { "", .left = true, .glue = true },
+	[COL_B] = { "B ns ± 95%" },
+	[COL_B_CI] = { "", .left = true, .glue = true },
+	[COL_DELTA] = { "B-A ± 95%", .drop = 2 },
+	[COL_DELTA_CI] = { "", .left = true, .glue = true },
+	[COL_CHANGE] = { "change" },
+	[COL_SHARE] = { "share", .drop = 5 },
+	[COL_P] = { "p", .drop = 3 },
+	[COL_VERDICT] = { "verdict", .left = true },
+	[COL_UNITS] = { "units A/B", .drop = 4 },
+};
+
+/*
+ * Text to paste (--format short), at most PASTE_WIDTH columns: the row,
+ * A, B, the change and the verdict; the intervals go first when the
+ * lines would be wider, then a row's name takes a line of its own
+ */
+static const struct table_col paste_columns[NR_COLS] = {
+	[COL_ROW] = { "row", .left = true },
+	[COL_A] = { "A" },
+	[COL_A_CI] = { "", .left = true, .glue = true, .drop = 1 },
+	[COL_B] = { "B" },
+	[COL_B_CI] = { "", .left = true, .glue = true, .drop = 1 },
+	[COL_DELTA] = { "" },
+	[COL_DELTA_CI] = { "", .glue = true },
+	[COL_CHANGE] = { "change" },
+	[COL_SHARE] = { "" },
+	[COL_P] = { "" },
+	[COL_VERDICT] = { "verdict", .left = true },
+	[COL_UNITS] = { "" },
+};
+
+/* "+182" and "± 52" of a side, an overhead with its sign */
+static void side_cells(struct table *t, int i, int col,
+		       const struct sample_stats *st, double ci95, bool sign)
+{
+	char value[32], ci[32];
+
+	if (!st->n) {
+		table_set(t, i, col, "-");
+		return;
+	}
+	format_estimate(st->mean, ci95, sign, value, sizeof(value), ci,
+			sizeof(ci));
+	table_set(t, i, col, "%s", value);
+	table_set(t, i, col + 1, "%s", ci);
+}
+
+static void add_entry(struct table *t, const struct entry *e, bool paste)
+{
+	char a[32], b[32];
+	bool overhead = !strcmp(e->a->quantity, "overhead_ns");
+	struct label l;
+	int i = table_add_row(t);
+
+	row_shown(e->a->rows[0], &l);
+	table_set(t, i, COL_ROW, "%s %s", l.name, l.variant);
+	side_cells(t, i, COL_A, &e->st_a, e->ci95_a, overhead);
+	side_cells(t, i, COL_B, &e->st_b, e->ci95_b, overhead);
+	format_share(e->delta_pct, a, sizeof(a));
+	table_set(t, i, COL_CHANGE, "%s", a);
+	table_set(t, i, COL_VERDICT, "%s", entry_verdict(e));
+	if (paste)
+		return;
+	if (isnan(e->delta)) {
+		table_set(t, i, COL_DELTA, "-");
+	} else {
+		format_estimate(e->delta, e->delta_ci95, true, a, sizeof(a),
+				b, sizeof(b));
+		table_set(t, i, COL_DELTA, "%s", a);
+		table_set(t, i, COL_DELTA_CI, "%s", b);
+	}
+	/* the share of the base's change, of A's share: overhead rows */
+	if (e->share.has) {
+		format_share(e->share.delta_pct, a, sizeof(a));
+		table_set(t, i, COL_SHARE, "%s", a);
+	}
+	if (!e->w.decidable || isnan(e->w.p))
+		table_set(t, i, COL_P, "-");
+	else if (e->w.p < 1e-4)
+		table_set(t, i, COL_P, "<0.0001");
+	else
+		table_set(t, i, COL_P, "%.4f", e->w.p);
+	if (verbosity > 1)
+		table_set(t, i, COL_UNITS, "%d/%d%s", e->st_a.n, e->st_b.n,
+			  e->by_run ? " runs" : "");
+}
+
+/* the compared rows' table, to fit stdout's terminal, or to paste */
+static void print_verdicts(FILE *out, const struct compare *c)
+{
+	bool paste = c->args->paste;
+	int width = paste ? PASTE_WIDTH : table_width(verbosity > 1);
+	int names = paste ? PASTE_NAME_MIN : NAMES_ABOVE;
+	const struct entry *e;
+	char dropped[256];
+	struct table t;
+	struct label l;
+
+	table_init(&t, paste ? paste_columns : columns, NR_COLS);
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE)
+			add_entry(&t, e, paste);
+	/* a row's name too wide for the terminal goes above its figures */
+	if (table_print(&t, out, paste ? 0 : 2, width, names) && !paste) {
+		table_dropped(&t, 2, width, names, dropped, sizeof(dropped));
+		fold_line(out, c, "  (left out to fit %d columns: %s)", width,
+			  dropped);
+	}
+	table_free(&t);
+	for (e = c->entries; !paste && e < c->entries + c->nr_entries; e++) {
+		if (e->why != WHY_NONE || entry_decidable(e))
+			continue;
+		row_shown(e->a->rows[0], &l);
+		fold_line(out, c, "cannot tell: %s %s: fewer than 2 units in %s",
+			  l.name, l.variant, e->st_a.n < 2 && e->st_b.n < 2 ?
+			  "A and B" : e->st_a.n < 2 ? "A" : "B");
+	}
+}
+
+/* ---- the rows not compared ---- */
+
+/* groups of rows skipped alike made at most; the others said one by one */
+#define SKIP_GROUPS_MAX	64
+#define SKIP_MODES_MAX	32
+
+/*
+ * Rows skipped on both sides for one reason, their mode's name aside
+ * ("fentry refused by ...", "fexit refused by ..."): said once, as a run
+ * says its skipped rows
+ */
+struct skip_both {
+	char reason[LONG_SHOWN];	/* shown, its mode's name out */
+	const struct entry *first;
+	int nr;
+	const char *mode[SKIP_MODES_MAX];	/* each once, in order */
+	int nr_modes;
+	bool one_other;		/* its rows share the first's other half */
+};
+
+/* a row's mode: test_overhead's name, map_perf_test's variant */
+static const char *row_mode(const struct compare *c, const struct row *r)
+{
+	const char *tool = get_string(c->side[SIDE_A].files[0].context,
+				      "tool");
+
+	return tool && !strcmp(tool, "map_perf_test") ? r->variant : r->name;
+}
+
+/* the half of a row's name that is not its mode: an event, a test */
+static const char *row_other(const struct compare *c, const struct row *r)
+{
+	return row_mode(c, r) == r->name ? r->variant : r->name;
+}
+
+/*
+ * @e's reason without its mode's name, shown, if both sides skipped it
+ * alike; else false
+ */
+static bool skipped_alike(const struct compare *c, const struct entry *e,
+			  char *buf, size_t len)
+{
+	char a[LONG_SHOWN], b[LONG_SHOWN];
+	const struct row *ra, *rb;
+
+	if (e->why != WHY_NOT_OK || e->a->nr_pooled || e->b->nr_pooled)
+		return false;
+	ra = e->a->rows[0];
+	rb = e->b->rows[0];
+	if (strcmp(ra->status, "skipped") || strcmp(rb->status, "skipped") ||
+	    !ra->reason || !rb->reason)
+		return false;
+	skip_reason(ra->reason, row_mode(c, ra), a, sizeof(a));
+	skip_reason(rb->reason, row_mode(c, rb), b, sizeof(b));
+	if (strcmp(a, b))
+		return false;
+	shown(buf, len, a);
+	return true;
+}
+
+static void skip_both_add(const struct compare *c, struct skip_both *g,
+			  const struct entry *e)
+{
+	const struct row *r = e->a->rows[0], *first = g->first->a->rows[0];
+	int k;
+
+	g->nr++;
+	g->one_other = g->one_other &&
+		       !strcmp(row_other(c, r), row_other(c, first));
+	for (k = 0; k < g->nr_modes && strcmp(g->mode[k], row_mode(c, r)); k++)
+		;
+	if (k == g->nr_modes && k < SKIP_MODES_MAX)
+		g->mode[g->nr_modes++] = row_mode(c, r);
+}
+
+/*
+ * "fentry, fexit (22 rows)", "tracepoint urandom_read": the group's
+ * modes, and the other half of their names where they share it
+ */
+static void skip_both_line(FILE *out, const struct compare *c,
+			   const struct skip_both *g)
+{
+	const struct row *first = g->first->a->rows[0];
+	char label[1024], text[NAME_SHOWN], reason[LONG_SHOWN];
+	size_t off = 0;
+	int k;
+
+	for (k = 0; k < g->nr_modes && off < sizeof(label); k++)
+		off += snprintf(label + off, sizeof(label) - off, "%s%s",
+				k ? ", " : "",
+				shown(text, sizeof(text), g->mode[k]));
+	if (g->one_other && off < sizeof(label))
+		off += snprintf(label + off, sizeof(label) - off, " %s",
+				shown(text, sizeof(text), row_other(c, first)));
+	if (g->nr > 1 && off < sizeof(label))
+		snprintf(label + off, sizeof(label) - off, " (%d rows)", g->nr);
+	/* one mode's reason keeps its name: "no tracepoint ..." */
+	fold_line(out, c, "skipped in A and B: %s: %s", label, g->nr_modes > 1 ?
+		  g->reason : shown(reason, sizeof(reason), first->reason));
+}
+
+/*
+ * The groups of the entries skipped alike (@gof: each entry's, -1 for
+ * none), printed: how many
+ */
+static int print_skipped_both(FILE *out, const struct compare *c, int *gof)
+{
+	struct skip_both *g = calloc(SKIP_GROUPS_MAX, sizeof(*g));
+	char reason[LONG_SHOWN];
+	int i, k, nr = 0;
+
+	for (i = 0; i < c->nr_entries; i++) {
+		gof[i] = -1;
+		if (!g || !skipped_alike(c, &c->entries[i], reason,
+					 sizeof(reason)))
+			continue;
+		for (k = 0; k < nr && strcmp(g[k].reason, reason); k++)
+			;
+		if (k == SKIP_GROUPS_MAX)
+			continue;	/* said on its own */
+		if (k == nr) {
+			snprintf(g[k].reason, sizeof(g[k].reason), "%s",
+				 reason);
+			g[k].first = &c->entries[i];
+			g[k].one_other = true;
+			nr++;
+		}
+		skip_both_add(c, &g[k], &c->entries[i]);
+		gof[i] = k;
+	}
+	for (k = 0; k < nr; k++)
+		skip_both_line(out, c, &g[k]);
+	free(g);
+	return nr;
+}
+
+static void print_entries(FILE *out, const struct compare *c)
+{
+	int *gof = calloc(c->nr_entries ?: 1, sizeof(*gof));
+	char reason[REASON_LEN_MAX];
+	const struct entry *e;
+	struct label l;
+
+	fputc('\n', out);
+	print_verdicts(out, c);
+	if (!c->nr_compared)
+		fprintf(out, "  (no row has units to compare on both sides)\n");
+	/* without memory for the groups, every row is said on its own */
+	if (gof)
+		print_skipped_both(out, c, gof);
+	for (e = c->entries; e < c->entries + c->nr_entries; e++) {
+		if (e->why == WHY_NONE || (gof && gof[e - c->entries] >= 0))
+			continue;
+		row_shown((e->a ? e->a : e->b)->rows[0], &l);
+		if (e->why == WHY_ONLY_A || e->why == WHY_ONLY_B)
+			fold_line(out, c, "only in %s: %s %s", e->a ? "A" : "B",
+				  l.name, l.variant);
+		else
+			fold_line(out, c, "not compared: %s %s: %s", l.name,
+				  l.variant,
+				  entry_reason(e, reason, sizeof(reason)));
+	}
+	free(gof);
+}
+
+/* the rows of a side's files its pools left out, beside pooled ones */
+static void print_left_out(FILE *out, const struct compare *c,
+			   const struct side *s)
+{
+	char path[LONG_SHOWN], state[STATE_LEN];
+	const struct group *g;
+	const struct row *r;
+	struct label l;
+	int i;
+
+	for (g = s->groups; g < s->groups + s->nr_groups; g++) {
+		if (!g->nr_pooled)
+			continue;
+		for (i = 0; i < g->nr; i++) {
+			r = g->rows[i];
+			if (poolable(r))
+				continue;
+			fold_line(out, c, "left out of %s: %s %s in %s: %s",
+				  s->label, row_shown(r, &l)->name, l.variant,
+				  shown(path, sizeof(path), s->files[r->file].path),
+				  row_state(r, state, sizeof(state)));
+		}
+	}
+}
+
+static void print_dups(FILE *out, const struct compare *c,
+		       const struct side *s)
+{
+	char path[LONG_SHOWN];
+	const struct bench_file *f;
+	const struct row *r;
+	struct label l;
+
+	for (f = s->files; f < s->files + s->nr_files; f++)
+		for (r = f->rows; r < f->rows + f->nr; r++)
+			if (r->nr_dups)
+				fold_line(out, c, "duplicate in %s (%s): %s %s: results[%d] kept, %d later row%s ignored",
+					  s->label, shown(path, sizeof(path), f->path),
+					  row_shown(r, &l)->name, l.variant,
+					  r->index, r->nr_dups,
+					  r->nr_dups > 1 ? "s" : "");
+}
+
+/* the line that counts the verdicts */
+static void print_counts(FILE *out, const struct compare *c)
+{
+	int nr_not = c->nr_entries - c->nr_compared;
+
+	fold_line(out, c, "%d row%s compared: %d slower, %d faster, %d no significant change, %d cannot tell; %d not compared",
+		  c->nr_compared, c->nr_compared == 1 ? "" : "s",
+		  c->nr_verdicts[V_SLOWER], c->nr_verdicts[V_FASTER],
+		  c->nr_verdicts[V_NO_CHANGE], c->nr_cannot_tell, nr_not);
+	if (c->nr_regressions)
+		fold_line(out, c, "regression: %d row%s significantly slower by more than %g%%",
+			  c->nr_regressions, c->nr_regressions > 1 ? "s" : "",
+			  c->args->fail_on_regression);
+}
+
+/*
+ * --format short: the table to paste, its figures' meaning and the
+ * counts, every line within PASTE_WIDTH columns; the rest is the
+ * default's
+ */
+static void print_paste(FILE *out, const struct compare *c)
+{
+	fold_line(out, c, "ns per event, ± 95%%: a base row's cost, any other row's overhead (+)");
+	if (any_on_share(c))
+		fold_line(out, c, "verdicts on overhead rows: their share of the base");
+	print_verdicts(out, c);
+	print_counts(out, c);
+}
+
+void print_compare(FILE *out, const struct compare *c)
+{
+	if (c->args->paste) {
+		print_paste(out, c);
+		return;
+	}
+	print_headers(out, c);
+	print_context(out, c);
+	print_entries(out, c);
+	print_left_out(out, c, &c->side[SIDE_A]);
+	print_left_out(out, c, &c->side[SIDE_B]);
+	print_dups(out, c, &c->side[SIDE_A]);
+	print_dups(out, c, &c->side[SIDE_B]);
+	if (c->nr_bases)
+		fold_line(out, c, "base rows: B at %+.1f%% of A (median of %d): the machine's speed or the kernel's own paths",
+			  c->base_shift_pct, c->nr_bases);
+	if (threshold_widened(c))
+		fold_line(out, c, "threshold: %g%% + %d x %.1f%%, the base rows' shift (overheads move further than bases), for rows of single runs",
+			  c->args->threshold_pct, SHIFT_WEIGHT,
+			  fabs(c->base_shift_pct));
+	print_counts(out, c);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __RUNNER_KERNEL_H
+#define __RUNNER_KERNEL_H
+
+#include "bench.h"
+
+/*
+ * The machine, before a run, as the runner's own files ask it: the CPUs
+ * (kernel/usable_cpus.c), privileges (kernel/privs.c), tracefs
+ * (kernel/tracefs.c), the cgroup's CPU quota (workers/quota.c), the run
+ * lock (workers/lock.c). What a family's probes ask of the kernel
+ * (kernel_config(), btf_has_func(), other_links_on(), ...) is in bench.h.
+ */
+
+
+/* what the kernel answered, asked once a run: kernel/probe_cache.c */
+struct probe_cache {
+	struct btf *btf;		/* kernel_btf(): NULL when none loads */
+	bool btf_tried;
+	char *config;			/* kernel_config_text(): NULL when none */
+	bool config_tried;
+	struct bpf_jit_state jit;	/* bpf_jit_read() */
+	bool jit_read;
+	int nr_cpus_possible;		/* 0 until asked */
+	int bpf_lsm;			/* attach/lsm.c: 0 not asked, 1 active, -1 not */
+	struct outcome bpf_lsm_why;	/* why not, when bpf_lsm < 0 */
+	/* libbpf_version_text(), the library's: "" until asked */
+	char libbpf_version[48];
+};
+extern struct probe_cache probe_cache;
+
+/* online CPUs this process may run on (cpuset, affinity) */
+int usable_cpus(struct cpu_list *out);
+/* root, or the capabilities BPF needs, in the initial user namespace */
+int check_privileges(void);
+/* mounts tracefs when it is missing, and says so */
+int ensure_tracefs(void);
+/* notes a cgroup CPU quota smaller than @nr_cpus CPUs */
+void warn_cpu_quota(int nr_cpus);
+/*
+ * One run of these tools at a time per machine: waits up to @wait_s for
+ * the one that holds the lock, naming it. 0; -EBUSY when it is still
+ * held (said), -EINTR on a signal, another -errno said.
+ */
+int bench_lock(const char *tool, double wait_s);
+
+/* stat(), not access(): access() drops the capabilities of a non-root uid */
+bool exists(const char *path);
+/*
+ * @rel in the first tracefs mount that has it, into @buf; false with
+ * errno EACCES when any place was refused, else ENOENT
+ */
+bool tracefs_path(const char *rel, char *buf, size_t len);
+
+#endif /* __RUNNER_KERNEL_H */

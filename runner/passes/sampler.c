@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampler: how the rows of a run are measured.
+ *
+ * A row with a base (a mode against the same event with nothing attached,
+ * a map test against its syscall alone) is measured in units: a sample of
+ * its base, a sample of the row, another sample of its base, back to back
+ * on the same workers, the row's programs attached right before its
+ * sample and detached right after. A unit's figure is the row's ns per
+ * event less the mean of its two base samples': what the machine does
+ * over a unit (it drifts by 15% over a second on a cloud VM, while
+ * neighbouring 10-ms windows agree within a few percent) moves both
+ * sides alike, and a linear drift cancels exactly. Units share nothing,
+ * so the row's overhead is their mean and its 95% interval is Student's
+ * t over them.
+ *
+ * A row whose programs never see its base's events (its base makes the
+ * same calls to an unprobed copy of its function: the uprobe events)
+ * stays attached through a session's units: the base samples prove it,
+ * each must leave the row's counts untouched.
+ *
+ * Rows are visited in rounds: each round gives every row that is not yet
+ * known well enough one session (a few units, on workers forked at its
+ * first session and kept until the row is done), so that each row's units
+ * are spread over the run and its interval holds what the machine does
+ * over the run, not over one stretch of it. A row stops once its interval
+ * is within --precision of its figure (and at least MIN_PRECISION_NS),
+ * after at least --min-units; or at --max-units; or when it spent its
+ * time budget, saying so.
+ *
+ * A row without a base (a base row no measured row feeds, a run without
+ * base rows, map_perf_test's bpf() tests) is measured in units of one
+ * sample each, in rounds too.
+ *
+ * This file is the run loop, to be read top to bottom: how many units a
+ * session has, a row's session, the rounds. The layers below it each
+ * call only down (bench_sampler_int.h): units, their pacing and retries
+ * (bench_unit.c), one sample (bench_sample.c), a session's workers and
+ * the attach and detach of its programs (bench_session.c). The passes
+ * after the run are bench_prog_stats.c and bench_profile_pass.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "passes/passes.h"
+#include "sample/sample.h"
+#include "core/core.h"
+#include "rows/rows.h"
+#include "workers/workers.h"
+
+/* what the units of one session should outweigh: its fork and attach */
+#define SESSION_SHARE		1
+/* a row's units per session at most */
+#define MAX_SESSION_UNITS	8
+
+/* ---- how many units a session has ---- */
+
+/* units the row still wants; at least one */
+static int units_wanted(const struct run_settings *rs,
+			const struct bench_row *row)
+{
+	const struct row_state *st = row->state;
+	int want;
+
+	if (rs->repeat)
+		want = rs->repeat - st->nr_units;
+	else if (st->nr_units < rs->min_units)
+		want = rs->min_units - st->nr_units;
+	else
+		want = 1;
+	return want > 0 ? want : 1;
+}
+
+/*
+ * Units per session: enough that they outweigh what the session costs
+ * besides them (forking the workers, or looking the kept ones over;
+ * attaching and detaching, when the row stays attached through its
+ * units), as measured in its earlier sessions. The first session has one,
+ * which also paces the row; but for a row that stays attached, whose
+ * attach and detach are costs of the session, as many as it still wants.
+ * With -r N, one a session: a round's units are one observation
+ * (statistics.rst), and -r N's are N.
+ */
+static int session_units(const struct run_settings *rs,
+			 const struct bench_row *row)
+{
+	const struct row_state *st = row->state;
+	double fixed, unit, u;
+	int want = units_wanted(rs, row);
+
+	if (rs->repeat)
+		return 1;
+	if (!st->sessions)
+		return row_stays_attached(row) && row->links != LINKS_PER_RUN ? want : 1;
+	fixed = st->session_ns;
+	unit = st->unit_ns_spent;
+	if (row_stays_attached(row) && row->links != LINKS_PER_RUN)
+		fixed += row_median(st->attach_ns, st->nr_attach) +
+			 row_median(st->detach_ns, st->nr_detach);
+	u = unit > 0 ? ceil(SESSION_SHARE * fixed / unit) : 1;
+	if (!(u >= 1))
+		u = 1;
+	if (u > MAX_SESSION_UNITS)
+		u = MAX_SESSION_UNITS;
+	return u < want ? u : want;
+}
+
+/* the session's wall time besides its units, for session_units() */
+static void note_session_cost(struct bench_row *row, __u64 fixed)
+{
+	struct row_state *st = row->state;
+
+	st->session_ns = st->sessions > 1 ?
+			  (st->session_ns + fixed) / 2 : fixed;
+}
+
+
+/* ---- a row's session ---- */
+
+/* the ids of the programs just loaded join the row's (its JSON's) */
+static void note_prog_ids(const struct bench_family *fam,
+			  struct bench_row *row)
+{
+	struct row_state *st = row->state;
+	struct bpf_prog_info info;
+	int fds[64], i, n;
+	__u32 *ids, len;
+
+	n = fam->prog_fds(row, fds, 64);
+	ids = realloc(st->prog_ids,
+		      (st->nr_prog_ids + (n > 0 ? n : 0) + 1) * sizeof(*ids));
+	if (!ids)
+		return;
+	st->prog_ids = ids;
+	for (i = 0; i < n; i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (fds[i] >= 0 && !bpf_obj_get_info_by_fd(fds[i], &info, &len))
+			ids[st->nr_prog_ids++] = info.id;
+	}
+}
+
+/* loads @row's programs: 0, or its outcome says why not */
+static int row_open(const struct bench_family *fam,
+		    const struct run_settings *rs, struct bench_row *row)
+{
+	struct row_state *st = row->state;
+	__u64 t0 = now_ns();
+	int err;
+
+	err = fam->open(rs, row, &row->out);
+	st->load_ns += now_ns() - t0;
+	if (err)
+		return -1;
+	st->opened = true;
+	st->loads++;
+	note_prog_ids(fam, row);
+	return 0;
+}
+
+/*
+ * A row loaded afresh for each session (@reload): its first session
+ * uses the load open_rows() made, each later one a new one
+ */
+static int row_reload(const struct bench_family *fam,
+		      const struct run_settings *rs, struct bench_row *row)
+{
+	struct row_state *st = row->state;
+
+	if (!row->reload || !st->opened || !st->sessions)
+		return 0;
+	fam->close(row);
+	st->opened = false;
+	return row_open(fam, rs, row);
+}
+
+/*
+ * One session of @row: its workers, units first that count only for
+ * failures (-w's, and in a paced row's first session one that paces it:
+ * a short first unit is noisier, and its programs and workers cold),
+ * then @units counted ones.
+ */
+static int row_session(const struct bench_family *fam,
+		       const struct run_settings *rs, struct bench_row *row,
+		       struct sampler_pass *pass, int index, int total,
+		       int round)
+{
+	struct row_state *st = row->state;
+	struct session sess = { .row = row, .rs = rs, .pass = pass,
+				 .keep = !row->reload };
+	int n, units = session_units(rs, row), err = 0;
+	int uncounted = rs->warmup;
+	__u64 t0 = now_ns(), in_units;
+
+	if (row_paced(fam, rs, row) && !st->paced_count)
+		uncounted++;
+	if (row_has_base(row))
+		sess.base = row->base;
+	if (row_reload(fam, rs, row))
+		return 0;
+	/*
+	 * A session that could not start: its reason is the row's, which
+	 * is done; or a signal cut it short, and the run ends (tried again
+	 * each round, it would be cut short again, for ever)
+	 */
+	if (session_start(fam, &sess, &row->out)) {
+		session_end(fam, &sess);
+		return bench_interrupted() ? -EINTR : 0;
+	}
+	st->sessions++;
+	in_units = now_ns();
+	for (n = 0; !err && row->out.status == ST_OK && n < uncounted + units;
+	     n++) {
+		progress(&pass->line, index, total, row, round, n);
+		err = session_unit(fam, &sess, n >= uncounted, round);
+	}
+	in_units = now_ns() - in_units;
+	session_end(fam, &sess);
+	note_session_cost(row, now_ns() - t0 - in_units);
+	return err;
+}
+
+/* ---- the run ---- */
+
+/* what the row keeps per worker: each sample's rate, its counts */
+static int alloc_worker_rates(struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+		struct row_state *st = row->state;
+		size_t nr = row->cpus->nr;
+
+		st->worker_rate = calloc((size_t)MAX_SAMPLES * nr,
+					 sizeof(double));
+		st->worker_events = calloc(nr, sizeof(__u64));
+		st->worker_hits_window = calloc(nr, sizeof(__u64));
+		if (!st->worker_rate || !st->worker_events ||
+		    !st->worker_hits_window)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* every row's programs, loaded for the run: a row that cannot says why */
+static int open_rows(const struct bench_family *fam,
+		     const struct run_settings *rs, struct bench_rows *rows,
+		     struct sampler_pass *pass)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (bench_interrupted())
+			return -EINTR;
+		if (row->out.status != ST_OK || !row->runs_prog)
+			continue;
+		progress(&pass->line, i, rows->nr, row, -1, 0);
+		row_open(fam, rs, row);
+	}
+	return 0;
+}
+
+
+/* a row the next round visits; base rows fed by others are not */
+static bool row_wants_session(const struct run_settings *rs,
+			      const struct bench_rows *rows,
+			      struct bench_row *row)
+{
+	struct row_state *st = row->state;
+
+	if (row->out.status != ST_OK || st->stop != STOP_NOT ||
+	    row->measured_in_open)
+		return false;
+	if (!row->runs_prog && base_is_fed(rows, row))
+		return false;
+	st->stop = row_stop_reason(rs, row);
+	return st->stop == STOP_NOT;
+}
+
+/* a row most of whose units were disturbed has no figure: see there */
+static void judge_retries(struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (row->out.status != ST_OK ||
+		    !units_mostly_disturbed(row->state->disturbed_units,
+					    row->state->attempts))
+			continue;
+		outcome_set(&row->out, ST_DISTURBED,
+			    "%d of its %d units were disturbed, the rest may be biased; the last: %s",
+			    row->state->disturbed_units, row->state->attempts,
+			    row->state->last_disturbed.reason);
+	}
+}
+
+/* a base row fed by others stops with them, with its own reason */
+static void stop_fed_bases(const struct run_settings *rs,
+			   struct bench_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+		struct row_state *st = row->state;
+
+		if (row->out.status == ST_OK && st->stop == STOP_NOT &&
+		    !row->runs_prog && base_is_fed(rows, row))
+			st->stop = units_precise(st->unit, st->unit_round,
+						 st->nr_units, st->paired,
+						 rs) ?
+				   STOP_PRECISE : STOP_FED;
+	}
+}
+
+/*
+ * The rows the next round visits, into @visit: how many. Those done have
+ * their workers stopped.
+ */
+static int round_rows(const struct run_settings *rs, struct bench_rows *rows,
+		      int *visit)
+{
+	int i, n = 0;
+
+	for (i = 0; i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (row_wants_session(rs, rows, row))
+			visit[n++] = i;
+		else
+			row->state->spent_ns += row_pool_end(row);
+	}
+	return n;
+}
+
+/*
+ * Which of a round's @n rows it visits @k-th: the two halves of the table
+ * in turn (0, h, 1, h + 1, ...). Neighbours in the table are alike (one
+ * mode on each event; map tests on one hook): one right after another,
+ * each one's attach waits out the grace period the last one's detach
+ * began (a raw_tp on sys_enter: 10-15 ms); in turn with a row of another
+ * kind, the wait passes in that row's session.
+ */
+static int visit_order(int k, int n)
+{
+	int half = (n + 1) / 2;
+
+	return k % 2 ? half + k / 2 : k / 2;
+}
+
+int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
+		struct bench_rows *rows)
+{
+	/* its progress line erased before it returns, however it ends */
+	struct sampler_pass pass = {};
+	int i, k, n = 1, round, err, *visit;
+
+	visit = calloc(rows->nr ?: 1, sizeof(*visit));
+	if (run_fault(rs)->kind == BENCH_FAULT_NO_MEMORY) {
+		free(visit);
+		visit = NULL;
+	}
+	err = !visit ? -ENOMEM :
+	      alloc_worker_rates(rows) ?: open_rows(fam, rs, rows, &pass);
+	for (round = 0; !err && n; round++) {
+		n = round_rows(rs, rows, visit);
+		for (k = 0; !err && k < n; k++) {
+			i = visit[visit_order(k, n)];
+			err = row_session(fam, rs, &rows->row[i], &pass, i,
+					  rows->nr, round);
+		}
+	}
+	free(visit);
+	for (i = 0; i < rows->nr; i++)
+		rows->row[i].state->spent_ns += row_pool_end(&rows->row[i]);
+	detach_all(fam, rows);
+	stop_fed_bases(rs, rows);
+	judge_retries(rows);
+	progress_end(&pass.line);
+	sampler_pass_end(&pass);
+	return err;
+}
+
+void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
+{
+	int i;
+
+	/* no worker outlives the run, however it ends */
+	for (i = 0; i < rows->nr; i++) {
+		row_pool_stop(rows->row[i].state->pool);
+		free(rows->row[i].state->pool);
+	}
+	detach_all(fam, rows);
+	for (i = 0; i < rows->nr; i++) {
+		if (rows->row[i].state->opened && rows->row[i].runs_prog)
+			fam->close(&rows->row[i]);
+		free(rows->row[i].state->worker_rate);
+		free(rows->row[i].state->worker_events);
+		free(rows->row[i].state->worker_hits_window);
+		free(rows->row[i].state->prog_ids);
+		profile_free(rows->row[i].state->profile);
+		free(rows->row[i].state);
+	}
+	free(rows->row);
+	rows->row = NULL;
+	rows->nr = 0;
+	free(rows->refused);
+	rows->refused = NULL;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __RUNNER_REPORT_H
+#define __RUNNER_REPORT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "bench.h"
+
+/* the "schema" value of every results file, writers and readers alike */
+#define BENCH_SCHEMA		"bpf-bench/1"
+
+/*
+ * The summaries' layout (report/table.c): tables whose columns are as wide
+ * as their cells and drop out, in an order each table gives, to fit a
+ * terminal; sentences folded to the width; a figure and its interval.
+ * What a family fills a table with (struct table, table_set(), ...) is
+ * in bench.h.
+ */
+
+
+/* what a line of the summaries may take, on a wider terminal or none */
+#define TEXT_WIDTH	100
+/* what text to paste (--format short) takes: a commit message's lines */
+#define PASTE_WIDTH	72
+
+/* a new row of empty cells: its index (a lost row's cells are dropped) */
+int table_add_row(struct table *t);
+/*
+ * Where a row's name may go when the table is too wide for it with every
+ * column it may drop dropped: NAMES_WHOLE, nowhere (a summary: a line a
+ * row, which may then be wider); NAMES_ABOVE, on a line of its own, the
+ * row's cells under it; or a number N: there already while the columns
+ * that may drop leave N columns for the names (text to paste keeps its
+ * intervals, and its lines within PASTE_WIDTH)
+ */
+#define NAMES_WHOLE	(-1)
+#define NAMES_ABOVE	(1 << 20)
+#define PASTE_NAME_MIN	16
+/*
+ * The table on @f, each line @indent spaces in, its columns dropped until
+ * it fits @width (0: no limit), its names as @name_min says. Returns how
+ * many columns it dropped.
+ */
+int table_print(const struct table *t, FILE *f, int indent, int width,
+		int name_min);
+/* "vs base, notes": the headings of the columns table_print() dropped */
+void table_dropped(const struct table *t, int indent, int width,
+		   int name_min, char *buf, size_t len);
+
+/* the columns @s takes on a terminal: UTF-8's continuation bytes take none */
+int text_cols(const char *s);
+/*
+ * How wide the summaries' tables may be: stdout's terminal's columns, or
+ * on no terminal TEXT_WIDTH (0, no limit, when @verbose: -v's columns
+ * are for files too)
+ */
+int table_width(bool verbose);
+/* how wide sentences are folded: TEXT_WIDTH, or a narrower terminal's */
+int text_width(void);
+/*
+ * @text on @f, folded between words to @width columns: the lines after
+ * the first one indented four spaces more than @text is. A word wider
+ * than a line is never cut.
+ */
+void fold_text(FILE *f, int width, const char *text);
+/* vfprintf() to @f, each line of the text folded to @width */
+void fold_vprintf(FILE *f, int width, const char *fmt, va_list ap);
+
+/*
+ * "+182 ± 52", "12.10 ± 0.24": @value with as many decimals as the two
+ * significant digits of @ci95 take (0 to 2), with a sign when @sign;
+ * into @value_buf, and "± @ci95" into @ci_buf ("± -" without an interval:
+ * NAN, one observation). @ci_buf may be NULL: then both go in @value_buf.
+ */
+void format_estimate(double value, double ci95, bool sign, char *value_buf,
+		     size_t vlen, char *ci_buf, size_t clen);
+/* "+14%", "+5.3%", "-": a share in percent, with its sign */
+void format_share(double pct, char *buf, size_t len);
+
+/* --ktap's output: report/ktap.c. */
+
+
+/*
+ * --ktap: KTAP version 1, one test point per row with its figure or
+ * reason, and kselftest's "# Totals" line
+ */
+void write_ktap(const struct bench_family *fam,
+		const struct run_settings *rs,
+		const struct bench_rows *rows, FILE *f);
+/*
+ * --ktap of a run that ended before its rows' test points: the whole
+ * test skipped ("1..0 # SKIP reason": the machine cannot run it now), or
+ * "Bail out! reason" (a failure), as kselftest.h ends a test early
+ */
+void write_ktap_early(FILE *f, bool skip, const char *reason);
+
+/* The --json results file of a run: report/results_json.c. */
+
+
+/*
+ * the --json results file of a run; @started_ns: when it got the lock,
+ * which the context's run_ns counts from (0: null, not known)
+ */
+int write_results(const struct bench_family *fam,
+		  const struct run_settings *rs,
+		  const struct bench_rows *rows, __u64 started_ns, FILE *f);
+struct json_t;
+/* one row's object of that file: --ktap reads its figure there */
+struct json_t *row_json(const struct bench_family *fam,
+			const struct run_settings *rs,
+			const struct bench_rows *rows,
+			const struct bench_row *row);
+/* a row's parameters as an object, for --list's rows too */
+struct json_t *params_json(const struct bench_row *row);
+
+/*
+ * Skipped rows by reason: report/skips.c. The groups a family's summary
+ * uses (skip_groups(), print_skip_groups(), ...) are in bench.h.
+ */
+
+
+/* @reason without @mode's name where it names it: the group's key */
+void skip_reason(const char *reason, const char *mode, char *buf,
+		 size_t len);
+
+#endif /* __RUNNER_REPORT_H */

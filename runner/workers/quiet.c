@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The wait for the kernel to go quiet before a sample's go: settle(),
+ * which the sampler calls between a row's runs. Apart from the pool: it
+ * watches the kernel's threads on the workers' CPUs, never the workers,
+ * in a set of them the caller keeps from one wait to the next.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "workers/workers.h"
+#include "core/core.h"
+
+/*
+ * What the previous sample left behind runs in kernel threads on the
+ * workers' CPUs: RCU callbacks of detached links and freed programs,
+ * kworkers, ksoftirqd with deferred receive work. Released into it, a
+ * worker loses its CPU and the sample is disturbed. Before the go, wait
+ * until the kernel threads that run on the workers' CPUs have been quiet
+ * for SETTLE_QUIET_NS, or give up after SETTLE_MAX_NS (said in the JSON
+ * and the notes): the disturbance rule still judges the sample.
+ *
+ * Only those threads matter: one bound to another CPU, however busy,
+ * must not hold the go. A thread bound to the workers' CPUs counts
+ * whenever it runs; one that may run anywhere (an unbound kworker,
+ * rcu_preempt, kdamond) when it last ran on one of them. New kernel
+ * threads (kworkers come and go) are looked for at each wait, and every
+ * thread's time is taken apart, so that one that exits or is new within
+ * a window adds nothing.
+ */
+#define SETTLE_QUIET_NS		500000ull
+/* their CPU time in that window, at most this share of one CPU */
+#define SETTLE_BUSY_SHARE	0.02
+/* every thread is looked at afresh this often: affinities change */
+#define SETTLE_RESCAN_NS	1000000000ull
+#define PF_KTHREAD		0x00200000
+
+struct kthread {
+	pid_t pid;
+	int fd;			/* its /proc/<pid>/schedstat */
+	int stat_fd;		/* its stat, where it ran; -1: bound */
+	__u64 runtime;		/* at the last read */
+};
+
+static void kthread_close(struct kthread *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	if (k->stat_fd >= 0)
+		close(k->stat_fd);
+	k->fd = k->stat_fd = -1;
+}
+
+static void kthreads_close(struct kthread_set *ks)
+{
+	while (ks->nr > 0)
+		kthread_close(&ks->k[--ks->nr]);
+	ks->nr_seen = 0;
+}
+
+/* field @n (1: the pid) of /proc/<pid>/stat's text @buf, from its state on */
+static const char *stat_field(const char *buf, int n)
+{
+	const char *p = strrchr(buf, ')');
+
+	/* the name may hold spaces and parentheses: fields 3 on follow it */
+	for (p = p ? p + 2 : NULL; p && n > 3; n--) {
+		p = strchr(p, ' ');
+		p = p ? p + 1 : NULL;
+	}
+	return p;
+}
+
+static bool is_kthread(int stat_fd)
+{
+	char buf[512];
+	const char *f;
+
+	if (read_text(stat_fd, buf, sizeof(buf)))
+		return false;
+	f = stat_field(buf, 9);	/* flags */
+	return f && (strtoul(f, NULL, 10) & PF_KTHREAD);
+}
+
+/* the CPU it last ran on, field 39, or -1 */
+static int last_cpu(int stat_fd)
+{
+	char buf[512];
+	const char *f;
+
+	if (read_text(stat_fd, buf, sizeof(buf)))
+		return -1;
+	f = stat_field(buf, 39);
+	return f ? atoi(f) : -1;
+}
+
+bool settle_counts(const cpu_set_t *allowed, const cpu_set_t *workers,
+		   bool *bound)
+{
+	cpu_set_t both;
+
+	CPU_AND(&both, allowed, workers);
+	*bound = CPU_EQUAL(&both, allowed);
+	return CPU_COUNT(&both) > 0;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	return *(const pid_t *)a - *(const pid_t *)b;
+}
+
+/* among the first @nr pids seen, which are sorted */
+static bool seen(const struct kthread_set *ks, pid_t pid, int nr)
+{
+	return nr && bsearch(&pid, ks->seen, nr, sizeof(pid_t), pid_cmp);
+}
+
+static void *grow_array(void *a, int *cap, size_t size)
+{
+	int n = *cap ? 2 * *cap : 128;
+	void *grown = realloc(a, n * size);
+
+	if (grown)
+		*cap = n;
+	return grown;
+}
+
+/* a kernel thread of @pid, when it may run on the workers' CPUs */
+static void kthread_add(struct kthread_set *ks, pid_t pid)
+{
+	struct kthread k = { .pid = pid, .fd = -1, .stat_fd = -1 };
+	char path[64];
+	cpu_set_t allowed;
+	bool bound;
+	void *grown;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	k.stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (k.stat_fd < 0 || !is_kthread(k.stat_fd) ||
+	    sched_getaffinity(pid, sizeof(allowed), &allowed) ||
+	    !settle_counts(&allowed, &ks->cpus, &bound))
+		goto skip;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	k.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (k.fd < 0)
+		goto skip;
+	if (bound) {
+		close(k.stat_fd);
+		k.stat_fd = -1;
+	}
+	if (ks->nr == ks->cap) {
+		grown = grow_array(ks->k, &ks->cap, sizeof(k));
+		if (!grown)
+			goto skip;
+		ks->k = grown;
+	}
+	ks->k[ks->nr++] = k;
+	return;
+skip:
+	kthread_close(&k);
+}
+
+/*
+ * The kernel threads that may run on @cpus: all of them looked at afresh
+ * when @cpus changed or every SETTLE_RESCAN_NS, else only the pids not
+ * seen yet.
+ */
+static void kthreads_update(struct kthread_set *ks, const cpu_set_t *cpus,
+			    __u64 now)
+{
+	int nr_before, i;
+	struct dirent *d;
+	pid_t pid;
+	DIR *dir;
+	void *grown;
+
+	if (!CPU_EQUAL(cpus, &ks->cpus) ||
+	    now - ks->scanned_ns > SETTLE_RESCAN_NS) {
+		kthreads_close(ks);
+		ks->cpus = *cpus;
+		ks->scanned_ns = now;
+	}
+	nr_before = ks->nr_seen;
+	dir = opendir("/proc");
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		pid = atoi(d->d_name);
+		if (seen(ks, pid, nr_before))
+			continue;
+		if (ks->nr_seen == ks->cap_seen) {
+			grown = grow_array(ks->seen, &ks->cap_seen,
+					   sizeof(pid_t));
+			if (!grown)
+				break;
+			ks->seen = grown;
+		}
+		ks->seen[ks->nr_seen++] = pid;
+		kthread_add(ks, pid);
+	}
+	if (dir)
+		closedir(dir);
+	if (ks->nr_seen > nr_before)
+		qsort(ks->seen, ks->nr_seen, sizeof(pid_t), pid_cmp);
+	/* the time of those just added counts from here */
+	for (i = 0; i < ks->nr; i++)
+		if (!ks->k[i].runtime)
+			ks->k[i].runtime = ~0ull;
+}
+
+__u64 settle_delta(__u64 before, __u64 after)
+{
+	/* a thread first read now, or gone and its pid reused: nothing */
+	return before == ~0ull || after < before ? 0 : after - before;
+}
+
+/*
+ * The CPU time the kernel threads had on the workers' CPUs since the
+ * last call, ns; each thread's own, so that one gone or new adds nothing
+ */
+static __u64 kthreads_busy(struct kthread_set *ks)
+{
+	unsigned long long ns;
+	__u64 sum = 0, delta;
+	char buf[96];
+	int i, cpu;
+
+	for (i = 0; i < ks->nr; i++) {
+		struct kthread *k = &ks->k[i];
+
+		if (k->fd < 0 || read_text(k->fd, buf, sizeof(buf)) ||
+		    sscanf(buf, "%llu", &ns) != 1) {
+			kthread_close(k);	/* gone */
+			continue;
+		}
+		delta = settle_delta(k->runtime, ns);
+		k->runtime = ns;
+		if (delta && k->stat_fd >= 0) {
+			cpu = last_cpu(k->stat_fd);
+			if (cpu < 0 || cpu >= CPU_SETSIZE ||
+			    !CPU_ISSET(cpu, &ks->cpus))
+				delta = 0;
+		}
+		sum += delta;
+	}
+	return sum;
+}
+
+__u64 settle(struct kthread_set *ks, const struct cpu_list *cpus)
+{
+	const struct timespec quiet = { 0, SETTLE_QUIET_NS };
+	__u64 start = now_ns(), busy;
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < cpus->nr; i++)
+		if (cpus->cpu[i] >= 0 && cpus->cpu[i] < CPU_SETSIZE)
+			CPU_SET(cpus->cpu[i], &set);
+	kthreads_update(ks, &set, start);
+	kthreads_busy(ks);
+	do {
+		nanosleep(&quiet, NULL);
+		busy = kthreads_busy(ks);
+	} while (busy > SETTLE_BUSY_SHARE * SETTLE_QUIET_NS &&
+		 now_ns() - start < SETTLE_MAX_NS && !bench_interrupted());
+	return now_ns() - start;
+}
+
+void settle_release(struct kthread_set *ks)
+{
+	kthreads_close(ks);
+	free(ks->k);
+	free(ks->seen);
+	memset(ks, 0, sizeof(*ks));
+}
