@@ -481,9 +481,12 @@ plot: $(if $(JSON),deps-plot)
 
 # the signal and stall matrix whole: every program and way of running
 # interrupted at each moment, every kind of child held (tests/
-# test_matrix.sh; make check runs one case of each kind); .ci/run runs it
+# test_matrix.sh; make check runs one case of each kind), and the
+# parent's SIGKILL at each of test_faults.sh's 8 points (make check: 4);
+# .ci/run runs it
 matrix: all testing
 	$(Q)MATRIX=full tests/run.sh tests/test_matrix.sh
+	$(Q)MATRIX=full T_SECTIONS=kills tests/run.sh tests/test_faults.sh
 
 # every check of the tools made to fail by its test (.ci/run runs it
 # after make check: it rebuilds each mutant and runs its check's section)

@@ -193,13 +193,17 @@ need_testing() {
 # sections NAME...: runs the functions sec_NAME in turn, each a part of
 # the test file that stands alone. T_SECTIONS (space-separated names)
 # runs only those: the mutation check starts a test file at the section
-# whose check must fail, not at its first line.
+# whose check must fail, not at its first line. Each says how long it
+# took: where a test file's time goes, in make check's log.
 sections() {
-	local s
+	local s t0 us
 	for s in "$@"; do
 		[ -z "${T_SECTIONS:-}" ] || [[ " $T_SECTIONS " == *" $s "* ]] || continue
 		echo "# section $s"
+		t0=${EPOCHREALTIME/./}
 		"sec_$s"
+		us=$((${EPOCHREALTIME/./} - t0))
+		printf '# section %s took %d.%d s\n' "$s" $((us / 1000000)) $((us / 100000 % 10))
 	done
 }
 

@@ -674,7 +674,7 @@ ktap|$MP|-t hash_lookup -a raw_tp -r 2 -n 200000 --ktap"
 
 # hs_ways SIG MOMENT WAY...: SIG at MOMENT of each WAY (HS_MODES' lines)
 hs_ways() {
-	local sig=$1 moment=$2 mode prog args short
+	local sig=$1 moment=$2 mode prog args short w
 	shift 2
 	for w in "$@"; do
 		IFS='|' read -r mode prog args <<<"$w"
@@ -692,7 +692,10 @@ hs_ways() {
 hs_full() {
 	local mode prog args sig moment short src ways=() i=0 w
 	mapfile -t ways <<<"$HS_MODES"
-	hold_lock
+	# the section's runs hold the tools' lock already (the loop at the
+	# end takes it for each section): a second hold_lock would wait for
+	# the first for ever
+	[ -n "$T_LOCK_HELD" ] || hold_lock
 	for sig in $HS_SIGS; do
 		w=0
 		for moment in early middle printing; do

@@ -82,20 +82,41 @@ jexpect "paced: raw_tp getpgid's programs also counted an uncounted pacing unit 
 
 # --- rounds: each round gives every row one session, so that a row's
 # units are spread over the run (the progress lines on a terminal give
-# the order); the base rows run in their rows' units, never alone
-BIN=python3 run_bg order "$TESTS/ptyrun.py" "$T_TMP/order.tty" \
-	./test_overhead -r 2 -n $N -m base,raw_tp -e getpgid,task_rename --json "$T_TMP/order.json"
-run_end order
-cleanup_checked order
-expect "order: raw_tp task_rename and raw_tp getpgid in round 1, then both again in round 2 (rc=$RC)" \
-	python3 -c '
+# the order); the base rows run in their rows' units, never alone. That
+# order is an undisturbed run's: a raw_tp row's disturbed unit leaves its
+# base to run alone in the next round (the tools being right on a busy
+# machine). Then it is a skip under make check, and under make
+# check-quiet the run is tried up to 3 times, then a failure.
+# order_disturbed: both raw_tp rows ran, and one ended disturbed
+order_disturbed() {
+	J "$T_TMP/order.json" 'len(rows(name="raw_tp")) == 2 and all(r["status"] in ("ok", "disturbed") for r in rows(name="raw_tp")) and any(r["status"] == "disturbed" for r in rows(name="raw_tp"))'
+}
+for try in 1 2 3; do
+	BIN=python3 run_bg order "$TESTS/ptyrun.py" "$T_TMP/order.tty" \
+		./test_overhead -r 2 -n $N -m base,raw_tp -e getpgid,task_rename --json "$T_TMP/order.json"
+	run_end order
+	cleanup_checked order
+	order_disturbed || break
+	echo "# order: a raw_tp row disturbed (run $try): $(jget "$T_TMP/order.json" '"; ".join(r["reason"] or "" for r in rows(name="raw_tp") if r["status"] != "ok")[:200]')"
+	[ "$QUIET" = 1 ] || break
+done
+if order_disturbed; then
+	if [ "$QUIET" = 1 ]; then
+		fail "order: a raw_tp row disturbed in each of 3 runs (rc=$RC)"
+	else
+		skip "order: a raw_tp row was disturbed on this busy machine (make check-quiet checks it)"
+	fi
+else
+	expect "order: raw_tp task_rename and raw_tp getpgid in round 1, then both again in round 2 (rc=$RC)" \
+		python3 -c '
 import itertools, re, sys
 seen = re.findall(r"\] (\S+ \S+), round (\d+)", open(sys.argv[1], errors="replace").read())
 order = [k for k, _ in itertools.groupby(seen)]
 sys.exit(order != [("raw_tp task_rename", "1"), ("raw_tp getpgid", "1"),
 		   ("raw_tp task_rename", "2"), ("raw_tp getpgid", "2")])' "$T_TMP/order.tty"
-jexpect "order: each raw_tp row's units in rounds 0 and 1; each base row fed by them, 2 samples a unit" "$T_TMP/order.json" \
-	'all(r["units"]["rounds"] == [0, 1] for r in rows(name="raw_tp", status="ok")) and all(r["fed"] and len(r["samples"]) == 2 * r["units"]["n"] for r in rows(name="base", status="ok"))'
+	jexpect "order: each raw_tp row's units in rounds 0 and 1; each base row fed by them, 2 samples a unit" "$T_TMP/order.json" \
+		'all(r["units"]["rounds"] == [0, 1] for r in rows(name="raw_tp", status="ok")) and all(r["fed"] and len(r["samples"]) == 2 * r["units"]["n"] for r in rows(name="base", status="ok"))'
+fi
 
 # --- selection: upstream's flags, -m, -e; rows derived from --list
 run_json f41 -r 1 -n $N 0x41 1
