@@ -128,18 +128,6 @@ static const char *entry_reason(const struct entry *e, char *buf,
 	return buf;
 }
 
-/* whether a row's threshold took the base rows' shift in */
-static bool threshold_widened(const struct compare *c)
-{
-	const struct entry *e;
-
-	for (e = c->entries; e < c->entries + c->nr_entries; e++)
-		if (e->why == WHY_NONE &&
-		    e->threshold_pct != c->args->threshold_pct)
-			return true;
-	return false;
-}
-
 /* a context value as text, for display */
 static const char *value_text(const json_t *v, char *buf, size_t len)
 {
@@ -188,24 +176,23 @@ static const char *field_text(const json_t *obj, const char *key, char *buf,
 	return s ? shown(buf, len, s) : "?";
 }
 
-/* whether a compared row has its share of the base on both sides */
-static bool any_share(const struct compare *c)
+/* what any_compared() asks of the compared rows */
+enum any { ANY_SHARE, ANY_ON_SHARE, ANY_WIDENED };
+
+/*
+ * Whether a compared row has its share of the base on both sides
+ * (ANY_SHARE), a verdict that rests on it (ANY_ON_SHARE), or a threshold
+ * that took the base rows' shift in (ANY_WIDENED)
+ */
+static bool any_compared(const struct compare *c, enum any what)
 {
 	const struct entry *e;
 
 	for (e = c->entries; e < c->entries + c->nr_entries; e++)
-		if (e->why == WHY_NONE && e->share.has)
-			return true;
-	return false;
-}
-
-/* whether a compared row's verdict rests on its share of the base */
-static bool any_on_share(const struct compare *c)
-{
-	const struct entry *e;
-
-	for (e = c->entries; e < c->entries + c->nr_entries; e++)
-		if (e->why == WHY_NONE && e->on_share)
+		if (e->why == WHY_NONE &&
+		    (what == ANY_SHARE ? e->share.has :
+		     what == ANY_ON_SHARE ? e->on_share :
+		     e->threshold_pct != c->args->threshold_pct))
 			return true;
 	return false;
 }
@@ -232,9 +219,9 @@ static void print_headers(FILE *out, const struct compare *c)
 		  (1 - COMPARE_ALPHA) * 100, c->args->threshold_pct,
 		  COMPARE_FLOOR_NS);
 	fold_line(out, c, "Figures are costs in ns per event, a base row's own, any other row's overhead over its base (+): higher is slower.");
-	if (any_share(c))
+	if (any_compared(c, ANY_SHARE))
 		fold_line(out, c, "share: how an overhead's share of its base changed, of A's share (each unit's overhead over its own base).");
-	if (any_on_share(c))
+	if (any_compared(c, ANY_ON_SHARE))
 		fold_line(out, c, "Verdicts on overhead rows: their share of the base, where both sides have it (a change within %g%% of A's share, or within %g ns, is none); on base rows: their ns.",
 			  c->args->threshold_pct, COMPARE_FLOOR_NS);
 	if (!c->args->nr_ignore)
@@ -579,47 +566,85 @@ static void print_entries(FILE *out, const struct compare *c)
 	free(gof);
 }
 
-/* the rows of a side's files its pools left out, beside pooled ones */
-static void print_left_out(FILE *out, const struct compare *c,
-			   const struct side *s)
+/* what names a row in every list: its identity as the compare has it */
+static json_t *identity_json(const struct row *r)
+{
+	return json_pack("{s:s, s:s, s:s}", "name", r->name,
+			 "variant", r->variant, "params", r->params);
+}
+
+/* a row of a side's file: which side and file, and its identity */
+static json_t *file_row_json(const struct side *s, const struct row *r)
+{
+	json_t *o = json_pack("{s:s, s:o}", "side", s->label,
+			      "file", json_text(s->files[r->file].path));
+
+	json_object_update_new(o, identity_json(r));
+	return o;
+}
+
+/*
+ * The rows of the sides' files their pools left out, beside pooled ones:
+ * printed to @out, or with @a appended to it
+ */
+static void left_out(FILE *out, const struct compare *c, json_t *a)
 {
 	char path[LONG_SHOWN], state[STATE_LEN];
 	const struct group *g;
+	const struct side *s;
 	const struct row *r;
 	struct label l;
+	json_t *o;
 	int i;
 
-	for (g = s->groups; g < s->groups + s->nr_groups; g++) {
-		if (!g->nr_pooled)
-			continue;
-		for (i = 0; i < g->nr; i++) {
-			r = g->rows[i];
-			if (poolable(r))
-				continue;
-			fold_line(out, c, "left out of %s: %s %s in %s: %s",
-				  s->label, row_shown(r, &l)->name, l.variant,
-				  shown(path, sizeof(path), s->files[r->file].path),
-				  row_state(r, state, sizeof(state)));
-		}
-	}
+	for (s = c->side; s < c->side + 2; s++)
+		for (g = s->groups; g < s->groups + s->nr_groups; g++)
+			for (i = 0; g->nr_pooled && i < g->nr; i++) {
+				r = g->rows[i];
+				if (poolable(r))
+					continue;
+				row_state(r, state, sizeof(state));
+				if (!a) {
+					fold_line(out, c, "left out of %s: %s %s in %s: %s",
+						  s->label, row_shown(r, &l)->name, l.variant,
+						  shown(path, sizeof(path), s->files[r->file].path),
+						  state);
+					continue;
+				}
+				o = file_row_json(s, r);
+				json_object_set_new(o, "reason", json_string(state));
+				json_array_append_new(a, o);
+			}
 }
 
-static void print_dups(FILE *out, const struct compare *c,
-		       const struct side *s)
+/* the rows of the sides' files duplicated: printed, or appended to @a */
+static void dups(FILE *out, const struct compare *c, json_t *a)
 {
-	char path[LONG_SHOWN];
 	const struct bench_file *f;
+	const struct side *s;
+	char path[LONG_SHOWN];
 	const struct row *r;
 	struct label l;
+	json_t *o;
 
-	for (f = s->files; f < s->files + s->nr_files; f++)
-		for (r = f->rows; r < f->rows + f->nr; r++)
-			if (r->nr_dups)
-				fold_line(out, c, "duplicate in %s (%s): %s %s: results[%d] kept, %d later row%s ignored",
-					  s->label, shown(path, sizeof(path), f->path),
-					  row_shown(r, &l)->name, l.variant,
-					  r->index, r->nr_dups,
-					  r->nr_dups > 1 ? "s" : "");
+	for (s = c->side; s < c->side + 2; s++)
+		for (f = s->files; f < s->files + s->nr_files; f++)
+			for (r = f->rows; r < f->rows + f->nr; r++) {
+				if (!r->nr_dups)
+					continue;
+				if (!a) {
+					fold_line(out, c, "duplicate in %s (%s): %s %s: results[%d] kept, %d later row%s ignored",
+						  s->label, shown(path, sizeof(path), f->path),
+						  row_shown(r, &l)->name, l.variant,
+						  r->index, r->nr_dups,
+						  r->nr_dups > 1 ? "s" : "");
+					continue;
+				}
+				o = file_row_json(s, r);
+				json_object_update_new(o, json_pack("{s:i, s:i}",
+					"kept", r->index, "ignored", r->nr_dups));
+				json_array_append_new(a, o);
+			}
 }
 
 /* the line that counts the verdicts */
@@ -645,7 +670,7 @@ static void print_counts(FILE *out, const struct compare *c)
 static void print_paste(FILE *out, const struct compare *c)
 {
 	fold_line(out, c, "ns per event, ± 95%%: a base row's cost, any other row's overhead (+)");
-	if (any_on_share(c))
+	if (any_compared(c, ANY_ON_SHARE))
 		fold_line(out, c, "verdicts on overhead rows: their share of the base");
 	print_verdicts(out, c);
 	print_counts(out, c);
@@ -660,14 +685,12 @@ void print_compare(FILE *out, const struct compare *c)
 	print_headers(out, c);
 	print_context(out, c);
 	print_entries(out, c);
-	print_left_out(out, c, &c->side[SIDE_A]);
-	print_left_out(out, c, &c->side[SIDE_B]);
-	print_dups(out, c, &c->side[SIDE_A]);
-	print_dups(out, c, &c->side[SIDE_B]);
+	left_out(out, c, NULL);
+	dups(out, c, NULL);
 	if (c->nr_bases)
 		fold_line(out, c, "base rows: B at %+.1f%% of A (median of %d): the machine's speed or the kernel's own paths",
 			  c->base_shift_pct, c->nr_bases);
-	if (threshold_widened(c))
+	if (any_compared(c, ANY_WIDENED))
 		fold_line(out, c, "threshold: %g%% + %d x %.1f%%, the base rows' shift (overheads move further than bases), for rows of single runs",
 			  c->args->threshold_pct, SHIFT_WEIGHT,
 			  fabs(c->base_shift_pct));
@@ -684,23 +707,6 @@ static const char *const why_kinds[] = {
 	[WHY_QUANTITY_MIXED] = "quantity_mixed",
 	[WHY_QUANTITY_DIFFERS] = "quantity_differs",
 };
-
-/* what names a row in every list: its identity as the compare has it */
-static json_t *identity_json(const struct row *r)
-{
-	return json_pack("{s:s, s:s, s:s}", "name", r->name,
-			 "variant", r->variant, "params", r->params);
-}
-
-/* a row of a side's file: which side and file, and its identity */
-static json_t *file_row_json(const struct side *s, const struct row *r)
-{
-	json_t *o = json_pack("{s:s, s:o}", "side", s->label,
-			      "file", json_text(s->files[r->file].path));
-
-	json_object_update_new(o, identity_json(r));
-	return o;
-}
 
 static json_t *side_json(const struct group *g, const struct sample_stats *st,
 			 double ci95)
@@ -782,44 +788,6 @@ static void entries_json(json_t *root, const struct compare *c)
 	json_object_set_new(root, "not_compared", not);
 }
 
-static void left_out_json(json_t *a, const struct side *s)
-{
-	char state[STATE_LEN];
-	const struct group *g;
-	json_t *o;
-	int i;
-
-	for (g = s->groups; g < s->groups + s->nr_groups; g++) {
-		if (!g->nr_pooled)
-			continue;
-		for (i = 0; i < g->nr; i++) {
-			if (poolable(g->rows[i]))
-				continue;
-			o = file_row_json(s, g->rows[i]);
-			json_object_set_new(o, "reason", json_string(
-				row_state(g->rows[i], state, sizeof(state))));
-			json_array_append_new(a, o);
-		}
-	}
-}
-
-static void dups_json(json_t *a, const struct side *s)
-{
-	const struct bench_file *f;
-	const struct row *r;
-	json_t *o;
-
-	for (f = s->files; f < s->files + s->nr_files; f++)
-		for (r = f->rows; r < f->rows + f->nr; r++) {
-			if (!r->nr_dups)
-				continue;
-			o = file_row_json(s, r);
-			json_object_update_new(o, json_pack("{s:i, s:i}",
-				"kept", r->index, "ignored", r->nr_dups));
-			json_array_append_new(a, o);
-		}
-}
-
 static json_t *member_json(const struct ctx_diff *d, int i)
 {
 	json_t *v = json_object_get(d->f[i]->context, d->key);
@@ -886,18 +854,16 @@ static json_t *compare_json(const struct compare *c)
 		return NULL;
 	entries_json(root, c);
 	list = json_array();
-	left_out_json(list, &c->side[SIDE_A]);
-	left_out_json(list, &c->side[SIDE_B]);
+	left_out(NULL, c, list);
 	json_object_set_new(root, "left_out", list);
 	list = json_array();
-	dups_json(list, &c->side[SIDE_A]);
-	dups_json(list, &c->side[SIDE_B]);
+	dups(NULL, c, list);
 	json_object_set_new(root, "duplicates", list);
 	json_object_set_new(root, "base_shift", !c->nr_bases ? json_null() :
-			    json_pack("{s:i, s:f, s:b, s:i}", "rows", c->nr_bases,
-				      "median_pct", c->base_shift_pct,
-				      "widens_threshold", threshold_widened(c),
-				      "weight", SHIFT_WEIGHT));
+		json_pack("{s:i, s:f, s:b, s:i}", "rows", c->nr_bases,
+			  "median_pct", c->base_shift_pct,
+			  "widens_threshold", any_compared(c, ANY_WIDENED),
+			  "weight", SHIFT_WEIGHT));
 	return root;
 }
 
