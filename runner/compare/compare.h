@@ -2,8 +2,6 @@
 #ifndef __RUNNER_COMPARE_H
 #define __RUNNER_COMPARE_H
 
-#include <stdio.h>
-#include <stdbool.h>
 #include <string.h>
 #include <sys/types.h>
 #include <jansson.h>

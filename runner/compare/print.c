@@ -59,7 +59,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include "core/core.h"
 #include "compare/compare.h"
@@ -696,6 +695,8 @@ void print_compare(FILE *out, const struct compare *c)
 			  fabs(c->base_shift_pct));
 	print_counts(out, c);
 }
+
+/* ---- --compare --json ---- */
 
 static const char *const why_kinds[] = {
 	[WHY_NONE] = "compared",
