@@ -1,25 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Compares results files: the runs of side A (before) with those of side
- * B (after): here the command line's files, and the compare run from
- * them. Its parts, one job a file, share compare.h:
+ * B (after). Here the command line's files, the run of a compare, and its
+ * method: the rows of the sides matched by identity, their units pooled,
+ * and the verdicts (compare/read.c reads the files, compare/print.c says
+ * what came of them).
  *
- *   compare_read.c	reading the results files, bounded (the schema
- *			read)
- *   compare_rows.c	a file's rows: their names, status and params
- *   compare_units.c	the rows' numbers checked before they are pooled
- *   compare_context.c	the files' contexts: kept, where they differ
- *   compare_text.c	a file's text made safe to print, what is said of
- *			rows not compared
- *   compare_pool.c	rows matched across files, units pooled by round,
- *			Welch's test and the verdict (the method)
- *   compare_print.c	the table and the summary lines
- *   compare_json.c	--json (the schema written)
+ * A unit is a sample of the row between two samples of its base, its
+ * figure the row's ns per event less its base's (the overhead); or, for a
+ * row without a base, one sample's ns per event. Units are independent,
+ * the samples of a row are not (a row's and its base's move together), so
+ * verdicts are drawn from units: for each row identity, the units of the
+ * row in every file of a side are pooled, those of one round of one file
+ * as one (their mean: they ran close in time and share what the machine
+ * did then), and Welch's t-test of B's pool against A's decides, at 1 -
+ * COMPARE_ALPHA. Both quantities are costs: B higher is slower. The
+ * verdict is p < COMPARE_ALPHA, which is the difference's 95% interval
+ * (Student's t at Welch's degrees of freedom) excluding zero, and a
+ * difference beyond --threshold (COMPARE_FLOOR_NS, or a share of A's
+ * figure): never the delta alone, nor a difference within what runs of
+ * one build differ by. Fewer than two observations on a side cannot
+ * tell. An overhead row whose units carry their shares of their bases
+ * on both sides is judged alike on those shares instead (see decide()).
+ *
+ * A row is identified by (name, variant, params), less the params named
+ * by --ignore-param: the same test with another map size or program count
+ * is another row. Params compare as sorted "key=value" pairs, so their
+ * order in the file does not matter. When an identity appears twice in a
+ * file the first row counts and the duplicate is noted. Only an "ok" row
+ * with units of a known quantity is pooled; "disturbed" is a run the tool
+ * itself distrusts: like "skipped" and "failed", and like an ok row of a
+ * file written before units were or one whose units.values is empty, it
+ * is listed, never pooled.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
-#include <string.h>
-#include "bench.h"
 #include "core/core.h"
 #include "compare/compare.h"
 
@@ -129,6 +145,413 @@ int compare_parse_ignore(struct compare_args *c, const char *list)
 	return 0;
 }
 
+/*
+ * Adds @q to @p: the pool of both, as if its mean and spread were taken
+ * over all their values (Chan, Golub and LeVeque's pairwise update).
+ */
+static void pool_add(struct pool *p, const struct pool *q)
+{
+	double d = q->mean - p->mean;
+	int n = p->n + q->n;
+
+	if (!q->n)
+		return;
+	if (!p->n) {
+		*p = *q;
+		return;
+	}
+	p->m2 += q->m2 + d * d * p->n / n * q->n;
+	p->mean += d * q->n / n;
+	p->n = n;
+}
+
+/* ---- sides: every file's rows, by identity ---- */
+
+static int cmp_identity(const struct row *a, const struct row *b)
+{
+	int d = strcmp(a->name, b->name);
+
+	if (!d)
+		d = strcmp(a->variant, b->variant);
+	if (!d)
+		d = strcmp(a->params, b->params);
+	return d;
+}
+
+/* by identity, then by file and position: the first of equal rows leads */
+static int cmp_side_order(const void *pa, const void *pb)
+{
+	const struct row *a = *(const struct row *const *)pa;
+	const struct row *b = *(const struct row *const *)pb;
+	int d = cmp_identity(a, b);
+
+	if (!d)
+		d = a->file - b->file;
+	return d ? d : a->index - b->index;
+}
+
+static void pool_group(struct group *g)
+{
+	const struct row *r;
+	int i;
+
+	for (i = 0; i < g->nr; i++) {
+		r = g->rows[i];
+		if (!poolable(r))
+			continue;
+		if (!g->quantity)
+			g->quantity = r->quantity;
+		else if (strcmp(g->quantity, r->quantity))
+			g->mixed = true;
+		pool_add(&g->pool, &r->units);
+		pool_add(&g->runs, &(struct pool){ .n = 1,
+						   .mean = r->units.mean });
+		g->nr_pooled++;
+		if (!r->has_shares)
+			continue;
+		pool_add(&g->share_pool, &r->shares);
+		pool_add(&g->share_runs, &(struct pool){ .n = 1,
+			.mean = r->shares.mean });
+		g->nr_shares++;
+	}
+}
+
+/*
+ * Sorts every file's rows by identity: a later row of an identity its
+ * file already had is a duplicate, left out; the rows of one identity
+ * from the side's files make a group, pooled
+ */
+int index_side(struct side *s)
+{
+	struct row *r, *kept = NULL;
+	struct group *g = NULL;
+	size_t total = 0;
+	int i, j, n = 0;
+
+	for (i = 0; i < s->nr_files; i++)
+		total += s->files[i].nr;
+	s->sorted = calloc(total ? total : 1, sizeof(*s->sorted));
+	s->groups = calloc(total ? total : 1, sizeof(*s->groups));
+	if (!s->sorted || !s->groups) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->nr_files; i++)
+		for (j = 0; j < s->files[i].nr; j++)
+			s->sorted[n++] = &s->files[i].rows[j];
+	qsort(s->sorted, n, sizeof(*s->sorted), cmp_side_order);
+	for (i = 0; i < n; i++) {
+		r = s->sorted[i];
+		if (kept && kept->file == r->file && !cmp_identity(kept, r)) {
+			kept->nr_dups++;
+			continue;
+		}
+		if (!g || cmp_identity(g->rows[0], r)) {
+			g = &s->groups[s->nr_groups++];
+			g->rows = &s->sorted[s->nr_sorted];
+		}
+		s->sorted[s->nr_sorted++] = r;
+		g->nr++;
+		kept = r;
+	}
+	for (i = 0; i < s->nr_groups; i++)
+		pool_group(&s->groups[i]);
+	return 0;
+}
+
+/* ---- verdicts ---- */
+
+/* what Welch's test reads of a pool: its count, mean and stddev */
+static void pool_stats(const struct pool *p, struct sample_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->n = p->n;
+	st->mean = p->n ? p->mean : NAN;
+	st->stddev = p->n > 1 ? sqrt(p->m2 / (p->n - 1)) : p->n ? 0 : NAN;
+	st->min = st->max = st->cv = st->median = st->mad = NAN;
+}
+
+/* whether @st's mean and spread are numbers a verdict can rest on */
+static bool pool_finite(const struct sample_stats *st)
+{
+	return isfinite(st->mean) && isfinite(st->stddev);
+}
+
+/* why a side's group gives no pool to compare; WHY_NONE when it does */
+static enum why side_why(const struct group *g)
+{
+	const struct row *r = g->rows[0];
+
+	if (g->mixed)
+		return WHY_QUANTITY_MIXED;
+	if (g->nr_pooled)
+		return WHY_NONE;
+	if (!r->ok)
+		return WHY_NOT_OK;
+	return r->quantity && r->units.n ? WHY_UNKNOWN_QUANTITY : WHY_NO_UNITS;
+}
+
+/*
+ * Half the 95% interval of B's mean less A's, at Welch's degrees of
+ * freedom: it excludes zero exactly when p < alpha, the verdict's rule
+ */
+static double delta_ci(const struct sample_stats *a,
+		       const struct sample_stats *b, const struct welch *w,
+		       double alpha)
+{
+	double se = sqrt(a->stddev * a->stddev / a->n +
+			 b->stddev * b->stddev / b->n);
+
+	if (!w->decidable)
+		return NAN;
+	return se > 0 ? student_t_quantile(alpha, w->df) * se : 0;
+}
+
+/*
+ * Runs of one build differ by an offset of each run's own (make repro:
+ * the machine's state while it ran), which a run's rounds share: where
+ * both sides pool two runs or more, a run is the observation, its rounds'
+ * mean, and the runs' spread holds their offsets. A single run a side has
+ * only its rounds, and the threshold for the rest.
+ */
+static void measure_entry(struct entry *e)
+{
+	e->by_run = e->a->runs.n >= 2 && e->b->runs.n >= 2;
+	pool_stats(e->by_run ? &e->a->runs : &e->a->pool, &e->st_a);
+	pool_stats(e->by_run ? &e->b->runs : &e->b->pool, &e->st_b);
+	e->ci95_a = stats_ci_half(&e->st_a, COMPARE_ALPHA);
+	e->ci95_b = stats_ci_half(&e->st_b, COMPARE_ALPHA);
+	/* costs: B higher is slower */
+	e->v = stats_verdict(&e->st_a, &e->st_b, COMPARE_ALPHA, false, &e->w);
+	/* a pool past what a double holds tells nothing: no verdict */
+	if (!pool_finite(&e->st_a) || !pool_finite(&e->st_b)) {
+		e->w.decidable = false;
+		e->v = V_NO_CHANGE;
+	}
+	e->delta = e->st_b.mean - e->st_a.mean;
+	e->delta_ci95 = delta_ci(&e->st_a, &e->st_b, &e->w, COMPARE_ALPHA);
+	e->delta_pct = e->st_a.mean > 0 ? 100 * e->delta / e->st_a.mean : NAN;
+}
+
+/*
+ * The share of the base's change, from the same observations as the
+ * ns': only where every pooled row of both sides had its shares
+ */
+static void measure_share(struct entry *e)
+{
+	struct share_change *sh = &e->share;
+
+	sh->has = e->a->nr_shares && e->a->nr_shares == e->a->nr_pooled &&
+		  e->b->nr_shares && e->b->nr_shares == e->b->nr_pooled;
+	if (!sh->has)
+		return;
+	pool_stats(e->by_run ? &e->a->share_runs : &e->a->share_pool,
+		   &sh->st_a);
+	pool_stats(e->by_run ? &e->b->share_runs : &e->b->share_pool,
+		   &sh->st_b);
+	sh->ci95_a = stats_ci_half(&sh->st_a, COMPARE_ALPHA);
+	sh->ci95_b = stats_ci_half(&sh->st_b, COMPARE_ALPHA);
+	sh->v = stats_verdict(&sh->st_a, &sh->st_b, COMPARE_ALPHA, false,
+			      &sh->w);
+	if (!pool_finite(&sh->st_a) || !pool_finite(&sh->st_b)) {
+		sh->w.decidable = false;
+		sh->v = V_NO_CHANGE;
+	}
+	sh->delta = sh->st_b.mean - sh->st_a.mean;
+	sh->delta_pct = sh->st_a.mean > 0 ?
+			100 * sh->delta / sh->st_a.mean : NAN;
+	sh->delta_ci95 = delta_ci(&sh->st_a, &sh->st_b, &sh->w,
+				  COMPARE_ALPHA);
+	/*
+	 * The ns' threshold, base shift and all, of A's share: the share
+	 * moves less run to run than the ns (CV 4-9% against 10-14%, 20
+	 * default runs), but --threshold alone still gave 15% false
+	 * verdicts in A/A pairs. And the ns' floor on the ns' change: a
+	 * share moved by less than COMPARE_FLOOR_NS of overhead (a base
+	 * that moved under a steady overhead) is no change of the overhead
+	 */
+	if (sh->v != V_NO_CHANGE &&
+	    (fabs(sh->delta) <= e->threshold_pct / 100 * fabs(sh->st_a.mean) ||
+	     !(fabs(e->delta) > COMPARE_FLOOR_NS))) {
+		sh->v = V_NO_CHANGE;
+		sh->within_threshold = true;
+	}
+}
+
+/*
+ * The threshold a row's change must pass. A run's offset is mostly the
+ * machine's speed, which moves every row of the run, its base rows too,
+ * and the overheads about twice as much as the bases: over 10 runs on a
+ * 2-vCPU EPYC host, raw_tp getpgid's overhead had a CV of 10.2% where its
+ * base had 4.8% (correlation 0.80), tp_btf's 10.3% (0.89); a pair whose
+ * bases moved -11.1% moved the uprobe-ret overheads -18 to -23%. So
+ * between two single runs, a change no larger than SHIFT_WEIGHT times the
+ * base rows' median shift is no change either (make repro's A/A, all 45
+ * pairs of 10 runs of each program, two sets: 2.1-3.9% of rows given a
+ * verdict at twice the shift, 3.5-7.5% at once the shift, 7.3-26.9% at
+ * the threshold alone). Pooled runs hold their offsets in their spread;
+ * --threshold 0 asks for the test alone.
+ */
+static double threshold_for(const struct compare *c, const struct entry *e)
+{
+	double pct = c->args->threshold_pct;
+
+	if (!e->by_run && pct > 0 && c->nr_bases)
+		pct += SHIFT_WEIGHT * fabs(c->base_shift_pct);
+	return pct;
+}
+
+/*
+ * An overhead row is judged on its share of its base where both sides
+ * have it: the share moves less with the machine's speed, which moves a
+ * row and its base alike. make repro RUNS=10 (2026-12-06, 2-vCPU EPYC
+ * host): A/A false verdicts on test_overhead's overhead rows 9 of 123 on
+ * the ns, 7 of 123 on the share, map_perf_test's 1 of 94 and 0 of 94; the
+ * sensitivity (--progs 1 against 2) the same on either. A base row, and
+ * a file written before shares, keep the ns'.
+ */
+static bool judged_on_share(const struct entry *e)
+{
+	return e->share.has && !strcmp(e->a->quantity, "overhead_ns");
+}
+
+static void decide(struct compare *c, struct entry *e)
+{
+	double fail_pct = c->args->fail_on_regression;
+	double pct;
+
+	e->threshold_pct = threshold_for(c, e);
+	/*
+	 * Runs of one build differ by more than each one's units can see
+	 * (each run's own offset: the machine's state at the time, where
+	 * its programs landed): a change within the threshold is none
+	 */
+	if (e->v != V_NO_CHANGE &&
+	    fabs(e->delta) <= fmax(COMPARE_FLOOR_NS,
+				   e->threshold_pct / 100 * fabs(e->st_a.mean))) {
+		e->v = V_NO_CHANGE;
+		e->within_threshold = true;
+	}
+	measure_share(e);
+	e->on_share = judged_on_share(e);
+	if (e->on_share) {
+		e->v = e->share.v;
+		e->within_threshold = e->share.within_threshold;
+	}
+	/* from a cost of zero or less, any significant rise is beyond PCT */
+	pct = e->on_share ? e->share.delta_pct : e->delta_pct;
+	e->regression = fail_pct >= 0 && e->v == V_SLOWER &&
+			!(pct <= fail_pct);
+	c->nr_compared++;
+	if (entry_decidable(e))
+		c->nr_verdicts[e->v]++;
+	else
+		c->nr_cannot_tell++;
+	c->nr_regressions += e->regression;
+}
+
+/* why an identity cannot be compared; measured when it can */
+static void pair_entry(struct entry *e)
+{
+	if (!e->a || !e->b) {
+		e->why = e->a ? WHY_ONLY_A : WHY_ONLY_B;
+		return;
+	}
+	e->why = side_why(e->a);
+	if (!e->why)
+		e->why = side_why(e->b);
+	if (!e->why && strcmp(e->a->quantity, e->b->quantity))
+		e->why = WHY_QUANTITY_DIFFERS;
+	if (!e->why)
+		measure_entry(e);
+}
+
+/*
+ * How far the base rows moved from A to B: the machine's speed (on a
+ * cloud VM 2-3.5% between runs minutes apart, 8% between hours) or the
+ * kernel's own paths. Overheads move with the machine's speed: over 12
+ * runs, raw_tp getpgid's correlated 0.76-0.88 with its base's.
+ */
+static void find_base_shift(struct compare *c)
+{
+	const struct entry *e;
+	struct sample_stats st;
+	double *pct;
+	int n = 0;
+
+	pct = calloc(c->nr_entries + 1, sizeof(*pct));
+	if (!pct)
+		return;
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE && !isnan(e->delta_pct) &&
+		    !strcmp(e->a->rows[0]->name, "base"))
+			pct[n++] = e->delta_pct;
+	stats_compute(pct, n, &st);	/* none: NAN */
+	c->nr_bases = n;
+	c->base_shift_pct = st.median;
+	free(pct);
+}
+
+/* the order of the output: compared rows first, then as A's files have them */
+static void entry_key(const struct entry *e, int key[4])
+{
+	const struct group *g = e->a ? e->a : e->b;
+
+	key[0] = e->why != WHY_NONE;
+	key[1] = !e->a;
+	key[2] = g->rows[0]->file;
+	key[3] = g->rows[0]->index;
+}
+
+static int cmp_entries(const void *pa, const void *pb)
+{
+	int a[4], b[4], i;
+
+	entry_key(pa, a);
+	entry_key(pb, b);
+	for (i = 0; i < 4; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* both sides' groups are sorted, so one pass pairs every identity */
+int match_sides(struct compare *c)
+{
+	const struct side *a = &c->side[SIDE_A], *b = &c->side[SIDE_B];
+	struct entry *e;
+	int i = 0, j = 0, d;
+
+	c->entries = calloc(a->nr_groups + b->nr_groups + 1,
+			    sizeof(*c->entries));
+	if (!c->entries) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	while (i < a->nr_groups || j < b->nr_groups) {
+		e = &c->entries[c->nr_entries++];
+		if (i == a->nr_groups)
+			d = 1;
+		else if (j == b->nr_groups)
+			d = -1;
+		else
+			d = cmp_identity(a->groups[i].rows[0],
+					 b->groups[j].rows[0]);
+		if (d <= 0)
+			e->a = &a->groups[i++];
+		if (d >= 0)
+			e->b = &b->groups[j++];
+		pair_entry(e);
+	}
+	find_base_shift(c);
+	for (e = c->entries; e < c->entries + c->nr_entries; e++)
+		if (e->why == WHY_NONE)
+			decide(c, e);
+	qsort(c->entries, c->nr_entries, sizeof(*c->entries), cmp_entries);
+	return 0;
+}
+
+
 /* ---- the compare ---- */
 
 static int check_args(const struct compare_args *args)
@@ -151,13 +574,8 @@ static int check_args(const struct compare_args *args)
 
 static int load(struct compare *c)
 {
-	struct ignored ig;
-	int ret;
+	int ret = load_sides(c);
 
-	sort_ignored(c->args, &ig);
-	ret = load_side(c, SIDE_A, &ig);
-	if (!ret)
-		ret = load_side(c, SIDE_B, &ig);
 	if (!ret)
 		ret = index_side(&c->side[SIDE_A]);
 	if (!ret)

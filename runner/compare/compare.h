@@ -2,8 +2,6 @@
 #ifndef __RUNNER_COMPARE_H
 #define __RUNNER_COMPARE_H
 
-#include <stdio.h>
-#include <stdbool.h>
 #include <string.h>
 #include <sys/types.h>
 #include <jansson.h>
@@ -14,9 +12,8 @@
  * A/B comparison of results files: per row, the units of every file of a
  * side pooled, both sides' means with their 95% intervals, the difference
  * with its interval and a Welch's t-test verdict. The schema read is at
- * the top of compare/read.c, the one written at the top of compare/json.c.
+ * the top of compare/read.c, the one written at the top of compare/print.c.
  */
-
 
 /* the "schema" of what --compare --json writes */
 #define COMPARE_SCHEMA		"bpf-bench-compare/1"
@@ -96,11 +93,10 @@ int bench_compare_to(FILE *out, const struct compare_args *c,
 		     struct output_file *json);
 
 /*
- * What the compare's files (compare/compare.c and the folder's other files)
- * share: the rows, sides and verdicts a compare keeps, and the functions
- * more than one of them calls. The rest of the runner uses what is above.
+ * What the compare's three files share: the rows, sides and verdicts a
+ * compare keeps, and the functions more than one of them calls (and
+ * tests/stats_test.c). The rest of the runner uses what is above.
  */
-
 
 /* what Welch's test needs of a row's units, and of a side's pool */
 struct pool {
@@ -259,64 +255,28 @@ struct label {
 #define STATE_LEN	(2 * NAME_SHOWN + LONG_SHOWN + 64)
 #define REASON_LEN_MAX	(2 * STATE_LEN + 16)
 
-/* the keys --ignore-param names, sorted */
-struct ignored {
-	const char *keys[COMPARE_MAX_PARAMS];
-	int nr;
-};
-
-/* the quantities of units a pool takes (compare/pool.c) */
-#define NR_QUANTITIES	2
-extern const char *const known_quantities[NR_QUANTITIES];
-
 /* compare/read.c */
-int load_side(struct compare *c, enum compare_side which,
-	      const struct ignored *ig);
+int load_sides(struct compare *c);
 void free_side(struct side *s);
-void free_file(struct bench_file *f);
-
-/* compare/rows.c */
-int load_rows(struct bench_file *f, const json_t *results, int file,
-	      const struct ignored *ig);
-void free_rows(struct bench_file *f);
-void sort_ignored(const struct compare_args *args, struct ignored *ig);
-
-/* compare/units.c: each refusal one line naming the row, then -EINVAL */
-int row_error(const struct bench_file *f, const struct row *r,
-	      const char *why);
-int check_bound(const struct bench_file *f, const struct row *r,
-		const json_t *array, int max, const char *what);
-int row_units(const struct bench_file *f, struct row *r,
-	      const json_t *units);
-
-/* compare/context.c */
-int refuse_fault(const struct bench_file *f, const json_t *context);
-int keep_context(struct bench_file *f, json_t *root, json_t *context);
 int find_context_diffs(struct compare *c);
-
-/* compare/text.c */
 const char *get_string(const json_t *obj, const char *key);
 const char *shown(char *buf, size_t size, const char *s);
 /* @l filled for @r, returned */
 const struct label *row_shown(const struct row *r, struct label *l);
-const char *row_state(const struct row *r, char *buf, size_t len);
-const char *entry_reason(const struct entry *e, char *buf, size_t len);
-
-/* compare/pool.c */
+bool poolable(const struct row *r);
+/* the count, mean and spread of @values, a round's mean one of them */
 void pool_values(const json_t *values, const json_t *rounds,
 		 struct pool *p);
-bool poolable(const struct row *r);
+
+/* compare/compare.c: the sides indexed, then matched and judged */
 int index_side(struct side *s);
 int match_sides(struct compare *c);
-bool threshold_widened(const struct compare *c);
+
 /* between single runs the threshold grows by this many base rows' shifts */
 #define SHIFT_WEIGHT	2
 
 /* compare/print.c */
 void print_compare(FILE *out, const struct compare *c);
-
-/* compare/json.c */
-struct output_file;
 int open_json(FILE *out, const char *path, struct output_file *f);
 int write_json(struct output_file *f, const struct compare *c);
 

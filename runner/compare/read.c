@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading the results files of a compare: each file opened, held to the
- * limits, parsed and its schema checked, and the one line that says why a
- * file is refused. Its rows are read by compare_rows.c, their numbers
- * checked by compare_units.c, its context kept by compare_context.c:
- * this file holds what bounds a file as a whole. The schema read, "bpf-bench/1", as written
- * by test_overhead and map_perf_test with --json (the members the compare
- * reads):
+ * Reading the results files of a compare, bounded: each file opened, held
+ * to the limits, parsed and its schema checked; its rows' names, status
+ * and the canonical text of their params (what rows are matched by, less
+ * the keys --ignore-param names); their numbers checked before any is
+ * pooled (what lets one in is in one place, here); its context kept; and
+ * the file's text made safe to print. The schema read, "bpf-bench/1", as
+ * written by test_overhead and map_perf_test with --json (the members the
+ * compare reads):
  *
  * {
  *   "schema": "bpf-bench/1",
@@ -56,13 +57,716 @@
  * (see shown()).
  */
 #include <errno.h>
-#include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include "bench.h"
 #include "core/core.h"
 #include "compare/compare.h"
+
+/* ---- text from a file, made safe to print ---- */
+
+const char *get_string(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+/* the code point of the UTF-8 sequence at @s and its length; 0 if bad */
+static int utf8_decode(const unsigned char *s, unsigned int *cp)
+{
+	unsigned int min;
+	int len, i;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0)
+		len = 2, *cp = s[0] & 0x1f, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		len = 3, *cp = s[0] & 0x0f, min = 0x800;
+	else if ((s[0] & 0xf8) == 0xf0)
+		len = 4, *cp = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	/* a NUL is no continuation byte, so this stops at the end too */
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/*
+ * What a terminal acts on instead of showing: C0 and C1 controls (C1's
+ * U+009B is a CSI on some terminals), DEL, and the line separators and
+ * bidirectional overrides that let text display as something else.
+ */
+static bool unsafe_cp(unsigned int cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+	       (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* the next piece of @s as shown, into @piece; returns its length */
+static int shown_piece(const unsigned char *s, char *piece, int *used)
+{
+	unsigned int cp;
+	int len, i;
+
+	len = utf8_decode(s, &cp);
+	if (len && !unsafe_cp(cp)) {
+		memcpy(piece, s, len);
+		*used = len;
+		return len;
+	}
+	/* every byte of it, so nothing is hidden and nothing acted on */
+	len = len ? len : 1;
+	for (i = 0; i < len; i++)
+		sprintf(piece + 4 * i, "\\x%02x", s[i]);
+	*used = len;
+	return 4 * len;
+}
+
+/*
+ * @s escaped into @buf for printing: a crafted name cannot end a line,
+ * start a fake one or send a terminal escape. Bytes that are unsafe or
+ * not UTF-8 become \xNN; text longer than @size ends in "...".
+ */
+const char *shown(char *buf, size_t size, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, cut = 0;
+	char piece[16];
+	int n, used;
+
+	while (*p) {
+		n = shown_piece(p, piece, &used);
+		if (o + n > size - 1) {
+			memcpy(buf + cut, "...", 4);
+			return buf;
+		}
+		memcpy(buf + o, piece, n);
+		o += n;
+		p += used;
+		if (o + 4 <= size)
+			cut = o;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const struct label *row_shown(const struct row *r, struct label *l)
+{
+	char params[LONG_SHOWN];
+	size_t n;
+
+	shown(l->name, sizeof(l->name), r->name);
+	shown(l->variant, NAME_SHOWN, r->variant);
+	if (r->params && r->params[0]) {
+		n = strlen(l->variant);
+		snprintf(l->variant + n, sizeof(l->variant) - n, " [%s]",
+			 shown(params, sizeof(params), r->params));
+	}
+	return l;
+}
+
+
+/* both quantities the runner writes: costs, higher is slower */
+static const char *const known_quantities[] = {
+	"overhead_ns", "ns_per_event",
+};
+
+/* the count, mean and spread of @n values, in two passes */
+void pool_values(const json_t *values, const json_t *rounds,
+		 struct pool *p)
+{
+	size_t i, n = json_array_size(values);
+	double x[MAX_UNITS], mean[MAX_UNITS], sum = 0, d;
+	int round[MAX_UNITS], nr;
+
+	memset(p, 0, sizeof(*p));
+	if (!n)
+		return;
+	/*
+	 * A round's units ran close in time and share what the machine did
+	 * then: their mean is one observation. Without rounds, each unit is
+	 * one. (check_units() let in only rounds that are ints.)
+	 */
+	for (i = 0; i < n; i++) {
+		const json_t *r = json_array_get(rounds, i);
+
+		x[i] = json_number_value(json_array_get(values, i));
+		round[i] = json_array_size(rounds) == n && json_is_number(r) ?
+			   (int)json_number_value(r) : -1 - (int)i;
+	}
+	nr = stats_cluster_means(x, round, n, mean);
+	for (i = 0; i < (size_t)nr; i++)
+		sum += mean[i];
+	p->n = nr;
+	p->mean = sum / nr;
+	for (i = 0; i < (size_t)nr; i++) {
+		d = mean[i] - p->mean;
+		p->m2 += d * d;
+	}
+}
+
+/*
+ * a row a side's pool takes: ok, with units of a cost known here, and at
+ * least one: an ok row whose units.values is empty measured nothing, and
+ * pooled would be a run of 0 ns
+ */
+bool poolable(const struct row *r)
+{
+	size_t i;
+
+	if (!r->ok || !r->quantity || !r->units.n)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(known_quantities); i++)
+		if (!strcmp(r->quantity, known_quantities[i]))
+			return true;
+	return false;
+}
+
+/* one results[] entry's complaint: the row, and what is wrong with it */
+static int row_error(const struct bench_file *f, const struct row *r,
+		     const char *why)
+{
+	struct label l;
+
+	if (r->name && r->variant)
+		pr_err("%s: results[%d] (%s %s): %s", f->path, r->index,
+		       row_shown(r, &l)->name, l.variant, why);
+	else
+		pr_err("%s: results[%d]: %s", f->path, r->index, why);
+	return -EINVAL;
+}
+
+/* an array of the row's holds at most @max elements */
+static int check_bound(const struct bench_file *f, const struct row *r,
+		       const json_t *array, int max, const char *what)
+{
+	size_t n = json_array_size(array);
+	char why[64];
+
+	if (n <= (size_t)max)
+		return 0;
+	snprintf(why, sizeof(why), "%zu %s, at most %d", n, what, max);
+	return row_error(f, r, why);
+}
+
+/*
+ * A unit's figure is ns per event, or the difference of two: no sample
+ * lasts longer than an hour (-d 3600), 3.6e12 ns, so no figure of one
+ * event is beyond this, and sums and squares of MAX_UNITS of them a
+ * side's files stay finite. A number past it is no result of these tools.
+ */
+#define UNIT_MAX_NS	1e13
+/* a unit's round: the runner's round counter, an int */
+#define ROUND_MAX	2147483647.0
+
+/* units.@field[@i] of the row is refused: one line naming both */
+static int unit_error(const struct bench_file *f, const struct row *r,
+		      const char *field, size_t i, const json_t *v,
+		      const char *what)
+{
+	char why[160];
+
+	snprintf(why, sizeof(why), "units.%s[%zu] is %.17g: %s", field, i,
+		 json_number_value(v), what);
+	return row_error(f, r, why);
+}
+
+/*
+ * Every entry of the units' array @key a number (else @not_number), finite
+ * and within @bound (else @beyond, naming it)
+ */
+static int check_numbers(const struct bench_file *f, const struct row *r,
+			 const json_t *arr, const char *key, double bound,
+			 const char *not_number, const char *beyond)
+{
+	const json_t *v;
+	double x;
+	size_t i;
+
+	for (i = 0; i < json_array_size(arr); i++) {
+		v = json_array_get(arr, i);
+		if (!json_is_number(v))
+			return row_error(f, r, not_number);
+		x = json_number_value(v);
+		if (!isfinite(x) || fabs(x) > bound)
+			return unit_error(f, r, key, i, v, beyond);
+	}
+	return 0;
+}
+
+/*
+ * Every value a number within UNIT_MAX_NS; every round, when there are
+ * rounds, an integer from 0 to ROUND_MAX, one per value
+ */
+static int check_units(const struct bench_file *f, const struct row *r,
+		       const json_t *values, const json_t *rounds)
+{
+	static const char bad[] = "an ok row's \"units\" needs a \"quantity\" string and a \"values\" array of numbers";
+	const json_t *v;
+	double x;
+	size_t i;
+	int err;
+
+	err = check_numbers(f, r, values, "values", UNIT_MAX_NS, bad,
+			    "beyond 1e13 ns, longer than any sample");
+	if (err)
+		return err;
+	if (!rounds || json_is_null(rounds))
+		return 0;
+	if (!json_is_array(rounds) ||
+	    json_array_size(rounds) != json_array_size(values))
+		return row_error(f, r, "\"units\" needs \"rounds\" as an array of one round per value, or none");
+	for (i = 0; i < json_array_size(rounds); i++) {
+		v = json_array_get(rounds, i);
+		x = json_number_value(v);
+		if (!json_is_number(v) || !(x >= 0 && x <= ROUND_MAX) ||
+		    x != floor(x))
+			return json_is_number(v) ?
+			       unit_error(f, r, "rounds", i, v,
+					  "a round is an integer from 0 to 2^31-1") :
+			       row_error(f, r, "\"units\" needs \"rounds\" of numbers");
+	}
+	return 0;
+}
+
+/*
+ * An overhead row's units' shares of their bases, in %, one per value:
+ * pooled as the values are. None (a row without a base, a file written
+ * before them, a base that is a bare call) is no error: no share to
+ * compare. A share is the ratio of two figures within UNIT_MAX_NS, and
+ * no base that measured anything is below 1e-3 ns: within UNIT_MAX_NS
+ * times 1e5.
+ */
+static int row_shares(const struct bench_file *f, struct row *r,
+		      const json_t *shares, const json_t *values,
+		      const json_t *rounds)
+{
+	int err;
+
+	if (!shares || json_is_null(shares))
+		return 0;
+	if (!json_is_array(shares) ||
+	    json_array_size(shares) != json_array_size(values))
+		return row_error(f, r, "\"units\" needs \"shares\" as an array of one share per value, or none");
+	err = check_numbers(f, r, shares, "shares", 1e5 * UNIT_MAX_NS,
+			    "\"units\" needs \"shares\" of numbers",
+			    "beyond any ratio of two units");
+	if (err)
+		return err;
+	pool_values(shares, rounds, &r->shares);
+	r->has_shares = r->shares.n > 0;
+	return 0;
+}
+
+/* a row's units: their count, mean and spread, and their quantity */
+static int row_units(const struct bench_file *f, struct row *r,
+		     const json_t *units)
+{
+	static const char bad[] = "an ok row's \"units\" needs a \"quantity\" string and a \"values\" array of numbers";
+	const json_t *values, *rounds;
+	int err;
+
+	/* a file written before units were: listed, not pooled */
+	if (!units || json_is_null(units))
+		return 0;
+	if (!json_is_object(units))
+		return row_error(f, r, "\"units\" must be an object");
+	values = json_object_get(units, "values");
+	err = check_bound(f, r, values, MAX_UNITS, "units");
+	if (err || !r->ok)
+		return err;
+	r->quantity = get_string(units, "quantity");
+	if (!r->quantity || !json_is_array(values))
+		return row_error(f, r, bad);
+	rounds = json_object_get(units, "rounds");
+	err = check_units(f, r, values, rounds);
+	if (err)
+		return err;
+	pool_values(values, rounds, &r->units);
+	return row_shares(f, r, json_object_get(units, "shares"), values,
+			  rounds);
+}
+
+/* the keys --ignore-param names, sorted */
+struct ignored {
+	const char *keys[COMPARE_MAX_PARAMS];
+	int nr;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * ',', '=' and '\' inside a key or a string value get a backslash, so
+ * that { "a": "1,b=2" } and { "a": 1, "b": 2 } stay different rows.
+ */
+static char *put_param_text(char *o, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ',' || *s == '=' || *s == '\\')
+			*o++ = '\\';
+		*o++ = *s;
+	}
+	return o;
+}
+
+/*
+ * A number as the identity has it: %.17g reads back exactly. Integers,
+ * what params nearly always are, print the same through %lld at a
+ * fraction of the cost, and -0 becomes the 0 anyone choosing it meant.
+ */
+static char *put_param_number(char *o, double v)
+{
+	if (fabs(v) < 1e17 && v == (double)(long long)v)
+		return o + sprintf(o, "%lld", (long long)v);
+	return o + sprintf(o, "%.17g", v);
+}
+
+/* room for every member escaped, a number's %.17g, '=' and ',' */
+static size_t params_room(json_t *params)
+{
+	const char *key;
+	json_t *v;
+	size_t room = 1;
+
+	json_object_foreach(params, key, v) {
+		room += 2 * strlen(key) + 2;
+		room += json_is_string(v) ? 2 * json_string_length(v) : 32;
+	}
+	return room;
+}
+
+static int params_write(json_t *params, const char **keys, size_t n,
+			char **out)
+{
+	char *buf, *o;
+	json_t *v;
+	size_t i;
+
+	buf = malloc(params_room(params));
+	if (!buf)
+		return -ENOMEM;
+	o = buf;
+	for (i = 0; i < n; i++) {
+		v = json_object_get(params, keys[i]);
+		if (i)
+			*o++ = ',';
+		o = put_param_text(o, keys[i]);
+		*o++ = '=';
+		if (json_is_string(v))
+			o = put_param_text(o, json_string_value(v));
+		else
+			o = put_param_number(o, json_number_value(v));
+	}
+	*o = '\0';
+	*out = buf;
+	return 0;
+}
+
+static bool is_ignored(const struct ignored *ig, const char *key)
+{
+	return ig->nr && bsearch(&key, ig->keys, ig->nr, sizeof(*ig->keys),
+				 cmp_str);
+}
+
+/*
+ * The canonical text of "params": its members sorted by key, those
+ * --ignore-param names left out
+ */
+static int row_params(const struct bench_file *f, struct row *r,
+		      json_t *params, const struct ignored *ig)
+{
+	const char **keys = NULL, *key;
+	size_t i = 0, n;
+	char why[64];
+	json_t *v;
+	int err;
+
+	r->params = "";
+	n = json_object_size(params);
+	if (!n)
+		return 0;
+	if (n > COMPARE_MAX_PARAMS) {
+		snprintf(why, sizeof(why), "%zu \"params\", at most %d", n,
+			 COMPARE_MAX_PARAMS);
+		return row_error(f, r, why);
+	}
+	keys = malloc(n * sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	json_object_foreach(params, key, v) {
+		if (!json_is_number(v) && !json_is_string(v)) {
+			err = row_error(f, r, "\"params\" members must be numbers or strings");
+			goto out;
+		}
+		if (!is_ignored(ig, key))
+			keys[i++] = key;
+	}
+	err = 0;
+	if (!i)
+		goto out;
+	qsort(keys, i, sizeof(*keys), cmp_str);
+	err = params_write(params, keys, i, &r->params_buf);
+	if (!err)
+		r->params = r->params_buf;
+out:
+	free(keys);
+	return err;
+}
+static int check_status(const struct bench_file *f, struct row *r)
+{
+	static const char *const statuses[] = {
+		"ok", "skipped", "failed", "disturbed",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(statuses); i++)
+		if (!strcmp(r->status, statuses[i]))
+			break;
+	if (i == ARRAY_SIZE(statuses))
+		return row_error(f, r, "status is none of ok, skipped, failed, disturbed");
+	r->ok = i == 0;
+	return 0;
+}
+
+/* @s copied to @o, which moves past it; @s again when it is NULL */
+static const char *keep(char **o, const char *s)
+{
+	const char *at = *o;
+	size_t len;
+
+	if (!s)
+		return NULL;
+	len = strlen(s) + 1;
+	memcpy(*o, s, len);
+	*o += len;
+	return at;
+}
+
+static size_t text_len(const char *s)
+{
+	return s ? strlen(s) + 1 : 0;
+}
+
+/* the row's strings, out of the file's tree, which is freed after */
+static int keep_text(struct row *r)
+{
+	char *o;
+
+	r->text = malloc(text_len(r->name) + text_len(r->variant) +
+			 text_len(r->params) + text_len(r->status) +
+			 text_len(r->reason) + text_len(r->quantity));
+	if (!r->text)
+		return -ENOMEM;
+	o = r->text;
+	r->name = keep(&o, r->name);
+	r->variant = keep(&o, r->variant);
+	r->params = keep(&o, r->params);
+	r->status = keep(&o, r->status);
+	r->reason = keep(&o, r->reason);
+	r->quantity = keep(&o, r->quantity);
+	free(r->params_buf);
+	r->params_buf = NULL;
+	return 0;
+}
+
+/* one results[] entry */
+static int load_row(const struct bench_file *f, const json_t *v,
+		    struct row *r, const struct ignored *ig)
+{
+	json_t *params;
+	int err;
+
+	if (!json_is_object(v))
+		return row_error(f, r, "not an object");
+	r->name = get_string(v, "name");
+	r->variant = get_string(v, "variant");
+	r->status = get_string(v, "status");
+	r->reason = get_string(v, "reason");
+	if (!r->name || !r->variant || !r->status)
+		return row_error(f, r, "needs string \"name\", \"variant\" and \"status\"");
+	params = json_object_get(v, "params");
+	if (params && !json_is_object(params) && !json_is_null(params))
+		return row_error(f, r, "\"params\" must be an object");
+	err = row_params(f, r, params, ig);
+	if (!err)
+		err = check_status(f, r);
+	if (!err)
+		err = check_bound(f, r, json_object_get(v, "samples"),
+				  MAX_SAMPLES, "samples");
+	if (!err)
+		err = row_units(f, r, json_object_get(v, "units"));
+	if (!err)
+		err = keep_text(r);
+	return err;
+}
+
+static int load_rows(struct bench_file *f, const json_t *results,
+		     int file, const struct ignored *ig)
+{
+	size_t n = json_array_size(results);
+	int i, err;
+
+	if (n > COMPARE_MAX_ROWS) {
+		pr_err("%s: %zu results rows, at most %d", f->path, n,
+		       COMPARE_MAX_ROWS);
+		return -EFBIG;
+	}
+	f->rows = calloc(n ? n : 1, sizeof(*f->rows));
+	if (!f->rows) {
+		pr_err("%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	f->nr = n;
+	for (i = 0; i < f->nr; i++) {
+		f->rows[i].index = i;
+		f->rows[i].file = file;
+		err = load_row(f, json_array_get(results, i), &f->rows[i], ig);
+		if (err == -ENOMEM)
+			pr_err("%s: out of memory", f->path);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * context fields that make two runs measure different things (the JIT's
+ * settings change what a program costs: hardening blinds its constants);
+ * the kernel's, the last NR_KERNEL_KEYS, are expected to differ when the
+ * point is comparing kernels
+ */
+static const char *const context_keys[] = {
+	"tool", "cpu_model", "online_cpus", "cpus_used", "attach_method",
+	"count", "duration_s", "body", "bpf_jit_enable", "bpf_jit_harden",
+	"bpf_jit_always_on", "kernel_release", "kernel_build",
+};
+#define NR_KEYS		((int)ARRAY_SIZE(context_keys))
+#define NR_KERNEL_KEYS	2
+
+/*
+ * A run made with a test fault (the test build's BENCH_TEST_FAULT) says so
+ * in context.fault: its rows may be "ok" with nothing verified, so no
+ * verdict is drawn from it.
+ */
+static int refuse_fault(const struct bench_file *f, const json_t *context)
+{
+	const json_t *fault = json_object_get(context, "fault");
+	const char *name = json_string_value(fault);
+	char shown_fault[NAME_SHOWN];
+
+	if (!fault || json_is_null(fault))
+		return 0;
+	if (name)
+		pr_err("%s: made with the test fault '%s' (context.fault): its figures are not to be trusted",
+		       f->path, shown(shown_fault, sizeof(shown_fault), name));
+	else
+		pr_err("%s: context.fault is set: made with a test fault, its figures are not to be trusted",
+		       f->path);
+	return -EINVAL;
+}
+
+/*
+ * A context member kept for the headers and the differences: a scalar as
+ * it is (a string is no longer than the file was); an array or object,
+ * which no runner writes there, by its kind alone
+ */
+static void keep_member(json_t *kept, const char *key, json_t *v)
+{
+	if (!v)
+		return;
+	if (json_is_array(v) || json_is_object(v))
+		json_object_set_new(kept, key, json_string(
+			json_is_array(v) ? "<array>" : "<object>"));
+	else
+		json_object_set_new(kept, key, json_deep_copy(v));
+}
+
+static int keep_context(struct bench_file *f, json_t *root,
+			json_t *context)
+{
+	int i;
+
+	f->context = json_object();
+	if (!f->context) {
+		pr_err("%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	for (i = 0; i < NR_KEYS; i++)
+		keep_member(f->context, context_keys[i],
+			    json_object_get(context, context_keys[i]));
+	keep_member(f->context, "timestamp",
+		    json_object_get(context, "timestamp"));
+	/* the tool is the file's, not its context's */
+	json_object_del(f->context, "tool");
+	keep_member(f->context, "tool", json_object_get(root, "tool"));
+	return 0;
+}
+
+/* ---- the files' contexts: where they differ ---- */
+
+static bool same_member(const json_t *a, const json_t *b)
+{
+	return a && b ? json_equal(a, b) : a == b;
+}
+
+static bool differs(const char *key, const struct bench_file *a,
+		    const struct bench_file *b)
+{
+	return !same_member(json_object_get(a->context, key),
+			    json_object_get(b->context, key));
+}
+
+/*
+ * Every difference of the files' contexts, into @c: the sides' first
+ * files, then each file of a side against its first (files pooled
+ * together should be alike, kernels too)
+ */
+int find_context_diffs(struct compare *c)
+{
+	const struct side *a = &c->side[SIDE_A], *s;
+	int files = a->nr_files + c->side[SIDE_B].nr_files;
+	struct ctx_diff *d;
+	const char *key;
+	int i, k;
+
+	d = c->diffs = calloc(NR_KEYS * (files + 1), sizeof(*c->diffs));
+	if (!d) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	for (k = 0; k < NR_KEYS; k++) {
+		key = context_keys[k];
+		if (differs(key, &a->files[0], &c->side[SIDE_B].files[0]))
+			*d++ = (struct ctx_diff){ key, NULL,
+				k >= NR_KEYS - NR_KERNEL_KEYS,
+				{ &a->files[0], &c->side[SIDE_B].files[0] },
+				{ "A", "B" } };
+	}
+	for (s = c->side; s < c->side + 2; s++)
+		for (k = 0; k < NR_KEYS; k++)
+			for (i = 1; i < s->nr_files; i++) {
+				key = context_keys[k];
+				if (differs(key, &s->files[0], &s->files[i]))
+					*d++ = (struct ctx_diff){ key,
+						s->label, false,
+						{ &s->files[0], &s->files[i] },
+						{ s->label, s->label } };
+			}
+	c->nr_diffs = d - c->diffs;
+	return 0;
+}
 
 /* ---- loading ---- */
 
@@ -265,13 +969,6 @@ out:
 	return ret;
 }
 
-void free_file(struct bench_file *f)
-{
-	free_rows(f);
-	json_decref(f->context);
-	f->context = NULL;
-}
-
 static bool same_pool(const struct pool *a, const struct pool *b)
 {
 	return a->n == b->n && a->mean == b->mean && a->m2 == b->m2;
@@ -335,32 +1032,44 @@ static int refuse_twice(const struct side *s, int file)
 	return 0;
 }
 
-int load_side(struct compare *c, enum compare_side which,
-	      const struct ignored *ig)
-{
-	struct side *s = &c->side[which];
-	int i, ret;
-
-	s->label = which == SIDE_A ? "A" : "B";
-	s->nr_files = c->args->nr_files[which];
-	for (i = 0; i < s->nr_files; i++) {
-		s->files[i].path = c->args->files[which][i];
-		ret = load_file(&s->files[i], i, &c->read, ig);
-		if (!ret)
-			ret = refuse_twice(s, i);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* its files, and the index compare_pool.c's index_side() made of them */
+/* its files, and the index compare.c's index_side() made of them */
 void free_side(struct side *s)
 {
+	struct bench_file *f;
 	int i;
 
-	for (i = 0; i < s->nr_files; i++)
-		free_file(&s->files[i]);
+	for (f = s->files; f < s->files + s->nr_files; f++) {
+		for (i = 0; f->rows && i < f->nr; i++) {
+			free(f->rows[i].params_buf);
+			free(f->rows[i].text);
+		}
+		free(f->rows);
+		json_decref(f->context);
+	}
 	free(s->sorted);
 	free(s->groups);
+}
+
+int load_sides(struct compare *c)
+{
+	struct ignored ig = { .nr = c->args->nr_ignore };
+	struct side *s;
+	int i, which, ret;
+
+	memcpy(ig.keys, c->args->ignore, ig.nr * sizeof(*ig.keys));
+	qsort(ig.keys, ig.nr, sizeof(*ig.keys), cmp_str);
+	for (which = SIDE_A; which <= SIDE_B; which++) {
+		s = &c->side[which];
+		s->label = which == SIDE_A ? "A" : "B";
+		s->nr_files = c->args->nr_files[which];
+		for (i = 0; i < s->nr_files; i++) {
+			s->files[i].path = c->args->files[which][i];
+			ret = load_file(&s->files[i], i, &c->read, &ig);
+			if (!ret)
+				ret = refuse_twice(s, i);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }

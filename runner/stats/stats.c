@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Statistics over repeated samples; see bench_stats.h. */
+/* Statistics over repeated samples; see stats/stats.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -48,18 +48,11 @@ static void median_mad(const double *x, int n, double *median, double *mad)
 
 double row_median(const double *x, int n)
 {
-	double *tmp, m;
+	double median = NAN, mad;
 
-	if (n < 1)
-		return NAN;
-	tmp = malloc(n * sizeof(*tmp));
-	if (!tmp)
-		return NAN;
-	memcpy(tmp, x, n * sizeof(*tmp));
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	m = sorted_median(tmp, n);
-	free(tmp);
-	return m;
+	if (n > 0)
+		median_mad(x, n, &median, &mad);
+	return median;
 }
 
 void stats_compute(const double *x, int n, struct sample_stats *s)

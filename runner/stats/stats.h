@@ -10,7 +10,6 @@
  * verdicts. Pure functions: no I/O, no global state.
  */
 
-
 /* above this coefficient of variation a figure is called noisy */
 #define NOISY_CV		0.05
 /* |modified z-score| above this flags an outlier (Iglewicz & Hoaglin) */
@@ -19,8 +18,6 @@
 #define MIN_OUTLIER_SAMPLES	5
 /* foreign hits above this share of all hits make a row noisy */
 #define FOREIGN_NOISY		0.01
-/* a verdict is reached at 1 - alpha confidence */
-#define DEFAULT_ALPHA		0.05
 
 struct sample_stats {
 	int n;
