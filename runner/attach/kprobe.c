@@ -60,26 +60,14 @@ static int kprobes_attach_syms(const struct attach_kind *kind,
 	return nr;
 }
 
-const struct attach_kind kind_kprobe = {
-	.name = "kprobe",
-	.needs = { "KPROBES", "BPF_EVENTS" },
-	.applies = has_kfunc,
-	.prepare = kprobe_prepare,
-	.attach = kprobe_attach,
-	.attach_syms = kprobes_attach_syms,
-	.einval_refused = true,
-};
-
-const struct attach_kind kind_kretprobe = {
-	.name = "kretprobe",
-	.needs = { "KPROBES", "BPF_EVENTS" },
-	.applies = has_kfunc,
-	.prepare = kprobe_prepare,
-	.attach = kprobe_attach,
-	.attach_syms = kprobes_attach_syms,
-	.einval_refused = true,
-	.retprobe = true,
-};
+#define KPROBE_KIND(kind_name, ret) {					\
+	.name = kind_name, .needs = { "KPROBES", "BPF_EVENTS" },	\
+	.applies = has_kfunc, .prepare = kprobe_prepare,		\
+	.attach = kprobe_attach, .attach_syms = kprobes_attach_syms,	\
+	.retprobe = ret, .einval_refused = true,			\
+}
+const struct attach_kind kind_kprobe = KPROBE_KIND("kprobe", false);
+const struct attach_kind kind_kretprobe = KPROBE_KIND("kretprobe", true);
 
 /*
  * kprobe.multi rides on fprobe (ftrace), not on kprobes: the kernel's
@@ -141,26 +129,16 @@ static int multi_attach_syms(const struct attach_kind *kind,
 	return err;
 }
 
-const struct attach_kind kind_kprobe_multi = {
-	.name = "kprobe_multi",
-	.needs = { "FPROBE", "BPF_EVENTS" },
-	.applies = has_kfunc,
-	.prepare = kprobe_multi_prepare,
-	.attach = kprobe_multi_attach,
-	.attach_syms = multi_attach_syms,
-	.link_config = "CONFIG_FPROBE",
-};
-
-const struct attach_kind kind_kretprobe_multi = {
-	.name = "kretprobe_multi",
-	.needs = { "FPROBE", "BPF_EVENTS" },
-	.applies = has_kfunc,
-	.prepare = kprobe_multi_prepare,
-	.attach = kprobe_multi_attach,
-	.attach_syms = multi_attach_syms,
-	.retprobe = true,
-	.link_config = "CONFIG_FPROBE",
-};
+#define KPROBE_MULTI_KIND(kind_name, ret) {				\
+	.name = kind_name, .needs = { "FPROBE", "BPF_EVENTS" },		\
+	.applies = has_kfunc, .prepare = kprobe_multi_prepare,		\
+	.attach = kprobe_multi_attach, .attach_syms = multi_attach_syms, \
+	.retprobe = ret, .link_config = "CONFIG_FPROBE",		\
+}
+const struct attach_kind kind_kprobe_multi =
+	KPROBE_MULTI_KIND("kprobe_multi", false);
+const struct attach_kind kind_kretprobe_multi =
+	KPROBE_MULTI_KIND("kretprobe_multi", true);
 
 /*
  * kprobe.session: one program at entry and, when it returns 0, at exit
@@ -280,38 +258,17 @@ static struct bpf_link *uprobe_attach(const struct attach_kind *kind,
 	return bpf_program__attach_uprobe_opts(prog, -1, SELF_EXE, 0, &opts);
 }
 
-const struct attach_kind kind_uprobe = {
-	.name = "uprobe",
-	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
-	.applies = has_ufunc,
-	.prepare = uprobe_prepare,
-	.attach = uprobe_attach,
-	.user = true,
-	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
-};
-
-const struct attach_kind kind_uretprobe = {
-	.name = "uretprobe",
-	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
-	.applies = has_ufunc,
-	.prepare = uprobe_prepare,
-	.attach = uprobe_attach,
-	.retprobe = true,
-	.user = true,
-	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
-};
-
+#define UPROBE_DENIED	"the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)"
+#define UPROBE_KIND(kind_name, ret, sleeps) {				\
+	.name = kind_name, .needs = { "UPROBE_EVENTS", "BPF_EVENTS" },	\
+	.applies = has_ufunc, .prepare = uprobe_prepare,		\
+	.attach = uprobe_attach, .retprobe = ret, .sleepable = sleeps,	\
+	.user = true, .denied = UPROBE_DENIED,				\
+}
+const struct attach_kind kind_uprobe = UPROBE_KIND("uprobe", false, false);
+const struct attach_kind kind_uretprobe = UPROBE_KIND("uretprobe", true, false);
 /* the same uprobe, its program sleepable: it may fault user memory in */
-const struct attach_kind kind_uprobe_s = {
-	.name = "uprobe.s",
-	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
-	.applies = has_ufunc,
-	.prepare = uprobe_prepare,
-	.attach = uprobe_attach,
-	.user = true,
-	.sleepable = true,
-	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
-};
+const struct attach_kind kind_uprobe_s = UPROBE_KIND("uprobe.s", false, true);
 
 /* uprobe.multi: one link for many user functions (libbpf 1.3) */
 static const char *uprobe_multi_prepare(const struct attach_kind *kind,
@@ -347,7 +304,7 @@ const struct attach_kind kind_uprobe_multi = {
 	.prepare = uprobe_multi_prepare,
 	.attach = uprobe_multi_attach,
 	.user = true,
-	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
+	.denied = UPROBE_DENIED,
 	.lacks = UPROBE_MULTI_LACKS,
 	.may_lack = "uprobe.multi links came in Linux 6.6",
 };
@@ -384,5 +341,5 @@ const struct attach_kind kind_usdt = {
 	.prepare = usdt_prepare,
 	.attach = usdt_attach,
 	.user = true,
-	.denied = "the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)",
+	.denied = UPROBE_DENIED,
 };

@@ -160,40 +160,22 @@ static const char *fentry_prepare(const struct attach_kind *kind,
 	return name && target_set(prog, name, out) ? name : NULL;
 }
 
-const struct attach_kind kind_fentry = {
-	.name = "fentry",
-	.needs = { "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
-		   "DEBUG_INFO_BTF" },
-	.applies = has_kfunc,
-	.prepare = fentry_prepare,
-	.attach = trace_attach,
-	.trampoline = true,
-};
-
-const struct attach_kind kind_fexit = {
-	.name = "fexit",
-	.needs = { "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
-		   "DEBUG_INFO_BTF" },
-	.applies = has_kfunc,
-	.prepare = fentry_prepare,
-	.attach = trace_attach,
-	.trampoline = true,
-};
-
+/* what a BPF trampoline needs of the kernel's config, and then @more */
+#define TRAMPOLINE_NEEDS(more...)					\
+	{ "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT", "DEBUG_INFO_BTF", more }
+#define FENTRY_KIND(kind_name, sleeps, more...) {			\
+	.name = kind_name, .needs = TRAMPOLINE_NEEDS(more),		\
+	.applies = has_kfunc, .prepare = fentry_prepare,		\
+	.attach = trace_attach, .trampoline = true, .sleepable = sleeps, \
+}
+const struct attach_kind kind_fentry = FENTRY_KIND("fentry", false);
+const struct attach_kind kind_fexit = FENTRY_KIND("fexit", false);
 /*
  * Sleepable fentry: the verifier allows it only on functions that may
  * fault, the error-injectable ones; its log says so where not.
  */
-const struct attach_kind kind_fentry_s = {
-	.name = "fentry.s",
-	.needs = { "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
-		   "DEBUG_INFO_BTF", "FUNCTION_ERROR_INJECTION" },
-	.applies = has_kfunc,
-	.prepare = fentry_prepare,
-	.attach = trace_attach,
-	.trampoline = true,
-	.sleepable = true,
-};
+const struct attach_kind kind_fentry_s =
+	FENTRY_KIND("fentry.s", true, "FUNCTION_ERROR_INJECTION");
 
 static bool debugfs_mounted(void)
 {
@@ -294,8 +276,7 @@ static const char *fmod_ret_prepare(const struct attach_kind *kind,
 
 const struct attach_kind kind_fmod_ret = {
 	.name = "fmod_ret",
-	.needs = { "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
-		   "DEBUG_INFO_BTF" },
+	.needs = TRAMPOLINE_NEEDS(),
 	.applies = fmod_ret_applies,
 	.prepare = fmod_ret_prepare,
 	.attach = trace_attach,
@@ -463,30 +444,19 @@ static struct bpf_link *lsm_attach(const struct attach_kind *kind,
 	return bpf_program__attach_lsm(prog);
 }
 
-const struct attach_kind kind_lsm = {
-	.name = "lsm",
-	/* a BPF trampoline too: arm64 has them from 6.0's direct calls on */
-	.needs = { "BPF_LSM", "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
-		   "DEBUG_INFO_BTF" },
-	.applies = has_lsm_hook,
-	.prepare = lsm_prepare,
-	.attach = lsm_attach,
-	.trampoline = true,
-};
-
+/* a BPF trampoline too: arm64 has them from 6.0's direct calls on */
+#define LSM_KIND(kind_name, sleeps) {					\
+	.name = kind_name,						\
+	.needs = { "BPF_LSM", "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT", \
+		   "DEBUG_INFO_BTF" },					\
+	.applies = has_lsm_hook, .prepare = lsm_prepare,		\
+	.attach = lsm_attach, .trampoline = true, .sleepable = sleeps,	\
+}
+const struct attach_kind kind_lsm = LSM_KIND("lsm", false);
 /*
  * Sleepable BPF LSM: the verifier takes it on the hooks the kernel lists
  * as sleepable (bpf_lsm_is_sleepable_hook()), task_prctl among them, and
  * says "... is not sleepable" elsewhere. Unlike fentry.s it needs no
  * error injection, so stock kernels run it where the BPF LSM is active.
  */
-const struct attach_kind kind_lsm_s = {
-	.name = "lsm.s",
-	.needs = { "BPF_LSM", "DYNAMIC_FTRACE_WITH_DIRECT_CALLS", "BPF_JIT",
-		   "DEBUG_INFO_BTF" },
-	.applies = has_lsm_hook,
-	.prepare = lsm_prepare,
-	.attach = lsm_attach,
-	.trampoline = true,
-	.sleepable = true,
-};
+const struct attach_kind kind_lsm_s = LSM_KIND("lsm.s", true);
