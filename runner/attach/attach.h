@@ -12,9 +12,7 @@
  * them.
  */
 
-
 struct bpf_program;
-struct bpf_object;
 struct bpf_object_skeleton;
 struct bpf_link;
 struct attach_refusals;

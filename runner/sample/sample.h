@@ -5,7 +5,6 @@
 #include "core/core.h"
 #include "rows/rows.h"
 #include "workers/workers.h"
-#include "bench.h"
 
 /*
  * What the sampler's files share with each other, and nothing else
@@ -19,7 +18,6 @@
  *   sample/sample.c        one sample of a row or its base, and below it
  *                          sessions: the kept pool, attach and detach
  */
-
 
 struct worker_pool;
 struct sampler_pass;

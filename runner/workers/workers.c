@@ -101,17 +101,21 @@ static void proc_text_open(struct proc_text *t, const char *path, size_t len)
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
 }
 
+int read_text(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return 0;
+}
+
 /* its text, or NULL */
 static const char *proc_text_read(struct proc_text *t)
 {
-	ssize_t n;
-
-	if (t->fd < 0 || !t->buf)
+	if (t->fd < 0 || !t->buf || read_text(t->fd, t->buf, t->len))
 		return NULL;
-	n = pread(t->fd, t->buf, t->len - 1, 0);
-	if (n <= 0)
-		return NULL;
-	t->buf[n] = '\0';
 	return t->buf;
 }
 
@@ -154,16 +158,6 @@ static long long migrations(struct worker_texts *t)
 }
 
 /* ---- another task's ---- */
-
-int read_text(int fd, char *buf, size_t len)
-{
-	ssize_t n = pread(fd, buf, len - 1, 0);
-
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	return 0;
-}
 
 /* /proc/@pid/@name's text into @buf */
 static int read_proc_text(pid_t pid, const char *name, char *buf, size_t len)

@@ -3,10 +3,6 @@
 #define __RUNNER_WORKERS_H
 
 #include <sched.h>
-#include <stddef.h>
-#include <sys/types.h>
-#include <linux/types.h>
-#include <stdbool.h>
 #include "bench.h"
 
 /*
