@@ -414,8 +414,10 @@ static int sample_buffers(struct sample *s, const struct bench_family *fam,
 	s->kernel_skips = grow(&b->skips, &b->skips_nr, nr, sizeof(__u64));
 	s->window = grow(&b->window, &b->window_nr, 2 * nr * workers,
 			 sizeof(__u64));
-	if (!s->res || !s->hits || !s->kernel_skips || !s->window)
+	if (!s->res || !s->hits || !s->kernel_skips || !s->window) {
+		outcome_set(&s->out, ST_FAILED, "out of memory");
 		return -ENOMEM;
+	}
 	s->nr_workers = workers;
 	s->nr_cpus = nr_cpus_possible();
 	s->place = which;
@@ -450,11 +452,8 @@ static void read_kernel_skips(const struct bench_family *fam,
 		len = sizeof(info);
 		if (bpf_obj_get_info_by_fd(fds[i], &info, &len))
 			continue;
-		if (before)
-			s->kernel_skips[i] = info.recursion_misses;
-		else
-			s->kernel_skips[i] = info.recursion_misses -
-					     s->kernel_skips[i];
+		s->kernel_skips[i] = info.recursion_misses -
+				     (before ? 0 : s->kernel_skips[i]);
 		/* the first program's runs the kernel's stats timed */
 		if (i)
 			continue;
@@ -547,10 +546,8 @@ void row_sample_run(const struct bench_family *fam,
 	int err, detaches;
 	__u64 t;
 
-	if (sample_buffers(s, fam, sess, which)) {
-		outcome_set(&s->out, ST_FAILED, "out of memory");
+	if (sample_buffers(s, fam, sess, which))
 		return;
-	}
 	if (session_attach(fam, sess, &s->out))
 		return;
 	t = now_ns();
@@ -617,10 +614,8 @@ void base_sample_run(const struct bench_family *fam,
 	int w, c, err, detaches;
 	__u64 hits, t;
 
-	if (sample_buffers(s, fam, sess, which)) {
-		outcome_set(&s->out, ST_FAILED, "out of memory");
+	if (sample_buffers(s, fam, sess, which))
 		return;
-	}
 	t = now_ns();
 	s->settle_ns = sample_settle(sess);
 	detaches = sess->detaches;
