@@ -912,9 +912,8 @@ int pool_start(struct worker_pool *pool, const struct run_settings *rs,
 	int child_fd = -1, i, err;
 
 	err = pool_alloc(pool, cpus->nr, a.win ? win->nr : 0, &child_fd);
+	/* @child_fd is set when it succeeds alone: nothing to close */
 	if (err) {
-		if (child_fd >= 0)
-			close(child_fd);
 		outcome_set(out, ST_FAILED, "starting workers: %s",
 			    strerror(-err));
 		return pool_fail(pool, err);
