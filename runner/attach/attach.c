@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loading and attaching BPF programs through their attach kind's table
- * entry (runner/attach_*.c), and reading the kernel's refusals at load
- * and attach as skips where it cannot: the kinds' own probes are theirs.
+ * entry (runner/attach/kprobe.c, trace.c), and reading the kernel's
+ * refusals at load and attach as skips where it cannot; the run's record
+ * of the kinds it was found to refuse whatever the target; and what the
+ * kinds ask of the kernel before they load anything, the probes they
+ * share, never a version table.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,9 +15,34 @@
 #include "attach/attach_int.h"
 #include "core/core.h"
 #include "kernel/kernel.h"
-#include "rows/rows.h"
+#include "rows/rows.h"	/* the refusals' record */
 
-/* ---- the kinds refused, the run's ---- */
+/* ---- the kinds refused, the run's (struct attach_refusals) ---- */
+
+/* attach_refused() of the record itself; NULL holds none */
+static bool kind_refused(const struct attach_refusals *refused,
+			 const struct attach_kind *kind, struct outcome *out)
+{
+	int i;
+
+	for (i = 0; refused && i < refused->nr; i++) {
+		if (refused->e[i].kind != kind)
+			continue;
+		if (out)
+			*out = refused->e[i].why;
+		return true;
+	}
+	return false;
+}
+
+void refuse_kind(struct attach_refusals *refused,
+		 const struct attach_kind *kind, const struct outcome *why)
+{
+	if (refused && why->status == ST_SKIPPED &&
+	    refused->nr < MAX_REFUSED && !kind_refused(refused, kind, NULL))
+		refused->e[refused->nr++] =
+			(typeof(refused->e[0])){ kind, *why };
+}
 
 /* the run's record of the kinds refused, through @row's state; NULL: none */
 static struct attach_refusals *refusals(const struct bench_row *row)
@@ -26,6 +54,103 @@ bool attach_refused(const struct bench_row *row,
 		    const struct attach_kind *kind, struct outcome *out)
 {
 	return kind_refused(refusals(row), kind, out);
+}
+
+/* ---- kernel probes the kinds share ---- */
+
+bool probes_available(struct attach_refusals *refused,
+		      const struct attach_kind *kind, const char *pmu,
+		      const char *config, struct outcome *out)
+{
+	char path[256], events[32];
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 pmu);
+	snprintf(events, sizeof(events), "%s_events", pmu);
+	if (exists(path) || tracefs_path(events, path, sizeof(path)))
+		return true;
+	if (kernel_config(config) == 0)
+		outcome_set(out, ST_SKIPPED, "kernel built without %s", config);
+	else if (!tracefs_mounted())
+		outcome_set(out, ST_SKIPPED,
+			    "no %s PMU, and tracefs is not mounted", pmu);
+	else
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no %s PMU and no %s_events", pmu, pmu);
+	refuse_kind(refused, kind, out);
+	return false;
+}
+
+static int names_text_symbol(char *line, void *name)
+{
+	char sym[256];
+
+	return text_symbol(line, sym) && !strcmp(sym, name);
+}
+
+static bool kallsyms_has(const char *name)
+{
+	return for_each_line("/proc/kallsyms", names_text_symbol,
+			     (void *)name) == 1;
+}
+
+const char *resolve_kfunc(const struct attach_target *t, bool need_btf,
+			  struct outcome *out)
+{
+	char names[128] = "";
+	size_t i, off = 0;
+
+	for (i = 0; i < ARRAY_SIZE(t->kfunc); i++) {
+		if (!t->kfunc[i])
+			break;
+		if (btf_has_func(t->kfunc[i]) ||
+		    (!need_btf && kallsyms_has(t->kfunc[i])))
+			return t->kfunc[i];
+		off += snprintf(names + off, sizeof(names) - off, "%s%s",
+				i ? " or " : "", t->kfunc[i]);
+	}
+	if (need_btf && !kernel_btf())
+		outcome_set(out, ST_SKIPPED,
+			    "kernel has no BTF (/sys/kernel/btf/vmlinux): %s cannot be found",
+			    names);
+	else if (need_btf)
+		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
+			    names);
+	else
+		outcome_set(out, ST_SKIPPED, "no kernel function %s", names);
+	return NULL;
+}
+
+bool target_set(struct bpf_program *prog, const char *name,
+		struct outcome *out)
+{
+	int err = bpf_program__set_attach_target(prog, 0, name);
+
+	if (err)
+		outcome_set(out, ST_SKIPPED, "%s: %s", name,
+			    err == -ESRCH || err == -ENOENT ?
+			    "not in the kernel's BTF" : strerror(-err));
+	return !err;
+}
+
+/*
+ * A link type newer than the kernel is missing from the kernel's own
+ * enum bpf_attach_type. Without BTF nobody can tell: the attach will.
+ */
+bool has_attach_type(const char *type, const char *what,
+		     struct outcome *out)
+{
+	if (btf_enum_has("bpf_attach_type", type))
+		return true;
+	outcome_set(out, ST_SKIPPED,
+		    "kernel has no %s links (no %s in its enum bpf_attach_type)",
+		    what, type);
+	return false;
+}
+
+bool has_kfunc(const struct attach_target *t)
+{
+	return t->kfunc[0];
 }
 
 /* ---- load and attach ---- */
@@ -91,7 +216,7 @@ static void attach_failed(struct attach_refusals *refused,
 			  const struct attach_kind *kind, const char *name,
 			  int err, struct outcome *out)
 {
-	if (kind == &kind_raw_tp && err == -ENOENT)
+	if (kind->enoent_missing && err == -ENOENT)
 		outcome_set(out, ST_SKIPPED,
 			    "no tracepoint %s in this kernel", name);
 	else if (err == -EACCES && kind->denied)
@@ -119,8 +244,7 @@ static void attach_failed(struct attach_refusals *refused,
 			    "%s on %s not supported by this kernel (%s)",
 			    kind->name, name, err == -ENOTSUPP ? "ENOTSUPP" :
 			    "EOPNOTSUPP");
-	else if ((kind == &kind_kprobe || kind == &kind_kretprobe) &&
-		 (err == -EINVAL || err == -ENOENT))
+	else if (kind->einval_refused && (err == -EINVAL || err == -ENOENT))
 		/* blacklisted or not at a probeable address */
 		outcome_set(out, ST_SKIPPED, "kernel refuses %s on %s: %s",
 			    kind->name, name, strerror(-err));

@@ -12,9 +12,7 @@
  * them.
  */
 
-
 struct bpf_program;
-struct bpf_object;
 struct bpf_object_skeleton;
 struct bpf_link;
 struct attach_refusals;
@@ -95,6 +93,10 @@ struct attach_kind {
 	bool sleepable;		/* the verifier decides where it may attach */
 	bool user;		/* hooks user space: uprobe-* and usdt-* events */
 	bool tracepoint;	/* hooks the event's tracepoint, by any name */
+	/* an ENOENT at attach: the kernel has no such tracepoint (raw_tp) */
+	bool enoent_missing;
+	/* EINVAL, ENOENT at attach: blacklisted, or no probeable address */
+	bool einval_refused;
 	/* what an EACCES at attach means: the privilege it lacks */
 	const char *denied;
 	/* the config an EOPNOTSUPP at attach means the kernel lacks */

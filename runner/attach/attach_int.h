@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * attach/'s private half: bench.h includes attach.h, the kinds a family
- * names, and a family must not see the probes the kinds share.
+ * attach/'s private half, the kinds' own side of attach/attach.c: the
+ * kernel probes their prepare()s share and the record of kinds the kernel
+ * refuses. bench.h includes attach.h, the kinds a family names, and a
+ * family must not see these.
  */
 #ifndef __RUNNER_ATTACH_INT_H
 #define __RUNNER_ATTACH_INT_H
 
 #include <bpf/libbpf_version.h>
 #include "attach/attach.h"
-
-/*
- * The attach kinds' own side of runner/attach/probe.c: the kernel probes
- * their prepare()s share and the record of kinds the kernel refuses. The
- * families see none of it: theirs is attach/attach.h, through bench.h.
- */
-
 
 #define LIBBPF_AT_LEAST(major, minor)					\
 	(LIBBPF_MAJOR_VERSION > (major) ||				\
@@ -32,9 +27,6 @@
  */
 void refuse_kind(struct attach_refusals *refused,
 		 const struct attach_kind *kind, const struct outcome *why);
-/* attach_refused() of the record itself; NULL holds none */
-bool kind_refused(const struct attach_refusals *refused,
-		  const struct attach_kind *kind, struct outcome *out);
 /*
  * False with the reason when this kernel cannot attach probes of @pmu
  * ("kprobe", "uprobe") at all: no perf PMU of that name and no

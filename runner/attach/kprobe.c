@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kinds that hook a kernel function by kprobe or fprobe: kprobe,
- * kretprobe, their multi links, kprobe.session and the syscall's kprobe.
- * Apart from the others, each file one family of hooks.
+ * The kinds on probes: those that hook a kernel function by kprobe or
+ * fprobe (kprobe, kretprobe, their multi links, kprobe.session and the
+ * syscall's kprobe), and those that hook this program itself (uprobe,
+ * uretprobe, uprobe.s, uprobe.multi and usdt), placed through SELF_EXE.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "attach/attach_int.h"
 #include "kernel/kernel.h"
+
+/* ---- kprobes and fprobe ---- */
 
 static const char *kprobe_prepare(const struct attach_kind *kind,
 				  struct bpf_program *prog,
@@ -55,24 +60,14 @@ static int kprobes_attach_syms(const struct attach_kind *kind,
 	return nr;
 }
 
-const struct attach_kind kind_kprobe = {
-	.name = "kprobe",
-	.needs = { "KPROBES", "BPF_EVENTS" },
-	.applies = has_kfunc,
-	.prepare = kprobe_prepare,
-	.attach = kprobe_attach,
-	.attach_syms = kprobes_attach_syms,
-};
-
-const struct attach_kind kind_kretprobe = {
-	.name = "kretprobe",
-	.needs = { "KPROBES", "BPF_EVENTS" },
-	.applies = has_kfunc,
-	.prepare = kprobe_prepare,
-	.attach = kprobe_attach,
-	.attach_syms = kprobes_attach_syms,
-	.retprobe = true,
-};
+#define KPROBE_KIND(kind_name, ret) {					\
+	.name = kind_name, .needs = { "KPROBES", "BPF_EVENTS" },	\
+	.applies = has_kfunc, .prepare = kprobe_prepare,		\
+	.attach = kprobe_attach, .attach_syms = kprobes_attach_syms,	\
+	.retprobe = ret, .einval_refused = true,			\
+}
+const struct attach_kind kind_kprobe = KPROBE_KIND("kprobe", false);
+const struct attach_kind kind_kretprobe = KPROBE_KIND("kretprobe", true);
 
 /*
  * kprobe.multi rides on fprobe (ftrace), not on kprobes: the kernel's
@@ -134,26 +129,16 @@ static int multi_attach_syms(const struct attach_kind *kind,
 	return err;
 }
 
-const struct attach_kind kind_kprobe_multi = {
-	.name = "kprobe_multi",
-	.needs = { "FPROBE", "BPF_EVENTS" },
-	.applies = has_kfunc,
-	.prepare = kprobe_multi_prepare,
-	.attach = kprobe_multi_attach,
-	.attach_syms = multi_attach_syms,
-	.link_config = "CONFIG_FPROBE",
-};
-
-const struct attach_kind kind_kretprobe_multi = {
-	.name = "kretprobe_multi",
-	.needs = { "FPROBE", "BPF_EVENTS" },
-	.applies = has_kfunc,
-	.prepare = kprobe_multi_prepare,
-	.attach = kprobe_multi_attach,
-	.attach_syms = multi_attach_syms,
-	.retprobe = true,
-	.link_config = "CONFIG_FPROBE",
-};
+#define KPROBE_MULTI_KIND(kind_name, ret) {				\
+	.name = kind_name, .needs = { "FPROBE", "BPF_EVENTS" },		\
+	.applies = has_kfunc, .prepare = kprobe_multi_prepare,		\
+	.attach = kprobe_multi_attach, .attach_syms = multi_attach_syms, \
+	.retprobe = ret, .link_config = "CONFIG_FPROBE",		\
+}
+const struct attach_kind kind_kprobe_multi =
+	KPROBE_MULTI_KIND("kprobe_multi", false);
+const struct attach_kind kind_kretprobe_multi =
+	KPROBE_MULTI_KIND("kretprobe_multi", true);
 
 /*
  * kprobe.session: one program at entry and, when it returns 0, at exit
@@ -227,4 +212,134 @@ const struct attach_kind kind_ksyscall = {
 	.applies = has_syscall,
 	.prepare = ksyscall_prepare,
 	.attach = ksyscall_attach,
+};
+
+/* ---- uprobes and usdt ---- */
+
+static bool has_ufunc(const struct attach_target *t)
+{
+	return t->ufunc;
+}
+
+/* whether the file can be read at all: not an executable without read */
+static bool self_readable(struct outcome *out)
+{
+	int fd = open(SELF_EXE, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	outcome_set(out, ST_SKIPPED,
+		    "this program's own file cannot be read (%s: %s): libbpf reads it to place a uprobe",
+		    SELF_EXE, strerror(errno));
+	return false;
+}
+
+static const char *uprobe_prepare(const struct attach_kind *kind,
+				  struct bpf_program *prog,
+				  const struct attach_target *t,
+				  struct attach_refusals *refused,
+				  struct outcome *out)
+{
+	return probes_available(refused, kind, "uprobe", "CONFIG_UPROBES", out) &&
+	       self_readable(out) ? t->ufunc : NULL;
+}
+
+/* every process running this executable, so forked workers too */
+static struct bpf_link *uprobe_attach(const struct attach_kind *kind,
+				      struct bpf_program *prog,
+				      const struct attach_target *t,
+				      const char *name)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = name,
+		    .retprobe = kind->retprobe);
+
+	return bpf_program__attach_uprobe_opts(prog, -1, SELF_EXE, 0, &opts);
+}
+
+#define UPROBE_DENIED	"the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)"
+#define UPROBE_KIND(kind_name, ret, sleeps) {				\
+	.name = kind_name, .needs = { "UPROBE_EVENTS", "BPF_EVENTS" },	\
+	.applies = has_ufunc, .prepare = uprobe_prepare,		\
+	.attach = uprobe_attach, .retprobe = ret, .sleepable = sleeps,	\
+	.user = true, .denied = UPROBE_DENIED,				\
+}
+const struct attach_kind kind_uprobe = UPROBE_KIND("uprobe", false, false);
+const struct attach_kind kind_uretprobe = UPROBE_KIND("uretprobe", true, false);
+/* the same uprobe, its program sleepable: it may fault user memory in */
+const struct attach_kind kind_uprobe_s = UPROBE_KIND("uprobe.s", false, true);
+
+/* uprobe.multi: one link for many user functions (libbpf 1.3) */
+static const char *uprobe_multi_prepare(const struct attach_kind *kind,
+					struct bpf_program *prog,
+					const struct attach_target *t,
+					struct attach_refusals *refused,
+					struct outcome *out)
+{
+	if (!has_attach_type("BPF_TRACE_UPROBE_MULTI", "uprobe.multi", out))
+		return NULL;
+	return uprobe_prepare(kind, prog, t, refused, out);
+}
+
+#if LIBBPF_AT_LEAST(1, 3)
+static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
+					    struct bpf_program *prog,
+					    const struct attach_target *t,
+					    const char *name)
+{
+	return bpf_program__attach_uprobe_multi(prog, -1, SELF_EXE, name, NULL);
+}
+#define UPROBE_MULTI_LACKS	NULL
+#else
+#define uprobe_multi_attach	uprobe_attach
+#define UPROBE_MULTI_LACKS	LIBBPF_LACKS("bpf_program__attach_uprobe_multi()")
+#endif
+
+/* uprobe_register() itself, not fprobe: CONFIG_UPROBES is enough */
+const struct attach_kind kind_uprobe_multi = {
+	.name = "uprobe_multi",
+	.needs = { "UPROBES", "BPF_EVENTS" },
+	.applies = has_ufunc,
+	.prepare = uprobe_multi_prepare,
+	.attach = uprobe_multi_attach,
+	.user = true,
+	.denied = UPROBE_DENIED,
+	.lacks = UPROBE_MULTI_LACKS,
+	.may_lack = "uprobe.multi links came in Linux 6.6",
+};
+
+static bool has_usdt(const struct attach_target *t)
+{
+	return t->usdt_provider && t->usdt_name;
+}
+
+static const char *usdt_prepare(const struct attach_kind *kind,
+				struct bpf_program *prog,
+				const struct attach_target *t,
+				struct attach_refusals *refused,
+				struct outcome *out)
+{
+	return probes_available(refused, kind, "uprobe", "CONFIG_UPROBES", out) &&
+	       self_readable(out) ? t->usdt_name : NULL;
+}
+
+/* every process running this executable: libbpf finds the sites */
+static struct bpf_link *usdt_attach(const struct attach_kind *kind,
+				    struct bpf_program *prog,
+				    const struct attach_target *t,
+				    const char *name)
+{
+	return bpf_program__attach_usdt(prog, -1, SELF_EXE, t->usdt_provider,
+					name, NULL);
+}
+
+const struct attach_kind kind_usdt = {
+	.name = "usdt",
+	.needs = { "UPROBE_EVENTS", "BPF_EVENTS" },
+	.applies = has_usdt,
+	.prepare = usdt_prepare,
+	.attach = usdt_attach,
+	.user = true,
+	.denied = UPROBE_DENIED,
 };

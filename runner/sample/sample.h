@@ -5,7 +5,6 @@
 #include "core/core.h"
 #include "rows/rows.h"
 #include "workers/workers.h"
-#include "bench.h"
 
 /*
  * What the sampler's files share with each other, and nothing else
@@ -16,15 +15,14 @@
  *   passes/prog_stats.c    the --prog-stats pass, after the run
  *   passes/profile_pass.c  the --profile pass, after the run
  *   sample/unit.c          units: pacing, retries, their figures kept
- *   sample/sample.c        one sample of a row or its base
- *   sample/session.c       sessions: the kept pool, attach and detach
+ *   sample/sample.c        one sample of a row or its base, and below it
+ *                          sessions: the kept pool, attach and detach
  */
-
 
 struct worker_pool;
 struct sampler_pass;
 
-/* ---- sample/session.c: sessions, the kept pool, attach and detach ---- */
+/* ---- sample/sample.c: sessions, the kept pool, attach and detach ---- */
 
 /* one session of a row: its workers, and its base arm if it has one */
 struct session {
@@ -48,7 +46,6 @@ bool row_has_base(const struct bench_row *row);
 bool row_stays_attached(const struct bench_row *row);
 bool base_is_fed(const struct bench_rows *rows,
 		 const struct bench_row *base);
-__u64 phase_add(struct bench_row *row, enum row_phase phase, __u64 t0);
 void row_pool_stop(struct row_pool *rp);
 __u64 row_pool_end(struct bench_row *row);
 int session_start(const struct bench_family *fam, struct session *sess,
@@ -108,8 +105,7 @@ __u64 retry_budget_ns(const struct bench_row *row);
 int session_unit(const struct bench_family *fam, struct session *sess,
 		 bool counted, int round);
 
-/* What a sample is worth: sample/verify.c, pure functions. */
-
+/* ---- sample/verify.c: what a sample is worth, pure functions ---- */
 
 /* a row's overhead need not be known closer than this, in ns per event */
 #define MIN_PRECISION_NS	1.0

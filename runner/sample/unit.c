@@ -5,17 +5,15 @@
  * row's retry budget, and what a unit leaves in the rows: its figures
  * and counts.
  *
- * Apart from the run loop (bench_sampler.c), which decides how many
- * units a session has and when a row is done, and above the samples
- * (bench_sample.c) and sessions (bench_session.c) it calls.
+ * Apart from the run loop (passes/sampler.c), which decides how many
+ * units a session has and when a row is done, and above the samples and
+ * sessions (sample.c) it calls.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 #include "sample/sample.h"
-#include "core/core.h"
-#include "workers/workers.h"
 
 /*
  * A disturbed unit is run again while the row has spent less than this

@@ -99,11 +99,6 @@ static void verify_failed(const struct bench_row *row, struct sample *s,
 		    prog, hits, cpu, need, why);
 }
 
-/*
- * What program @c of @nr counted inside worker @w's loop: the runs for
- * the worker, or with @foreign those for other tasks (0 where the family
- * does not count them apart)
- */
 __u64 sample_in_loop(const struct sample *s, int nr, int w, int c,
 		     bool foreign)
 {
