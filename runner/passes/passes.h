@@ -6,8 +6,8 @@
 #include "bench.h"
 
 /*
- * The sampler: the run loop (passes/sampler.c), the passes after it
- * (passes/prog_stats.c, passes/profile_pass.c), and closing the rows.
+ * The sampler (passes/sampler.c): the run loop, the passes after it
+ * (--prog-stats, --profile), and closing the rows.
  * What its files share with each other is in sample/sample.h.
  */
 
@@ -18,12 +18,12 @@
  */
 int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 		struct bench_rows *rows);
-/* --prog-stats: one more sample of each row with a figure (passes/prog_stats.c) */
+/* --prog-stats: one more sample of each row with a figure */
 int sampler_prog_stats(const struct bench_family *fam,
 		       const struct run_settings *rs, struct bench_rows *rows);
 /*
  * --profile: profiled units of each row with a figure, and its base,
- * apart from the figures (passes/profile_pass.c). -EINTR when a signal
+ * apart from the figures. -EINTR when a signal
  * ended it.
  */
 int sampler_profile(const struct bench_family *fam,
@@ -33,10 +33,9 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows);
 
 /*
  * --profile: where a row's time goes, and its base's: the workers' CPUs
- * sampled with a software clock while they run (passes/profile_clock.c),
- * the kernel's addresses named through /proc/kallsyms
- * (passes/profile_ksyms.c), the profile's JSON and table
- * (passes/profile_report.c).
+ * sampled with a software clock while they run, the kernel's addresses
+ * named through /proc/kallsyms, the profile's JSON and table
+ * (passes/profile.c).
  */
 
 
@@ -139,7 +138,7 @@ struct json_t *profile_json(const struct bench_row *row);
 /* the profiles' tables, after the summary: nothing without --profile */
 void print_profiles(const struct bench_rows *rows);
 
-/* The kernel's BPF run-time stats, for --prog-stats: passes/prog_stats.c. */
+/* The kernel's BPF run-time stats, for --prog-stats (passes/sampler.c) */
 
 
 /* on while the returned fd is open; never through the sysctl */
