@@ -12,9 +12,9 @@
 #define BENCH_SCHEMA		"bpf-bench/1"
 
 /*
- * The summaries' layout (report/table.c): tables whose columns are as wide
- * as their cells and drop out, in an order each table gives, to fit a
- * terminal; sentences folded to the width; a figure and its interval.
+ * The summaries' layout (report/summary.c): tables whose columns are as
+ * wide as their cells and drop out, in an order each table gives, to fit
+ * a terminal; sentences folded to the width; a figure and its interval.
  * What a family fills a table with (struct table, table_set(), ...) is
  * in bench.h.
  */
@@ -79,7 +79,7 @@ void format_estimate(double value, double ci95, bool sign, char *value_buf,
 /* "+14%", "+5.3%", "-": a share in percent, with its sign */
 void format_share(double pct, char *buf, size_t len);
 
-/* --ktap's output: report/ktap.c. */
+/* --ktap's output (report/results_json.c) */
 
 
 /*
@@ -116,7 +116,7 @@ struct json_t *row_json(const struct bench_family *fam,
 struct json_t *params_json(const struct bench_row *row);
 
 /*
- * Skipped rows by reason: report/skips.c. The groups a family's summary
+ * Skipped rows by reason (report/summary.c). The groups a family's summary
  * uses (skip_groups(), print_skip_groups(), ...) are in bench.h.
  */
 
