@@ -138,13 +138,4 @@ struct json_t *profile_json(const struct bench_row *row);
 /* the profiles' tables, after the summary: nothing without --profile */
 void print_profiles(const struct bench_rows *rows);
 
-/* The kernel's BPF run-time stats, for --prog-stats (passes/sampler.c) */
-
-
-/* on while the returned fd is open; never through the sysctl */
-int prog_stats_enable(struct outcome *out);
-int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt);
-/* the stats' own clock reads per run, measured on an empty program */
-int prog_stats_clock_cost(double *ns);
-
 #endif /* __RUNNER_PASSES_H */

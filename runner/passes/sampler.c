@@ -562,7 +562,8 @@ int sampler_profile(const struct bench_family *fam,
  * row's, only the program's own ns per run.
  */
 
-int prog_stats_enable(struct outcome *out)
+/* on while the returned fd is open; never through the sysctl */
+static int prog_stats_enable(struct outcome *out)
 {
 	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
@@ -573,7 +574,7 @@ int prog_stats_enable(struct outcome *out)
 	return fd < 0 ? -errno : fd;
 }
 
-int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
+static int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
@@ -586,6 +587,7 @@ int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
 }
 
 /*
+ * The stats' own clock reads per run, measured on an empty program.
  * The clock cost is a small difference of two means, so an interrupt in
  * the calibration would show as a body below zero: time it in blocks and
  * keep the quietest block, as an interrupt only ever adds time.
@@ -593,7 +595,7 @@ int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
 #define CLOCK_BLOCKS 10
 #define CLOCK_BLOCK_RUNS 2000
 
-int prog_stats_clock_cost(double *ns)
+static int prog_stats_clock_cost(double *ns)
 {
 	/* r0 = 0; exit: a program that does nothing at all */
 	const struct bpf_insn empty[] = {

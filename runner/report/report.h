@@ -49,8 +49,6 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 void table_dropped(const struct table *t, int indent, int width,
 		   int name_min, char *buf, size_t len);
 
-/* the columns @s takes on a terminal: UTF-8's continuation bytes take none */
-int text_cols(const char *s);
 /*
  * How wide the summaries' tables may be: stdout's terminal's columns, or
  * on no terminal TEXT_WIDTH (0, no limit, when @verbose: -v's columns
@@ -59,12 +57,6 @@ int text_cols(const char *s);
 int table_width(bool verbose);
 /* how wide sentences are folded: TEXT_WIDTH, or a narrower terminal's */
 int text_width(void);
-/*
- * @text on @f, folded between words to @width columns: the lines after
- * the first one indented four spaces more than @text is. A word wider
- * than a line is never cut.
- */
-void fold_text(FILE *f, int width, const char *text);
 /* vfprintf() to @f, each line of the text folded to @width */
 void fold_vprintf(FILE *f, int width, const char *fmt, va_list ap);
 
@@ -107,11 +99,6 @@ int write_results(const struct bench_family *fam,
 		  const struct run_settings *rs,
 		  const struct bench_rows *rows, __u64 started_ns, FILE *f);
 struct json_t;
-/* one row's object of that file: --ktap reads its figure there */
-struct json_t *row_json(const struct bench_family *fam,
-			const struct run_settings *rs,
-			const struct bench_rows *rows,
-			const struct bench_row *row);
 /* a row's parameters as an object, for --list's rows too */
 struct json_t *params_json(const struct bench_row *row);
 

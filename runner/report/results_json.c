@@ -374,9 +374,11 @@ json_t *params_json(const struct bench_row *row)
 	return params;
 }
 
-json_t *row_json(const struct bench_family *fam,
-		 const struct run_settings *rs, const struct bench_rows *rows,
-		 const struct bench_row *row)
+/* one row's object of that file: --ktap reads its figure there */
+static json_t *row_json(const struct bench_family *fam,
+			const struct run_settings *rs,
+			const struct bench_rows *rows,
+			const struct bench_row *row)
 {
 	const struct row_state *st = row->state;
 	bool figure = row_has_figure(row);

@@ -105,7 +105,8 @@ static int span_cols(const char *s, const char *end)
 	return cols;
 }
 
-int text_cols(const char *s)
+/* the columns @s takes on a terminal: UTF-8's continuation bytes take none */
+static int text_cols(const char *s)
 {
 	return span_cols(s, s + strlen(s));
 }
@@ -372,7 +373,12 @@ int text_width(void)
 
 /* ---- sentences ---- */
 
-void fold_text(FILE *f, int width, const char *text)
+/*
+ * @text on @f, folded between words to @width columns: the lines after
+ * the first one indented four spaces more than @text is. A word wider
+ * than a line is never cut.
+ */
+static void fold_text(FILE *f, int width, const char *text)
 {
 	int indent = strspn(text, " "), hang = indent + 4, col, words, cols;
 	const char *p = text + indent, *word_end, *next;
