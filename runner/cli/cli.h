@@ -13,7 +13,6 @@
  * are in bench.h; the pure ones are core/parse.c's and core/cpus.c's.
  */
 
-
 #define EXIT_USAGE	2
 
 struct given;
@@ -68,7 +67,6 @@ int select_cpus(struct cmdline *cl);
 int read_fault(struct run_settings *rs);
 
 /* --list's output; list_kind(), which a family's list_row calls: bench.h */
-
 
 /* --list's tables as JSON */
 int write_list(const struct bench_family *fam, const struct bench_rows *all,

@@ -267,7 +267,6 @@ static unsigned int given_ways(const struct bench_family *fam,
 	return ways;
 }
 
-
 /*
  * A way's name: "a run" ("run" in JSON), "--memory" (the family's own
  * way's option), "--list", "--list --memory", "--compare"
@@ -470,7 +469,6 @@ void bench_positional_as(struct cmdline *cl, int key, const char *what)
 {
 	add_given(cl, key, what);
 }
-
 
 static int parse_common(struct cmdline *cl, int c, const char *arg,
 			int argc, char **argv)

@@ -11,7 +11,6 @@
  * What its files share with each other is in sample/sample.h.
  */
 
-
 /*
  * Opens every row and measures them in rounds until each is known well
  * enough (see passes/sampler.c). -EINTR when a signal ended it.
@@ -37,7 +36,6 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows);
  * named through /proc/kallsyms, the profile's JSON and table
  * (passes/profile.c).
  */
-
 
 /* a sample of the workers' CPUs every this many ns of CPU time: 10 kHz */
 #define PROFILE_PERIOD_NS	100000ull

@@ -118,7 +118,6 @@ static void note_session_cost(struct bench_row *row, __u64 fixed)
 			  (st->session_ns + fixed) / 2 : fixed;
 }
 
-
 /* ---- a row's session ---- */
 
 /* the ids of the programs just loaded join the row's (its JSON's) */
@@ -266,7 +265,6 @@ static int open_rows(const struct bench_family *fam,
 	}
 	return 0;
 }
-
 
 /* a row the next round visits; base rows fed by others are not */
 static bool row_wants_session(const struct run_settings *rs,

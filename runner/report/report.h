@@ -19,7 +19,6 @@
  * in bench.h.
  */
 
-
 /* what a line of the summaries may take, on a wider terminal or none */
 #define TEXT_WIDTH	100
 /* what text to paste (--format short) takes: a commit message's lines */
@@ -71,8 +70,7 @@ void format_estimate(double value, double ci95, bool sign, char *value_buf,
 /* "+14%", "+5.3%", "-": a share in percent, with its sign */
 void format_share(double pct, char *buf, size_t len);
 
-/* --ktap's output (report/results_json.c) */
-
+/* report/results_json.c: --ktap, and the --json results file it reads */
 
 /*
  * --ktap: KTAP version 1, one test point per row with its figure or
@@ -87,9 +85,6 @@ void write_ktap(const struct bench_family *fam,
  * "Bail out! reason" (a failure), as kselftest.h ends a test early
  */
 void write_ktap_early(FILE *f, bool skip, const char *reason);
-
-/* The --json results file of a run: report/results_json.c. */
-
 
 /*
  * the --json results file of a run; @started_ns: when it got the lock,
@@ -106,7 +101,6 @@ struct json_t *params_json(const struct bench_row *row);
  * Skipped rows by reason (report/summary.c). The groups a family's summary
  * uses (skip_groups(), print_skip_groups(), ...) are in bench.h.
  */
-
 
 /* @reason without @mode's name where it names it: the group's key */
 void skip_reason(const char *reason, const char *mode, char *buf,

@@ -46,7 +46,6 @@ static void cpu_model(char *buf)
 		snprintf(buf, CPU_MODEL_LEN, "unknown");
 }
 
-
 /* an int that -1 leaves unknown */
 static json_t *known_int(int v)
 {
