@@ -40,7 +40,7 @@ def width_check(lines, cols, tag):
 	    "%d: '%s'" % (len(wide[0].rstrip()), wide[0].rstrip()) if wide else "")
 
 
-# ---- figures, as report/table.c's format_estimate() shows them ----
+# ---- figures, as report/summary.c's format_estimate() shows them ----
 
 def decimals(ci, value):
 	if ci is not None and math.isfinite(ci):

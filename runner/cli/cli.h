@@ -8,12 +8,10 @@
 #include "compare/compare.h"
 
 /*
- * The command line: cli/cmdline.c (its options' table and --help in
- * cli/options.c, where each applies in cli/ways.c). The parsers a
+ * The command line: cli/cmdline.c, with --list. The parsers a
  * family calls (parse_u64(), parse_name_list(), bench_cpus_arg(), ...)
  * are in bench.h; the pure ones are core/parse.c's and core/cpus.c's.
  */
-
 
 #define EXIT_USAGE	2
 
@@ -60,13 +58,6 @@ int parse_options(const struct bench_family *fam, void *ctx,
  */
 int check_options(const struct bench_family *fam, struct cmdline *cl,
 		  int argc, char **argv);
-struct json_t;
-/*
- * The options of @fam's and the runner's, each with the ways of running
- * it applies to (--list --json's "options"): [ { "name": "repeat",
- * "short": "r", "ways": [ "run", "--attach-time" ] }, ... ]
- */
-struct json_t *options_json(const struct bench_family *fam);
 /* cl->rs->cpus from -c (or the family's argument): 0, or an exit status */
 int select_cpus(struct cmdline *cl);
 /*
@@ -75,65 +66,7 @@ int select_cpus(struct cmdline *cl);
  */
 int read_fault(struct run_settings *rs);
 
-/*
- * The command line's parts between themselves: the runner's options
- * (cli/options.c: their table, --help, getopt's tables) and the ways
- * of running each applies to (cli/ways.c), for the parser
- * (cli/cmdline.c).
- */
-
-
-/* the keys of the runner's options without a short one */
-enum {
-	OPT_JSON = 0x100,
-	OPT_PROG_STATS,
-	OPT_COMPARE,
-	OPT_FAIL_ON_REGRESSION,
-	OPT_IGNORE_PARAM,
-	OPT_THRESHOLD,
-	OPT_LIST,
-	OPT_PRECISION,
-	OPT_MAX_UNITS,
-	OPT_BUDGET,
-	OPT_LOCK_WAIT,
-	OPT_KTAP,
-	OPT_PROFILE,
-	OPT_FORMAT,
-};
-
-/* the options every family takes, after the family's own */
-extern const struct bench_option common_options[];
-
-/* the usage, the family's options and the common ones, to @f */
-void usage(const struct bench_family *fam, FILE *f);
-/* getopt_long()'s tables of both: 0, or -ENOMEM */
-int getopt_tables(const struct bench_family *fam,
-		  struct option **longopts, char *shortopts, size_t len);
-/* the option of @key, the family's first; NULL if none has it */
-const struct bench_option *find_option(const struct bench_family *fam,
-				       int key);
-/* whether @o is one of common_options[] */
-bool is_common_option(const struct bench_option *o);
-
-/* an option given, or a positional argument that stands for one */
-struct given {
-	const struct bench_option *o;
-	bool common;		/* one of common_options[] */
-	const char *as;		/* a positional argument's name; NULL */
-};
-
-/*
- * cli/ways.c: the first of @given (@nr of them) that does not apply to
- * @way is refused, one line naming it: 0, or -1
- */
-int check_ways(const struct bench_family *fam, enum bench_way way,
-	       const struct given *given, int nr);
-
-/*
- * --list's output: cli/list.c. list_kind(), which a family's list_row
- * calls, is in bench.h.
- */
-
+/* --list's output; list_kind(), which a family's list_row calls: bench.h */
 
 /* --list's tables as JSON */
 int write_list(const struct bench_family *fam, const struct bench_rows *all,

@@ -3,7 +3,7 @@
  * BENCH_TEST_FAULT, the test build's way to make programs miss events:
  * its names (bench_faults.h's table) read into the run's settings. What
  * make builds reads nothing of it. Apart from the command line
- * (bench_cmdline.c): the environment, and only in the test build.
+ * (cli/cmdline.c): the environment, and only in the test build.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,11 +6,10 @@
 #include "bench.h"
 
 /*
- * The sampler: the run loop (passes/sampler.c), the passes after it
- * (passes/prog_stats.c, passes/profile_pass.c), and closing the rows.
+ * The sampler (passes/sampler.c): the run loop, the passes after it
+ * (--prog-stats, --profile), and closing the rows.
  * What its files share with each other is in sample/sample.h.
  */
-
 
 /*
  * Opens every row and measures them in rounds until each is known well
@@ -18,12 +17,12 @@
  */
 int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 		struct bench_rows *rows);
-/* --prog-stats: one more sample of each row with a figure (passes/prog_stats.c) */
+/* --prog-stats: one more sample of each row with a figure */
 int sampler_prog_stats(const struct bench_family *fam,
 		       const struct run_settings *rs, struct bench_rows *rows);
 /*
  * --profile: profiled units of each row with a figure, and its base,
- * apart from the figures (passes/profile_pass.c). -EINTR when a signal
+ * apart from the figures. -EINTR when a signal
  * ended it.
  */
 int sampler_profile(const struct bench_family *fam,
@@ -33,12 +32,10 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows);
 
 /*
  * --profile: where a row's time goes, and its base's: the workers' CPUs
- * sampled with a software clock while they run (passes/profile_clock.c),
- * the kernel's addresses named through /proc/kallsyms
- * (passes/profile_ksyms.c), the profile's JSON and table
- * (passes/profile_report.c).
+ * sampled with a software clock while they run, the kernel's addresses
+ * named through /proc/kallsyms, the profile's JSON and table
+ * (passes/profile.c).
  */
-
 
 /* a sample of the workers' CPUs every this many ns of CPU time: 10 kHz */
 #define PROFILE_PERIOD_NS	100000ull
@@ -138,14 +135,5 @@ struct json_t;
 struct json_t *profile_json(const struct bench_row *row);
 /* the profiles' tables, after the summary: nothing without --profile */
 void print_profiles(const struct bench_rows *rows);
-
-/* The kernel's BPF run-time stats, for --prog-stats: passes/prog_stats.c. */
-
-
-/* on while the returned fd is open; never through the sysctl */
-int prog_stats_enable(struct outcome *out);
-int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt);
-/* the stats' own clock reads per run, measured on an empty program */
-int prog_stats_clock_cost(double *ns);
 
 #endif /* __RUNNER_PASSES_H */

@@ -33,18 +33,19 @@
  * sample each, in rounds too.
  *
  * This file is the run loop, to be read top to bottom: how many units a
- * session has, a row's session, the rounds. The layers below it each
- * call only down (bench_sampler_int.h): units, their pacing and retries
- * (bench_unit.c), one sample (bench_sample.c), a session's workers and
- * the attach and detach of its programs (bench_session.c). The passes
- * after the run are bench_prog_stats.c and bench_profile_pass.c.
+ * session has, a row's session, the rounds; then the passes after the
+ * run, --profile's and --prog-stats'. The layers below it each call only
+ * down (sample/): units, their pacing and retries, one sample, a
+ * session's workers and the attach and detach of its programs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "passes/passes.h"
 #include "sample/sample.h"
 #include "core/core.h"
@@ -116,7 +117,6 @@ static void note_session_cost(struct bench_row *row, __u64 fixed)
 	st->session_ns = st->sessions > 1 ?
 			  (st->session_ns + fixed) / 2 : fixed;
 }
-
 
 /* ---- a row's session ---- */
 
@@ -266,7 +266,6 @@ static int open_rows(const struct bench_family *fam,
 	return 0;
 }
 
-
 /* a row the next round visits; base rows fed by others are not */
 static bool row_wants_session(const struct run_settings *rs,
 			      const struct bench_rows *rows,
@@ -414,4 +413,316 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 	rows->nr = 0;
 	free(rows->refused);
 	rows->refused = NULL;
+}
+
+/*
+ * ---- --profile: the pass after the run ----
+ *
+ * Each row with a figure, and its base, profiled: units run as the
+ * figures' were, each sample under the software clock (passes/profile.c,
+ * which knows nothing of sessions), none of them counted: the run's
+ * figures are never touched.
+ */
+
+/* a row's profiled samples stop at this many of the workers' per arm... */
+#define PROFILE_SAMPLES		4000
+/* ...or after this long, or this many units */
+#define PROFILE_BUDGET_NS	2000000000ull
+#define PROFILE_MAX_UNITS	100
+
+static bool profile_enough(const struct row_profile *prof, __u64 spent)
+{
+	return (prof->samples[ARM_ROW] >= PROFILE_SAMPLES &&
+		(!prof->has_base || prof->samples[ARM_BASE] >= PROFILE_SAMPLES)) ||
+	       spent >= PROFILE_BUDGET_NS || prof->units >= PROFILE_MAX_UNITS ||
+	       prof->out.status != ST_OK || bench_interrupted();
+}
+
+/*
+ * One sample under the profiler: its samples count only when it ran
+ * undisturbed; one that failed ends the profile, saying why
+ */
+static void profiled_sample(const struct bench_family *fam,
+			    struct session *sess, struct profiler *p,
+			    enum profile_arm arm, __u64 count)
+{
+	struct row_profile *prof = sess->row->state->profile;
+	struct sample s;
+	bool ok;
+
+	profiler_start(p);
+	if (arm == ARM_BASE)
+		base_sample_run(fam, sess, count, &s, 0);
+	else
+		row_sample_run(fam, sess, count, &s, 1, true);
+	ok = s.out.status == ST_OK;
+	profiler_stop(p, prof, arm, sess->pool->pid, sess->pool->nr,
+		      sess->row->cpus, ok);
+	/*
+	 * a disturbed row sample stays attached for a try again
+	 * (row_sample_run()); the next sample here is the base's
+	 */
+	if (arm != ARM_BASE && !row_stays_attached(sess->row))
+		session_detach(fam, sess);
+	if (!ok) {
+		prof->dropped++;
+		prof->last_dropped = s.out;
+	}
+	if (s.out.status == ST_FAILED || s.out.status == ST_SKIPPED)
+		prof->out = s.out;
+}
+
+/*
+ * Units of the row's base and the row, as the figures' were, each sample
+ * profiled; none gives a figure, none counts. kallsyms is read once the
+ * row's programs are attached, their JIT images and trampolines in it.
+ */
+static int profile_session(const struct bench_family *fam,
+			   const struct run_settings *rs,
+			   struct bench_row *row, struct sampler_pass *pass,
+			   struct profiler *p)
+{
+	struct row_profile *prof = row->state->profile;
+	struct session sess = { .row = row, .rs = rs, .pass = pass };
+	__u64 count = row_sample_count(fam, rs, row), base_count = 0;
+	__u64 start = now_ns();
+
+	if (row_has_base(row)) {
+		sess.base = row->base;
+		base_count = base_sample_count(fam, rs, row->base, count);
+	}
+	prof->has_base = sess.base;
+	if (session_start(fam, &sess, &prof->out))
+		goto out;
+	while (!profile_enough(prof, now_ns() - start)) {
+		if (sess.base)
+			profiled_sample(fam, &sess, p, ARM_BASE, base_count);
+		if (prof->out.status != ST_OK ||
+		    session_attach(fam, &sess, &prof->out) ||
+		    (!prof->ksyms && profile_symbols(prof)))
+			break;
+		profiled_sample(fam, &sess, p, ARM_ROW, count);
+		if (sess.base && prof->out.status == ST_OK)
+			profiled_sample(fam, &sess, p, ARM_BASE, base_count);
+		if (!row_stays_attached(row))
+			session_detach(fam, &sess);
+		prof->units++;
+	}
+out:
+	session_end(fam, &sess);
+	profile_finish(prof);
+	return bench_interrupted() ? -EINTR : 0;
+}
+
+/* rows with a figure; a base only where no row of the run feeds it */
+static bool profile_wanted(const struct bench_rows *rows,
+			   const struct bench_row *row)
+{
+	return row_has_figure(row) && (row->runs_prog || !base_is_fed(rows, row));
+}
+
+int sampler_profile(const struct bench_family *fam,
+		    const struct run_settings *rs, struct bench_rows *rows)
+{
+	struct sampler_pass pass = {};
+	struct outcome why = {};
+	struct profiler p;
+	bool open;
+	int i, err = 0;
+
+	open = !profiler_open(&p, &rs->cpus, &why);
+	for (i = 0; !err && i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (!profile_wanted(rows, row))
+			continue;
+		row->state->profile = calloc(1, sizeof(*row->state->profile));
+		if (!row->state->profile) {
+			err = -ENOMEM;
+			break;
+		}
+		if (open)
+			err = profile_session(fam, rs, row, &pass, &p);
+		else
+			row->state->profile->out = why;
+	}
+	if (open)
+		profiler_close(&p);
+	sampler_pass_end(&pass);
+	return err;
+}
+
+/*
+ * ---- --prog-stats: the kernel's BPF run-time stats ----
+ *
+ * The pass after the run that reads them, one more sample of each row
+ * with a figure, a session of its own: its samples give no figure of the
+ * row's, only the program's own ns per run.
+ */
+
+/* on while the returned fd is open; never through the sysctl */
+static int prog_stats_enable(struct outcome *out)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0)
+		outcome_set(out, ST_SKIPPED,
+			    "kernel cannot enable BPF run-time stats (BPF_ENABLE_STATS: %s)",
+			    strerror(errno));
+	return fd < 0 ? -errno : fd;
+}
+
+static int prog_run_totals(int fd, __u64 *run_time_ns, __u64 *run_cnt)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*run_time_ns = info.run_time_ns;
+	*run_cnt = info.run_cnt;
+	return 0;
+}
+
+/*
+ * The stats' own clock reads per run, measured on an empty program.
+ * The clock cost is a small difference of two means, so an interrupt in
+ * the calibration would show as a body below zero: time it in blocks and
+ * keep the quietest block, as an interrupt only ever adds time.
+ */
+#define CLOCK_BLOCKS 10
+#define CLOCK_BLOCK_RUNS 2000
+
+static int prog_stats_clock_cost(double *ns)
+{
+	/* r0 = 0; exit: a program that does nothing at all */
+	const struct bpf_insn empty[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	__u64 time0 = 0, cnt0 = 0, time1 = 0, cnt1 = 0;
+	double block, best = 0;
+	__u64 args[1] = {};
+	int fd, b, i, err = 0;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "stats_clock", "GPL",
+			   empty, 2, NULL);
+	if (fd < 0)
+		return -errno;
+	opts.ctx_in = args;
+	opts.ctx_size_in = sizeof(args);
+	for (b = 0; b < CLOCK_BLOCKS && !err; b++) {
+		for (i = 0; i < CLOCK_BLOCK_RUNS && !err; i++)
+			err = bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
+		if (!err)
+			err = prog_run_totals(fd, &time1, &cnt1);
+		if (!err && cnt1 == cnt0)
+			err = -ENODATA;
+		if (err)
+			break;
+		block = (double)(time1 - time0) / (cnt1 - cnt0);
+		if (b == 0 || block < best)
+			best = block;
+		time0 = time1;
+		cnt0 = cnt1;
+	}
+	if (!err)
+		*ns = best;
+	close(fd);
+	return err;
+}
+
+/* ---- --prog-stats ---- */
+
+/*
+ * One more sample of a row with the kernel's run-time stats on: the
+ * program's ns per run, refused when it ran for much more than it
+ * counted (other processes' events it filtered out dilute the mean).
+ */
+static int stats_sample(const struct bench_family *fam,
+			const struct run_settings *rs, struct bench_row *row,
+			struct sampler_pass *pass, double clock)
+{
+	struct row_state *st = row->state;
+	struct session sess = { .row = row, .rs = rs, .pass = pass };
+	__u64 t0 = 0, n0 = 0, t1 = 0, n1 = 0, spent = 0, start;
+	struct sample s;
+	int fd;
+
+	/* a row verified by its own counts, with no program to time */
+	if (fam->prog_fds(row, &fd, 1) < 1) {
+		outcome_set(&st->prog_out, ST_SKIPPED,
+			    "no BPF program runs in this row");
+		return 0;
+	}
+	if (session_start(fam, &sess, &st->prog_out)) {
+		session_end(fam, &sess);
+		return bench_interrupted() ? -EINTR : 0;
+	}
+	/* an undisturbed sample only, found within the row's budget */
+	do {
+		start = now_ns();
+		if (prog_run_totals(fd, &t0, &n0))
+			t0 = n0 = 0;
+		row_sample_run(fam, &sess, row_sample_count(fam, rs, row), &s,
+			       1, true);
+		/* detached first: the stats then hold every run of it */
+		session_detach(fam, &sess);
+		spent += now_ns() - start;
+	} while (s.out.status == ST_DISTURBED && !bench_interrupted() &&
+		 spent < retry_budget_ns(row));
+	session_end(fam, &sess);
+	if (bench_interrupted())
+		return -EINTR;
+	if (s.out.status != ST_OK) {
+		st->prog_out = s.out;
+		return 0;
+	}
+	if (prog_run_totals(fd, &t1, &n1) || n1 == n0) {
+		outcome_set(&st->prog_out, ST_FAILED,
+			    "the kernel's run-time stats counted no runs");
+		return 0;
+	}
+	st->prog_runs = n1 - n0;
+	st->prog_hits = s.counted;
+	/* uncounted programs (the bench's reference) have no hits to compare */
+	if (run_fault(rs)->kind != BENCH_FAULT_UNCOUNTED &&
+	    st->prog_runs > s.counted + s.counted / 100 + 100) {
+		outcome_set(&st->prog_out, ST_SKIPPED,
+			    "diluted: %llu runs for %llu counted hits (other events filtered inside)",
+			    st->prog_runs, s.counted);
+		return 0;
+	}
+	st->prog_ns = (double)(t1 - t0) / st->prog_runs;
+	st->prog_clock_ns = clock;
+	return 0;
+}
+
+int sampler_prog_stats(const struct bench_family *fam,
+		       const struct run_settings *rs, struct bench_rows *rows)
+{
+	struct sampler_pass pass = {};
+	struct outcome why = {};
+	double clock = NAN;
+	int i, fd, err = 0;
+
+	fd = prog_stats_enable(&why);
+	/* without it the body keeps the clock reads, and JSON says null */
+	if (fd >= 0 && prog_stats_clock_cost(&clock))
+		clock = NAN;
+	for (i = 0; !err && i < rows->nr; i++) {
+		struct bench_row *row = &rows->row[i];
+
+		if (!row_has_figure(row) || !row->runs_prog)
+			continue;
+		if (fd < 0)
+			row->state->prog_out = why;
+		else
+			err = stats_sample(fam, rs, row, &pass, clock);
+	}
+	if (fd >= 0)
+		close(fd);
+	sampler_pass_end(&pass);
+	return err;
 }

@@ -12,13 +12,12 @@
 #define BENCH_SCHEMA		"bpf-bench/1"
 
 /*
- * The summaries' layout (report/table.c): tables whose columns are as wide
- * as their cells and drop out, in an order each table gives, to fit a
- * terminal; sentences folded to the width; a figure and its interval.
+ * The summaries' layout (report/summary.c): tables whose columns are as
+ * wide as their cells and drop out, in an order each table gives, to fit
+ * a terminal; sentences folded to the width; a figure and its interval.
  * What a family fills a table with (struct table, table_set(), ...) is
  * in bench.h.
  */
-
 
 /* what a line of the summaries may take, on a wider terminal or none */
 #define TEXT_WIDTH	100
@@ -49,8 +48,6 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 void table_dropped(const struct table *t, int indent, int width,
 		   int name_min, char *buf, size_t len);
 
-/* the columns @s takes on a terminal: UTF-8's continuation bytes take none */
-int text_cols(const char *s);
 /*
  * How wide the summaries' tables may be: stdout's terminal's columns, or
  * on no terminal TEXT_WIDTH (0, no limit, when @verbose: -v's columns
@@ -59,12 +56,6 @@ int text_cols(const char *s);
 int table_width(bool verbose);
 /* how wide sentences are folded: TEXT_WIDTH, or a narrower terminal's */
 int text_width(void);
-/*
- * @text on @f, folded between words to @width columns: the lines after
- * the first one indented four spaces more than @text is. A word wider
- * than a line is never cut.
- */
-void fold_text(FILE *f, int width, const char *text);
 /* vfprintf() to @f, each line of the text folded to @width */
 void fold_vprintf(FILE *f, int width, const char *fmt, va_list ap);
 
@@ -79,8 +70,7 @@ void format_estimate(double value, double ci95, bool sign, char *value_buf,
 /* "+14%", "+5.3%", "-": a share in percent, with its sign */
 void format_share(double pct, char *buf, size_t len);
 
-/* --ktap's output: report/ktap.c. */
-
+/* report/results_json.c: --ktap, and the --json results file it reads */
 
 /*
  * --ktap: KTAP version 1, one test point per row with its figure or
@@ -96,9 +86,6 @@ void write_ktap(const struct bench_family *fam,
  */
 void write_ktap_early(FILE *f, bool skip, const char *reason);
 
-/* The --json results file of a run: report/results_json.c. */
-
-
 /*
  * the --json results file of a run; @started_ns: when it got the lock,
  * which the context's run_ns counts from (0: null, not known)
@@ -107,19 +94,13 @@ int write_results(const struct bench_family *fam,
 		  const struct run_settings *rs,
 		  const struct bench_rows *rows, __u64 started_ns, FILE *f);
 struct json_t;
-/* one row's object of that file: --ktap reads its figure there */
-struct json_t *row_json(const struct bench_family *fam,
-			const struct run_settings *rs,
-			const struct bench_rows *rows,
-			const struct bench_row *row);
 /* a row's parameters as an object, for --list's rows too */
 struct json_t *params_json(const struct bench_row *row);
 
 /*
- * Skipped rows by reason: report/skips.c. The groups a family's summary
+ * Skipped rows by reason (report/summary.c). The groups a family's summary
  * uses (skip_groups(), print_skip_groups(), ...) are in bench.h.
  */
-
 
 /* @reason without @mode's name where it names it: the group's key */
 void skip_reason(const char *reason, const char *mode, char *buf,
