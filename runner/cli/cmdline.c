@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "kernel/kernel.h"
+#include "rows/rows.h"
 
 /*
  * A row is measured in units until the 95% interval of its figure is
@@ -324,7 +325,12 @@ int check_options(const struct bench_family *fam, struct cmdline *cl,
 		return -1;
 	}
 	/* the positional arguments, and where those that stand for options apply */
-	if (fam->parse_args(rs->ctx, cl, argc - optind, argv + optind))
+	if (!fam->parse_args && optind < argc) {
+		pr_err("too many arguments (see --help)");
+		return -1;
+	}
+	if (fam->parse_args &&
+	    fam->parse_args(rs->ctx, cl, argc - optind, argv + optind))
 		return -1;
 	way = selected_way(cl);
 	return check_ways(fam, way, cl->given + options, cl->nr_given - options);

@@ -61,7 +61,8 @@ static json_t *list_json(const struct bench_family *fam,
 		/* its samples shortened to the machine's pace, or its own */
 		json_object_set_new(o, "paced",
 				    json_boolean(fam->paced && !row->unpaced));
-		fam->list_row(row, o);
+		if (fam->list_row)
+			fam->list_row(row, o);
 		json_array_append_new(rows, o);
 	}
 	o = json_pack("{s:s, s:s, s:b, s:o}",

@@ -140,7 +140,8 @@ void usage(const struct bench_family *fam, FILE *f)
 		print_option(f, o);
 	for (o = common_options; o->name; o++)
 		print_option(f, o);
-	fam->usage_tables(f);
+	if (fam->usage_tables)
+		fam->usage_tables(f);
 	fprintf(f,
 "\nExit status: 0 when every selected row ran verified and undisturbed or\n"
 "was skipped for a reason the kernel gives; 1 when one failed or none could\n"
