@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <jansson.h>
 #include "passes/passes.h"
+#include "kernel/kernel.h"
 #include "core/core.h"
 #include "rows/rows.h"
 

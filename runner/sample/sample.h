@@ -7,6 +7,9 @@
 #include "workers/workers.h"
 #include "bench.h"
 
+/* a unit's row samples at most: B R ... R B (sample/unit.c) */
+#define MAX_UNIT_ROW_SAMPLES	(SAMPLE_PLACES - 2)
+
 /*
  * What the sampler's files share with each other, and nothing else
  * includes: a family sees bench.h, cli/main.c passes/passes.h. The
