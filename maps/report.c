@@ -363,9 +363,6 @@ void json_context(const struct run_settings *rs, json_t *ctx)
 	/* what auto picked, or the one method -a named; null for several */
 	json_object_set_new(ctx, "attach_method", method >= 0 ?
 			    json_string(methods[method].name) : json_null());
-	if (run_fault(rs)->kind)
-		json_object_set_new(ctx, "fault",
-				    json_string(run_fault(rs)->name));
 }
 
 /* what the other map kinds add: records, false positives, key sizes */

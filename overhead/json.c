@@ -18,9 +18,6 @@ void json_context(const struct run_settings *rs, json_t *ctx)
 	json_object_set_new(ctx, "fib_lookups_per_datagram",
 			    oc->fib.lookups ? json_integer(oc->fib.lookups) :
 			    json_null());
-	if (run_fault(rs)->kind)
-		json_object_set_new(ctx, "fault",
-				    json_string(run_fault(rs)->name));
 }
 
 /* the group's fit, the same in each of its rows with a figure: null without one */

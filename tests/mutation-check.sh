@@ -31,6 +31,7 @@ trap 'rm -rf "$SCRATCH"' EXIT
 # (test_stats.sh, stats_test's) come first of all.
 MUTATIONS=$(cat <<'EOF'
 shortfall|sample_verify|if (w >= 0 \&\& wc.short_by > s->kernel_skips[c]) {|if (0) {|test_faults.sh:percpu|miss-cpu=0: raw_tp getpgid failed naming CPU 0
+context-fault|runner/report/results_json.c:context_json|if (run_fault(rs)->kind)|if (0)|test_faults.sh:percpu|miss-cpu=0: raw_tp getpgid failed naming CPU 0, no figure
 shortfall-half|window_count|need = k * r->events;|need = k * r->events / 2;|test_faults.sh:missodd|miss-odd: every raw_tp row failed
 window-not-cpu|window_count|win = sample_in_loop(s, nr, w, c, false);|win = sample_hits((struct sample *)s, c)[r->cpu];|test_stats.sh|verify: hits outside the loops never cover a shortfall in them
 window-end-read|worker_run|read_hits(a, 1);|;|test_faults.sh:shipped|shipped test_overhead, BENCH_TEST_FAULT=uncounted: raw_tp getpgid verified

@@ -115,7 +115,7 @@ def expectation(l, config):
 	return None
 
 
-# row samples a unit may hold (sample/unit.c; MAX_UNIT_ROW_SAMPLES in bench.h)
+# row samples a unit may hold (sample/unit.c; MAX_UNIT_ROW_SAMPLES in sample/sample.h)
 MAX_UNIT_SAMPLES = 4
 
 

@@ -15,6 +15,26 @@
 
 #define EXIT_USAGE	2
 
+/*
+ * The ways a program runs. Each option applies to some of them and is
+ * refused, in one line, by the others: the table is the options' @ways
+ * (--list --json has it, as "options"); bench.h's IN_* are their bits.
+ */
+enum bench_way {
+	WAY_RUN,		/* the rows measured: the default */
+	WAY_OWN,		/* the family's own way (@own_way: --memory) */
+	WAY_LIST,		/* --list: the rows a run would measure */
+	WAY_LIST_OWN,		/* --list with the family's own way */
+	WAY_COMPARE,		/* --compare */
+	NR_WAYS,
+};
+
+#define IN_COMPARE	(1u << WAY_COMPARE)
+#define IN_ANY		((1u << NR_WAYS) - 1)
+_Static_assert(IN_RUN == 1u << WAY_RUN && IN_OWN == 1u << WAY_OWN &&
+	       IN_LIST == 1u << WAY_LIST && IN_LIST_OWN == 1u << WAY_LIST_OWN,
+	       "bench.h's IN_* are the bits of enum bench_way");
+
 struct given;
 
 /*

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "kernel/kernel.h"
+#include "rows/rows.h"
 #include "attach/attach.h"
 #include "compare/compare.h"
 #include "report/report.h"
@@ -175,7 +176,8 @@ static void usage(const struct bench_family *fam, FILE *f)
 		print_option(f, o);
 	for (o = common_options; o->name; o++)
 		print_option(f, o);
-	fam->usage_tables(f);
+	if (fam->usage_tables)
+		fam->usage_tables(f);
 	fprintf(f,
 "\nExit status: 0 when every selected row ran verified and undisturbed or\n"
 "was skipped for a reason the kernel gives; 1 when one failed or none could\n"
@@ -698,7 +700,12 @@ int check_options(const struct bench_family *fam, struct cmdline *cl,
 		return -1;
 	}
 	/* the positional arguments, and where those that stand for options apply */
-	if (fam->parse_args(rs->ctx, cl, argc - optind, argv + optind))
+	if (!fam->parse_args && optind < argc) {
+		pr_err("too many arguments (see --help)");
+		return -1;
+	}
+	if (fam->parse_args &&
+	    fam->parse_args(rs->ctx, cl, argc - optind, argv + optind))
 		return -1;
 	way = selected_way(cl);
 	return check_ways(fam, way, cl->given + options, cl->nr_given - options);
@@ -785,7 +792,8 @@ static json_t *list_json(const struct bench_family *fam,
 		/* its samples shortened to the machine's pace, or its own */
 		json_object_set_new(o, "paced",
 				    json_boolean(fam->paced && !row->unpaced));
-		fam->list_row(row, o);
+		if (fam->list_row)
+			fam->list_row(row, o);
 		json_array_append_new(rows, o);
 	}
 	o = json_pack("{s:s, s:s, s:b, s:o}",

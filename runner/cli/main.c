@@ -299,7 +299,7 @@ static int run(const struct bench_family *fam, const struct run_settings *rs,
 		out->ktap_said = true;
 	} else if (json != stdout) {
 		/* text to paste is the summary's lines alone */
-		if (rs->verbosity > 0 && !rs->paste)
+		if (rs->verbosity > 0 && !rs->paste && fam->print_upstream)
 			fam->print_upstream(rs, &rows);
 		fam->print_summary(rs, &rows);
 		print_profiles(&rows);

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <jansson.h>
 #include "report/report.h"
+#include "rows/rows.h"	/* MAX_SAMPLES, MAX_UNITS: what a results file may hold */
 #include "stats/stats.h"
 
 /*

@@ -184,4 +184,7 @@ void progress(struct progress_line *line, int done, int total,
 /* @line erased, when it is shown */
 void progress_end(struct progress_line *line);
 
+/* a string, made printable where it is no UTF-8; null for NULL */
+struct json_t *json_text(const char *s);
+
 #endif /* __RUNNER_CORE_H */

@@ -2,8 +2,9 @@
 /*
  * The running kernel's BTF: whether it has a function, a typedef, an
  * enum's value or a struct's member, so that a mode is skipped for what
- * this kernel lacks, not for its version. Declared in bench.h: the
- * families' probes ask them.
+ * this kernel lacks, not for its version. Declared in kernel/kernel.h,
+ * for the attach kinds' probes; bench.h has btf_struct_has(), which a
+ * family asks.
  */
 #include <string.h>
 #include <bpf/btf.h>

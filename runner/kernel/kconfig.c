@@ -3,8 +3,9 @@
  * The running kernel's config (/proc/config.gz, or the one its package
  * installed in /boot) and the JIT's settings (its sysctls and
  * CONFIG_BPF_JIT_ALWAYS_ON): what a mode needs and what changes a
- * program's cost besides its code. Declared in bench.h: the families'
- * probes ask them.
+ * program's cost besides its code. Declared in kernel/kernel.h: the
+ * attach kinds' probes and the run's header ask them; bench.h has
+ * format_bpf_jit(), for a family's header.
  */
 #include <stdio.h>
 #include <stdlib.h>

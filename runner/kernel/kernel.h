@@ -8,10 +8,34 @@
  * The machine, before a run, as the runner's own files ask it: the CPUs
  * (kernel/usable_cpus.c), privileges (kernel/privs.c), tracefs
  * (kernel/tracefs.c), the cgroup's CPU quota (workers/quota.c), the run
- * lock (workers/lock.c). What a family's probes ask of the kernel
- * (kernel_config(), btf_has_func(), other_links_on(), ...) is in bench.h.
+ * lock (workers/lock.c); the kernel's config, BTF and JIT, as the attach
+ * kinds' probes ask them. What a family's probes ask of the kernel
+ * (btf_struct_has(), other_links_on(), probe_map(), ...) is in bench.h.
  */
 
+/* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
+int kernel_config(const char *option);
+struct btf;
+struct btf *kernel_btf(void);
+bool btf_has_func(const char *name);
+bool btf_has_typedef(const char *name);
+/* whether the kernel's enum @type has @value: 1, 0, or -1 unknown (no BTF) */
+int btf_enum_has(const char *type, const char *value);
+bool tracefs_mounted(void);
+
+/*
+ * What changes a program's cost besides its code: the JIT's sysctls
+ * (-1 unreadable) and whether the kernel keeps the JIT on whatever they
+ * say (CONFIG_BPF_JIT_ALWAYS_ON: 1, 0, -1 unknown)
+ */
+struct bpf_jit_state {
+	int enable;		/* net.core.bpf_jit_enable */
+	int harden;		/* net.core.bpf_jit_harden */
+	int kallsyms;		/* net.core.bpf_jit_kallsyms */
+	int always_on;
+};
+
+void bpf_jit_read(struct bpf_jit_state *j);
 
 /* what the kernel answered, asked once a run: kernel/probe_cache.c */
 struct probe_cache {

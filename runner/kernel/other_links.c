@@ -11,6 +11,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "kernel/kernel.h"
 
 /*
  * struct bpf_link_info as kernels since 6.6 have it, as far as it is read

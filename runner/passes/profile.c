@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include "passes/passes.h"
+#include "kernel/kernel.h"
 #include "core/core.h"
 #include "rows/rows.h"
 

@@ -129,7 +129,7 @@ static void note_prog_ids(const struct bench_family *fam,
 	int fds[64], i, n;
 	__u32 *ids, len;
 
-	n = fam->prog_fds(row, fds, 64);
+	n = fam->prog_fds ? fam->prog_fds(row, fds, 64) : 0;
 	ids = realloc(st->prog_ids,
 		      (st->nr_prog_ids + (n > 0 ? n : 0) + 1) * sizeof(*ids));
 	if (!ids)
@@ -651,7 +651,7 @@ static int stats_sample(const struct bench_family *fam,
 	int fd;
 
 	/* a row verified by its own counts, with no program to time */
-	if (fam->prog_fds(row, &fd, 1) < 1) {
+	if (!fam->prog_fds || fam->prog_fds(row, &fd, 1) < 1) {
 		outcome_set(&st->prog_out, ST_SKIPPED,
 			    "no BPF program runs in this row");
 		return 0;

@@ -106,4 +106,42 @@ struct json_t *params_json(const struct bench_row *row);
 void skip_reason(const char *reason, const char *mode, char *buf,
 		 size_t len);
 
+/*
+ * A caveat of a row's figure: its mark in the summary's notes column
+ * ('b': stopped at its budget short of --precision, 'n': noisy, ...;
+ * the legend under the table says what each means and how many rows
+ * have it) and its sentence, for -v and --json
+ */
+#define ROW_NOTES_MAX	16
+struct row_note {
+	char mark;
+	char text[REASON_LEN + 64];
+};
+
+/* the caveats of a row with a figure, in the legend's order: how many */
+int row_note_list(const struct bench_row *row, const struct row_summary *s,
+		  struct row_note notes[ROW_NOTES_MAX]);
+/*
+ * "noisy (CV of ns/event 7.1%), 1 outlier, foreign hits 3%", or "": the
+ * notes' sentences, the CV of what the ± is of
+ */
+void row_notes(const struct bench_row *row, const struct row_summary *s,
+	       char *buf, size_t len);
+/* "bnr": the notes' marks, or "" */
+void row_marks(const struct bench_row *row, const struct row_summary *s,
+	       char *buf, size_t len);
+/*
+ * What the checks say of a row, for the table: "verified" (ok, and its
+ * counts were checked: @checked), "ok" (nothing to check: a base),
+ * "disturbed", "FAILED CPU 1" (the CPU its reason names, if one)
+ */
+void row_verdict(const struct run_settings *rs, const struct bench_row *row,
+		 bool checked, char *buf, size_t len);
+/*
+ * The summary's line for the events whose program runs the kernel
+ * skipped, excused, into @buf: how many of how many, in how many rows;
+ * "" when none. Such rows still exit 0: the line says what they lack.
+ */
+void excused_line(const struct bench_rows *rows, char *buf, size_t len);
+
 #endif /* __RUNNER_REPORT_H */

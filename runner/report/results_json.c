@@ -117,6 +117,10 @@ static json_t *context_json(const struct bench_family *fam,
 	jit_json(c);
 	if (fam->json_context)
 		fam->json_context(rs, c);
+	/* the test build's fault, last, as each family once added it itself */
+	if (run_fault(rs)->kind)
+		json_object_set_new(c, "fault",
+				    json_string(run_fault(rs)->name));
 	return c;
 }
 

@@ -10,6 +10,26 @@
  * dereferences: the sampler writes it, the report and the checks read it.
  */
 
+/* samples a row keeps at most: its own, and a base row its rows' too */
+#define MAX_SAMPLES	512
+/* units a row takes at most, whatever -r asks */
+#define MAX_UNITS	200
+
+/* why a row's sampling ended */
+enum row_stop {
+	STOP_NOT,		/* it has not */
+	STOP_PRECISE,		/* its interval is within --precision */
+	STOP_REPEAT,		/* -r N: N units */
+	STOP_MAX,		/* --max-units, short of --precision */
+	STOP_BUDGET,		/* --budget spent, short of --precision */
+	STOP_FED,		/* a base row: its rows stopped */
+};
+
+/* "precise", "budget", ...: why its sampling ended */
+const char *row_stop_name(enum row_stop stop);
+/* counted samples whose go came after settle()'s longest wait */
+int row_settle_capped(const struct bench_row *row);
+
 
 /* how long a row's programs stayed attached, at most */
 enum attached_for {

@@ -445,8 +445,8 @@ static void read_kernel_skips(const struct bench_family *fam,
 	__u32 len;
 	int fds[64], i, n;
 
-	n = fam->prog_fds(row, fds, row->nr_counters < 64 ?
-			  row->nr_counters : 64);
+	n = !fam->prog_fds ? 0 :
+	    fam->prog_fds(row, fds, row->nr_counters < 64 ? row->nr_counters : 64);
 	for (i = 0; i < n; i++) {
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);

@@ -6,6 +6,9 @@
 #include "rows/rows.h"
 #include "workers/workers.h"
 
+/* a unit's row samples at most: B R ... R B (sample/unit.c) */
+#define MAX_UNIT_ROW_SAMPLES	(SAMPLE_PLACES - 2)
+
 /*
  * What the sampler's files share with each other, and nothing else
  * includes: a family sees bench.h, cli/main.c passes/passes.h. The
