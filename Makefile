@@ -298,12 +298,11 @@ STATS_TEST := $(OBJDIR)/stats_test
 # what stats_test leaves out of the runner: main(), and the files that
 # ask the kernel or run the sampler (it stubs the few calls it needs of
 # them): the folders that do (kernel/, attach/, sample/) but the pure
-# files it tests there, and the passes files that do. Any
+# files it tests there, and the sampler with its passes. Any
 # other runner file is linked: a new one in a folder is taken with it.
 RUNNER_LIVE := $(filter-out runner/kernel/probe_cache.c runner/sample/verify.c, \
 	       $(wildcard runner/kernel/*.c runner/attach/*.c runner/sample/*.c)) \
-	       $(addprefix runner/,cli/main.c passes/sampler.c \
-	       passes/profile_pass.c passes/prog_stats.c)
+	       runner/cli/main.c runner/passes/sampler.c
 HOLD_HOOK := $(OBJDIR)/hold_hook
 tests: $(STATS_TEST) $(HOLD_HOOK)
 

@@ -340,7 +340,7 @@ double worker_median_rate(const struct bench_row *row, int worker);
 double row_attach_median(const struct bench_row *row);	/* NAN: none */
 double row_detach_median(const struct bench_row *row);
 double row_prog_ns(const struct bench_row *row);	/* --prog-stats */
-struct skip_group {		/* skipped rows, by reason: report/skips.c */
+struct skip_group {		/* skipped rows, by reason: report/summary.c */
 	int first, nr;			/* its first row's index, its rows */
 	bool modes;			/* of more than one mode */
 	char reason[REASON_LEN];	/* without a mode's name */
@@ -355,7 +355,7 @@ void skip_group_label(const struct bench_rows *rows, const bool *in, const struc
 		      row_mode_fn mode, row_mode_fn mode_of, char *buf, size_t len);
 void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode);
 void print_excused(const struct bench_rows *rows);
-/* the summary's table: report/table.c, report/summary.c */
+/* the summary's table: report/summary.c */
 struct table_col {
 	const char *head;
 	bool left;		/* left-aligned; else right */
@@ -392,7 +392,7 @@ int summary_row(const struct run_settings *rs, struct table *t, const struct ben
 		struct row_summary *s);
 const char *libbpf_version_text(void);	/* "1.4", for a run's header */
 
-/* ---- JSON, --list and the attach kinds: core/json.c, cli/list.c, attach/ ---- */
+/* ---- JSON, --list and the attach kinds: core/json.c, cli/cmdline.c, attach/ ---- */
 struct json_t *json_number(double v);	/* null for NAN, infinities */
 void list_kind(struct json_t *o, const struct attach_kind *kind, const char *extra_need);
 #include "attach/attach.h"

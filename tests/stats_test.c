@@ -1932,7 +1932,7 @@ static void test_compare_wide_regression(void)
 
 /*
  * A pool past what a double holds (the reader refuses such values, so
- * straight into compare/pool.c): no verdict, never "no significant change"
+ * straight into compare/read.c): no verdict, never "no significant change"
  */
 static void test_compare_overflow(void)
 {

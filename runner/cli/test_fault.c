@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BENCH_TEST_FAULT, the test build's way to make programs miss events:
- * its names (bench_faults.h's table) read into the run's settings. What
+ * its names (core/faults.h's table) read into the run's settings. What
  * make builds reads nothing of it. Apart from the command line
  * (cli/cmdline.c): the environment, and only in the test build.
  */
@@ -12,7 +12,7 @@
 #include "core/core.h"
 
 #ifdef BENCH_TESTING
-/* BENCH_TEST_FAULT's names: bench_faults.h's table */
+/* BENCH_TEST_FAULT's names: core/faults.h's table */
 #define FAULT_NAME(kind, nr, name)	{ name, BENCH_FAULT_##kind },
 static const struct {
 	const char *name;	/* ending in '=': a CPU follows */

@@ -14,9 +14,8 @@
  * includes: a family sees bench.h, cli/main.c passes/passes.h. The
  * files are layers, each calling only those below it:
  *
- *   passes/sampler.c       the run loop: rounds of sessions of units
- *   passes/prog_stats.c    the --prog-stats pass, after the run
- *   passes/profile_pass.c  the --profile pass, after the run
+ *   passes/sampler.c       the run loop: rounds of sessions of units;
+ *                          the --profile and --prog-stats passes after it
  *   sample/unit.c          units: pacing, retries, their figures kept
  *   sample/sample.c        one sample of a row or its base, and below it
  *                          sessions: the kept pool, attach and detach
