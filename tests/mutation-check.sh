@@ -86,7 +86,7 @@ map-hits-all|maps/verify.c:verify|else if (r->hits == HITS_ALL \&\& c->found < c
 map-hits-none|maps/verify.c:verify|else if (r->hits == HITS_NONE \&\& c->found)|else if (0)|test_map_perf.sh:faults|fill-all: hash_lookup raw_tp --miss failed
 map-hits-kept|maps/verify.c:verify|else if (r->hits == HITS_KEPT \&\& c->found < min_found)|else if (0)|test_map_perf.sh:faults|wrong-key: lru_hash_lookup raw_tp failed
 map-ops-counted|maps/verify.c:verify|else if (c->ops != c->calls * r->test->ops)|else if (0)|test_map_perf.sh:faults|short-ops: hash_prealloc raw_tp failed
-map-nothing-to-measure|map_perf_test_user.c:parse_args|if (!opt->memory \&\& !rows_possible(opt))|if (0)|test_map_families.sh|bad argument -t lpm_kmalloc --key-size 4 \(no row but the base\): exit 2, one line
+map-nothing-to-measure|map_perf_test_user.c:parse_args|if (!opt->memory \&\& !rows_possible(opt))|if (0)|test_map_families.sh|bad argument -t lpm_kmalloc --key-size 4 .no row but the base.:
 map-counts-since|map_perf_test_user.c:collect|take_since(\&v[cpu], \&r->taken[cpu]);|;|test_map_perf.sh:units|several samples a unit: each row ran, its hits its loops' alone
 map-taken-reset|map_perf_test_user.c:attach_row|memset(r->taken, 0, sizeof(*r->taken) * nr_cpus_possible());|;|test_report.sh|map pace-change: each row disturbed, its units tried again in one session
 map-consumer-per-sample|take_consumer|if (!consumer_running(r->consumer))|if (1)|test_map_perf.sh:units|several samples a unit: ringbuf_reserve ran, its records its events'
