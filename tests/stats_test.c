@@ -1540,7 +1540,7 @@ static struct run_settings spec_rs = {
 	.warmup = 1,
 };
 
-/* kernel/usable_cpus.c's, not linked: the machine's CPUs never reach a document */
+/* kernel/machine.c's, not linked: the machine's CPUs never reach a document */
 int usable_cpus(struct cpu_list *out)
 {
 	out->nr = 0;
@@ -1548,7 +1548,7 @@ int usable_cpus(struct cpu_list *out)
 	return 0;
 }
 
-/* kernel/kconfig.c's: the JIT's settings unknown, as on a machine without */
+/* kernel/machine.c's: the JIT's settings unknown, as on a machine without */
 void bpf_jit_read(struct bpf_jit_state *j)
 {
 	*j = (struct bpf_jit_state){ -1, -1, -1, -1 };

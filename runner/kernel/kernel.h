@@ -6,14 +6,13 @@
 
 /*
  * The machine, before a run, as the runner's own files ask it: the CPUs
- * (kernel/usable_cpus.c), privileges (kernel/privs.c), tracefs
- * (kernel/tracefs.c), the cgroup's CPU quota (workers/quota.c), the run
- * lock (workers/lock.c). What a family's probes ask of the kernel
+ * and privileges (kernel/machine.c), tracefs (kernel/probes.c), the
+ * cgroup's CPU quota (workers/quota.c), the run lock (workers/lock.c). What a family's probes ask of the kernel
  * (kernel_config(), btf_has_func(), other_links_on(), ...) is in bench.h.
  */
 
 
-/* what the kernel answered, asked once a run: kernel/probe_cache.c */
+/* what the kernel answered, asked once a run: kernel/probes.c */
 struct probe_cache {
 	struct btf *btf;		/* kernel_btf(): NULL when none loads */
 	bool btf_tried;
