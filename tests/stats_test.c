@@ -300,7 +300,7 @@ static void test_verdict_degenerate(void)
 	      !strcmp(verdict_name(V_SLOWER), "slower"), "verdict names");
 }
 
-/* ---- the runner's pure helpers: core/parse.c, core/cpus.c, core/msg.c ---- */
+/* ---- the runner's pure helpers: core/util.c, core/msg.c ---- */
 
 /* parse_u64(@s, @min, @max) gives @want_err, and @want_val when 0 */
 static void u64_case(const char *s, __u64 min, __u64 max, int want_err,

@@ -11,7 +11,6 @@
  * (kernel_config(), btf_has_func(), other_links_on(), ...) is in bench.h.
  */
 
-
 /* what the kernel answered, asked once a run: kernel/probes.c */
 struct probe_cache {
 	struct btf *btf;		/* kernel_btf(): NULL when none loads */

@@ -10,7 +10,6 @@
  * dereferences: the sampler writes it, the report and the checks read it.
  */
 
-
 /* how long a row's programs stayed attached, at most */
 enum attached_for {
 	ATTACHED_NEVER,
