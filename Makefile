@@ -300,7 +300,7 @@ STATS_TEST := $(OBJDIR)/stats_test
 # them): the folders that do (kernel/, attach/, sample/) but the pure
 # files it tests there, and the sampler with its passes. Any
 # other runner file is linked: a new one in a folder is taken with it.
-RUNNER_LIVE := $(filter-out runner/kernel/probe_cache.c runner/sample/verify.c, \
+RUNNER_LIVE := $(filter-out runner/kernel/probes.c runner/sample/verify.c, \
 	       $(wildcard runner/kernel/*.c runner/attach/*.c runner/sample/*.c)) \
 	       runner/cli/main.c runner/passes/sampler.c
 HOLD_HOOK := $(OBJDIR)/hold_hook

@@ -240,7 +240,7 @@ consumer-thawed|consumer_stop|thaw_out(tid);|;|test_matrix.sh:kinds|consumer-fro
 pool-stopped|pool_run|if (!pool->go) {|if (0) {|test_stats.sh|pool: a stopped pool runs nothing
 cycle-cpus-cmdline|parse_cpus|if (parse_u64(s, 1, allowed->nr, \&n))|if (parse_u64(s, 1, allowed->nr, \&n) \|\| (!n \&\& bench_count_arg(NULL, s, 1, "CPUs")))|test_layers.sh|runner: no cycle between runner objects
 layers-need-up|parse_cpus|if (parse_u64(s, 1, allowed->nr, \&n))|if (parse_u64(s, 1, allowed->nr, \&n) \|\| (!n \&\& bench_count_arg(NULL, s, 1, "CPUs")))|test_layers.sh|runner: no folder's object needs a higher one's symbol
-layers-include-up|runner/core/progress.c:|#include <stdio.h>|#include "cli/cli.h"|test_layers.sh|runner: no folder includes a higher one's header
+layers-include-up|runner/core/msg.c:|#include <string.h>|#include "cli/cli.h"|test_layers.sh|runner: no folder includes a higher one's header
 global-unlisted|printable|char *buf = msg.quoted[msg.next++ \& 1];|static unsigned int next; char *buf = msg.quoted[next++ \& 1];|test_layers.sh|runner: writable file-scope variables only those listed with why
 family-global-unlisted|overhead/json.c:json_context|const struct overhead_ctx *oc = overhead_ctx(rs);|static const struct overhead_ctx *oc; oc = overhead_ctx(rs);|test_layers.sh|families: writable file-scope variables only those listed with why
 pool-well|worker_well|if (read_proc_state(pid, \&ps) \|\| (ps.state != 'S' \&\& ps.state != 'R') \|\||if (read_proc_state(pid, \&ps) \|\||test_stats.sh|pool: a kept pool is well as forked

@@ -300,7 +300,7 @@ static void test_verdict_degenerate(void)
 	      !strcmp(verdict_name(V_SLOWER), "slower"), "verdict names");
 }
 
-/* ---- the runner's pure helpers: core/parse.c, core/cpus.c, core/msg.c ---- */
+/* ---- the runner's pure helpers: core/util.c, core/msg.c ---- */
 
 /* parse_u64(@s, @min, @max) gives @want_err, and @want_val when 0 */
 static void u64_case(const char *s, __u64 min, __u64 max, int want_err,
@@ -1540,7 +1540,7 @@ static struct run_settings spec_rs = {
 	.warmup = 1,
 };
 
-/* kernel/usable_cpus.c's, not linked: the machine's CPUs never reach a document */
+/* kernel/machine.c's, not linked: the machine's CPUs never reach a document */
 int usable_cpus(struct cpu_list *out)
 {
 	out->nr = 0;
@@ -1548,7 +1548,7 @@ int usable_cpus(struct cpu_list *out)
 	return 0;
 }
 
-/* kernel/kconfig.c's: the JIT's settings unknown, as on a machine without */
+/* kernel/machine.c's: the JIT's settings unknown, as on a machine without */
 void bpf_jit_read(struct bpf_jit_state *j)
 {
 	*j = (struct bpf_jit_state){ -1, -1, -1, -1 };

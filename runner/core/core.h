@@ -2,12 +2,7 @@
 #ifndef __RUNNER_CORE_H
 #define __RUNNER_CORE_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <sys/types.h>
-#include <linux/types.h>
 #include <signal.h>
-#include <stdio.h>
 #include "bench.h"
 
 /*
@@ -15,7 +10,6 @@
  * kallsyms' lines, a task's cgroup. Those a family calls too (files,
  * cgroups, time) are in bench.h.
  */
-
 
 /*
  * The steal time of CPU @cpu in /proc/stat's text @text: its line's 8th
@@ -62,7 +56,6 @@ static inline bool word_char(char c)
  * (bench_interrupted()) is in bench.h.
  */
 
-
 /*
  * 0: -q, 1: default, 2: -v (libbpf's messages too): the runner's; a
  * family reads run_settings' copy
@@ -99,10 +92,10 @@ void bench_exit_with(int status);
 const char *bench_last_error(void);
 
 /*
- * The parsers of numbers and lists: core/parse.c. Those a family calls
- * (parse_u64(), parse_name_list(), parse_u64_list(), ...) are in bench.h.
+ * The parsers of numbers and lists, and lists of CPUs: core/util.c. Those
+ * a family calls (parse_u64(), parse_name_list(), parse_u64_list(), ...,
+ * struct cpu_list and format_cpus()) are in bench.h.
  */
-
 
 /* a decimal fraction in [min, max] */
 int parse_double(const char *s, double min, double max, double *out);
@@ -112,7 +105,6 @@ int parse_double(const char *s, double min, double max, double *out);
  * --compare): core/output.c. Written whole or not at all: into a
  * temporary file beside the target, renamed over it once complete.
  */
-
 
 struct output_file {
 	const char *path;	/* as given; "-": stdout */
@@ -145,12 +137,6 @@ void output_discard(struct output_file *o);
 /* @o writes to @f, a stream of the caller's ("-": stdout), never closed */
 void output_borrow(struct output_file *o, FILE *f);
 
-/*
- * Lists of CPUs: core/cpus.c. struct cpu_list and format_cpus(), which
- * a family uses, are in bench.h.
- */
-
-
 /* "0,2-3": each CPU once; -EINVAL, -E2BIG */
 int parse_cpu_ranges(const char *s, struct cpu_list *out);
 /* "N" (the first N of @allowed) or a list, every CPU in @allowed */
@@ -160,16 +146,8 @@ bool cpu_list_has(const struct cpu_list *cpus, int cpu);
 void cpu_list_free(struct cpu_list *cpus);
 
 /*
- * The progress line (core/progress.c). What a family uses of the report
- * (a row's figures and notes, the summary table's columns and lines,
- * list_kind()) is in bench.h; the runner's own writers have their
- * headers: report/report.h, report/report.h, cli/cli.h.
- */
-
-
-/*
- * The progress line, its state the sampler's: whether stderr's last line
- * is one, to be erased before anything else is printed
+ * The progress line (core/msg.c), its state the sampler's: whether
+ * stderr's last line is one, to be erased before anything else is printed
  */
 struct progress_line {
 	bool shown;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Messages, outcomes and signals: how the runner speaks and is stopped. */
-#include <signal.h>
+/*
+ * Messages, outcomes and signals: how the runner speaks and is stopped.
+ * And the progress line: on a terminal's stderr, one line saying which
+ * row of how many runs and how far it is, rewritten in place and erased
+ * before anything else is printed; the sampler keeps its state (struct
+ * progress_line) for the run.
+ */
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
@@ -165,7 +168,7 @@ static bool ends_run(int sig)
 
 	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
 		return true;
-	for (i = 0; i < sizeof(ending_signals) / sizeof(ending_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ending_signals); i++)
 		if (ending_signals[i].sig == sig)
 			return true;
 	return false;
@@ -193,7 +196,7 @@ const char *signal_name(int sig, char *buf, size_t len)
 	unsigned int n = sig;
 	size_t i;
 
-	for (i = 0; i < sizeof(ending_signals) / sizeof(ending_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ending_signals); i++)
 		if (ending_signals[i].sig == sig)
 			return ending_signals[i].name;
 	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
@@ -353,4 +356,31 @@ void bench_block_signals(sigset_t *old)
 int bench_interrupted(void)
 {
 	return sig_state.got;
+}
+
+/* ---- the progress line ---- */
+
+void progress(struct progress_line *line, int done, int total,
+	      const struct bench_row *row, int round, int unit)
+{
+	if (verbosity < 1 || !isatty(STDERR_FILENO))
+		return;
+	if (round < 0)
+		fprintf(stderr, "\r\033[K[%d/%d] %s %s, loading", done + 1,
+			total, row->name, row->variant);
+	else
+		fprintf(stderr, "\r\033[K[%d/%d] %s %s, round %d, unit %d",
+			done + 1, total, row->name, row->variant, round + 1,
+			unit + 1);
+	fflush(stderr);
+	line->shown = true;
+}
+
+void progress_end(struct progress_line *line)
+{
+	if (!line->shown)
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	line->shown = false;
 }

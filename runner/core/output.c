@@ -8,21 +8,24 @@
  * the run starts, so that a path that cannot be written is said before
  * anything runs, and renamed over the target once everything was written
  * and closed. Every exit path removes the temporary file, a signal's
- * too (bench_msg.c); one SIGKILL left behind is named after its run's pid,
+ * too (core/msg.c); one SIGKILL left behind is named after its run's pid,
  * ".NAME.tmp.PID", and the next run writing NAME removes it.
+ *
+ * And the JSON values every writer needs: a number that may be no
+ * number, and text that may be no UTF-8: the run's results, --list, the
+ * profile, the compare and the families' rows all write through them.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <jansson.h>
 #include "core/core.h"
 
 /* the bytes of NAME a temporary file's name keeps: it must fit NAME_MAX */
@@ -302,4 +305,21 @@ void output_discard(struct output_file *o)
 	forget_tmp(o);
 	free(o->target);
 	o->target = NULL;
+}
+
+json_t *json_number(double v)
+{
+	/* NAN and infinities have no JSON spelling */
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* jansson refuses invalid UTF-8, e.g. a reason cut inside a character */
+json_t *json_text(const char *s)
+{
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	return j ? j : json_string(printable(s));
 }

@@ -6,11 +6,11 @@
 
 /*
  * The machine, before a run, as the runner's own files ask it: the CPUs
- * (kernel/usable_cpus.c), privileges (kernel/privs.c), tracefs
- * (kernel/tracefs.c), the cgroup's CPU quota (workers/quota.c), the run
- * lock (workers/lock.c); the kernel's config, BTF and JIT, as the attach
- * kinds' probes ask them. What a family's probes ask of the kernel
- * (btf_struct_has(), other_links_on(), probe_map(), ...) is in bench.h.
+ * and privileges (kernel/machine.c), tracefs (kernel/probes.c), the
+ * cgroup's CPU quota and the run lock (workers/machine.c); the kernel's
+ * config, BTF and JIT, as the attach kinds' probes ask them. What a
+ * family's probes ask of the kernel (btf_struct_has(), other_links_on(),
+ * probe_map(), ...) is in bench.h.
  */
 
 /* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
@@ -37,7 +37,7 @@ struct bpf_jit_state {
 
 void bpf_jit_read(struct bpf_jit_state *j);
 
-/* what the kernel answered, asked once a run: kernel/probe_cache.c */
+/* what the kernel answered, asked once a run: kernel/probes.c */
 struct probe_cache {
 	struct btf *btf;		/* kernel_btf(): NULL when none loads */
 	bool btf_tried;
@@ -46,7 +46,7 @@ struct probe_cache {
 	struct bpf_jit_state jit;	/* bpf_jit_read() */
 	bool jit_read;
 	int nr_cpus_possible;		/* 0 until asked */
-	int bpf_lsm;			/* attach/lsm.c: 0 not asked, 1 active, -1 not */
+	int bpf_lsm;			/* attach/trace.c: 0 not asked, 1 active, -1 not */
 	struct outcome bpf_lsm_why;	/* why not, when bpf_lsm < 0 */
 	/* libbpf_version_text(), the library's: "" until asked */
 	char libbpf_version[48];

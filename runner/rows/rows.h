@@ -29,8 +29,6 @@ enum row_stop {
 const char *row_stop_name(enum row_stop stop);
 /* counted samples whose go came after settle()'s longest wait */
 int row_settle_capped(const struct bench_row *row);
-
-
 /* how long a row's programs stayed attached, at most */
 enum attached_for {
 	ATTACHED_NEVER,
