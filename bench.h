@@ -50,7 +50,7 @@ void outcome_set(struct outcome *o, enum status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *status_name(enum status st);
 
-/* ---- options and arguments: core/parse.c, core/cpus.c, cli/ ---- */
+/* ---- options and arguments: core/util.c, cli/ ---- */
 struct cpu_list { int nr; int *cpu; };
 int parse_u64(const char *s, __u64 min, __u64 max, __u64 *out);
 void format_cpus(const struct cpu_list *cpus, char *buf, size_t len);
@@ -392,7 +392,7 @@ int summary_row(const struct run_settings *rs, struct table *t, const struct ben
 		struct row_summary *s);
 const char *libbpf_version_text(void);	/* "1.4", for a run's header */
 
-/* ---- JSON, --list and the attach kinds: core/json.c, cli/cmdline.c, attach/ ---- */
+/* ---- JSON, --list and the attach kinds: core/output.c, cli/cmdline.c, attach/ ---- */
 struct json_t *json_number(double v);	/* null for NAN, infinities */
 void list_kind(struct json_t *o, const struct attach_kind *kind, const char *extra_need);
 #include "attach/attach.h"

@@ -10,7 +10,7 @@
 /*
  * The command line: cli/cmdline.c, with --list. The parsers a
  * family calls (parse_u64(), parse_name_list(), bench_cpus_arg(), ...)
- * are in bench.h; the pure ones are core/parse.c's and core/cpus.c's.
+ * are in bench.h; the pure ones are core/util.c's.
  */
 
 #define EXIT_USAGE	2

@@ -391,7 +391,7 @@ static json_t *options_json(const struct bench_family *fam)
  * The runner's options and the family's into the run's settings and the
  * state main passes on (struct cmdline), the checks of what they ask
  * together, and the CPUs. The parsing of what users type (numbers, CPU
- * lists, name lists) is core/parse.c's and core/cpus.c's.
+ * lists, name lists) is core/util.c's.
  */
 
 /*
