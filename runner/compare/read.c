@@ -5,56 +5,25 @@
  * and the canonical text of their params (what rows are matched by, less
  * the keys --ignore-param names); their numbers checked before any is
  * pooled (what lets one in is in one place, here); its context kept; and
- * the file's text made safe to print. The schema read, "bpf-bench/1", as
- * written by test_overhead and map_perf_test with --json (the members the
- * compare reads):
+ * the file's text made safe to print.
  *
- * {
- *   "schema": "bpf-bench/1",
- *   "tool": "test_overhead",		(or "map_perf_test")
- *   "context": {
- *     "kernel_release": "...",		uname -r
- *     "kernel_build": "...",		uname -v
- *     "cpu_model": "...", "online_cpus": 2, "cpus_used": "0-1",
- *     "attach_method": null | "kprobe",
- *     "count": 1000000 | null,		events per worker
- *     "duration_s": null | 5,		instead of a count
- *     "body": "count",			test_overhead's programs
- *     "timestamp": "2026-11-30T05:10:00Z",
- *     "fault": "miss-odd"		only from the test build's
- *					BENCH_TEST_FAULT: refused
- *   },
- *   "results": [ {
- *     "name": "kprobe", "variant": "task_rename",
- *     "params": { "progs": 4 },	optional: numbers and strings
- *     "status": "ok" | "skipped" | "failed" | "disturbed",
- *     "reason": null | "...",
- *     "samples": [ 3.6e6, ... ],	events/s, at most MAX_SAMPLES
- *     "units": {
- *       "quantity": "overhead_ns" | "ns_per_event",
- *       "values": [ 22.1, ... ],	one per unit, at most MAX_UNITS
- *       ...
- *     }, ...
- *   }, ... ]
- * }
- *
- * What the compare requires: "schema", the "context" object without a
- * "fault" (a run with a test fault may show unverified rows as ok), the
- * "results" array, each row's "name", "variant" and "status", and of an
+ * The schema read is "bpf-bench/1" (Documentation/results.rst), of which
+ * the compare requires "schema", the "context" object without a "fault"
+ * (a run with a test fault may show unverified rows as ok), the "results"
+ * array, each row's "name", "variant" and "status" (ok, skipped, failed,
+ * disturbed), its "params" when there (numbers and strings), and of an
  * "ok" row's "units", when there, a "quantity" string and a "values" array
- * of numbers. Everything a verdict rests on comes from the values, never
- * from the summary figures beside them.
+ * of numbers, with "rounds" and "shares" arrays beside them when there.
+ * Everything a verdict rests on comes from the values, never from the
+ * summary figures beside them. Of the context it keeps what two runs must
+ * share (context_keys[]) and the timestamp, for the headers.
  *
- * The files may come from anywhere, so reading them is bounded: at most
- * JSON_MAX_FILE_SIZE bytes each and COMPARE_MAX_TOTAL_SIZE in all,
- * COMPARE_MAX_FILES a side, COMPARE_MAX_ROWS rows, MAX_SAMPLES samples and
- * MAX_UNITS units a row, and jansson may allocate at most
- * COMPARE_MEM_FACTOR times what it has read of a file. A file's tree is
- * freed once its rows are read: what is kept of a row is its strings and
- * its units' count, mean and spread. A key twice in one object is
- * refused: a file that says two things at once is not one to draw
- * verdicts from. Every string from a file is escaped before it is printed
- * (see shown()).
+ * The files may come from anywhere, so reading them is bounded (the limits
+ * are in compare.h), and a file's tree is freed once its rows are read:
+ * what is kept of a row is its strings and its units' count, mean and
+ * spread. A key twice in one object is refused: a file that says two
+ * things at once is not one to draw verdicts from. Every string from a
+ * file is escaped before it is printed (see shown()).
  */
 #include <errno.h>
 #include <math.h>

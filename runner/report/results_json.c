@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The --json results file of a run: its context (kernel, machine, CPUs,
- * libbpf, the JIT's settings, the run's settings and time) and each
- * row's object (its samples and units with their statistics, its marks
- * and notes, its counts and where its time went), written with jansson.
- * Apart from the summary table: it writes every figure, for tools and
- * for --compare, where the table picks a few for a reader. And --ktap,
- * whose figures are read from the rows' JSON.
+ * The --json results file of a run (Documentation/results.rst): every
+ * figure, for tools and for --compare, where the table picks a few for a
+ * reader. And --ktap, whose figures are read from the rows' JSON.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,12 +36,6 @@ static int model_name_line(char *line, void *model)
 	return 1;
 }
 
-static void cpu_model(char *buf)
-{
-	if (for_each_line("/proc/cpuinfo", model_name_line, buf) != 1)
-		snprintf(buf, CPU_MODEL_LEN, "unknown");
-}
-
 /* an int that -1 leaves unknown */
 static json_t *known_int(int v)
 {
@@ -76,7 +66,8 @@ static json_t *context_json(const struct bench_family *fam,
 	json_t *c;
 
 	uname(&uts);
-	cpu_model(model);
+	if (for_each_line("/proc/cpuinfo", model_name_line, model) != 1)
+		snprintf(model, sizeof(model), "unknown");
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
 	snprintf(version, sizeof(version), "%u.%u", libbpf_major_version(),
 		 libbpf_minor_version());
@@ -117,7 +108,7 @@ static json_t *context_json(const struct bench_family *fam,
 	jit_json(c);
 	if (fam->json_context)
 		fam->json_context(rs, c);
-	/* the test build's fault, last, as each family once added it itself */
+	/* the test build's fault, last */
 	if (run_fault(rs)->kind)
 		json_object_set_new(c, "fault",
 				    json_string(run_fault(rs)->name));
@@ -134,10 +125,7 @@ static json_t *context_json(const struct bench_family *fam,
 	a_;								\
 })
 
-static json_t *samples_json(const double *x, int n)
-{
-	return json_array_of(x, n, json_number);
-}
+#define samples_json(x, n)	json_array_of(x, n, json_number)
 
 /*
  * The row's units: each its figure (overhead, or ns per event without a
@@ -149,7 +137,6 @@ static json_t *units_json(const struct bench_row *row,
 			  const struct row_summary *s)
 {
 	const struct row_state *st = row->state;
-
 	double share[MAX_UNITS];
 
 	stats_shares(st->unit, st->unit_base_ns, st->nr_units, share);
@@ -462,11 +449,8 @@ int write_results(const struct bench_family *fam,
 /*
  * ---- --ktap ----
  *
- * The rows as KTAP version 1, as kselftest prints a test's, one test
- * point a row with its figure or its reason and the "# Totals" line; or,
- * for a run that ended before its rows, the whole test skipped or bailed
- * out. A row's figure is read from the row's own JSON, so the two never
- * tell different numbers.
+ * A row's figure is read from the row's own JSON, so the two never tell
+ * different numbers.
  */
 
 /*

@@ -2,13 +2,8 @@
 /*
  * The text a reader sees: the summaries' layout, what is said of rows
  * beside their figures, skipped rows by reason, and the summary table.
- *
- * The layout: a table's columns are as wide as their widest
- * cell; on a terminal narrower than the table, whole columns drop out in
- * the order the table gives (never a row's name, figure or verdict), as
- * perf's and bpftool's tables keep their lines whole instead of letting
- * the terminal wrap them. Sentences (reasons, the legend) fold between
- * words. A figure is shown to the precision its interval gives it.
+ * Whole columns drop to fit a terminal, as perf's and bpftool's tables
+ * keep their lines whole instead of letting the terminal wrap them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -329,19 +324,32 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 	return l.dropped;
 }
 
-void table_dropped(const struct table *t, int indent, int width,
-		   int name_min, char *buf, size_t len)
+static void fold_printf(FILE *f, int width, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
+	fold_vprintf(f, width, fmt, ap);
+	va_end(ap);
+}
+
+void table_print_fitted(const struct table *t, FILE *f, int width,
+			int name_min)
+{
+	char buf[256] = "";
 	struct layout l;
 	size_t off = 0;
 	int c;
 
-	buf[0] = '\0';
-	layout(t, indent, width, name_min, &l);
-	for (c = 0; c < t->nr_cols && off < len; c++)
+	if (!table_print(t, f, 2, width, name_min))
+		return;
+	layout(t, 2, width, name_min, &l);
+	for (c = 0; c < t->nr_cols && off < sizeof(buf); c++)
 		if (l.dropped_col[c] && t->col[c].head[0])
-			off += snprintf(buf + off, len - off, "%s%s",
+			off += snprintf(buf + off, sizeof(buf) - off, "%s%s",
 					off ? ", " : "", t->col[c].head);
+	fold_printf(f, text_width(), "  (left out to fit %d columns: %s)",
+		    width, buf);
 }
 
 /* ---- widths ---- */
@@ -435,25 +443,17 @@ void printf_folded(const char *fmt, ...)
 
 /* ---- figures ---- */
 
-/* the decimals two significant digits of @ci take, 0 to 2 */
-static int ci_decimals(double ci)
-{
-	int d;
-
-	if (!(ci > 0) || !isfinite(ci))
-		return 2;
-	d = 1 - (int)floor(log10(ci));
-	return d < 0 ? 0 : d > 2 ? 2 : d;
-}
-
-/* a figure alone: three significant digits, 0 to 2 decimals */
-static int value_decimals(double v)
+/*
+ * The decimals, 0 to 2, that @digits significant digits of @v take;
+ * @none for 0 or no number
+ */
+static int decimals(double v, int digits, int none)
 {
 	int d;
 
 	if (!(fabs(v) > 0) || !isfinite(v))
-		return 1;
-	d = 2 - (int)floor(log10(fabs(v)));
+		return none;
+	d = digits - 1 - (int)floor(log10(fabs(v)));
 	return d < 0 ? 0 : d > 2 ? 2 : d;
 }
 
@@ -461,7 +461,8 @@ void format_estimate(double value, double ci95, bool sign, char *value_buf,
 		     size_t vlen, char *ci_buf, size_t clen)
 {
 	bool has_ci = isfinite(ci95);
-	int d = has_ci ? ci_decimals(ci95) : value_decimals(value);
+	/* two significant digits of the interval; a figure alone, three */
+	int d = has_ci ? decimals(ci95, 2, 2) : decimals(value, 3, 1);
 	char ci[32];
 
 	if (!isfinite(value)) {
@@ -596,8 +597,9 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 				notes[i].text);
 }
 
-void row_marks(const struct bench_row *row, const struct row_summary *s,
-	       char *buf, size_t len)
+/* "bnr": the notes' marks, or "" */
+static void row_marks(const struct bench_row *row,
+		      const struct row_summary *s, char *buf, size_t len)
 {
 	struct row_note notes[ROW_NOTES_MAX];
 	int i, nr;
@@ -806,12 +808,6 @@ void skip_reason(const char *reason, const char *mode, char *buf,
 	buf[off] = '\0';
 }
 
-static void row_skip_reason(const struct bench_row *row, row_mode_fn mode,
-			    char *buf, size_t len)
-{
-	skip_reason(row->out.reason, mode(row), buf, len);
-}
-
 bool skip_group_has(const struct bench_rows *rows, const struct skip_group *g,
 		    row_mode_fn mode, int i)
 {
@@ -819,7 +815,8 @@ bool skip_group_has(const struct bench_rows *rows, const struct skip_group *g,
 
 	if (rows->row[i].out.status != ST_SKIPPED)
 		return false;
-	row_skip_reason(&rows->row[i], mode, reason, sizeof(reason));
+	skip_reason(rows->row[i].out.reason, mode(&rows->row[i]), reason,
+		    sizeof(reason));
 	return !strcmp(reason, g->reason);
 }
 
@@ -833,7 +830,8 @@ int skip_groups(const struct bench_rows *rows, const bool *in,
 	for (i = 0; i < rows->nr; i++) {
 		if (rows->row[i].out.status != ST_SKIPPED || (in && !in[i]))
 			continue;
-		row_skip_reason(&rows->row[i], mode, reason, sizeof(reason));
+		skip_reason(rows->row[i].out.reason, mode(&rows->row[i]),
+			    reason, sizeof(reason));
 		for (k = 0; k < nr && strcmp(g[k].reason, reason); k++)
 			;
 		if (k == nr) {
@@ -956,8 +954,14 @@ static int reason_cpu(const char *reason)
 	return -1;
 }
 
-void row_verdict(const struct run_settings *rs, const struct bench_row *row,
-		 bool checked, char *buf, size_t len)
+/*
+ * What the checks say of a row, for the table: "verified" (ok, and its
+ * counts were checked: @checked), "ok" (nothing to check: a base),
+ * "disturbed", "FAILED CPU 1" (the CPU its reason names, if one)
+ */
+static void row_verdict(const struct run_settings *rs,
+			const struct bench_row *row, bool checked, char *buf,
+			size_t len)
 {
 	int cpu;
 
@@ -1076,15 +1080,7 @@ void print_short(const struct run_settings *rs, const struct bench_rows *rows,
 
 void print_table(struct table *t, bool verbose)
 {
-	int width = table_width(verbose);
-	char dropped[256];
-
-	if (table_print(t, stdout, 2, width, NAMES_WHOLE)) {
-		table_dropped(t, 2, width, NAMES_WHOLE, dropped,
-			      sizeof(dropped));
-		printf_folded("  (left out to fit %d columns: %s)", width,
-			      dropped);
-	}
+	table_print_fitted(t, stdout, table_width(verbose), NAMES_WHOLE);
 }
 
 /* one string the families print as it is (bench.h): asked once, kept */
