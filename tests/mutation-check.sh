@@ -131,7 +131,7 @@ compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh:
 compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change
 uprobe-copies|copies_ok|return target_ok((int)ev, copy, out) \&\&|return 1 \|\||test_faults.sh:uprobes|another uprobe on uprobe_nop
 compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|units 5 ns higher: slower
-compare-delta-alone|measure|ch->v = stats_verdict(\&ch->st_a, \&ch->st_b, COMPARE_ALPHA, false, \&ch->w);|stats_verdict(\&ch->st_a, \&ch->st_b, COMPARE_ALPHA, false, \&ch->w); ch->v = ch->st_b.mean > ch->st_a.mean ? V_SLOWER : ch->st_b.mean < ch->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change
+compare-delta-alone|runner/compare/compare.c:measure|ch->v = stats_verdict(\&ch->st_a, \&ch->st_b, COMPARE_ALPHA, false, \&ch->w);|stats_verdict(\&ch->st_a, \&ch->st_b, COMPARE_ALPHA, false, \&ch->w); ch->v = ch->st_b.mean > ch->st_a.mean ? V_SLOWER : ch->st_b.mean < ch->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change
 compare-share-delta-alone|measure_share|if (sh->v != V_NO_CHANGE \&\&|sh->v = sh->st_b.mean > sh->st_a.mean ? V_SLOWER : sh->st_b.mean < sh->st_a.mean ? V_FASTER : V_NO_CHANGE; if (sh->v != V_NO_CHANGE \&\&|test_stats.sh|3 ns shift in an overhead's units spread 7.9 ns, its share alike: no significant change
 compare-threshold|decide|!(pct <= fail_pct)|!(pct <= 0)|test_stats.sh|--fail-on-regression 25: 22.7% slower passes
 compare-insignificant|decide|j->v == V_SLOWER \&\&||test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
@@ -150,7 +150,7 @@ units-base-mean|unit_record|row_add_unit(row, row_ns - base_ns, row_ns, base_ns,
 share-own-base|stats_shares|share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[i] : NAN;|share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[0] : NAN;|test_report.sh|units: the share is each unit's overhead over its own base
 share-from-means|row_summarize|stats_overhead(mean, nr, 0, \&s->share);|stats_overhead(mean, nr, 0, \&s->share); s->share.value = s->overhead.pct;|test_report.sh|units: the share's value is the mean of its rounds' means
 compare-share-rounds|row_shares|pool_values(shares, rounds, \&r->shares);|pool_values(shares, NULL, \&r->shares);|test_stats.sh|share: A's share the mean of its 4 rounds' means
-compare-share-verdict|judged_on_share|return e->share.has \&\& !strcmp(e->a->quantity, "overhead_ns");|return false;|test_stats.sh|share: ns 10% slower, the share the same: no significant change, on the share
+compare-share-verdict|judged_on_share|return e->has_share \&\& !strcmp(e->a->quantity, "overhead_ns");|return false;|test_stats.sh|share: ns 10% slower, the share the same: no significant change, on the share
 compare-share-floor|measure_share|!(fabs(e->ns.delta) > COMPARE_FLOOR_NS))) {|0)) {|test_stats.sh|share: 25% higher, the ns the same .within 1 ns., --threshold 0: no significant change
 units-t-interval|units_precise|return stats_ci_half(\&st, 0.05) <= want;|return st.stddev <= want;|test_stats.sh|enough: not while it is wide
 units-min-two|units_enough|return n >= 2 \&\& spent_ns >= 2 * rs->row_budget_ns ?|return spent_ns >= 2 * rs->row_budget_ns ?|test_stats.sh|enough: never under two units, whatever the budget
@@ -199,7 +199,7 @@ compare-values-range|check_numbers|if (!isfinite(x) \|\| fabs(x) > bound)|if (!i
 compare-rounds-range|check_units|if (!json_is_number(v) \|\| !(x >= 0 \&\& x <= ROUND_MAX) \|\||if (!json_is_number(v) \|\||test_outputs.sh:compare|--compare, units.rounds .1e300
 compare-rounds-integral|check_units|    x != floor(x))|    0)|test_outputs.sh:compare|--compare, units.rounds .0.5
 compare-rounds-length|check_units|json_array_size(rounds) != json_array_size(values))|0)|test_outputs.sh:compare|--compare, fewer rounds than values
-compare-pool-finite|measure|if (!pool_finite(\&ch->st_a) \|\| !pool_finite(\&ch->st_b)) {|if (0) {|test_stats.sh|compare: units of 1e308, 1e308, -1e308, 1e308 pool past a double: cannot tell
+compare-pool-finite|runner/compare/compare.c:measure|if (!pool_finite(\&ch->st_a) \|\| !pool_finite(\&ch->st_b)) {|if (0) {|test_stats.sh|compare: units of 1e308, 1e308, -1e308, 1e308 pool past a double: cannot tell
 compare-empty-units|poolable|if (!r->ok \|\| !r->quantity \|\| !r->units.n)|if (!r->ok \|\| !r->quantity)|test_stats.sh|no unit on a side .units.values ...: not compared, no units
 compare-same-run|refuse_twice|if (same_run(\&s->files[i], f)) {|if (0) {|test_stats.sh|a copy of B's run given as another run of B is refused
 ktap-early|end_early|write_ktap_early(stdout, cannot_run, bench_last_error());|;|test_ktap.sh:early|busy: exit 4 .*KTAP that says skip
