@@ -63,9 +63,9 @@ settle-bound-elsewhere|settle_counts|return CPU_COUNT(\&both) > 0;|return true;|
 settle-wrap|settle_delta|after < before ? 0 : after - before|after - before|test_stats.sh|settle: a thread's time never wraps
 settle-capped|row_settle_capped|n += st->settle_ns[i] >= SETTLE_MAX_NS;|;|test_stats.sh|settle: 1 of 3 samples waited the cap
 label-noisy-ns|row_note_list|if (stats_noisy(\&s->ns))|if (stats_noisy(\&s->rate))|test_stats.sh|labels: noisy is the CV of ns/event
-glance-fit|layout|if (!width \|\| l->total <= width \|\| !drop_one(t, l))|if (!width \|\| l->total <= width \|\| 1)|test_glance.sh:layout|test_overhead-cmp-v80: no line wider than 80 columns
+glance-fit|layout|if (!width \|\| total <= width \|\| !drop_one(t, l))|if (!width \|\| total <= width \|\| 1)|test_glance.sh:layout|test_overhead-cmp-v80: no line wider than 80 columns
 glance-fold|fold_text|if (words \&\& col + 1 + cols > width)|if (0)|test_glance.sh:layout|test_overhead-cmp-80: no line wider than 80 columns
-glance-legend|print_legend|mark_char[m], count[m], count[m] > 1 ? "s" : "",|mark_char[m], count[m] + 1, count[m] > 1 ? "s" : "",|test_glance.sh:layout|test_overhead-100: the legend counts the rows of each mark
+glance-legend|print_legend|marks[m].c, count[m], count[m] > 1 ? "s" : "",|marks[m].c, count[m] + 1, count[m] > 1 ? "s" : "",|test_glance.sh:layout|test_overhead-100: the legend counts the rows of each mark
 glance-marks|row_marks|buf[i] = notes[i].mark;|buf[i] = 'n';|test_glance.sh:layout|test_overhead-100: each row's notes column has its marks
 glance-cpu|reason_cpu|return atoi(p + 4);|return -1;|test_glance.sh:failed|failed: each row's verdict .verified, FAILED and its CPU
 label-hits-window|format_hits|st->hits_window,|st->hits,|test_stats.sh|labels: hits/expected are the loops' hits

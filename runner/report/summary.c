@@ -113,8 +113,6 @@ struct layout {
 	int w[MAX_COLS];	/* its width: a heading may widen it */
 	bool shown[MAX_COLS];
 	bool dropped_col[MAX_COLS];	/* to fit: not one without cells */
-	int sep;
-	int total;		/* the line's columns, the indent's too */
 	int dropped;
 };
 
@@ -168,7 +166,7 @@ static int line_width(const struct table *t, const struct layout *l,
 	for (c = 0; c < t->nr_cols; c++) {
 		if (!l->shown[c] || t->col[c].glue)
 			continue;
-		w += group_width(t, l, c) + (groups++ ? l->sep : 0);
+		w += group_width(t, l, c) + (groups++ ? TABLE_SEP : 0);
 		if (c == 0)
 			w += first - l->w[0];
 	}
@@ -201,11 +199,10 @@ static bool drop_one(const struct table *t, struct layout *l)
 static void layout(const struct table *t, int indent, int width,
 		   int name_min, struct layout *l)
 {
-	int c, r, k, first;
+	int c, r, k, first, total;
 	bool any;
 
 	memset(l, 0, sizeof(*l));
-	l->sep = TABLE_SEP;
 	for (c = 0; c < t->nr_cols; c++) {
 		l->shown[c] = true;
 		for (r = 0; r < t->nr_rows; r++)
@@ -228,12 +225,12 @@ static void layout(const struct table *t, int indent, int width,
 		widths(t, l);
 		/* names wider than @name_min may go above their rows */
 		first = name_min >= 0 && l->w[0] > name_min ? name_min : l->w[0];
-		l->total = line_width(t, l, indent, first);
-		if (!width || l->total <= width || !drop_one(t, l))
+		total = line_width(t, l, indent, first);
+		if (!width || total <= width || !drop_one(t, l))
 			break;
 	}
-	l->total = line_width(t, l, indent, l->w[0]);
-	if (name_min < 0 || !width || l->total <= width)
+	if (name_min < 0 || !width ||
+	    line_width(t, l, indent, l->w[0]) <= width)
 		return;
 	/* the first column takes what the others leave, names wider go above */
 	first = width - line_width(t, l, indent, 0);
@@ -244,7 +241,6 @@ static void layout(const struct table *t, int indent, int width,
 		if (text_cols(cell_of(t, r, 0)) <= first &&
 		    text_cols(cell_of(t, r, 0)) > l->w[0])
 			l->w[0] = text_cols(cell_of(t, r, 0));
-	l->total = line_width(t, l, indent, l->w[0]);
 }
 
 /* @s padded to @w columns, aligned, at @buf + *off */
@@ -260,15 +256,6 @@ static void put(char *buf, size_t len, size_t *off, const char *s, int w,
 				 left ? 0 : pad, "", s, left ? pad : 0, "");
 }
 
-/* a line without its trailing spaces */
-static void put_line(FILE *f, char *buf, size_t off)
-{
-	while (off > 0 && buf[off - 1] == ' ')
-		off--;
-	buf[off] = '\0';
-	fprintf(f, "%s\n", buf);
-}
-
 /* row @r's shown cells, or the headings (@r < 0), after @off bytes */
 static void put_cells(const struct table *t, const struct layout *l, int r,
 		      bool blank_first, char *buf, size_t len, size_t off)
@@ -280,7 +267,7 @@ static void put_cells(const struct table *t, const struct layout *l, int r,
 		if (!l->shown[c] || (r < 0 && t->col[c].glue))
 			continue;
 		if (!t->col[c].glue && groups++)
-			put(buf, len, &off, "", l->sep, true);
+			put(buf, len, &off, "", TABLE_SEP, true);
 		else if (t->col[c].glue)
 			put(buf, len, &off, "", 1, true);
 		if (r < 0) {
@@ -298,6 +285,7 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 {
 	size_t len = 4096, off;
 	struct layout l;
+	bool above;
 	char *buf;
 	int r;
 
@@ -307,15 +295,16 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 	layout(t, indent, width, name_min, &l);
 	for (r = -1; r < t->nr_rows; r++) {
 		off = snprintf(buf, len, "%*s", indent, "");
-		if (r >= 0 && text_cols(cell_of(t, r, 0)) > l.w[0]) {
-			/* text to paste: a name too wide has its own line */
+		/* text to paste: a name too wide has its own line */
+		above = r >= 0 && text_cols(cell_of(t, r, 0)) > l.w[0];
+		if (above)
 			fprintf(f, "%*s%s\n", indent, "", cell_of(t, r, 0));
-			put_cells(t, &l, r, true, buf, len, off);
-		} else {
-			put_cells(t, &l, r, false, buf, len, off);
-		}
+		put_cells(t, &l, r, above, buf, len, off);
 		buf[len - 1] = '\0';
-		put_line(f, buf, strlen(buf));
+		/* without its trailing spaces */
+		for (off = strlen(buf); off > 0 && buf[off - 1] == ' '; off--)
+			;
+		fprintf(f, "%.*s\n", (int)off, buf);
 	}
 	if (t->oom)
 		fprintf(f, "%*s(out of memory: cells or rows left out; --json has them)\n",
@@ -512,12 +501,23 @@ enum mark_id {
 
 _Static_assert(NR_MARKS <= ROW_NOTES_MAX, "a row's notes fit ROW_NOTES_MAX");
 
-static const char mark_char[NR_MARKS] = {
-	[MARK_BELOW] = '<', [MARK_BUDGET] = 'b', [MARK_MAX_UNITS] = 'm',
-	[MARK_STATS] = 's', [MARK_NOISY] = 'n', [MARK_OUTLIERS] = 'o',
-	[MARK_FOREIGN] = 'f', [MARK_KERNEL_SKIPPED] = 'k',
-	[MARK_RETRIED] = 'r', [MARK_SETTLE] = 'w', [MARK_PROG_STATS] = 'p',
-	[MARK_HOOK] = 'h',
+/* each mark, and the legend's words for it after "16 rows " */
+static const struct {
+	char c;
+	const char *legend;
+} marks[NR_MARKS] = {
+	[MARK_BELOW] = { '<', "measured faster than the base: a biased figure, never a cheaper program" },
+	[MARK_BUDGET] = { 'b', "stopped at the row budget (%g s) before ±%g%%: --budget buys more" },
+	[MARK_MAX_UNITS] = { 'm', "stopped at %d units before ±%g%%: --max-units buys more" },
+	[MARK_STATS] = { 's', "ran with the kernel's BPF run-time stats on: their clock reads are in the figure" },
+	[MARK_NOISY] = { 'n', "varied by more than %g%% (CV of ns per event) from sample to sample" },
+	[MARK_OUTLIERS] = { 'o', "had outlying samples, kept in the figure" },
+	[MARK_FOREIGN] = { 'f', "had more than %g%% of the loops' hits from other processes, never counted as ours" },
+	[MARK_KERNEL_SKIPPED] = { 'k', "had program runs the kernel skipped, nested in an interrupt (Excused, below)" },
+	[MARK_RETRIED] = { 'r', "had disturbed units or samples, run again" },
+	[MARK_SETTLE] = { 'w', "had a go after %.0f ms of waiting for busy kernel threads on their CPUs" },
+	[MARK_PROG_STATS] = { 'p', "got no --prog-stats figure" },
+	[MARK_HOOK] = { 'h', "shared the hook with other BPF programs" },
 };
 
 /* sets note @id of @notes (@nr so far, room for NR_MARKS) */
@@ -526,7 +526,7 @@ static void note(struct row_note *notes, int *nr, enum mark_id id,
 {
 	va_list ap;
 
-	notes[*nr].mark = mark_char[id];
+	notes[*nr].mark = marks[id].c;
 	va_start(ap, fmt);
 	vsnprintf(notes[*nr].text, sizeof(notes[*nr].text), fmt, ap);
 	va_end(ap);
@@ -625,58 +625,35 @@ static void count_marks(const struct bench_rows *rows, int *count)
 		nr = row_note_list(&rows->row[i], &s, notes);
 		for (k = 0; k < nr; k++)
 			for (m = 0; m < NR_MARKS; m++)
-				count[m] += notes[k].mark == mark_char[m];
+				count[m] += notes[k].mark == marks[m].c;
 	}
 }
 
-/* the legend's words for mark @m, after "16 rows " */
+/* the legend's words for mark @m, its figures filled in */
 static void legend_text(const struct run_settings *rs, enum mark_id m,
 			char *buf, size_t len)
 {
+	const char *fmt = marks[m].legend;
+
 	switch (m) {
-	case MARK_BELOW:
-		snprintf(buf, len, "measured faster than the base: a biased figure, never a cheaper program");
-		break;
 	case MARK_BUDGET:
-		snprintf(buf, len, "stopped at the row budget (%g s) before ±%g%%: --budget buys more",
-			 rs->row_budget_ns / 1e9, 100 * rs->precision);
+		snprintf(buf, len, fmt, rs->row_budget_ns / 1e9,
+			 100 * rs->precision);
 		break;
 	case MARK_MAX_UNITS:
-		snprintf(buf, len, "stopped at %d units before ±%g%%: --max-units buys more",
-			 rs->max_units, 100 * rs->precision);
-		break;
-	case MARK_STATS:
-		snprintf(buf, len, "ran with the kernel's BPF run-time stats on: their clock reads are in the figure");
+		snprintf(buf, len, fmt, rs->max_units, 100 * rs->precision);
 		break;
 	case MARK_NOISY:
-		snprintf(buf, len, "varied by more than %g%% (CV of ns per event) from sample to sample",
-			 100 * NOISY_CV);
-		break;
-	case MARK_OUTLIERS:
-		snprintf(buf, len, "had outlying samples, kept in the figure");
+		snprintf(buf, len, fmt, 100 * NOISY_CV);
 		break;
 	case MARK_FOREIGN:
-		snprintf(buf, len, "had more than %g%% of the loops' hits from other processes, never counted as ours",
-			 100 * FOREIGN_NOISY);
-		break;
-	case MARK_KERNEL_SKIPPED:
-		snprintf(buf, len, "had program runs the kernel skipped, nested in an interrupt (Excused, below)");
-		break;
-	case MARK_RETRIED:
-		snprintf(buf, len, "had disturbed units or samples, run again");
+		snprintf(buf, len, fmt, 100 * FOREIGN_NOISY);
 		break;
 	case MARK_SETTLE:
-		snprintf(buf, len, "had a go after %.0f ms of waiting for busy kernel threads on their CPUs",
-			 SETTLE_MAX_NS / 1e6);
-		break;
-	case MARK_PROG_STATS:
-		snprintf(buf, len, "got no --prog-stats figure");
-		break;
-	case MARK_HOOK:
-		snprintf(buf, len, "shared the hook with other BPF programs");
+		snprintf(buf, len, fmt, SETTLE_MAX_NS / 1e6);
 		break;
 	default:
-		buf[0] = '\0';
+		snprintf(buf, len, "%s", fmt);
 	}
 }
 
@@ -691,7 +668,7 @@ void print_legend(const struct run_settings *rs, const struct bench_rows *rows)
 			continue;
 		legend_text(rs, m, text, sizeof(text));
 		printf_folded("%-6s %c %3d row%s %s", said++ ? "" : "Notes:",
-			      mark_char[m], count[m], count[m] > 1 ? "s" : "",
+			      marks[m].c, count[m], count[m] > 1 ? "s" : "",
 			      text);
 	}
 	if (said && rs->verbosity < 2)
