@@ -550,14 +550,12 @@ double profile_share(const struct row_profile *prof, int i,
 }
 
 /*
- * ---- what it says ----
+ * ---- what it says: a row's profile as JSON, its table ----
  *
- * A row's profile as JSON, and its table after the summary. The samples
- * give shares of time, never a figure: the sampling costs time of its
- * own. A symbol's ns per event is its share of the row's measured ns per
- * event (its units' mean, from samples never profiled), and its extra ns
- * that less its share of the base's: summed over every symbol, the extra
- * ns are the row's overhead. Only this part reads the row's figures.
+ * The samples give shares of time, never a figure (the sampling costs
+ * time of its own): a symbol's ns per event is its share of the row's
+ * measured ns per event, its extra ns that less its share of the base's.
+ * Summed over every symbol, the extra ns are the row's overhead.
  */
 
 /* the row's figures the shares are of: its units' means */

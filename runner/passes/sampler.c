@@ -391,10 +391,8 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 /*
  * ---- --profile: the pass after the run ----
  *
- * Each row with a figure, and its base, profiled: units run as the
- * figures' were, each sample under the software clock (passes/profile.c,
- * which knows nothing of sessions), none of them counted: the run's
- * figures are never touched.
+ * Units run as the figures' were, each sample under the software clock,
+ * none of them counted: the run's figures are never touched.
  */
 
 /* a row's profiled samples stop at this many of the workers' per arm... */
@@ -446,9 +444,8 @@ static void profiled_sample(const struct bench_family *fam,
 }
 
 /*
- * Units of the row's base and the row, as the figures' were, each sample
- * profiled; none gives a figure, none counts. kallsyms is read once the
- * row's programs are attached, their JIT images and trampolines in it.
+ * Units of the row's base and the row, each sample profiled; kallsyms is
+ * read once the row's programs are attached, their JIT images in it
  */
 static int profile_session(const struct bench_family *fam,
 			   const struct run_settings *rs,
@@ -529,9 +526,8 @@ int sampler_profile(const struct bench_family *fam,
 /*
  * ---- --prog-stats: the kernel's BPF run-time stats ----
  *
- * The pass after the run that reads them, one more sample of each row
- * with a figure, a session of its own: its samples give no figure of the
- * row's, only the program's own ns per run.
+ * One more sample of each row with a figure, in a session of its own: it
+ * gives no figure of the row's, only the program's own ns per run.
  */
 
 /* on while the returned fd is open; never through the sysctl */
