@@ -35,10 +35,7 @@
  *     "regression": false,		slower by more than the
  *					fail_on_regression_pct of it
  *     "verdict_on": "overhead_share" | "overhead_ns" | "ns_per_event",
- *		the figure the verdict tested: an overhead row's share of
- *		its base where every pooled row of both sides has shares
- *		(then its ns' change past threshold_ns too), else the
- *		quantity; delta, delta_ci95, delta_pct and p stay the ns'
+ *		the figure the verdict tested; delta to p stay the ns'
  *     "share": null | {			an overhead row's share of its
  *       "a": { "n": 8, "mean": 35.2, "ci95": 1.1 },	base, in %
  *       "b": { ... },
@@ -152,10 +149,7 @@ static const char *value_text(const json_t *v, char *buf, size_t len)
 	}
 }
 
-/*
- * A line of text, folded to text_width(), or with --format short to
- * PASTE_WIDTH
- */
+/* a line of text, folded to text_width(), or to paste to PASTE_WIDTH */
 static void __attribute__((format(printf, 3, 4)))
 fold_line(FILE *out, const struct compare *c, const char *fmt, ...)
 {
@@ -661,11 +655,7 @@ static void print_counts(FILE *out, const struct compare *c)
 			  c->args->fail_on_regression);
 }
 
-/*
- * --format short: the table to paste, its figures' meaning and the
- * counts, every line within PASTE_WIDTH columns; the rest is the
- * default's
- */
+/* --format short: the table to paste, its legend and the counts */
 static void print_paste(FILE *out, const struct compare *c)
 {
 	fold_line(out, c, "ns per event, ± 95%%: a base row's cost, any other row's overhead (+)");
@@ -871,8 +861,7 @@ static json_t *compare_json(const struct compare *c)
 /*
  * The file --json names, opened once the inputs are read (a bad input
  * leaves it untouched) but before the table is printed (a bad path gives
- * one line, not a table and an error): a temporary file beside it, which
- * the caller renames into place (core/output.c); "-" is @out
+ * one line, not a table and an error); "-" is @out
  */
 int open_json(FILE *out, const char *path, struct output_file *f)
 {

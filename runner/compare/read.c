@@ -185,8 +185,7 @@ void pool_values(const json_t *values, const json_t *rounds,
 
 /*
  * a row a side's pool takes: ok, with units of a cost known here, and at
- * least one: an ok row whose units.values is empty measured nothing, and
- * pooled would be a run of 0 ns
+ * least one (pooled, none would be a run of 0 ns)
  */
 bool poolable(const struct row *r)
 {
@@ -308,12 +307,10 @@ static int check_units(const struct bench_file *f, const struct row *r,
 }
 
 /*
- * An overhead row's units' shares of their bases, in %, one per value:
- * pooled as the values are. None (a row without a base, a file written
- * before them, a base that is a bare call) is no error: no share to
- * compare. A share is the ratio of two figures within UNIT_MAX_NS, and
- * no base that measured anything is below 1e-3 ns: within UNIT_MAX_NS
- * times 1e5.
+ * An overhead row's units' shares of their bases, in %, one per value,
+ * pooled as the values are; none is no error. A share is the ratio of two
+ * figures within UNIT_MAX_NS, and no base that measured anything is below
+ * 1e-3 ns: within UNIT_MAX_NS times 1e5.
  */
 static int row_shares(const struct bench_file *f, struct row *r,
 		      const json_t *shares, const json_t *values,
@@ -624,11 +621,7 @@ static const char *const context_keys[] = {
 #define NR_KEYS		((int)ARRAY_SIZE(context_keys))
 #define NR_KERNEL_KEYS	2
 
-/*
- * A run made with a test fault (the test build's BENCH_TEST_FAULT) says so
- * in context.fault: its rows may be "ok" with nothing verified, so no
- * verdict is drawn from it.
- */
+/* a run made with a test fault, its rows "ok" unverified, gives no verdict */
 static int refuse_fault(const struct bench_file *f, const json_t *context)
 {
 	const json_t *fault = json_object_get(context, "fault");
@@ -862,9 +855,8 @@ static int check_size(struct bench_file *f, FILE *file, size_t before)
 }
 
 /*
- * The size is checked on the open file, before jansson sees a byte; the
- * reader enforces it again for what stat cannot tell (pipes, growth).
- * Adds what was read to *@read.
+ * The size is checked on the open file, and again by the reader for what
+ * stat cannot tell (pipes, growth). Adds what was read to *@read.
  */
 static int parse_file(struct bench_file *f, size_t *read, json_t **root)
 {
@@ -944,12 +936,10 @@ static bool same_pool(const struct pool *a, const struct pool *b)
 }
 
 /*
- * Whether two files hold one run, whatever their paths (a copy, a pipe
- * of it, one written anew with another timestamp): the same rows in the
- * same order with the same units and shares, to the last bit of their
- * count, mean and spread, and some units among them. A unit is a timing:
- * two runs do not agree on every one, while a context (a timestamp to
- * the second, a host, a kernel) is what two runs of one machine share.
+ * Whether two files hold one run, whatever their paths: the same rows in
+ * the same order with the same units and shares, to the last bit, and
+ * some units among them. Units are timings, which no two runs share,
+ * while a context (a timestamp, a host, a kernel) is what runs do share.
  */
 static bool same_run(const struct bench_file *a, const struct bench_file *b)
 {

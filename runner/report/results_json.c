@@ -127,12 +127,7 @@ static json_t *context_json(const struct bench_family *fam,
 
 #define samples_json(x, n)	json_array_of(x, n, json_number)
 
-/*
- * The row's units: each its figure (overhead, or ns per event without a
- * base), the row's and its base's ns per event in it, its round, its
- * count of events per worker, and whether it ran again for a disturbed
- * one; their mean and interval over the rounds' means, @observations
- */
+/* the row's units, their mean and interval over the rounds' means */
 static json_t *units_json(const struct bench_row *row,
 			  const struct row_summary *s)
 {
@@ -231,12 +226,7 @@ static json_t *per_cpu_json(const struct bench_row *row)
 	return a;
 }
 
-/*
- * How long its programs stayed attached: around its row samples alone
- * (its hits outside the workers' loops are none of its events'), through
- * its sessions' units, or from its first session to the end of the run;
- * null: never attached
- */
+/* how long its programs stayed attached; null: never attached */
 static json_t *attached_for_json(const struct row_state *st)
 {
 	static const char *const names[] = {
@@ -272,8 +262,7 @@ static void notes_json(json_t *o, const struct bench_row *row,
 	json_object_set_new(o, "notes", a);
 }
 
-static void counts_json(json_t *o, const struct bench_family *fam,
-			const struct bench_row *row)
+static void counts_json(json_t *o, const struct bench_row *row)
 {
 	const struct row_state *st = row->state;
 
@@ -317,11 +306,8 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 }
 
 /*
- * Where the row's time went: its sessions' (spent_ns) by phase, the rest
- * of them "other"; beside them, outside the sessions, its programs'
- * loads and its detach at the run's end. "loops_counted" is the part of
- * "loops" its figures came from; "retries" the time of the samples and
- * units run again, which the phases hold too.
+ * Where the row's time went: its sessions' by phase, the rest "other";
+ * beside them, outside the sessions, its loads and its detach at the end
  */
 static json_t *time_json(const struct bench_row *row)
 {
@@ -414,7 +400,7 @@ static json_t *row_json(const struct bench_family *fam,
 		"steal_ns", (json_int_t)st->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));
 	json_object_set_new(o, "time_ns", time_json(row));
-	counts_json(o, fam, row);
+	counts_json(o, row);
 	if (rs->profile)
 		json_object_set_new(o, "profile", profile_json(row));
 	if (fam->json_row)
@@ -446,12 +432,7 @@ int write_results(const struct bench_family *fam,
 	return err;
 }
 
-/*
- * ---- --ktap ----
- *
- * A row's figure is read from the row's own JSON, so the two never tell
- * different numbers.
- */
+/* ---- --ktap: a row's figure read from its JSON, one source ---- */
 
 /*
  * A KTAP description or reason on one line: no newline or control byte
@@ -557,7 +538,6 @@ void write_ktap(const struct bench_family *fam,
 		ktap_clean(reason, false);
 		switch (row->out.status) {
 		case ST_OK:
-			/* the JSON's own figure: one source for both */
 			o = row_json(fam, rs, rows, row);
 			ktap_figure(o, figure, sizeof(figure));
 			json_decref(o);

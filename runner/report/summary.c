@@ -481,18 +481,9 @@ void format_share(double pct, char *buf, size_t len)
 		snprintf(buf, len, "%+.*f%%", fabs(pct) < 9.95 ? 1 : 0, pct);
 }
 
-/*
- * ---- a row's caveats: a mark each in the table, a sentence in -v, JSON ----
- *
- * What is said of rows beside their figures: each row's caveats, the
- * legend of the marks under the table, the reasons of rows that failed
- * or were disturbed, and the runs the kernel skipped, excused.
- */
+/* ---- a row's caveats: its marks, and their sentences for -v and JSON ---- */
 
-/*
- * The marks, in the order of the notes and of the legend, each with what
- * the legend says of the rows that have it: "16 rows" comes first
- */
+/* the marks, in the order of the notes and of the legend */
 enum mark_id {
 	MARK_BELOW, MARK_BUDGET, MARK_MAX_UNITS, MARK_STATS, MARK_NOISY,
 	MARK_OUTLIERS, MARK_FOREIGN, MARK_KERNEL_SKIPPED, MARK_RETRIED,
@@ -759,13 +750,7 @@ void print_excused(const struct bench_rows *rows)
 		printf_folded("%s", line);
 }
 
-/*
- * ---- skipped rows, by reason ----
- *
- * The groups the summary says each reason once for, their labels and
- * lines, and a reason without its mode's name, which the compare groups
- * by too.
- */
+/* ---- skipped rows, by reason: the summary says each reason once ---- */
 
 void skip_reason(const char *reason, const char *mode, char *buf,
 		 size_t len)
@@ -907,14 +892,7 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode)
 		printf("Skipped: some rows (out of memory to list them; --json has them)\n");
 }
 
-/*
- * ---- the summary table ----
- *
- * What a family prints of its rows: each row's line (name, variant,
- * figure ± interval, share of its base, verdict, marks, with -v its
- * rate), the table fitted to the terminal, the short form to paste, and
- * the libbpf the run's header names.
- */
+/* ---- the summary table, and the short form to paste ---- */
 
 /*
  * The CPU a reason names ("... on CPU 1 ...", "CPU 0: ..."): every check
