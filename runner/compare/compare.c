@@ -337,12 +337,10 @@ static void measure_share(struct entry *e)
 	measure(sh, e->by_run ? &e->a->share_runs : &e->a->share_pool,
 		e->by_run ? &e->b->share_runs : &e->b->share_pool);
 	/*
-	 * The ns' threshold, base shift and all, of A's share: the share
-	 * moves less run to run than the ns (CV 4-9% against 10-14%, 20
-	 * default runs), but --threshold alone still gave 15% false
-	 * verdicts in A/A pairs. And the ns' floor on the ns' change: a
-	 * share moved by less than COMPARE_FLOOR_NS of overhead (a base
-	 * that moved under a steady overhead) is no change of the overhead
+	 * The ns' threshold, base shift and all, of A's share (--threshold
+	 * alone gave 15% false verdicts in A/A pairs); and the ns' floor on
+	 * the ns' change: a base that moved under a steady overhead moves
+	 * its share, not the overhead
 	 */
 	if (sh->v != V_NO_CHANGE &&
 	    (fabs(sh->delta) <= e->threshold_pct / 100 * fabs(sh->st_a.mean) ||
@@ -354,17 +352,11 @@ static void measure_share(struct entry *e)
 
 /*
  * The threshold a row's change must pass. A run's offset is mostly the
- * machine's speed, which moves every row of the run, its base rows too,
- * and the overheads about twice as much as the bases: over 10 runs on a
- * 2-vCPU EPYC host, raw_tp getpgid's overhead had a CV of 10.2% where its
- * base had 4.8% (correlation 0.80), tp_btf's 10.3% (0.89); a pair whose
- * bases moved -11.1% moved the uprobe-ret overheads -18 to -23%. So
- * between two single runs, a change no larger than SHIFT_WEIGHT times the
- * base rows' median shift is no change either (make repro's A/A, all 45
- * pairs of 10 runs of each program, two sets: 2.1-3.9% of rows given a
- * verdict at twice the shift, 3.5-7.5% at once the shift, 7.3-26.9% at
- * the threshold alone). Pooled runs hold their offsets in their spread;
- * --threshold 0 asks for the test alone.
+ * machine's speed, which moves every row of the run, and the overheads
+ * about twice as much as the bases (statistics.rst, "What the offset
+ * is"): between two single runs, a change no larger than SHIFT_WEIGHT
+ * times the base rows' median shift is no change either. Pooled runs hold
+ * their offsets in their spread; --threshold 0 asks for the test alone.
  */
 static double threshold_for(const struct compare *c, const struct entry *e)
 {
@@ -378,11 +370,8 @@ static double threshold_for(const struct compare *c, const struct entry *e)
 /*
  * An overhead row is judged on its share of its base where both sides
  * have it: the share moves less with the machine's speed, which moves a
- * row and its base alike. make repro RUNS=10 (2026-12-06, 2-vCPU EPYC
- * host): A/A false verdicts on test_overhead's overhead rows 9 of 123 on
- * the ns, 7 of 123 on the share, map_perf_test's 1 of 94 and 0 of 94; the
- * sensitivity (--progs 1 against 2) the same on either. A base row, and
- * a file written before shares, keep the ns'.
+ * row and its base alike, at the same sensitivity (statistics.rst, "Why
+ * the share"). A base row, and a file written before shares, keep the ns'.
  */
 static bool judged_on_share(const struct entry *e)
 {
@@ -439,10 +428,8 @@ static void pair_entry(struct entry *e)
 }
 
 /*
- * How far the base rows moved from A to B: the machine's speed (on a
- * cloud VM 2-3.5% between runs minutes apart, 8% between hours) or the
- * kernel's own paths. Overheads move with the machine's speed: over 12
- * runs, raw_tp getpgid's correlated 0.76-0.88 with its base's.
+ * How far the base rows moved from A to B: the machine's speed, which
+ * moves the overheads too, or the kernel's own paths
  */
 static void find_base_shift(struct compare *c)
 {

@@ -302,7 +302,7 @@ static int ksyms_add(struct ksyms *ks, __u64 addr, const char *name)
 		ks->names = grown;
 	}
 	memcpy(ks->names + ks->names_len, name, len);
-	/* an offset until the names stop moving: see ksyms_load() */
+	/* an offset until the names stop moving: see profile_symbols_at() */
 	ks->sym[ks->nr++] = (struct ksym){ addr, (const char *)ks->names_len };
 	ks->names_len += len;
 	ks->nonzero |= addr != 0;
