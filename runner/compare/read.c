@@ -678,16 +678,13 @@ static int keep_context(struct bench_file *f, json_t *root,
 
 /* ---- the files' contexts: where they differ ---- */
 
-static bool same_member(const json_t *a, const json_t *b)
-{
-	return a && b ? json_equal(a, b) : a == b;
-}
-
 static bool differs(const char *key, const struct bench_file *a,
 		    const struct bench_file *b)
 {
-	return !same_member(json_object_get(a->context, key),
-			    json_object_get(b->context, key));
+	const json_t *x = json_object_get(a->context, key);
+	const json_t *y = json_object_get(b->context, key);
+
+	return x && y ? !json_equal(x, y) : x != y;
 }
 
 /*
