@@ -63,9 +63,9 @@ settle-bound-elsewhere|settle_counts|return CPU_COUNT(\&both) > 0;|return true;|
 settle-wrap|settle_delta|after < before ? 0 : after - before|after - before|test_stats.sh|settle: a thread's time never wraps
 settle-capped|row_settle_capped|n += st->settle_ns[i] >= SETTLE_MAX_NS;|;|test_stats.sh|settle: 1 of 3 samples waited the cap
 label-noisy-ns|row_note_list|if (stats_noisy(\&s->ns))|if (stats_noisy(\&s->rate))|test_stats.sh|labels: noisy is the CV of ns/event
-glance-fit|layout|if (!width \|\| l->total <= width \|\| !drop_one(t, l))|if (!width \|\| l->total <= width \|\| 1)|test_glance.sh:layout|test_overhead-cmp-v80: no line wider than 80 columns
+glance-fit|layout|if (!width \|\| total <= width \|\| !drop_one(t, l))|if (!width \|\| total <= width \|\| 1)|test_glance.sh:layout|test_overhead-cmp-v80: no line wider than 80 columns
 glance-fold|fold_text|if (words \&\& col + 1 + cols > width)|if (0)|test_glance.sh:layout|test_overhead-cmp-80: no line wider than 80 columns
-glance-legend|print_legend|mark_char[m], count[m], count[m] > 1 ? "s" : "",|mark_char[m], count[m] + 1, count[m] > 1 ? "s" : "",|test_glance.sh:layout|test_overhead-100: the legend counts the rows of each mark
+glance-legend|print_legend|marks[m].c, count[m], count[m] > 1 ? "s" : "",|marks[m].c, count[m] + 1, count[m] > 1 ? "s" : "",|test_glance.sh:layout|test_overhead-100: the legend counts the rows of each mark
 glance-marks|row_marks|buf[i] = notes[i].mark;|buf[i] = 'n';|test_glance.sh:layout|test_overhead-100: each row's notes column has its marks
 glance-cpu|reason_cpu|return atoi(p + 4);|return -1;|test_glance.sh:failed|failed: each row's verdict .verified, FAILED and its CPU
 label-hits-window|format_hits|st->hits_window,|st->hits,|test_stats.sh|labels: hits/expected are the loops' hits
@@ -131,10 +131,10 @@ compare-fault|load_file|ret = refuse_fault(f, context);|ret = 0;|test_faults.sh:
 compare-alpha|stats_verdict|if (!(w->p < alpha))|if (!(w->p < 1))|test_stats.sh|3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change
 uprobe-copies|copies_ok|return target_ok((int)ev, copy, out) \&\&|return 1 \|\||test_faults.sh:uprobes|another uprobe on uprobe_nop
 compare-direction|stats_verdict|higher == higher_is_faster ? V_FASTER : V_SLOWER|V_FASTER|test_stats.sh|units 5 ns higher: slower
-compare-delta-alone|measure_entry|e->v = stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w);|stats_verdict(\&e->st_a, \&e->st_b, COMPARE_ALPHA, false, \&e->w); e->v = e->st_b.mean > e->st_a.mean ? V_SLOWER : e->st_b.mean < e->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change
-compare-share-delta-alone|measure_share|sh->v = stats_verdict(|sh->v = sh->st_b.mean > sh->st_a.mean ? V_SLOWER : sh->st_b.mean < sh->st_a.mean ? V_FASTER : V_NO_CHANGE; stats_verdict(|test_stats.sh|3 ns shift in an overhead's units spread 7.9 ns, its share alike: no significant change
+compare-delta-alone|runner/compare/compare.c:measure|ch->v = stats_verdict(\&ch->st_a, \&ch->st_b, COMPARE_ALPHA, false, \&ch->w);|stats_verdict(\&ch->st_a, \&ch->st_b, COMPARE_ALPHA, false, \&ch->w); ch->v = ch->st_b.mean > ch->st_a.mean ? V_SLOWER : ch->st_b.mean < ch->st_a.mean ? V_FASTER : V_NO_CHANGE;|test_stats.sh|3 ns shift in a base row's units spread 7.9 ns, beyond the threshold: no significant change
+compare-share-delta-alone|measure_share|if (sh->v != V_NO_CHANGE \&\&|sh->v = sh->st_b.mean > sh->st_a.mean ? V_SLOWER : sh->st_b.mean < sh->st_a.mean ? V_FASTER : V_NO_CHANGE; if (sh->v != V_NO_CHANGE \&\&|test_stats.sh|3 ns shift in an overhead's units spread 7.9 ns, its share alike: no significant change
 compare-threshold|decide|!(pct <= fail_pct)|!(pct <= 0)|test_stats.sh|--fail-on-regression 25: 22.7% slower passes
-compare-insignificant|decide|e->v == V_SLOWER \&\&||test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
+compare-insignificant|decide|j->v == V_SLOWER \&\&||test_stats.sh|--fail-on-regression 0: insignificant slowdown passes
 compare-pool-first|pool_group|pool_add(\&g->pool, \&r->units);|if (!g->nr_pooled) pool_add(\&g->pool, \&r->units);|test_stats.sh|A's units pooled from the two files that have it ok
 compare-quantity|pair_entry|if (!e->why \&\& strcmp(e->a->quantity, e->b->quantity))|if (0)|test_stats.sh|overhead_ns in A, ns_per_event in B: not compared, both named
 compare-by-run|measure_entry|e->by_run = e->a->runs.n >= 2 \&\& e->b->runs.n >= 2;|e->by_run = false;|test_stats.sh|two files of A and three of B: a run an observation
@@ -150,8 +150,8 @@ units-base-mean|unit_record|row_add_unit(row, row_ns - base_ns, row_ns, base_ns,
 share-own-base|stats_shares|share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[i] : NAN;|share[i] = base_ns[i] > 0 ? 100 * unit[i] / base_ns[0] : NAN;|test_report.sh|units: the share is each unit's overhead over its own base
 share-from-means|row_summarize|stats_overhead(mean, nr, 0, \&s->share);|stats_overhead(mean, nr, 0, \&s->share); s->share.value = s->overhead.pct;|test_report.sh|units: the share's value is the mean of its rounds' means
 compare-share-rounds|row_shares|pool_values(shares, rounds, \&r->shares);|pool_values(shares, NULL, \&r->shares);|test_stats.sh|share: A's share the mean of its 4 rounds' means
-compare-share-verdict|judged_on_share|return e->share.has \&\& !strcmp(e->a->quantity, "overhead_ns");|return false;|test_stats.sh|share: ns 10% slower, the share the same: no significant change, on the share
-compare-share-floor|measure_share|!(fabs(e->delta) > COMPARE_FLOOR_NS))) {|0)) {|test_stats.sh|share: 25% higher, the ns the same .within 1 ns., --threshold 0: no significant change
+compare-share-verdict|judged_on_share|return e->has_share \&\& !strcmp(e->a->quantity, "overhead_ns");|return false;|test_stats.sh|share: ns 10% slower, the share the same: no significant change, on the share
+compare-share-floor|measure_share|!(fabs(e->ns.delta) > COMPARE_FLOOR_NS))) {|0)) {|test_stats.sh|share: 25% higher, the ns the same .within 1 ns., --threshold 0: no significant change
 units-t-interval|units_precise|return stats_ci_half(\&st, 0.05) <= want;|return st.stddev <= want;|test_stats.sh|enough: not while it is wide
 units-min-two|units_enough|return n >= 2 \&\& spent_ns >= 2 * rs->row_budget_ns ?|return spent_ns >= 2 * rs->row_budget_ns ?|test_stats.sh|enough: never under two units, whatever the budget
 units-budget|units_enough|return spent_ns >= rs->row_budget_ns ? STOP_BUDGET : STOP_NOT;|return STOP_NOT;|test_stats.sh|enough: stops short when its budget is spent
@@ -159,7 +159,7 @@ units-floor|units_precise|if (overhead \&\& want < MIN_PRECISION_NS)|if (0)|test
 units-rounds|units_precise|nr = stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,|nr = n; memcpy(mean, unit, n * sizeof(*unit)); (void)stats_cluster_means(unit, round, n < MAX_UNITS ? n : MAX_UNITS,|test_stats.sh|precise: a round's units are one observation
 units-retries-ceiling|units_mostly_disturbed|return 2 * disturbed > attempts;|return false;|test_stats.sh|disturbed: most units disturbed leave no figure
 compare-rounds|pool_values|round[i] = json_array_size(rounds) == n \&\& json_is_number(r) ?|round[i] = 0 \&\& json_is_number(r) ?|test_report.sh|A's n and mean: run A's units
-compare-threshold-pct|decide|if (e->v != V_NO_CHANGE \&\&|if (0 \&\&|test_report.sh|--compare with a copy 4% slower, p tiny: no change
+compare-threshold-pct|decide|if (e->ns.v != V_NO_CHANGE \&\&|if (0 \&\&|test_report.sh|--compare with a copy 4% slower, p tiny: no change
 stats-runs|read_kernel_skips|s->stats_runs = info.run_cnt - s->stats_runs;|s->stats_runs = 0;|test_report.sh|stats held on by another process: raw_tp's runs timed are counted
 row-judged|row_sample_run|		sample_judge_disturbed(s);|		;|test_faults.sh:pause|SIGSTOP . SIGCONT 0.6 s in a sample
 stdout-failed|flush_stdout|if (fflush(stdout) \|\| ferror(stdout)) {|if (0) {|test_faults.sh:outputs|stdout on /dev/full: exit 1 with a message
@@ -199,7 +199,7 @@ compare-values-range|check_numbers|if (!isfinite(x) \|\| fabs(x) > bound)|if (!i
 compare-rounds-range|check_units|if (!json_is_number(v) \|\| !(x >= 0 \&\& x <= ROUND_MAX) \|\||if (!json_is_number(v) \|\||test_outputs.sh:compare|--compare, units.rounds .1e300
 compare-rounds-integral|check_units|    x != floor(x))|    0)|test_outputs.sh:compare|--compare, units.rounds .0.5
 compare-rounds-length|check_units|json_array_size(rounds) != json_array_size(values))|0)|test_outputs.sh:compare|--compare, fewer rounds than values
-compare-pool-finite|measure_entry|if (!pool_finite(\&e->st_a) \|\| !pool_finite(\&e->st_b)) {|if (0) {|test_stats.sh|compare: units of 1e308, 1e308, -1e308, 1e308 pool past a double: cannot tell
+compare-pool-finite|runner/compare/compare.c:measure|if (!pool_finite(\&ch->st_a) \|\| !pool_finite(\&ch->st_b)) {|if (0) {|test_stats.sh|compare: units of 1e308, 1e308, -1e308, 1e308 pool past a double: cannot tell
 compare-empty-units|poolable|if (!r->ok \|\| !r->quantity \|\| !r->units.n)|if (!r->ok \|\| !r->quantity)|test_stats.sh|no unit on a side .units.values ...: not compared, no units
 compare-same-run|refuse_twice|if (same_run(\&s->files[i], f)) {|if (0) {|test_stats.sh|a copy of B's run given as another run of B is refused
 ktap-early|end_early|write_ktap_early(stdout, cannot_run, bench_last_error());|;|test_ktap.sh:early|busy: exit 4 .*KTAP that says skip

@@ -1959,7 +1959,7 @@ static void test_compare_overflow(void)
 		return;
 	}
 	check(c.nr_compared == 1 && c.nr_cannot_tell == 1 &&
-	      !c.nr_verdicts[V_NO_CHANGE] && !c.entries[0].w.decidable &&
+	      !c.nr_verdicts[V_NO_CHANGE] && !c.entries[0].ns.w.decidable &&
 	      !c.nr_regressions,
 	      "compare: units of 1e308, 1e308, -1e308, 1e308 pool past a double: cannot tell, never no significant change (%d compared, %d cannot tell, %d no change)",
 	      c.nr_compared, c.nr_cannot_tell, c.nr_verdicts[V_NO_CHANGE]);

@@ -1,45 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Compares results files: the runs of side A (before) with those of side
- * B (after). Here the command line's files, the run of a compare, and its
- * method: the rows of the sides matched by identity, their units pooled,
- * and the verdicts (compare/read.c reads the files, compare/print.c says
- * what came of them).
+ * B (after): the command line's files, the run of a compare, and its
+ * method (Documentation/statistics.rst says it whole).
  *
- * A unit is a sample of the row between two samples of its base, its
- * figure the row's ns per event less its base's (the overhead); or, for a
- * row without a base, one sample's ns per event. Units are independent,
- * the samples of a row are not (a row's and its base's move together), so
- * verdicts are drawn from units: for each row identity, the units of the
- * row in every file of a side are pooled, those of one round of one file
- * as one (their mean: they ran close in time and share what the machine
- * did then), and Welch's t-test of B's pool against A's decides, at 1 -
- * COMPARE_ALPHA. Both quantities are costs: B higher is slower. The
- * verdict is p < COMPARE_ALPHA, which is the difference's 95% interval
- * (Student's t at Welch's degrees of freedom) excluding zero, and a
- * difference beyond --threshold (COMPARE_FLOOR_NS, or a share of A's
- * figure): never the delta alone, nor a difference within what runs of
- * one build differ by. Fewer than two observations on a side cannot
- * tell. An overhead row whose units carry their shares of their bases
- * on both sides is judged alike on those shares instead (see decide()).
+ * A row's units are independent, its samples are not (a row's and its
+ * base's move together), so verdicts are drawn from units: for each row
+ * identity, the units of the row in every file of a side are pooled, those
+ * of one round of one file as one (their mean: they ran close in time and
+ * share what the machine did then), and Welch's t-test of B's pool
+ * against A's decides, at 1 - COMPARE_ALPHA. Never the delta alone, nor a
+ * difference within what runs of one build differ by (--threshold).
  *
  * A row is identified by (name, variant, params), less the params named
- * by --ignore-param: the same test with another map size or program count
- * is another row. Params compare as sorted "key=value" pairs, so their
- * order in the file does not matter. When an identity appears twice in a
- * file the first row counts and the duplicate is noted. Only an "ok" row
- * with units of a known quantity is pooled; "disturbed" is a run the tool
- * itself distrusts: like "skipped" and "failed", and like an ok row of a
- * file written before units were or one whose units.values is empty, it
- * is listed, never pooled.
+ * by --ignore-param; params compare as sorted "key=value" pairs. When an
+ * identity appears twice in a file the first row counts and the duplicate
+ * is noted. Only an "ok" row with units of a known quantity is pooled;
+ * "disturbed" is a run the tool itself distrusts, listed, never pooled.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include "core/core.h"
 #include "compare/compare.h"
-
-/* ---- the command line ---- */
 
 #define FILES_USAGE	"--compare A.json B.json, or --compare A1.json A2.json ... -- B1.json ..."
 
@@ -259,8 +242,6 @@ int index_side(struct side *s)
 	return 0;
 }
 
-/* ---- verdicts ---- */
-
 /* what Welch's test reads of a pool: its count, mean and stddev */
 static void pool_stats(const struct pool *p, struct sample_stats *st)
 {
@@ -307,6 +288,26 @@ static double delta_ci(const struct sample_stats *a,
 	return se > 0 ? student_t_quantile(alpha, w->df) * se : 0;
 }
 
+/* @ch from the pools of A and B; no verdict from pools past a double */
+static void measure(struct change *ch, const struct pool *a,
+		    const struct pool *b)
+{
+	pool_stats(a, &ch->st_a);
+	pool_stats(b, &ch->st_b);
+	ch->ci95_a = stats_ci_half(&ch->st_a, COMPARE_ALPHA);
+	ch->ci95_b = stats_ci_half(&ch->st_b, COMPARE_ALPHA);
+	/* costs: B higher is slower */
+	ch->v = stats_verdict(&ch->st_a, &ch->st_b, COMPARE_ALPHA, false, &ch->w);
+	if (!pool_finite(&ch->st_a) || !pool_finite(&ch->st_b)) {
+		ch->w.decidable = false;
+		ch->v = V_NO_CHANGE;
+	}
+	ch->delta = ch->st_b.mean - ch->st_a.mean;
+	ch->delta_ci95 = delta_ci(&ch->st_a, &ch->st_b, &ch->w, COMPARE_ALPHA);
+	ch->delta_pct = ch->st_a.mean > 0 ?
+			100 * ch->delta / ch->st_a.mean : NAN;
+}
+
 /*
  * Runs of one build differ by an offset of each run's own (make repro:
  * the machine's state while it ran), which a run's rounds share: where
@@ -317,20 +318,8 @@ static double delta_ci(const struct sample_stats *a,
 static void measure_entry(struct entry *e)
 {
 	e->by_run = e->a->runs.n >= 2 && e->b->runs.n >= 2;
-	pool_stats(e->by_run ? &e->a->runs : &e->a->pool, &e->st_a);
-	pool_stats(e->by_run ? &e->b->runs : &e->b->pool, &e->st_b);
-	e->ci95_a = stats_ci_half(&e->st_a, COMPARE_ALPHA);
-	e->ci95_b = stats_ci_half(&e->st_b, COMPARE_ALPHA);
-	/* costs: B higher is slower */
-	e->v = stats_verdict(&e->st_a, &e->st_b, COMPARE_ALPHA, false, &e->w);
-	/* a pool past what a double holds tells nothing: no verdict */
-	if (!pool_finite(&e->st_a) || !pool_finite(&e->st_b)) {
-		e->w.decidable = false;
-		e->v = V_NO_CHANGE;
-	}
-	e->delta = e->st_b.mean - e->st_a.mean;
-	e->delta_ci95 = delta_ci(&e->st_a, &e->st_b, &e->w, COMPARE_ALPHA);
-	e->delta_pct = e->st_a.mean > 0 ? 100 * e->delta / e->st_a.mean : NAN;
+	measure(&e->ns, e->by_run ? &e->a->runs : &e->a->pool,
+		e->by_run ? &e->b->runs : &e->b->pool);
 }
 
 /*
@@ -339,40 +328,23 @@ static void measure_entry(struct entry *e)
  */
 static void measure_share(struct entry *e)
 {
-	struct share_change *sh = &e->share;
+	struct change *sh = &e->share;
 
-	sh->has = e->a->nr_shares && e->a->nr_shares == e->a->nr_pooled &&
-		  e->b->nr_shares && e->b->nr_shares == e->b->nr_pooled;
-	if (!sh->has)
+	e->has_share = e->a->nr_shares && e->a->nr_shares == e->a->nr_pooled &&
+		       e->b->nr_shares && e->b->nr_shares == e->b->nr_pooled;
+	if (!e->has_share)
 		return;
-	pool_stats(e->by_run ? &e->a->share_runs : &e->a->share_pool,
-		   &sh->st_a);
-	pool_stats(e->by_run ? &e->b->share_runs : &e->b->share_pool,
-		   &sh->st_b);
-	sh->ci95_a = stats_ci_half(&sh->st_a, COMPARE_ALPHA);
-	sh->ci95_b = stats_ci_half(&sh->st_b, COMPARE_ALPHA);
-	sh->v = stats_verdict(&sh->st_a, &sh->st_b, COMPARE_ALPHA, false,
-			      &sh->w);
-	if (!pool_finite(&sh->st_a) || !pool_finite(&sh->st_b)) {
-		sh->w.decidable = false;
-		sh->v = V_NO_CHANGE;
-	}
-	sh->delta = sh->st_b.mean - sh->st_a.mean;
-	sh->delta_pct = sh->st_a.mean > 0 ?
-			100 * sh->delta / sh->st_a.mean : NAN;
-	sh->delta_ci95 = delta_ci(&sh->st_a, &sh->st_b, &sh->w,
-				  COMPARE_ALPHA);
+	measure(sh, e->by_run ? &e->a->share_runs : &e->a->share_pool,
+		e->by_run ? &e->b->share_runs : &e->b->share_pool);
 	/*
-	 * The ns' threshold, base shift and all, of A's share: the share
-	 * moves less run to run than the ns (CV 4-9% against 10-14%, 20
-	 * default runs), but --threshold alone still gave 15% false
-	 * verdicts in A/A pairs. And the ns' floor on the ns' change: a
-	 * share moved by less than COMPARE_FLOOR_NS of overhead (a base
-	 * that moved under a steady overhead) is no change of the overhead
+	 * The ns' threshold, base shift and all, of A's share (--threshold
+	 * alone gave 15% false verdicts in A/A pairs); and the ns' floor on
+	 * the ns' change: a base that moved under a steady overhead moves
+	 * its share, not the overhead
 	 */
 	if (sh->v != V_NO_CHANGE &&
 	    (fabs(sh->delta) <= e->threshold_pct / 100 * fabs(sh->st_a.mean) ||
-	     !(fabs(e->delta) > COMPARE_FLOOR_NS))) {
+	     !(fabs(e->ns.delta) > COMPARE_FLOOR_NS))) {
 		sh->v = V_NO_CHANGE;
 		sh->within_threshold = true;
 	}
@@ -380,17 +352,11 @@ static void measure_share(struct entry *e)
 
 /*
  * The threshold a row's change must pass. A run's offset is mostly the
- * machine's speed, which moves every row of the run, its base rows too,
- * and the overheads about twice as much as the bases: over 10 runs on a
- * 2-vCPU EPYC host, raw_tp getpgid's overhead had a CV of 10.2% where its
- * base had 4.8% (correlation 0.80), tp_btf's 10.3% (0.89); a pair whose
- * bases moved -11.1% moved the uprobe-ret overheads -18 to -23%. So
- * between two single runs, a change no larger than SHIFT_WEIGHT times the
- * base rows' median shift is no change either (make repro's A/A, all 45
- * pairs of 10 runs of each program, two sets: 2.1-3.9% of rows given a
- * verdict at twice the shift, 3.5-7.5% at once the shift, 7.3-26.9% at
- * the threshold alone). Pooled runs hold their offsets in their spread;
- * --threshold 0 asks for the test alone.
+ * machine's speed, which moves every row of the run, and the overheads
+ * about twice as much as the bases (statistics.rst, "What the offset
+ * is"): between two single runs, a change no larger than SHIFT_WEIGHT
+ * times the base rows' median shift is no change either. Pooled runs hold
+ * their offsets in their spread; --threshold 0 asks for the test alone.
  */
 static double threshold_for(const struct compare *c, const struct entry *e)
 {
@@ -404,20 +370,18 @@ static double threshold_for(const struct compare *c, const struct entry *e)
 /*
  * An overhead row is judged on its share of its base where both sides
  * have it: the share moves less with the machine's speed, which moves a
- * row and its base alike. make repro RUNS=10 (2026-12-06, 2-vCPU EPYC
- * host): A/A false verdicts on test_overhead's overhead rows 9 of 123 on
- * the ns, 7 of 123 on the share, map_perf_test's 1 of 94 and 0 of 94; the
- * sensitivity (--progs 1 against 2) the same on either. A base row, and
- * a file written before shares, keep the ns'.
+ * row and its base alike, at the same sensitivity (statistics.rst, "Why
+ * the share"). A base row, and a file written before shares, keep the ns'.
  */
 static bool judged_on_share(const struct entry *e)
 {
-	return e->share.has && !strcmp(e->a->quantity, "overhead_ns");
+	return e->has_share && !strcmp(e->a->quantity, "overhead_ns");
 }
 
 static void decide(struct compare *c, struct entry *e)
 {
 	double fail_pct = c->args->fail_on_regression;
+	const struct change *j;
 	double pct;
 
 	e->threshold_pct = threshold_for(c, e);
@@ -426,25 +390,22 @@ static void decide(struct compare *c, struct entry *e)
 	 * (each run's own offset: the machine's state at the time, where
 	 * its programs landed): a change within the threshold is none
 	 */
-	if (e->v != V_NO_CHANGE &&
-	    fabs(e->delta) <= fmax(COMPARE_FLOOR_NS,
-				   e->threshold_pct / 100 * fabs(e->st_a.mean))) {
-		e->v = V_NO_CHANGE;
-		e->within_threshold = true;
+	if (e->ns.v != V_NO_CHANGE &&
+	    fabs(e->ns.delta) <= fmax(COMPARE_FLOOR_NS,
+				      e->threshold_pct / 100 * fabs(e->ns.st_a.mean))) {
+		e->ns.v = V_NO_CHANGE;
+		e->ns.within_threshold = true;
 	}
 	measure_share(e);
 	e->on_share = judged_on_share(e);
-	if (e->on_share) {
-		e->v = e->share.v;
-		e->within_threshold = e->share.within_threshold;
-	}
+	j = judged(e);
 	/* from a cost of zero or less, any significant rise is beyond PCT */
-	pct = e->on_share ? e->share.delta_pct : e->delta_pct;
-	e->regression = fail_pct >= 0 && e->v == V_SLOWER &&
+	pct = j->delta_pct;
+	e->regression = fail_pct >= 0 && j->v == V_SLOWER &&
 			!(pct <= fail_pct);
 	c->nr_compared++;
-	if (entry_decidable(e))
-		c->nr_verdicts[e->v]++;
+	if (j->w.decidable)
+		c->nr_verdicts[j->v]++;
 	else
 		c->nr_cannot_tell++;
 	c->nr_regressions += e->regression;
@@ -467,10 +428,8 @@ static void pair_entry(struct entry *e)
 }
 
 /*
- * How far the base rows moved from A to B: the machine's speed (on a
- * cloud VM 2-3.5% between runs minutes apart, 8% between hours) or the
- * kernel's own paths. Overheads move with the machine's speed: over 12
- * runs, raw_tp getpgid's correlated 0.76-0.88 with its base's.
+ * How far the base rows moved from A to B: the machine's speed, which
+ * moves the overheads too, or the kernel's own paths
  */
 static void find_base_shift(struct compare *c)
 {
@@ -483,9 +442,9 @@ static void find_base_shift(struct compare *c)
 	if (!pct)
 		return;
 	for (e = c->entries; e < c->entries + c->nr_entries; e++)
-		if (e->why == WHY_NONE && !isnan(e->delta_pct) &&
+		if (e->why == WHY_NONE && !isnan(e->ns.delta_pct) &&
 		    !strcmp(e->a->rows[0]->name, "base"))
-			pct[n++] = e->delta_pct;
+			pct[n++] = e->ns.delta_pct;
 	stats_compute(pct, n, &st);	/* none: NAN */
 	c->nr_bases = n;
 	c->base_shift_pct = st.median;
@@ -552,8 +511,6 @@ int match_sides(struct compare *c)
 }
 
 
-/* ---- the compare ---- */
-
 static int check_args(const struct compare_args *args)
 {
 	int i;
@@ -570,17 +527,6 @@ static int check_args(const struct compare_args *args)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static int load(struct compare *c)
-{
-	int ret = load_sides(c);
-
-	if (!ret)
-		ret = index_side(&c->side[SIDE_A]);
-	if (!ret)
-		ret = index_side(&c->side[SIDE_B]);
-	return ret;
 }
 
 int bench_compare_to(FILE *out, const struct compare_args *args,
@@ -600,7 +546,11 @@ int bench_compare_to(FILE *out, const struct compare_args *args,
 		return -ENOMEM;
 	}
 	c->args = args;
-	ret = load(c);
+	ret = load_sides(c);
+	if (!ret)
+		ret = index_side(&c->side[SIDE_A]);
+	if (!ret)
+		ret = index_side(&c->side[SIDE_B]);
 	if (!ret)
 		ret = match_sides(c);
 	if (!ret)

@@ -11,28 +11,23 @@
 
 /*
  * A/B comparison of results files: per row, the units of every file of a
- * side pooled, both sides' means with their 95% intervals, the difference
- * with its interval and a Welch's t-test verdict. The schema read is at
- * the top of compare/read.c, the one written at the top of compare/print.c.
+ * side pooled, both sides' means, the difference and a Welch's t-test
+ * verdict. The schema written is at the top of compare/print.c.
  */
 
 /* the "schema" of what --compare --json writes */
 #define COMPARE_SCHEMA		"bpf-bench-compare/1"
 /*
- * Runs of one build on a shared machine differ by more than each run's
- * interval says (make repro): a change within this many ns, or within
- * --threshold percent of A's figure (COMPARE_THRESHOLD_PCT), is called no
- * change, however significant
+ * Runs of one build differ by more than each run's interval says (make
+ * repro): a change within this many ns, or --threshold percent of A's
+ * figure, is no change, however significant
  */
 #define COMPARE_FLOOR_NS	1.0
 #define COMPARE_THRESHOLD_PCT	7.0
 /* confidence of compare verdicts: 1 - alpha */
 #define COMPARE_ALPHA		0.05
 
-/*
- * What a results file may hold: it may come from anywhere, and reading it
- * must not take the machine down. Bigger files are refused in one line.
- */
+/* what a results file, from anywhere, may hold: more is refused */
 #define JSON_MAX_FILE_SIZE	(16 << 20)
 /* all the files of one compare together */
 #define COMPARE_MAX_TOTAL_SIZE	(128 << 20)
@@ -62,10 +57,9 @@ struct compare_args {
 };
 
 /*
- * The files of --compare: @first (its value), then the words of @argv
- * from *@next on that are no option: "A B", or "A1 A2 ... -- B1 B2 ...".
- * Moves *@next past them. -1 with one pr_err() line when they are not
- * of that form.
+ * The files of --compare: @first, then the words of @argv from *@next on
+ * that are no option ("A B", or "A1 A2 ... -- B1 B2 ..."), *@next moved
+ * past them. -1 with one pr_err() line when they are not of that form.
  */
 int compare_parse_files(struct compare_args *c, const char *first, int argc,
 			char **argv, int *next);
@@ -79,25 +73,18 @@ int compare_parse_ignore(struct compare_args *c, const char *list);
 struct output_file;
 /*
  * Prints the comparison of side A (before) with side B (after) to stdout,
- * and with @c->json writes it as JSON into @json, opened here ("-": to
- * stdout, instead of the table), which the caller puts in place
- * (output_commit()) or discards. Returns 0; COMPARE_REGRESSION when
- * @c->fail_on_regression >= 0 and a row is significantly slower by more
- * than that percent; COMPARE_NOT_WRITTEN when the JSON could not be
- * written (said, @json discarded); -errno with one pr_err() line when
- * the input is bad: a file cannot be read, is not JSON, not a
- * BENCH_SCHEMA file or beyond the limits above (-EFBIG).
+ * with @c->json as JSON into @json too, opened here ("-": stdout, instead
+ * of the table), which the caller puts in place or discards. Returns 0;
+ * COMPARE_REGRESSION for a row significantly slower by more than
+ * @c->fail_on_regression percent; COMPARE_NOT_WRITTEN when the JSON could
+ * not be written (said); -errno with one pr_err() line for a bad input.
  */
 int bench_compare(const struct compare_args *c, struct output_file *json);
 /* the same, printing to @out */
 int bench_compare_to(FILE *out, const struct compare_args *c,
 		     struct output_file *json);
 
-/*
- * What the compare's three files share: the rows, sides and verdicts a
- * compare keeps, and the functions more than one of them calls (and
- * tests/stats_test.c). The rest of the runner uses what is above.
- */
+/* what the compare's three files (and tests/stats_test.c) share */
 
 /* what Welch's test needs of a row's units, and of a side's pool */
 struct pool {
@@ -172,19 +159,15 @@ enum why {
 };
 
 /*
- * An overhead row's share of its base, A's and B's, beside its ns: what
- * the host's speed moves less (the row and its base slow alike). Tested
- * as the ns are (Welch's at COMPARE_ALPHA, the same observations), and a
- * change within the row's threshold (the ns', base shift and all) of
- * A's share, or with the ns' change within COMPARE_FLOOR_NS, is none.
- * Where it has one, an overhead row's verdict is the share's.
+ * One figure's change from A to B (a row's ns, or an overhead row's share
+ * of its base, in %): both pools as Welch's test reads them, B - A with
+ * its 95% interval, and the verdict at COMPARE_ALPHA
  */
-struct share_change {
-	bool has;			/* both sides' pooled rows had shares */
-	struct sample_stats st_a, st_b;
+struct change {
+	struct sample_stats st_a, st_b;	/* n, mean, stddev of the pools */
 	double ci95_a, ci95_b;
-	double delta, delta_ci95;	/* B - A, points of % */
-	double delta_pct;		/* of A's share; NAN when it is <= 0 */
+	double delta, delta_ci95;	/* B - A */
+	double delta_pct;		/* of A's; NAN when it is <= 0 */
 	struct welch w;
 	enum verdict v;
 	bool within_threshold;		/* significant, but within: none */
@@ -194,26 +177,20 @@ struct share_change {
 struct entry {
 	const struct group *a, *b;
 	enum why why;
-	struct sample_stats st_a, st_b;	/* n, mean, stddev of the pools */
-	bool by_run;			/* a file an observation: see judge() */
-	struct welch w;
-	enum verdict v;
-	double ci95_a, ci95_b;
-	double delta, delta_ci95;	/* B - A, ns */
-	double delta_pct;		/* of A's mean; NAN when it is <= 0 */
+	bool by_run;			/* a file an observation, or a round */
+	struct change ns;
+	/* both sides' pooled rows had shares: see judged_on_share() */
+	bool has_share;
+	struct change share;
+	bool on_share;			/* the verdict is the share's */
 	double threshold_pct;		/* this row's: see threshold_for() */
-	/* significant, but no further than the threshold: no change */
-	bool within_threshold;
 	bool regression;
-	struct share_change share;
-	/* @v, @within_threshold and @regression are the share's test's */
-	bool on_share;
 };
 
-/* whether the test a row's verdict rests on could decide */
-static inline bool entry_decidable(const struct entry *e)
+/* the change a row's verdict rests on */
+static inline const struct change *judged(const struct entry *e)
 {
-	return e->on_share ? e->share.w.decidable : e->w.decidable;
+	return e->on_share ? &e->share : &e->ns;
 }
 
 /* a context member that differs between two files */

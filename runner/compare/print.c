@@ -35,10 +35,7 @@
  *     "regression": false,		slower by more than the
  *					fail_on_regression_pct of it
  *     "verdict_on": "overhead_share" | "overhead_ns" | "ns_per_event",
- *		the figure the verdict tested: an overhead row's share of
- *		its base where every pooled row of both sides has shares
- *		(then its ns' change past threshold_ns too), else the
- *		quantity; delta, delta_ci95, delta_pct and p stay the ns'
+ *		the figure the verdict tested; delta to p stay the ns'
  *     "share": null | {			an overhead row's share of its
  *       "a": { "n": 8, "mean": 35.2, "ci95": 1.1 },	base, in %
  *       "b": { ... },
@@ -152,10 +149,7 @@ static const char *value_text(const json_t *v, char *buf, size_t len)
 	}
 }
 
-/*
- * A line of text, folded to text_width(), or with --format short to
- * PASTE_WIDTH
- */
+/* a line of text, folded to text_width(), or to paste to PASTE_WIDTH */
 static void __attribute__((format(printf, 3, 4)))
 fold_line(FILE *out, const struct compare *c, const char *fmt, ...)
 {
@@ -189,7 +183,7 @@ static bool any_compared(const struct compare *c, enum any what)
 
 	for (e = c->entries; e < c->entries + c->nr_entries; e++)
 		if (e->why == WHY_NONE &&
-		    (what == ANY_SHARE ? e->share.has :
+		    (what == ANY_SHARE ? e->has_share :
 		     what == ANY_ON_SHARE ? e->on_share :
 		     e->threshold_pct != c->args->threshold_pct))
 			return true;
@@ -259,9 +253,11 @@ static void print_context(FILE *out, const struct compare *c)
 /* what the table calls a verdict */
 static const char *entry_verdict(const struct entry *e)
 {
-	if (!entry_decidable(e))
+	const struct change *j = judged(e);
+
+	if (!j->w.decidable)
 		return "cannot tell";
-	return e->v == V_SLOWER ? "slower" : e->v == V_FASTER ? "faster" :
+	return j->v == V_SLOWER ? "slower" : j->v == V_FASTER ? "faster" :
 	       "no change";
 }
 
@@ -337,35 +333,35 @@ static void add_entry(struct table *t, const struct entry *e, bool paste)
 
 	row_shown(e->a->rows[0], &l);
 	table_set(t, i, COL_ROW, "%s %s", l.name, l.variant);
-	side_cells(t, i, COL_A, &e->st_a, e->ci95_a, overhead);
-	side_cells(t, i, COL_B, &e->st_b, e->ci95_b, overhead);
-	format_share(e->delta_pct, a, sizeof(a));
+	side_cells(t, i, COL_A, &e->ns.st_a, e->ns.ci95_a, overhead);
+	side_cells(t, i, COL_B, &e->ns.st_b, e->ns.ci95_b, overhead);
+	format_share(e->ns.delta_pct, a, sizeof(a));
 	table_set(t, i, COL_CHANGE, "%s", a);
 	table_set(t, i, COL_VERDICT, "%s", entry_verdict(e));
 	if (paste)
 		return;
-	if (isnan(e->delta)) {
+	if (isnan(e->ns.delta)) {
 		table_set(t, i, COL_DELTA, "-");
 	} else {
-		format_estimate(e->delta, e->delta_ci95, true, a, sizeof(a),
+		format_estimate(e->ns.delta, e->ns.delta_ci95, true, a, sizeof(a),
 				b, sizeof(b));
 		table_set(t, i, COL_DELTA, "%s", a);
 		table_set(t, i, COL_DELTA_CI, "%s", b);
 	}
 	/* the share of the base's change, of A's share: overhead rows */
-	if (e->share.has) {
+	if (e->has_share) {
 		format_share(e->share.delta_pct, a, sizeof(a));
 		table_set(t, i, COL_SHARE, "%s", a);
 	}
-	if (!e->w.decidable || isnan(e->w.p))
+	if (!e->ns.w.decidable || isnan(e->ns.w.p))
 		table_set(t, i, COL_P, "-");
-	else if (e->w.p < 1e-4)
+	else if (e->ns.w.p < 1e-4)
 		table_set(t, i, COL_P, "<0.0001");
 	else
-		table_set(t, i, COL_P, "%.4f", e->w.p);
+		table_set(t, i, COL_P, "%.4f", e->ns.w.p);
 	if (verbosity > 1)
-		table_set(t, i, COL_UNITS, "%d/%d%s", e->st_a.n, e->st_b.n,
-			  e->by_run ? " runs" : "");
+		table_set(t, i, COL_UNITS, "%d/%d%s", e->ns.st_a.n,
+			  e->ns.st_b.n, e->by_run ? " runs" : "");
 }
 
 /* the compared rows' table, to fit stdout's terminal, or to paste */
@@ -375,7 +371,6 @@ static void print_verdicts(FILE *out, const struct compare *c)
 	int width = paste ? PASTE_WIDTH : table_width(verbosity > 1);
 	int names = paste ? PASTE_NAME_MIN : NAMES_ABOVE;
 	const struct entry *e;
-	char dropped[256];
 	struct table t;
 	struct label l;
 
@@ -384,19 +379,18 @@ static void print_verdicts(FILE *out, const struct compare *c)
 		if (e->why == WHY_NONE)
 			add_entry(&t, e, paste);
 	/* a row's name too wide for the terminal goes above its figures */
-	if (table_print(&t, out, paste ? 0 : 2, width, names) && !paste) {
-		table_dropped(&t, 2, width, names, dropped, sizeof(dropped));
-		fold_line(out, c, "  (left out to fit %d columns: %s)", width,
-			  dropped);
-	}
+	if (paste)
+		table_print(&t, out, 0, width, names);
+	else
+		table_print_fitted(&t, out, width, names);
 	table_free(&t);
 	for (e = c->entries; !paste && e < c->entries + c->nr_entries; e++) {
-		if (e->why != WHY_NONE || entry_decidable(e))
+		if (e->why != WHY_NONE || judged(e)->w.decidable)
 			continue;
 		row_shown(e->a->rows[0], &l);
 		fold_line(out, c, "cannot tell: %s %s: fewer than 2 units in %s",
-			  l.name, l.variant, e->st_a.n < 2 && e->st_b.n < 2 ?
-			  "A and B" : e->st_a.n < 2 ? "A" : "B");
+			  l.name, l.variant, e->ns.st_a.n < 2 && e->ns.st_b.n < 2 ?
+			  "A and B" : e->ns.st_a.n < 2 ? "A" : "B");
 	}
 }
 
@@ -661,11 +655,7 @@ static void print_counts(FILE *out, const struct compare *c)
 			  c->args->fail_on_regression);
 }
 
-/*
- * --format short: the table to paste, its figures' meaning and the
- * counts, every line within PASTE_WIDTH columns; the rest is the
- * default's
- */
+/* --format short: the table to paste, its legend and the counts */
 static void print_paste(FILE *out, const struct compare *c)
 {
 	fold_line(out, c, "ns per event, ± 95%%: a base row's cost, any other row's overhead (+)");
@@ -709,60 +699,60 @@ static const char *const why_kinds[] = {
 	[WHY_QUANTITY_DIFFERS] = "quantity_differs",
 };
 
+/* a side's pool of @ch: of how many files, when @g is given */
 static json_t *side_json(const struct group *g, const struct sample_stats *st,
 			 double ci95)
 {
-	return json_pack("{s:i, s:i, s:o, s:o}", "files", g->nr_pooled,
-			 "n", st->n, "mean", json_number(st->mean),
-			 "ci95", json_number(ci95));
+	json_t *o = g ? json_pack("{s:i}", "files", g->nr_pooled) :
+			json_object();
+
+	json_object_update_new(o, json_pack("{s:i, s:o, s:o}", "n", st->n,
+					    "mean", json_number(st->mean),
+					    "ci95", json_number(ci95)));
+	return o;
 }
 
-static json_t *share_side_json(const struct sample_stats *st, double ci95)
+static const char *verdict_text(const struct change *ch)
 {
-	return json_pack("{s:i, s:o, s:o}", "n", st->n,
-			 "mean", json_number(st->mean),
-			 "ci95", json_number(ci95));
+	return ch->w.decidable ? verdict_name(ch->v) : "cannot tell";
 }
 
-/* the share of the base's change: an overhead row's verdict rests on it */
-static json_t *share_json(const struct share_change *sh)
+/* both sides of @ch, B - A and p; each side's files from @a and @b */
+static json_t *change_json(const struct change *ch, const struct group *a,
+			   const struct group *b)
 {
-	if (!sh->has)
-		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
-		"a", share_side_json(&sh->st_a, sh->ci95_a),
-		"b", share_side_json(&sh->st_b, sh->ci95_b),
-		"delta", json_number(sh->delta),
-		"delta_ci95", json_number(sh->delta_ci95),
-		"delta_pct", json_number(sh->delta_pct),
-		"p", sh->w.decidable ? json_number(sh->w.p) : json_null(),
-		"verdict", sh->w.decidable ? verdict_name(sh->v) :
-			   "cannot tell");
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+		"a", side_json(a, &ch->st_a, ch->ci95_a),
+		"b", side_json(b, &ch->st_b, ch->ci95_b),
+		"delta", json_number(ch->delta),
+		"delta_ci95", json_number(ch->delta_ci95),
+		"delta_pct", json_number(ch->delta_pct),
+		"p", ch->w.decidable ? json_number(ch->w.p) : json_null());
 }
 
 static json_t *entry_json(const struct entry *e)
 {
-	json_t *o = identity_json(e->a->rows[0]);
+	json_t *o = identity_json(e->a->rows[0]), *share = json_null();
+	const struct change *j = judged(e);
 
-	json_object_update_new(o, json_pack(
-		"{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:f, s:b, s:b}",
+	/* the share of the base's change: an overhead row's verdict rests on it */
+	if (e->has_share) {
+		share = change_json(&e->share, NULL, NULL);
+		json_object_set_new(share, "verdict",
+				    json_string(verdict_text(&e->share)));
+	}
+	json_object_update_new(o, json_pack("{s:s, s:s}",
 		"quantity", e->a->quantity,
 		/* what one observation of the test is */
-		"observation", e->by_run ? "run" : "round",
-		"a", side_json(e->a, &e->st_a, e->ci95_a),
-		"b", side_json(e->b, &e->st_b, e->ci95_b),
-		"delta", json_number(e->delta),
-		"delta_ci95", json_number(e->delta_ci95),
-		"delta_pct", json_number(e->delta_pct),
-		"p", e->w.decidable ? json_number(e->w.p) : json_null(),
-		"verdict", entry_decidable(e) ? verdict_name(e->v) :
-			   "cannot tell",
+		"observation", e->by_run ? "run" : "round"));
+	json_object_update_new(o, change_json(&e->ns, e->a, e->b));
+	json_object_update_new(o, json_pack("{s:s, s:f, s:b, s:b, s:s, s:o}",
+		"verdict", verdict_text(j),
 		"threshold_pct", e->threshold_pct,
-		"within_threshold", e->within_threshold,
-		"regression", e->regression));
-	json_object_set_new(o, "verdict_on", json_string(e->on_share ?
-			    "overhead_share" : e->a->quantity));
-	json_object_set_new(o, "share", share_json(&e->share));
+		"within_threshold", j->within_threshold,
+		"regression", e->regression,
+		"verdict_on", e->on_share ? "overhead_share" : e->a->quantity,
+		"share", share));
 	return o;
 }
 
@@ -871,8 +861,7 @@ static json_t *compare_json(const struct compare *c)
 /*
  * The file --json names, opened once the inputs are read (a bad input
  * leaves it untouched) but before the table is printed (a bad path gives
- * one line, not a table and an error): a temporary file beside it, which
- * the caller renames into place (core/output.c); "-" is @out
+ * one line, not a table and an error); "-" is @out
  */
 int open_json(FILE *out, const char *path, struct output_file *f)
 {

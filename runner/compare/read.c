@@ -5,56 +5,25 @@
  * and the canonical text of their params (what rows are matched by, less
  * the keys --ignore-param names); their numbers checked before any is
  * pooled (what lets one in is in one place, here); its context kept; and
- * the file's text made safe to print. The schema read, "bpf-bench/1", as
- * written by test_overhead and map_perf_test with --json (the members the
- * compare reads):
+ * the file's text made safe to print.
  *
- * {
- *   "schema": "bpf-bench/1",
- *   "tool": "test_overhead",		(or "map_perf_test")
- *   "context": {
- *     "kernel_release": "...",		uname -r
- *     "kernel_build": "...",		uname -v
- *     "cpu_model": "...", "online_cpus": 2, "cpus_used": "0-1",
- *     "attach_method": null | "kprobe",
- *     "count": 1000000 | null,		events per worker
- *     "duration_s": null | 5,		instead of a count
- *     "body": "count",			test_overhead's programs
- *     "timestamp": "2026-11-30T05:10:00Z",
- *     "fault": "miss-odd"		only from the test build's
- *					BENCH_TEST_FAULT: refused
- *   },
- *   "results": [ {
- *     "name": "kprobe", "variant": "task_rename",
- *     "params": { "progs": 4 },	optional: numbers and strings
- *     "status": "ok" | "skipped" | "failed" | "disturbed",
- *     "reason": null | "...",
- *     "samples": [ 3.6e6, ... ],	events/s, at most MAX_SAMPLES
- *     "units": {
- *       "quantity": "overhead_ns" | "ns_per_event",
- *       "values": [ 22.1, ... ],	one per unit, at most MAX_UNITS
- *       ...
- *     }, ...
- *   }, ... ]
- * }
- *
- * What the compare requires: "schema", the "context" object without a
- * "fault" (a run with a test fault may show unverified rows as ok), the
- * "results" array, each row's "name", "variant" and "status", and of an
+ * The schema read is "bpf-bench/1" (Documentation/results.rst), of which
+ * the compare requires "schema", the "context" object without a "fault"
+ * (a run with a test fault may show unverified rows as ok), the "results"
+ * array, each row's "name", "variant" and "status" (ok, skipped, failed,
+ * disturbed), its "params" when there (numbers and strings), and of an
  * "ok" row's "units", when there, a "quantity" string and a "values" array
- * of numbers. Everything a verdict rests on comes from the values, never
- * from the summary figures beside them.
+ * of numbers, with "rounds" and "shares" arrays beside them when there.
+ * Everything a verdict rests on comes from the values, never from the
+ * summary figures beside them. Of the context it keeps what two runs must
+ * share (context_keys[]) and the timestamp, for the headers.
  *
- * The files may come from anywhere, so reading them is bounded: at most
- * JSON_MAX_FILE_SIZE bytes each and COMPARE_MAX_TOTAL_SIZE in all,
- * COMPARE_MAX_FILES a side, COMPARE_MAX_ROWS rows, MAX_SAMPLES samples and
- * MAX_UNITS units a row, and jansson may allocate at most
- * COMPARE_MEM_FACTOR times what it has read of a file. A file's tree is
- * freed once its rows are read: what is kept of a row is its strings and
- * its units' count, mean and spread. A key twice in one object is
- * refused: a file that says two things at once is not one to draw
- * verdicts from. Every string from a file is escaped before it is printed
- * (see shown()).
+ * The files may come from anywhere, so reading them is bounded (the limits
+ * are in compare.h), and a file's tree is freed once its rows are read:
+ * what is kept of a row is its strings and its units' count, mean and
+ * spread. A key twice in one object is refused: a file that says two
+ * things at once is not one to draw verdicts from. Every string from a
+ * file is escaped before it is printed (see shown()).
  */
 #include <errno.h>
 #include <math.h>
@@ -216,8 +185,7 @@ void pool_values(const json_t *values, const json_t *rounds,
 
 /*
  * a row a side's pool takes: ok, with units of a cost known here, and at
- * least one: an ok row whose units.values is empty measured nothing, and
- * pooled would be a run of 0 ns
+ * least one (pooled, none would be a run of 0 ns)
  */
 bool poolable(const struct row *r)
 {
@@ -339,12 +307,10 @@ static int check_units(const struct bench_file *f, const struct row *r,
 }
 
 /*
- * An overhead row's units' shares of their bases, in %, one per value:
- * pooled as the values are. None (a row without a base, a file written
- * before them, a base that is a bare call) is no error: no share to
- * compare. A share is the ratio of two figures within UNIT_MAX_NS, and
- * no base that measured anything is below 1e-3 ns: within UNIT_MAX_NS
- * times 1e5.
+ * An overhead row's units' shares of their bases, in %, one per value,
+ * pooled as the values are; none is no error. A share is the ratio of two
+ * figures within UNIT_MAX_NS, and no base that measured anything is below
+ * 1e-3 ns: within UNIT_MAX_NS times 1e5.
  */
 static int row_shares(const struct bench_file *f, struct row *r,
 		      const json_t *shares, const json_t *values,
@@ -655,11 +621,7 @@ static const char *const context_keys[] = {
 #define NR_KEYS		((int)ARRAY_SIZE(context_keys))
 #define NR_KERNEL_KEYS	2
 
-/*
- * A run made with a test fault (the test build's BENCH_TEST_FAULT) says so
- * in context.fault: its rows may be "ok" with nothing verified, so no
- * verdict is drawn from it.
- */
+/* a run made with a test fault, its rows "ok" unverified, gives no verdict */
 static int refuse_fault(const struct bench_file *f, const json_t *context)
 {
 	const json_t *fault = json_object_get(context, "fault");
@@ -716,16 +678,13 @@ static int keep_context(struct bench_file *f, json_t *root,
 
 /* ---- the files' contexts: where they differ ---- */
 
-static bool same_member(const json_t *a, const json_t *b)
-{
-	return a && b ? json_equal(a, b) : a == b;
-}
-
 static bool differs(const char *key, const struct bench_file *a,
 		    const struct bench_file *b)
 {
-	return !same_member(json_object_get(a->context, key),
-			    json_object_get(b->context, key));
+	const json_t *x = json_object_get(a->context, key);
+	const json_t *y = json_object_get(b->context, key);
+
+	return x && y ? !json_equal(x, y) : x != y;
 }
 
 /*
@@ -893,9 +852,8 @@ static int check_size(struct bench_file *f, FILE *file, size_t before)
 }
 
 /*
- * The size is checked on the open file, before jansson sees a byte; the
- * reader enforces it again for what stat cannot tell (pipes, growth).
- * Adds what was read to *@read.
+ * The size is checked on the open file, and again by the reader for what
+ * stat cannot tell (pipes, growth). Adds what was read to *@read.
  */
 static int parse_file(struct bench_file *f, size_t *read, json_t **root)
 {
@@ -975,12 +933,10 @@ static bool same_pool(const struct pool *a, const struct pool *b)
 }
 
 /*
- * Whether two files hold one run, whatever their paths (a copy, a pipe
- * of it, one written anew with another timestamp): the same rows in the
- * same order with the same units and shares, to the last bit of their
- * count, mean and spread, and some units among them. A unit is a timing:
- * two runs do not agree on every one, while a context (a timestamp to
- * the second, a host, a kernel) is what two runs of one machine share.
+ * Whether two files hold one run, whatever their paths: the same rows in
+ * the same order with the same units and shares, to the last bit, and
+ * some units among them. Units are timings, which no two runs share,
+ * while a context (a timestamp, a host, a kernel) is what runs do share.
  */
 static bool same_run(const struct bench_file *a, const struct bench_file *b)
 {

@@ -6,36 +6,21 @@
 #include "bench.h"
 
 /*
- * The sampler (passes/sampler.c): the run loop, the passes after it
- * (--prog-stats, --profile), and closing the rows.
- * What its files share with each other is in sample/sample.h.
- */
-
-/*
- * Opens every row and measures them in rounds until each is known well
- * enough (see passes/sampler.c). -EINTR when a signal ended it.
+ * The sampler (passes/sampler.c): opens every row and measures them in
+ * rounds until each is known well enough. -EINTR when a signal ended it.
  */
 int sampler_run(const struct bench_family *fam, const struct run_settings *rs,
 		struct bench_rows *rows);
 /* --prog-stats: one more sample of each row with a figure */
 int sampler_prog_stats(const struct bench_family *fam,
 		       const struct run_settings *rs, struct bench_rows *rows);
-/*
- * --profile: profiled units of each row with a figure, and its base,
- * apart from the figures. -EINTR when a signal
- * ended it.
- */
+/* --profile: profiled units of each row with a figure, and its base */
 int sampler_profile(const struct bench_family *fam,
 		    const struct run_settings *rs, struct bench_rows *rows);
 /* closes the opened rows and frees them */
 void sampler_close(const struct bench_family *fam, struct bench_rows *rows);
 
-/*
- * --profile: where a row's time goes, and its base's: the workers' CPUs
- * sampled with a software clock while they run, the kernel's addresses
- * named through /proc/kallsyms, the profile's JSON and table
- * (passes/profile.c).
- */
+/* passes/profile.c: --profile's clock, its samples named, its output */
 
 /* a sample of the workers' CPUs every this many ns of CPU time: 10 kHz */
 #define PROFILE_PERIOD_NS	100000ull
@@ -89,18 +74,17 @@ struct profiler {
 };
 
 /*
- * One software clock (PERF_COUNT_SW_CPU_CLOCK) per CPU of @cpus, disabled,
- * each with its ring. 0, or -1 with @out saying why (skipped: what the
- * kernel refused), nothing left open.
+ * A software clock per CPU of @cpus, disabled, each with its ring. 0, or
+ * -1 with @out saying why (skipped: what the kernel refused).
  */
 int profiler_open(struct profiler *p, const struct cpu_list *cpus,
 		  struct outcome *out);
 /* the clocks run from here */
 void profiler_start(struct profiler *p);
 /*
- * The clocks stop, and their rings are read: the samples on @cpus of the
- * tasks @tids (@nr: the workers) go to @prof's @arm when @keep, the rest
- * is counted as other tasks' or idle; none is kept without @keep.
+ * The clocks stop, their rings read: with @keep, the samples on @cpus of
+ * the tasks @tids (@nr: the workers) go to @prof's @arm, the rest counted
+ * as other tasks' or idle
  */
 void profiler_stop(struct profiler *p, struct row_profile *prof,
 		   enum profile_arm arm, const pid_t *tids, int nr,
@@ -108,18 +92,11 @@ void profiler_stop(struct profiler *p, struct row_profile *prof,
 void profiler_close(struct profiler *p);
 
 /*
- * Reads /proc/kallsyms for @prof, now: with the row's programs attached,
- * their JIT images and trampolines are there. 0, or -1 with the
- * profile's outcome saying why not (addresses hidden, unreadable).
+ * Reads kallsyms at @path for @prof, the row's programs attached: 0, or -1
+ * with the profile's outcome saying why not (hidden, unreadable)
  */
-int profile_symbols(struct row_profile *prof);
-/* the same from the kallsyms text at @path: the unit tests' */
 int profile_symbols_at(struct row_profile *prof, const char *path);
-/*
- * One record of a worker's CPU's ring (a sample, a loss, a throttle)
- * into @prof's @arm: a sample counts as the workers' when its tid is one
- * of @tids. What profiler_stop() does with each; the unit tests' too.
- */
+/* one record of a ring into @prof's @arm, as profiler_stop() takes it */
 void profile_take(struct row_profile *prof, enum profile_arm arm,
 		  const pid_t *tids, int nr, const void *rec);
 /* names the kept addresses, sums them per symbol, frees the addresses */

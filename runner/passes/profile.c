@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --profile: where a row's time goes, sampled by a clock, the samples
- * named, and what is said of them.
- *
- * The clocks (this file alone speaks perf_event_open()): the machines
- * here have no PMU, so the clock is the kernel's software one: a
- * PERF_COUNT_SW_CPU_CLOCK event on each worker's CPU, an hrtimer that
- * samples the running task's instruction pointer every PROFILE_PERIOD_NS
- * of CPU time. Only the workers' samples (their tids) count; the rest on
- * their CPUs is counted as other tasks' or idle. User-space samples are
- * one symbol, "[user]". See Documentation/profile.rst for what the clock
- * cannot see.
+ * named, and what is said of them. The machines here have no PMU, so the
+ * clock is the kernel's software one (this file alone speaks
+ * perf_event_open()): an hrtimer on each worker's CPU that samples the
+ * running task's instruction pointer. Only the workers' samples count;
+ * user-space ones are one symbol, "[user]". Documentation/profile.rst
+ * says what the clock cannot see.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -269,11 +265,8 @@ void profiler_stop(struct profiler *p, struct row_profile *prof,
 /*
  * ---- kallsyms ----
  *
- * The samples named: the kernel's addresses through /proc/kallsyms, read
- * while the row's programs are attached, so that their JIT images
- * (bpf_prog_<tag>_<name>) and trampolines (bpf_trampoline_<key>) are in
- * it; then each symbol's samples in the row and in its base, one symbol a
- * name: a row's profile is made here, once its units have run.
+ * Read while the row's programs are attached, so that their JIT images
+ * (bpf_prog_<tag>_<name>) and trampolines (bpf_trampoline_<key>) are in it
  */
 
 struct ksym {
@@ -309,7 +302,7 @@ static int ksyms_add(struct ksyms *ks, __u64 addr, const char *name)
 		ks->names = grown;
 	}
 	memcpy(ks->names + ks->names_len, name, len);
-	/* an offset until the names stop moving: see ksyms_load() */
+	/* an offset until the names stop moving: see profile_symbols_at() */
 	ks->sym[ks->nr++] = (struct ksym){ addr, (const char *)ks->names_len };
 	ks->names_len += len;
 	ks->nonzero |= addr != 0;
@@ -372,11 +365,6 @@ int profile_symbols_at(struct row_profile *prof, const char *path)
 	ksyms_free(prof->ksyms);
 	prof->ksyms = ks;
 	return 0;
-}
-
-int profile_symbols(struct row_profile *prof)
-{
-	return profile_symbols_at(prof, "/proc/kallsyms");
 }
 
 /* the symbol at or before @addr: its index, or -1 below the first */
@@ -562,14 +550,12 @@ double profile_share(const struct row_profile *prof, int i,
 }
 
 /*
- * ---- what it says ----
+ * ---- what it says: a row's profile as JSON, its table ----
  *
- * A row's profile as JSON, and its table after the summary. The samples
- * give shares of time, never a figure: the sampling costs time of its
- * own. A symbol's ns per event is its share of the row's measured ns per
- * event (its units' mean, from samples never profiled), and its extra ns
- * that less its share of the base's: summed over every symbol, the extra
- * ns are the row's overhead. Only this part reads the row's figures.
+ * The samples give shares of time, never a figure (the sampling costs
+ * time of its own): a symbol's ns per event is its share of the row's
+ * measured ns per event, its extra ns that less its share of the base's.
+ * Summed over every symbol, the extra ns are the row's overhead.
  */
 
 /* the row's figures the shares are of: its units' means */

@@ -1,42 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sampler: how the rows of a run are measured.
+ * The sampler: how the rows of a run are measured (Documentation/
+ * statistics.rst, "Units" and "Rounds", says why so).
  *
- * A row with a base (a mode against the same event with nothing attached,
- * a map test against its syscall alone) is measured in units: a sample of
- * its base, a sample of the row, another sample of its base, back to back
- * on the same workers, the row's programs attached right before its
- * sample and detached right after. A unit's figure is the row's ns per
- * event less the mean of its two base samples': what the machine does
- * over a unit (it drifts by 15% over a second on a cloud VM, while
- * neighbouring 10-ms windows agree within a few percent) moves both
- * sides alike, and a linear drift cancels exactly. Units share nothing,
- * so the row's overhead is their mean and its 95% interval is Student's
- * t over them.
+ * A row with a base is measured in units: a sample of its base, a sample
+ * of the row, another of its base, back to back on the same workers, the
+ * row's programs attached right before its sample and detached right
+ * after (or, when they never see its base's events, through a session's
+ * units). A row without a base is measured in units of one sample each.
+ * Rows are visited in rounds: each round gives every row not yet known
+ * well enough one session (a few units, on workers kept until the row is
+ * done), so that its units spread over the run; a row stops once its
+ * interval is within --precision, after --min-units; or at --max-units;
+ * or when it spent its time budget.
  *
- * A row whose programs never see its base's events (its base makes the
- * same calls to an unprobed copy of its function: the uprobe events)
- * stays attached through a session's units: the base samples prove it,
- * each must leave the row's counts untouched.
- *
- * Rows are visited in rounds: each round gives every row that is not yet
- * known well enough one session (a few units, on workers forked at its
- * first session and kept until the row is done), so that each row's units
- * are spread over the run and its interval holds what the machine does
- * over the run, not over one stretch of it. A row stops once its interval
- * is within --precision of its figure (and at least MIN_PRECISION_NS),
- * after at least --min-units; or at --max-units; or when it spent its
- * time budget, saying so.
- *
- * A row without a base (a base row no measured row feeds, a run without
- * base rows, map_perf_test's bpf() tests) is measured in units of one
- * sample each, in rounds too.
- *
- * This file is the run loop, to be read top to bottom: how many units a
- * session has, a row's session, the rounds; then the passes after the
- * run, --profile's and --prog-stats'. The layers below it each call only
- * down (sample/): units, their pacing and retries, one sample, a
- * session's workers and the attach and detach of its programs.
+ * Here the run loop, top to bottom, then the passes after the run,
+ * --profile's and --prog-stats'; what they call is below them (sample/).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -107,15 +86,6 @@ static int session_units(const struct run_settings *rs,
 	if (u > MAX_SESSION_UNITS)
 		u = MAX_SESSION_UNITS;
 	return u < want ? u : want;
-}
-
-/* the session's wall time besides its units, for session_units() */
-static void note_session_cost(struct bench_row *row, __u64 fixed)
-{
-	struct row_state *st = row->state;
-
-	st->session_ns = st->sessions > 1 ?
-			  (st->session_ns + fixed) / 2 : fixed;
 }
 
 /* ---- a row's session ---- */
@@ -193,7 +163,7 @@ static int row_session(const struct bench_family *fam,
 				 .keep = !row->reload };
 	int n, units = session_units(rs, row), err = 0;
 	int uncounted = rs->warmup;
-	__u64 t0 = now_ns(), in_units;
+	__u64 t0 = now_ns(), in_units, fixed;
 
 	if (row_paced(fam, rs, row) && !st->paced_count)
 		uncounted++;
@@ -219,7 +189,10 @@ static int row_session(const struct bench_family *fam,
 	}
 	in_units = now_ns() - in_units;
 	session_end(fam, &sess);
-	note_session_cost(row, now_ns() - t0 - in_units);
+	/* the session's wall time besides its units, for session_units() */
+	fixed = now_ns() - t0 - in_units;
+	st->session_ns = st->sessions > 1 ?
+			 (st->session_ns + fixed) / 2 : fixed;
 	return err;
 }
 
@@ -418,10 +391,8 @@ void sampler_close(const struct bench_family *fam, struct bench_rows *rows)
 /*
  * ---- --profile: the pass after the run ----
  *
- * Each row with a figure, and its base, profiled: units run as the
- * figures' were, each sample under the software clock (passes/profile.c,
- * which knows nothing of sessions), none of them counted: the run's
- * figures are never touched.
+ * Units run as the figures' were, each sample under the software clock,
+ * none of them counted: the run's figures are never touched.
  */
 
 /* a row's profiled samples stop at this many of the workers' per arm... */
@@ -473,9 +444,8 @@ static void profiled_sample(const struct bench_family *fam,
 }
 
 /*
- * Units of the row's base and the row, as the figures' were, each sample
- * profiled; none gives a figure, none counts. kallsyms is read once the
- * row's programs are attached, their JIT images and trampolines in it.
+ * Units of the row's base and the row, each sample profiled; kallsyms is
+ * read once the row's programs are attached, their JIT images in it
  */
 static int profile_session(const struct bench_family *fam,
 			   const struct run_settings *rs,
@@ -499,7 +469,8 @@ static int profile_session(const struct bench_family *fam,
 			profiled_sample(fam, &sess, p, ARM_BASE, base_count);
 		if (prof->out.status != ST_OK ||
 		    session_attach(fam, &sess, &prof->out) ||
-		    (!prof->ksyms && profile_symbols(prof)))
+		    (!prof->ksyms &&
+		     profile_symbols_at(prof, "/proc/kallsyms")))
 			break;
 		profiled_sample(fam, &sess, p, ARM_ROW, count);
 		if (sess.base && prof->out.status == ST_OK)
@@ -555,9 +526,8 @@ int sampler_profile(const struct bench_family *fam,
 /*
  * ---- --prog-stats: the kernel's BPF run-time stats ----
  *
- * The pass after the run that reads them, one more sample of each row
- * with a figure, a session of its own: its samples give no figure of the
- * row's, only the program's own ns per run.
+ * One more sample of each row with a figure, in a session of its own: it
+ * gives no figure of the row's, only the program's own ns per run.
  */
 
 /* on while the returned fd is open; never through the sysctl */
@@ -632,8 +602,6 @@ static int prog_stats_clock_cost(double *ns)
 	close(fd);
 	return err;
 }
-
-/* ---- --prog-stats ---- */
 
 /*
  * One more sample of a row with the kernel's run-time stats on: the

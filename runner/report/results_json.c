@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The --json results file of a run: its context (kernel, machine, CPUs,
- * libbpf, the JIT's settings, the run's settings and time) and each
- * row's object (its samples and units with their statistics, its marks
- * and notes, its counts and where its time went), written with jansson.
- * Apart from the summary table: it writes every figure, for tools and
- * for --compare, where the table picks a few for a reader. And --ktap,
- * whose figures are read from the rows' JSON.
+ * The --json results file of a run (Documentation/results.rst): every
+ * figure, for tools and for --compare, where the table picks a few for a
+ * reader. And --ktap, whose figures are read from the rows' JSON.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,12 +36,6 @@ static int model_name_line(char *line, void *model)
 	return 1;
 }
 
-static void cpu_model(char *buf)
-{
-	if (for_each_line("/proc/cpuinfo", model_name_line, buf) != 1)
-		snprintf(buf, CPU_MODEL_LEN, "unknown");
-}
-
 /* an int that -1 leaves unknown */
 static json_t *known_int(int v)
 {
@@ -76,7 +66,8 @@ static json_t *context_json(const struct bench_family *fam,
 	json_t *c;
 
 	uname(&uts);
-	cpu_model(model);
+	if (for_each_line("/proc/cpuinfo", model_name_line, model) != 1)
+		snprintf(model, sizeof(model), "unknown");
 	format_cpus(&rs->cpus, cpus, sizeof(cpus));
 	snprintf(version, sizeof(version), "%u.%u", libbpf_major_version(),
 		 libbpf_minor_version());
@@ -117,7 +108,7 @@ static json_t *context_json(const struct bench_family *fam,
 	jit_json(c);
 	if (fam->json_context)
 		fam->json_context(rs, c);
-	/* the test build's fault, last, as each family once added it itself */
+	/* the test build's fault, last */
 	if (run_fault(rs)->kind)
 		json_object_set_new(c, "fault",
 				    json_string(run_fault(rs)->name));
@@ -134,22 +125,13 @@ static json_t *context_json(const struct bench_family *fam,
 	a_;								\
 })
 
-static json_t *samples_json(const double *x, int n)
-{
-	return json_array_of(x, n, json_number);
-}
+#define samples_json(x, n)	json_array_of(x, n, json_number)
 
-/*
- * The row's units: each its figure (overhead, or ns per event without a
- * base), the row's and its base's ns per event in it, its round, its
- * count of events per worker, and whether it ran again for a disturbed
- * one; their mean and interval over the rounds' means, @observations
- */
+/* the row's units, their mean and interval over the rounds' means */
 static json_t *units_json(const struct bench_row *row,
 			  const struct row_summary *s)
 {
 	const struct row_state *st = row->state;
-
 	double share[MAX_UNITS];
 
 	stats_shares(st->unit, st->unit_base_ns, st->nr_units, share);
@@ -244,12 +226,7 @@ static json_t *per_cpu_json(const struct bench_row *row)
 	return a;
 }
 
-/*
- * How long its programs stayed attached: around its row samples alone
- * (its hits outside the workers' loops are none of its events'), through
- * its sessions' units, or from its first session to the end of the run;
- * null: never attached
- */
+/* how long its programs stayed attached; null: never attached */
 static json_t *attached_for_json(const struct row_state *st)
 {
 	static const char *const names[] = {
@@ -285,8 +262,7 @@ static void notes_json(json_t *o, const struct bench_row *row,
 	json_object_set_new(o, "notes", a);
 }
 
-static void counts_json(json_t *o, const struct bench_family *fam,
-			const struct bench_row *row)
+static void counts_json(json_t *o, const struct bench_row *row)
 {
 	const struct row_state *st = row->state;
 
@@ -330,11 +306,8 @@ static void counts_json(json_t *o, const struct bench_family *fam,
 }
 
 /*
- * Where the row's time went: its sessions' (spent_ns) by phase, the rest
- * of them "other"; beside them, outside the sessions, its programs'
- * loads and its detach at the run's end. "loops_counted" is the part of
- * "loops" its figures came from; "retries" the time of the samples and
- * units run again, which the phases hold too.
+ * Where the row's time went: its sessions' by phase, the rest "other";
+ * beside them, outside the sessions, its loads and its detach at the end
  */
 static json_t *time_json(const struct bench_row *row)
 {
@@ -427,7 +400,7 @@ static json_t *row_json(const struct bench_family *fam,
 		"steal_ns", (json_int_t)st->steal_ns,
 		"other_links", row->others[0] ? row->others : NULL));
 	json_object_set_new(o, "time_ns", time_json(row));
-	counts_json(o, fam, row);
+	counts_json(o, row);
 	if (rs->profile)
 		json_object_set_new(o, "profile", profile_json(row));
 	if (fam->json_row)
@@ -459,15 +432,7 @@ int write_results(const struct bench_family *fam,
 	return err;
 }
 
-/*
- * ---- --ktap ----
- *
- * The rows as KTAP version 1, as kselftest prints a test's, one test
- * point a row with its figure or its reason and the "# Totals" line; or,
- * for a run that ended before its rows, the whole test skipped or bailed
- * out. A row's figure is read from the row's own JSON, so the two never
- * tell different numbers.
- */
+/* ---- --ktap: a row's figure read from its JSON, one source ---- */
 
 /*
  * A KTAP description or reason on one line: no newline or control byte
@@ -573,7 +538,6 @@ void write_ktap(const struct bench_family *fam,
 		ktap_clean(reason, false);
 		switch (row->out.status) {
 		case ST_OK:
-			/* the JSON's own figure: one source for both */
 			o = row_json(fam, rs, rows, row);
 			ktap_figure(o, figure, sizeof(figure));
 			json_decref(o);

@@ -2,13 +2,8 @@
 /*
  * The text a reader sees: the summaries' layout, what is said of rows
  * beside their figures, skipped rows by reason, and the summary table.
- *
- * The layout: a table's columns are as wide as their widest
- * cell; on a terminal narrower than the table, whole columns drop out in
- * the order the table gives (never a row's name, figure or verdict), as
- * perf's and bpftool's tables keep their lines whole instead of letting
- * the terminal wrap them. Sentences (reasons, the legend) fold between
- * words. A figure is shown to the precision its interval gives it.
+ * Whole columns drop to fit a terminal, as perf's and bpftool's tables
+ * keep their lines whole instead of letting the terminal wrap them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -118,8 +113,6 @@ struct layout {
 	int w[MAX_COLS];	/* its width: a heading may widen it */
 	bool shown[MAX_COLS];
 	bool dropped_col[MAX_COLS];	/* to fit: not one without cells */
-	int sep;
-	int total;		/* the line's columns, the indent's too */
 	int dropped;
 };
 
@@ -173,7 +166,7 @@ static int line_width(const struct table *t, const struct layout *l,
 	for (c = 0; c < t->nr_cols; c++) {
 		if (!l->shown[c] || t->col[c].glue)
 			continue;
-		w += group_width(t, l, c) + (groups++ ? l->sep : 0);
+		w += group_width(t, l, c) + (groups++ ? TABLE_SEP : 0);
 		if (c == 0)
 			w += first - l->w[0];
 	}
@@ -206,11 +199,10 @@ static bool drop_one(const struct table *t, struct layout *l)
 static void layout(const struct table *t, int indent, int width,
 		   int name_min, struct layout *l)
 {
-	int c, r, k, first;
+	int c, r, k, first, total;
 	bool any;
 
 	memset(l, 0, sizeof(*l));
-	l->sep = TABLE_SEP;
 	for (c = 0; c < t->nr_cols; c++) {
 		l->shown[c] = true;
 		for (r = 0; r < t->nr_rows; r++)
@@ -233,12 +225,12 @@ static void layout(const struct table *t, int indent, int width,
 		widths(t, l);
 		/* names wider than @name_min may go above their rows */
 		first = name_min >= 0 && l->w[0] > name_min ? name_min : l->w[0];
-		l->total = line_width(t, l, indent, first);
-		if (!width || l->total <= width || !drop_one(t, l))
+		total = line_width(t, l, indent, first);
+		if (!width || total <= width || !drop_one(t, l))
 			break;
 	}
-	l->total = line_width(t, l, indent, l->w[0]);
-	if (name_min < 0 || !width || l->total <= width)
+	if (name_min < 0 || !width ||
+	    line_width(t, l, indent, l->w[0]) <= width)
 		return;
 	/* the first column takes what the others leave, names wider go above */
 	first = width - line_width(t, l, indent, 0);
@@ -249,7 +241,6 @@ static void layout(const struct table *t, int indent, int width,
 		if (text_cols(cell_of(t, r, 0)) <= first &&
 		    text_cols(cell_of(t, r, 0)) > l->w[0])
 			l->w[0] = text_cols(cell_of(t, r, 0));
-	l->total = line_width(t, l, indent, l->w[0]);
 }
 
 /* @s padded to @w columns, aligned, at @buf + *off */
@@ -265,15 +256,6 @@ static void put(char *buf, size_t len, size_t *off, const char *s, int w,
 				 left ? 0 : pad, "", s, left ? pad : 0, "");
 }
 
-/* a line without its trailing spaces */
-static void put_line(FILE *f, char *buf, size_t off)
-{
-	while (off > 0 && buf[off - 1] == ' ')
-		off--;
-	buf[off] = '\0';
-	fprintf(f, "%s\n", buf);
-}
-
 /* row @r's shown cells, or the headings (@r < 0), after @off bytes */
 static void put_cells(const struct table *t, const struct layout *l, int r,
 		      bool blank_first, char *buf, size_t len, size_t off)
@@ -285,7 +267,7 @@ static void put_cells(const struct table *t, const struct layout *l, int r,
 		if (!l->shown[c] || (r < 0 && t->col[c].glue))
 			continue;
 		if (!t->col[c].glue && groups++)
-			put(buf, len, &off, "", l->sep, true);
+			put(buf, len, &off, "", TABLE_SEP, true);
 		else if (t->col[c].glue)
 			put(buf, len, &off, "", 1, true);
 		if (r < 0) {
@@ -303,6 +285,7 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 {
 	size_t len = 4096, off;
 	struct layout l;
+	bool above;
 	char *buf;
 	int r;
 
@@ -312,15 +295,16 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 	layout(t, indent, width, name_min, &l);
 	for (r = -1; r < t->nr_rows; r++) {
 		off = snprintf(buf, len, "%*s", indent, "");
-		if (r >= 0 && text_cols(cell_of(t, r, 0)) > l.w[0]) {
-			/* text to paste: a name too wide has its own line */
+		/* text to paste: a name too wide has its own line */
+		above = r >= 0 && text_cols(cell_of(t, r, 0)) > l.w[0];
+		if (above)
 			fprintf(f, "%*s%s\n", indent, "", cell_of(t, r, 0));
-			put_cells(t, &l, r, true, buf, len, off);
-		} else {
-			put_cells(t, &l, r, false, buf, len, off);
-		}
+		put_cells(t, &l, r, above, buf, len, off);
 		buf[len - 1] = '\0';
-		put_line(f, buf, strlen(buf));
+		/* without its trailing spaces */
+		for (off = strlen(buf); off > 0 && buf[off - 1] == ' '; off--)
+			;
+		fprintf(f, "%.*s\n", (int)off, buf);
 	}
 	if (t->oom)
 		fprintf(f, "%*s(out of memory: cells or rows left out; --json has them)\n",
@@ -329,19 +313,32 @@ int table_print(const struct table *t, FILE *f, int indent, int width,
 	return l.dropped;
 }
 
-void table_dropped(const struct table *t, int indent, int width,
-		   int name_min, char *buf, size_t len)
+static void fold_printf(FILE *f, int width, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
+	fold_vprintf(f, width, fmt, ap);
+	va_end(ap);
+}
+
+void table_print_fitted(const struct table *t, FILE *f, int width,
+			int name_min)
+{
+	char buf[256] = "";
 	struct layout l;
 	size_t off = 0;
 	int c;
 
-	buf[0] = '\0';
-	layout(t, indent, width, name_min, &l);
-	for (c = 0; c < t->nr_cols && off < len; c++)
+	if (!table_print(t, f, 2, width, name_min))
+		return;
+	layout(t, 2, width, name_min, &l);
+	for (c = 0; c < t->nr_cols && off < sizeof(buf); c++)
 		if (l.dropped_col[c] && t->col[c].head[0])
-			off += snprintf(buf + off, len - off, "%s%s",
+			off += snprintf(buf + off, sizeof(buf) - off, "%s%s",
 					off ? ", " : "", t->col[c].head);
+	fold_printf(f, text_width(), "  (left out to fit %d columns: %s)",
+		    width, buf);
 }
 
 /* ---- widths ---- */
@@ -435,25 +432,17 @@ void printf_folded(const char *fmt, ...)
 
 /* ---- figures ---- */
 
-/* the decimals two significant digits of @ci take, 0 to 2 */
-static int ci_decimals(double ci)
-{
-	int d;
-
-	if (!(ci > 0) || !isfinite(ci))
-		return 2;
-	d = 1 - (int)floor(log10(ci));
-	return d < 0 ? 0 : d > 2 ? 2 : d;
-}
-
-/* a figure alone: three significant digits, 0 to 2 decimals */
-static int value_decimals(double v)
+/*
+ * The decimals, 0 to 2, that @digits significant digits of @v take;
+ * @none for 0 or no number
+ */
+static int decimals(double v, int digits, int none)
 {
 	int d;
 
 	if (!(fabs(v) > 0) || !isfinite(v))
-		return 1;
-	d = 2 - (int)floor(log10(fabs(v)));
+		return none;
+	d = digits - 1 - (int)floor(log10(fabs(v)));
 	return d < 0 ? 0 : d > 2 ? 2 : d;
 }
 
@@ -461,7 +450,8 @@ void format_estimate(double value, double ci95, bool sign, char *value_buf,
 		     size_t vlen, char *ci_buf, size_t clen)
 {
 	bool has_ci = isfinite(ci95);
-	int d = has_ci ? ci_decimals(ci95) : value_decimals(value);
+	/* two significant digits of the interval; a figure alone, three */
+	int d = has_ci ? decimals(ci95, 2, 2) : decimals(value, 3, 1);
 	char ci[32];
 
 	if (!isfinite(value)) {
@@ -491,18 +481,9 @@ void format_share(double pct, char *buf, size_t len)
 		snprintf(buf, len, "%+.*f%%", fabs(pct) < 9.95 ? 1 : 0, pct);
 }
 
-/*
- * ---- a row's caveats: a mark each in the table, a sentence in -v, JSON ----
- *
- * What is said of rows beside their figures: each row's caveats, the
- * legend of the marks under the table, the reasons of rows that failed
- * or were disturbed, and the runs the kernel skipped, excused.
- */
+/* ---- a row's caveats: its marks, and their sentences for -v and JSON ---- */
 
-/*
- * The marks, in the order of the notes and of the legend, each with what
- * the legend says of the rows that have it: "16 rows" comes first
- */
+/* the marks, in the order of the notes and of the legend */
 enum mark_id {
 	MARK_BELOW, MARK_BUDGET, MARK_MAX_UNITS, MARK_STATS, MARK_NOISY,
 	MARK_OUTLIERS, MARK_FOREIGN, MARK_KERNEL_SKIPPED, MARK_RETRIED,
@@ -511,12 +492,23 @@ enum mark_id {
 
 _Static_assert(NR_MARKS <= ROW_NOTES_MAX, "a row's notes fit ROW_NOTES_MAX");
 
-static const char mark_char[NR_MARKS] = {
-	[MARK_BELOW] = '<', [MARK_BUDGET] = 'b', [MARK_MAX_UNITS] = 'm',
-	[MARK_STATS] = 's', [MARK_NOISY] = 'n', [MARK_OUTLIERS] = 'o',
-	[MARK_FOREIGN] = 'f', [MARK_KERNEL_SKIPPED] = 'k',
-	[MARK_RETRIED] = 'r', [MARK_SETTLE] = 'w', [MARK_PROG_STATS] = 'p',
-	[MARK_HOOK] = 'h',
+/* each mark, and the legend's words for it after "16 rows " */
+static const struct {
+	char c;
+	const char *legend;
+} marks[NR_MARKS] = {
+	[MARK_BELOW] = { '<', "measured faster than the base: a biased figure, never a cheaper program" },
+	[MARK_BUDGET] = { 'b', "stopped at the row budget (%g s) before ±%g%%: --budget buys more" },
+	[MARK_MAX_UNITS] = { 'm', "stopped at %d units before ±%g%%: --max-units buys more" },
+	[MARK_STATS] = { 's', "ran with the kernel's BPF run-time stats on: their clock reads are in the figure" },
+	[MARK_NOISY] = { 'n', "varied by more than %g%% (CV of ns per event) from sample to sample" },
+	[MARK_OUTLIERS] = { 'o', "had outlying samples, kept in the figure" },
+	[MARK_FOREIGN] = { 'f', "had more than %g%% of the loops' hits from other processes, never counted as ours" },
+	[MARK_KERNEL_SKIPPED] = { 'k', "had program runs the kernel skipped, nested in an interrupt (Excused, below)" },
+	[MARK_RETRIED] = { 'r', "had disturbed units or samples, run again" },
+	[MARK_SETTLE] = { 'w', "had a go after %.0f ms of waiting for busy kernel threads on their CPUs" },
+	[MARK_PROG_STATS] = { 'p', "got no --prog-stats figure" },
+	[MARK_HOOK] = { 'h', "shared the hook with other BPF programs" },
 };
 
 /* sets note @id of @notes (@nr so far, room for NR_MARKS) */
@@ -525,7 +517,7 @@ static void note(struct row_note *notes, int *nr, enum mark_id id,
 {
 	va_list ap;
 
-	notes[*nr].mark = mark_char[id];
+	notes[*nr].mark = marks[id].c;
 	va_start(ap, fmt);
 	vsnprintf(notes[*nr].text, sizeof(notes[*nr].text), fmt, ap);
 	va_end(ap);
@@ -596,8 +588,9 @@ void row_notes(const struct bench_row *row, const struct row_summary *s,
 				notes[i].text);
 }
 
-void row_marks(const struct bench_row *row, const struct row_summary *s,
-	       char *buf, size_t len)
+/* "bnr": the notes' marks, or "" */
+static void row_marks(const struct bench_row *row,
+		      const struct row_summary *s, char *buf, size_t len)
 {
 	struct row_note notes[ROW_NOTES_MAX];
 	int i, nr;
@@ -623,58 +616,35 @@ static void count_marks(const struct bench_rows *rows, int *count)
 		nr = row_note_list(&rows->row[i], &s, notes);
 		for (k = 0; k < nr; k++)
 			for (m = 0; m < NR_MARKS; m++)
-				count[m] += notes[k].mark == mark_char[m];
+				count[m] += notes[k].mark == marks[m].c;
 	}
 }
 
-/* the legend's words for mark @m, after "16 rows " */
+/* the legend's words for mark @m, its figures filled in */
 static void legend_text(const struct run_settings *rs, enum mark_id m,
 			char *buf, size_t len)
 {
+	const char *fmt = marks[m].legend;
+
 	switch (m) {
-	case MARK_BELOW:
-		snprintf(buf, len, "measured faster than the base: a biased figure, never a cheaper program");
-		break;
 	case MARK_BUDGET:
-		snprintf(buf, len, "stopped at the row budget (%g s) before ±%g%%: --budget buys more",
-			 rs->row_budget_ns / 1e9, 100 * rs->precision);
+		snprintf(buf, len, fmt, rs->row_budget_ns / 1e9,
+			 100 * rs->precision);
 		break;
 	case MARK_MAX_UNITS:
-		snprintf(buf, len, "stopped at %d units before ±%g%%: --max-units buys more",
-			 rs->max_units, 100 * rs->precision);
-		break;
-	case MARK_STATS:
-		snprintf(buf, len, "ran with the kernel's BPF run-time stats on: their clock reads are in the figure");
+		snprintf(buf, len, fmt, rs->max_units, 100 * rs->precision);
 		break;
 	case MARK_NOISY:
-		snprintf(buf, len, "varied by more than %g%% (CV of ns per event) from sample to sample",
-			 100 * NOISY_CV);
-		break;
-	case MARK_OUTLIERS:
-		snprintf(buf, len, "had outlying samples, kept in the figure");
+		snprintf(buf, len, fmt, 100 * NOISY_CV);
 		break;
 	case MARK_FOREIGN:
-		snprintf(buf, len, "had more than %g%% of the loops' hits from other processes, never counted as ours",
-			 100 * FOREIGN_NOISY);
-		break;
-	case MARK_KERNEL_SKIPPED:
-		snprintf(buf, len, "had program runs the kernel skipped, nested in an interrupt (Excused, below)");
-		break;
-	case MARK_RETRIED:
-		snprintf(buf, len, "had disturbed units or samples, run again");
+		snprintf(buf, len, fmt, 100 * FOREIGN_NOISY);
 		break;
 	case MARK_SETTLE:
-		snprintf(buf, len, "had a go after %.0f ms of waiting for busy kernel threads on their CPUs",
-			 SETTLE_MAX_NS / 1e6);
-		break;
-	case MARK_PROG_STATS:
-		snprintf(buf, len, "got no --prog-stats figure");
-		break;
-	case MARK_HOOK:
-		snprintf(buf, len, "shared the hook with other BPF programs");
+		snprintf(buf, len, fmt, SETTLE_MAX_NS / 1e6);
 		break;
 	default:
-		buf[0] = '\0';
+		snprintf(buf, len, "%s", fmt);
 	}
 }
 
@@ -689,7 +659,7 @@ void print_legend(const struct run_settings *rs, const struct bench_rows *rows)
 			continue;
 		legend_text(rs, m, text, sizeof(text));
 		printf_folded("%-6s %c %3d row%s %s", said++ ? "" : "Notes:",
-			      mark_char[m], count[m], count[m] > 1 ? "s" : "",
+			      marks[m].c, count[m], count[m] > 1 ? "s" : "",
 			      text);
 	}
 	if (said && rs->verbosity < 2)
@@ -780,13 +750,7 @@ void print_excused(const struct bench_rows *rows)
 		printf_folded("%s", line);
 }
 
-/*
- * ---- skipped rows, by reason ----
- *
- * The groups the summary says each reason once for, their labels and
- * lines, and a reason without its mode's name, which the compare groups
- * by too.
- */
+/* ---- skipped rows, by reason: the summary says each reason once ---- */
 
 void skip_reason(const char *reason, const char *mode, char *buf,
 		 size_t len)
@@ -806,12 +770,6 @@ void skip_reason(const char *reason, const char *mode, char *buf,
 	buf[off] = '\0';
 }
 
-static void row_skip_reason(const struct bench_row *row, row_mode_fn mode,
-			    char *buf, size_t len)
-{
-	skip_reason(row->out.reason, mode(row), buf, len);
-}
-
 bool skip_group_has(const struct bench_rows *rows, const struct skip_group *g,
 		    row_mode_fn mode, int i)
 {
@@ -819,7 +777,8 @@ bool skip_group_has(const struct bench_rows *rows, const struct skip_group *g,
 
 	if (rows->row[i].out.status != ST_SKIPPED)
 		return false;
-	row_skip_reason(&rows->row[i], mode, reason, sizeof(reason));
+	skip_reason(rows->row[i].out.reason, mode(&rows->row[i]), reason,
+		    sizeof(reason));
 	return !strcmp(reason, g->reason);
 }
 
@@ -833,7 +792,8 @@ int skip_groups(const struct bench_rows *rows, const bool *in,
 	for (i = 0; i < rows->nr; i++) {
 		if (rows->row[i].out.status != ST_SKIPPED || (in && !in[i]))
 			continue;
-		row_skip_reason(&rows->row[i], mode, reason, sizeof(reason));
+		skip_reason(rows->row[i].out.reason, mode(&rows->row[i]),
+			    reason, sizeof(reason));
 		for (k = 0; k < nr && strcmp(g[k].reason, reason); k++)
 			;
 		if (k == nr) {
@@ -932,14 +892,7 @@ void print_skip_groups(const struct bench_rows *rows, row_mode_fn mode)
 		printf("Skipped: some rows (out of memory to list them; --json has them)\n");
 }
 
-/*
- * ---- the summary table ----
- *
- * What a family prints of its rows: each row's line (name, variant,
- * figure ± interval, share of its base, verdict, marks, with -v its
- * rate), the table fitted to the terminal, the short form to paste, and
- * the libbpf the run's header names.
- */
+/* ---- the summary table, and the short form to paste ---- */
 
 /*
  * The CPU a reason names ("... on CPU 1 ...", "CPU 0: ..."): every check
@@ -956,8 +909,14 @@ static int reason_cpu(const char *reason)
 	return -1;
 }
 
-void row_verdict(const struct run_settings *rs, const struct bench_row *row,
-		 bool checked, char *buf, size_t len)
+/*
+ * What the checks say of a row, for the table: "verified" (ok, and its
+ * counts were checked: @checked), "ok" (nothing to check: a base),
+ * "disturbed", "FAILED CPU 1" (the CPU its reason names, if one)
+ */
+static void row_verdict(const struct run_settings *rs,
+			const struct bench_row *row, bool checked, char *buf,
+			size_t len)
 {
 	int cpu;
 
@@ -1076,15 +1035,7 @@ void print_short(const struct run_settings *rs, const struct bench_rows *rows,
 
 void print_table(struct table *t, bool verbose)
 {
-	int width = table_width(verbose);
-	char dropped[256];
-
-	if (table_print(t, stdout, 2, width, NAMES_WHOLE)) {
-		table_dropped(t, 2, width, NAMES_WHOLE, dropped,
-			      sizeof(dropped));
-		printf_folded("  (left out to fit %d columns: %s)", width,
-			      dropped);
-	}
+	table_print_fitted(t, stdout, table_width(verbose), NAMES_WHOLE);
 }
 
 /* one string the families print as it is (bench.h): asked once, kept */
