@@ -601,8 +601,13 @@ int parse_options(const struct bench_family *fam, void *ctx,
 	    getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
 		return -1;
 	opterr = 0;	/* one line of ours instead of getopt's */
-	while (!ret && (c = getopt_long(argc, argv, shortopts, longopts,
-					NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		/* past the first error only --ktap: it says the error */
+		if (ret) {
+			if (c == OPT_KTAP)
+				rs->ktap = true;
+			continue;
+		}
 		if (c == 'h') {
 			usage(fam, stdout);
 			cl->help = true;
@@ -613,7 +618,7 @@ int parse_options(const struct bench_family *fam, void *ctx,
 			       "missing value for option" : "unknown option",
 			       offending_option(argv, name));
 			ret = -1;
-			break;
+			continue;
 		}
 		/* checked against the way of running once all are read */
 		add_given(cl, c, NULL);
@@ -626,6 +631,9 @@ int parse_options(const struct bench_family *fam, void *ctx,
 			       option_name(fam, c, name, sizeof(name)));
 			ret = -1;
 		}
+		/* a value refused that looks like an option: "--json --ktap" */
+		if (ret && optarg == argv[optind - 1] && optarg[0] == '-')
+			optind--;
 	}
 	rs->verbosity = verbosity;
 	free(longopts);

@@ -192,17 +192,6 @@ static int end_early(struct run_output *out, int status, bool cannot_run)
 	return finish(out, status, false);
 }
 
-/* the ways --ktap may be spelled: getopt takes any prefix it names alone */
-static bool ktap_asked(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (strlen(argv[i]) >= 4 && !strncmp(argv[i], "--ktap", strlen(argv[i])))
-			return true;
-	return false;
-}
-
 /*
  * Every row setup() made follows a policy the runner can follow: 0, or
  * -1 with a line naming the first that does not (the family's bug)
@@ -330,7 +319,7 @@ out:
 int bench_main(const struct bench_family *fam, void *ctx, int argc,
 	       char **argv)
 {
-	struct run_output out = { .ktap = ktap_asked(argc, argv) };
+	struct run_output out = {};
 	/*
 	 * What the command line parses into, passed down from here: the
 	 * forked workers read the test build's fault in their copy of it
@@ -349,7 +338,7 @@ int bench_main(const struct bench_family *fam, void *ctx, int argc,
 	if (!err && cl.help)
 		return flush_stdout(&out, true);
 	err = err || check_options(fam, &cl, argc, argv);
-	out.ktap |= rs->ktap;
+	out.ktap = rs->ktap;
 	if (err)
 		return end_early(&out, EXIT_USAGE, false);
 	if (cmp->nr_files[SIDE_A] || rs->list) {
