@@ -205,7 +205,7 @@ compare-same-run|refuse_twice|if (same_run(\&s->files[i], f)) {|if (0) {|test_st
 ktap-early|end_early|write_ktap_early(stdout, cannot_run, bench_last_error());|;|test_ktap.sh:early|busy: exit 4 .*KTAP that says skip
 ktap-early-skip|end_early|status = cannot_run ? EXIT_KSFT_SKIP :|status = cannot_run ? 1 :|test_ktap.sh:early|busy: exit 4
 ktap-usage-fail|end_early|status == EXIT_USAGE ? 1 : status;|status;|test_ktap.sh:early|usage: exit 1
-ktap-asked|ktap_asked|if (strlen(argv[i]) >= 4 \&\& !strncmp(argv[i], "--ktap", strlen(argv[i])))|if (0)|test_ktap.sh:early|usage4: exit 1
+ktap-asked|parse_options|if (c == OPT_KTAP)|if (0)|test_ktap.sh:early|usage4: exit 1
 lock-busy|bench_lock|err = -EBUSY;|err = -EAGAIN;|test_ktap.sh:early|busy: exit 4
 privileges-skip|bench_main|return end_early(\&out, 1, true);|return end_early(\&out, 1, false);|test_ktap.sh:early|nopriv: exit 4
 memory-charge|check|if (m->total < m->bound) {|if (0) {|test_map_memory.sh:fault|memcg-outside: every row FAILED

@@ -138,20 +138,7 @@ static void test_format_or_dash(void)
 
 static void test_ns_overhead(void)
 {
-	static const double rate[] = { 1e6, 2e6, 4e6 };
-	struct sample_stats s;
 	struct overhead o;
-	double ns[3];
-	int err;
-
-	err = stats_ns_per_event(rate, 3, ns);
-	stats_compute(ns, 3, &s);
-	/* (1000 + 500 + 250) / 3, not 1e9 / mean rate = 428.57 */
-	check(!err && ns[0] == 1000 && ns[1] == 500 && ns[2] == 250,
-	      "ns per event is 1e9 / rate per sample");
-	check_near(s.mean, 1750.0 / 3, 1e-12, "mean ns over samples");
-	err = stats_ns_per_event((const double[]){ 1e6, 0 }, 2, ns);
-	check(err == -EINVAL && isnan(ns[1]), "rate 0 is -EINVAL");
 
 	/*
 	 * units 18, 20, 22: mean 20, sd 2, t(0.975, 2) = 4.3027 over

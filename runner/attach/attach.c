@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loading and attaching BPF programs through their attach kind's table
- * entry (runner/attach/kprobe.c, trace.c), and reading the kernel's
- * refusals at load and attach as skips where it cannot; the run's record
- * of the kinds it was found to refuse whatever the target; and what the
- * kinds ask of the kernel before they load anything, the probes they
- * share, never a version table.
+ * Loading and attaching through a kind's entry, the kernel's refusals
+ * read as skips; the run's record of the kinds refused; the probes the
+ * kinds share, never a version table.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,10 +55,10 @@ bool attach_refused(const struct bench_row *row,
 
 /* ---- kernel probes the kinds share ---- */
 
-bool probes_available(struct attach_refusals *refused,
-		      const struct attach_kind *kind, const char *pmu,
-		      const char *config, struct outcome *out)
+bool probes_available(const struct attach_call *c, const char *pmu,
+		      const char *config)
 {
+	struct outcome *out = c->out;
 	char path[256], events[32];
 
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
@@ -77,7 +74,7 @@ bool probes_available(struct attach_refusals *refused,
 	else
 		outcome_set(out, ST_SKIPPED,
 			    "kernel has no %s PMU and no %s_events", pmu, pmu);
-	refuse_kind(refused, kind, out);
+	refuse_kind(c->refused, c->kind, out);
 	return false;
 }
 
@@ -133,10 +130,7 @@ bool target_set(struct bpf_program *prog, const char *name,
 	return !err;
 }
 
-/*
- * A link type newer than the kernel is missing from the kernel's own
- * enum bpf_attach_type. Without BTF nobody can tell: the attach will.
- */
+/* a link type newer than the kernel is missing from its enum bpf_attach_type */
 bool has_attach_type(const char *type, const char *what,
 		     struct outcome *out)
 {
@@ -158,10 +152,7 @@ bool has_kfunc(const struct attach_target *t)
 /* what the verifier's log of a sleepable program's load may hold */
 #define VERIFIER_LOG_LEN	16384
 
-/*
- * The line of the verifier's @log that names what it refused (has
- * @needle) into @line: false when no line has.
- */
+/* the line of the verifier's @log that has @needle, into @line */
 static bool verifier_says(const char *log, const char *needle, char *line,
 			  size_t len)
 {
@@ -176,10 +167,7 @@ static bool verifier_says(const char *log, const char *needle, char *line,
 	return true;
 }
 
-/*
- * A load error the kernel gives for what it cannot do is a skip; @log is
- * the verifier's of a sleepable program.
- */
+/* a load error for what the kernel cannot do is a skip; @log: the verifier's */
 static int load_failed(struct attach_refusals *refused,
 		       const struct attach_kind *kind, int err,
 		       const char *log, struct outcome *out)
@@ -258,7 +246,7 @@ int attach_load(const struct bench_row *row, const struct attach_kind *kind,
 		const struct attach_target *t, const char **name,
 		struct outcome *out)
 {
-	struct attach_refusals *refused = refusals(row);
+	struct attach_call c = { kind, prog, t, refusals(row), out };
 	/* libbpf writes it in the load below alone: it need not outlive it */
 	char log[VERIFIER_LOG_LEN];
 	int err;
@@ -268,18 +256,18 @@ int attach_load(const struct bench_row *row, const struct attach_kind *kind,
 		outcome_set(out, ST_SKIPPED, "%s", kind->lacks);
 		return -EOPNOTSUPP;
 	}
-	if (kind_refused(refused, kind, out))
+	if (kind_refused(c.refused, kind, out))
 		return -EOPNOTSUPP;
 	bpf_program__set_autoload(prog, true);
 	/* where a sleepable program may attach is the verifier's to say */
 	if (kind->sleepable)
 		bpf_program__set_log_buf(prog, log, sizeof(log));
-	*name = kind->prepare(kind, prog, t, refused, out);
+	*name = kind->prepare(&c);
 	if (!*name)
 		return -ENOENT;
 	/* the skeleton's load maps its global data where the skeleton sees it */
 	err = bpf_object__load_skeleton(s);
-	return err ? load_failed(refused, kind, err, log, out) : 0;
+	return err ? load_failed(c.refused, kind, err, log, out) : 0;
 }
 
 struct bpf_link *attach_link(const struct bench_row *row,
@@ -288,11 +276,12 @@ struct bpf_link *attach_link(const struct bench_row *row,
 			     const struct attach_target *t, const char *name,
 			     struct outcome *out)
 {
-	struct bpf_link *link = kind->attach(kind, prog, t, name);
+	struct attach_call c = { kind, prog, t, refusals(row), out };
+	struct bpf_link *link = kind->attach(&c, name);
 	int err = errno;
 
 	if (!link) {
-		attach_failed(refusals(row), kind, name, -err, out);
+		attach_failed(c.refused, kind, name, -err, out);
 		errno = err;	/* the caller's to read, whatever was probed */
 	}
 	return link;
@@ -303,6 +292,7 @@ int attach_link_syms(const struct bench_row *row,
 		     const char **syms, int nr, struct bpf_link **links,
 		     struct outcome *out)
 {
-	return kind->attach_syms(kind, prog, syms, nr, links, refusals(row),
-				 out);
+	struct attach_call c = { kind, prog, NULL, refusals(row), out };
+
+	return kind->attach_syms(&c, syms, nr, links);
 }

@@ -5,11 +5,8 @@
 #include "bench.h"
 
 /*
- * The ways to attach a BPF program, one table entry each: whether an
- * event offers what the kind hooks, what the kernel needs to have, how
- * the target is found and checked before load, how it attaches, and how
- * the kernel's refusals read. Families name kinds; they never switch on
- * them.
+ * The ways to attach a BPF program, one table entry each. Families name
+ * kinds; they never switch on them.
  */
 
 struct bpf_program;
@@ -46,15 +43,24 @@ struct attach_target {
 #endif
 
 /*
- * .kfunc of an event that is syscall @sc: an event names the syscall
- * alone. The arch's stub first (kprobes find it in kallsyms, and it is
- * what the kernel marks error-injectable); a trampoline needs BTF, and
- * where the stub is an alias (SYSCALL_DEFINE0's on x86-64:
- * __x64_sys_getppid) only __do_sys_<sc> has it; __se_sys_<sc> between
- * them, for the arches whose stubs call it.
+ * .kfunc of syscall @sc: the arch's stub first (in kallsyms, and what is
+ * error-injectable); where the stub is an alias (SYSCALL_DEFINE0's on
+ * x86-64) only __do_sys_<sc> has BTF, for a trampoline
  */
 #define SYSCALL_KFUNCS(sc)						\
 	{ SYSCALL_STUB_PREFIX #sc, "__se_sys_" #sc, "__do_sys_" #sc }
+
+/*
+ * What a kind's calls are given: @out says why one failed, and a kind
+ * the kernel refuses whatever the target is recorded in @refused
+ */
+struct attach_call {
+	const struct attach_kind *kind;
+	struct bpf_program *prog;
+	const struct attach_target *t;
+	struct attach_refusals *refused;
+	struct outcome *out;
+};
 
 struct attach_kind {
 	const char *name;
@@ -63,48 +69,29 @@ struct attach_kind {
 	bool (*applies)(const struct attach_target *t);
 	/*
 	 * Before load: finds what to hook, checks the kernel has it, points
-	 * @prog at it. The name hooked, or NULL with @out saying why (and
-	 * @kind recorded in @refused, the run's record of the kinds the
-	 * kernel refuses, when no target would do).
+	 * the program at it. The name hooked, or NULL.
 	 */
-	const char *(*prepare)(const struct attach_kind *kind,
-			       struct bpf_program *prog,
-			       const struct attach_target *t,
-			       struct attach_refusals *refused,
-			       struct outcome *out);
-	struct bpf_link *(*attach)(const struct attach_kind *kind,
-				   struct bpf_program *prog,
-				   const struct attach_target *t,
+	const char *(*prepare)(const struct attach_call *c);
+	struct bpf_link *(*attach)(const struct attach_call *c,
 				   const char *name);
 	/*
-	 * Attaches @prog to each of @nr kernel functions, the whole set at
-	 * once where the kind can: links into @links, their number
-	 * returned, or -errno with @out saying which function failed (and
-	 * @kind recorded in @refused when the kernel refuses the kind).
-	 * NULL: the kind attaches to one function only. A family calls
-	 * it through attach_link_syms().
+	 * Attaches to each of @nr kernel functions, the whole set at once
+	 * where the kind can: links into @links, their number returned, or
+	 * -errno. NULL: one function only. Called via attach_link_syms().
 	 */
-	int (*attach_syms)(const struct attach_kind *kind,
-			   struct bpf_program *prog, const char **syms,
-			   int nr, struct bpf_link **links,
-			   struct attach_refusals *refused, struct outcome *out);
+	int (*attach_syms)(const struct attach_call *c, const char **syms,
+			   int nr, struct bpf_link **links);
 	bool retprobe;		/* on return: kretprobe, uretprobe */
 	bool trampoline;	/* a BPF trampoline: EPERM at load is a refusal */
 	bool sleepable;		/* the verifier decides where it may attach */
 	bool user;		/* hooks user space: uprobe-* and usdt-* events */
 	bool tracepoint;	/* hooks the event's tracepoint, by any name */
-	/* an ENOENT at attach: the kernel has no such tracepoint (raw_tp) */
-	bool enoent_missing;
-	/* EINVAL, ENOENT at attach: blacklisted, or no probeable address */
-	bool einval_refused;
-	/* what an EACCES at attach means: the privilege it lacks */
-	const char *denied;
-	/* the config an EOPNOTSUPP at attach means the kernel lacks */
-	const char *link_config;
-	/* set at build time when the libbpf built against lacks the API */
-	const char *lacks;
-	/* why a kernel whose config has all of needs may still lack it */
-	const char *may_lack;
+	bool enoent_missing;	/* ENOENT at attach: no such tracepoint */
+	bool einval_refused;	/* EINVAL, ENOENT at attach: not probeable */
+	const char *denied;	/* the privilege an EACCES at attach lacks */
+	const char *link_config;	/* what an EOPNOTSUPP at attach lacks */
+	const char *lacks;	/* the libbpf built against lacks the API */
+	const char *may_lack;	/* why a kernel with all of @needs may not */
 };
 
 extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
@@ -115,16 +102,13 @@ extern const struct attach_kind kind_kprobe, kind_kretprobe, kind_ksyscall,
 
 /*
  * The calls below are for @row, the row the family's open() or attach()
- * was called for: a kind the kernel refuses whatever the target is
- * recorded for the run's rows through it, and said again for the later
- * rows of that kind. NULL: a probe outside any row (map_perf_test's -a
- * auto), which asks and records nothing.
+ * was called for, through which a kind refused is recorded for the run;
+ * NULL: a probe outside any row, which records nothing.
  */
 
 /*
  * Prepares @prog of skeleton @s for @kind and loads the object: the name
- * hooked in @name. On failure @out says why: skipped when the kernel
- * cannot, failed otherwise.
+ * hooked in @name. On failure @out says why.
  */
 int attach_load(const struct bench_row *row, const struct attach_kind *kind,
 		struct bpf_object_skeleton *s, struct bpf_program *prog,
@@ -141,20 +125,15 @@ int attach_link_syms(const struct bench_row *row,
 		     const char **syms, int nr, struct bpf_link **links,
 		     struct outcome *out);
 /*
- * Whether the kernel was found to refuse @kind whatever the target (no
- * probe PMU, a link type its config leaves out, trampolines refused at
- * load): then @out (if not NULL) says why, as the row that found it did.
- * A family asks before it loads or starts anything for a row.
+ * Whether the kernel was found to refuse @kind whatever the target: then
+ * @out (if not NULL) says why, as the row that found it did
  */
 bool attach_refused(const struct bench_row *row,
 		    const struct attach_kind *kind, struct outcome *out);
 
 /*
- * This program's own file, for the uprobes on it and the ELF libbpf reads
- * to place them: through /proc/self/exe, which a process may open
- * whatever its path's directories allow (a copy in a mktemp -d directory,
- * run with capabilities only), and whose path the kernel resolves to the
- * same file when it places the uprobe.
+ * This program's own file, for the uprobes on it: /proc/self/exe opens
+ * whatever its path's directories allow (a copy in a mktemp -d directory)
  */
 #define SELF_EXE	"/proc/self/exe"
 

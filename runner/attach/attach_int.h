@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * attach/'s private half, the kinds' own side of attach/attach.c: the
- * kernel probes their prepare()s share and the record of kinds the kernel
- * refuses. bench.h includes attach.h, the kinds a family names, and a
- * family must not see these.
- */
+/* attach/'s own: the probes the kinds share; a family must not see these */
 #ifndef __RUNNER_ATTACH_INT_H
 #define __RUNNER_ATTACH_INT_H
 
@@ -21,25 +16,16 @@
 	"built against libbpf " STR(LIBBPF_MAJOR_VERSION) "."		\
 	STR(LIBBPF_MINOR_VERSION) ", which lacks " api
 
-/*
- * Records in @refused that the kernel refuses @kind whatever the target,
- * as @why says; NULL records nothing
- */
+/* records in @refused that the kernel refuses @kind, as @why says */
 void refuse_kind(struct attach_refusals *refused,
 		 const struct attach_kind *kind, const struct outcome *why);
 /*
- * False with the reason when this kernel cannot attach probes of @pmu
- * ("kprobe", "uprobe") at all: no perf PMU of that name and no
- * <pmu>_events file. Whatever the target, so @kind is refused from then,
- * in @refused.
+ * False, the kind refused, when this kernel has no probes of @pmu
+ * ("kprobe", "uprobe") at all: no such PMU, no <pmu>_events
  */
-bool probes_available(struct attach_refusals *refused,
-		      const struct attach_kind *kind, const char *pmu,
-		      const char *config, struct outcome *out);
-/*
- * The first of t->kfunc the kernel has: kprobes need a symbol,
- * trampolines the function's BTF.
- */
+bool probes_available(const struct attach_call *c, const char *pmu,
+		      const char *config);
+/* the first of t->kfunc the kernel has: a symbol, or with @need_btf BTF */
 const char *resolve_kfunc(const struct attach_target *t, bool need_btf,
 			  struct outcome *out);
 /* points @prog at kernel function @name before load; false, @out why */

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kinds on probes: those that hook a kernel function by kprobe or
- * fprobe (kprobe, kretprobe, their multi links, kprobe.session and the
- * syscall's kprobe), and those that hook this program itself (uprobe,
- * uretprobe, uprobe.s, uprobe.multi and usdt), placed through SELF_EXE.
+ * The kinds on probes: kprobe, kretprobe, their multi links (fprobe),
+ * kprobe.session and the syscall's kprobe; and on this program itself
+ * through SELF_EXE: uprobe, uretprobe, uprobe.s, uprobe.multi, usdt.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,42 +15,32 @@
 
 /* ---- kprobes and fprobe ---- */
 
-static const char *kprobe_prepare(const struct attach_kind *kind,
-				  struct bpf_program *prog,
-				  const struct attach_target *t,
-				  struct attach_refusals *refused,
-				  struct outcome *out)
+static const char *kprobe_prepare(const struct attach_call *c)
 {
-	if (!probes_available(refused, kind, "kprobe", "CONFIG_KPROBES", out))
+	if (!probes_available(c, "kprobe", "CONFIG_KPROBES"))
 		return NULL;
-	return resolve_kfunc(t, false, out);
+	return resolve_kfunc(c->t, false, c->out);
 }
 
-static struct bpf_link *kprobe_attach(const struct attach_kind *kind,
-				      struct bpf_program *prog,
-				      const struct attach_target *t,
+static struct bpf_link *kprobe_attach(const struct attach_call *c,
 				      const char *name)
 {
-	return bpf_program__attach_kprobe(prog, kind->retprobe, name);
+	return bpf_program__attach_kprobe(c->prog, c->kind->retprobe, name);
 }
 
 /* one kprobe, so one perf event and one link, per function */
-static int kprobes_attach_syms(const struct attach_kind *kind,
-			       struct bpf_program *prog, const char **syms,
-			       int nr, struct bpf_link **links,
-			       struct attach_refusals *refused,
-			       struct outcome *out)
+static int kprobes_attach_syms(const struct attach_call *c, const char **syms,
+			       int nr, struct bpf_link **links)
 {
 	int i, err;
 
 	for (i = 0; i < nr; i++) {
-		links[i] = bpf_program__attach_kprobe(prog, kind->retprobe,
-						      syms[i]);
+		links[i] = kprobe_attach(c, syms[i]);
 		if (links[i])
 			continue;
 		err = -errno;
-		outcome_set(out, ST_FAILED,
-			    "%s on %s (function %d of %d): %s", kind->name,
+		outcome_set(c->out, ST_FAILED,
+			    "%s on %s (function %d of %d): %s", c->kind->name,
 			    syms[i], i + 1, nr, strerror(-err));
 		while (i--)
 			bpf_link__destroy(links[i]);
@@ -73,58 +62,49 @@ const struct attach_kind kind_kretprobe = KPROBE_KIND("kretprobe", true);
  * kprobe.multi rides on fprobe (ftrace), not on kprobes: the kernel's
  * EOPNOTSUPP at link creation is what tells it is missing.
  */
-static const char *kprobe_multi_prepare(const struct attach_kind *kind,
-					struct bpf_program *prog,
-					const struct attach_target *t,
-					struct attach_refusals *refused,
-					struct outcome *out)
+static const char *kprobe_multi_prepare(const struct attach_call *c)
 {
-	return resolve_kfunc(t, false, out);
+	return resolve_kfunc(c->t, false, c->out);
 }
 
-static struct bpf_link *kprobe_multi_link(struct bpf_program *prog,
-					  const char **syms, int nr,
-					  bool retprobe)
+static struct bpf_link *kprobe_multi_link(const struct attach_call *c,
+					  const char **syms, int nr)
 {
 	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cnt = nr,
-		    .retprobe = retprobe);
+		    .retprobe = c->kind->retprobe);
 
-	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+	return bpf_program__attach_kprobe_multi_opts(c->prog, NULL, &opts);
 }
 
-static struct bpf_link *kprobe_multi_attach(const struct attach_kind *kind,
-					    struct bpf_program *prog,
-					    const struct attach_target *t,
+static struct bpf_link *kprobe_multi_attach(const struct attach_call *c,
 					    const char *name)
 {
-	return kprobe_multi_link(prog, &name, 1, kind->retprobe);
+	return kprobe_multi_link(c, &name, 1);
 }
 
 /* every function in one link: one syscall however many there are */
-static int multi_attach_syms(const struct attach_kind *kind,
-			     struct bpf_program *prog, const char **syms,
-			     int nr, struct bpf_link **links,
-			     struct attach_refusals *refused,
-			     struct outcome *out)
+static int multi_attach_syms(const struct attach_call *c, const char **syms,
+			     int nr, struct bpf_link **links)
 {
+	const char *name = c->kind->name;
 	int err;
 
-	links[0] = kprobe_multi_link(prog, syms, nr, kind->retprobe);
+	links[0] = kprobe_multi_link(c, syms, nr);
 	if (links[0])
 		return 1;
 	err = -errno;
 	if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") == 0) {
-		outcome_set(out, ST_SKIPPED,
+		outcome_set(c->out, ST_SKIPPED,
 			    "kernel built without CONFIG_FPROBE (%s link: EOPNOTSUPP)",
-			    kind->name);
-		refuse_kind(refused, kind, out);
+			    name);
+		refuse_kind(c->refused, c->kind, c->out);
 	} else if (err == -EOPNOTSUPP && kernel_config("CONFIG_FPROBE") < 0)
-		outcome_set(out, ST_SKIPPED,
+		outcome_set(c->out, ST_SKIPPED,
 			    "%s link to %d functions: EOPNOTSUPP (it needs CONFIG_FPROBE; the kernel config is not readable here)",
-			    kind->name, nr);
+			    name, nr);
 	else
-		outcome_set(out, err == -EOPNOTSUPP ? ST_SKIPPED : ST_FAILED,
-			    "%s link to %d functions: %s", kind->name, nr,
+		outcome_set(c->out, err == -EOPNOTSUPP ? ST_SKIPPED : ST_FAILED,
+			    "%s link to %d functions: %s", name, nr,
 			    strerror(-err));
 	return err;
 }
@@ -145,15 +125,13 @@ const struct attach_kind kind_kretprobe_multi =
  * too. libbpf 1.5 brought it; older ones are told at build time.
  */
 #if LIBBPF_AT_LEAST(1, 5)
-static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
-					      struct bpf_program *prog,
-					      const struct attach_target *t,
+static struct bpf_link *kprobe_session_attach(const struct attach_call *c,
 					      const char *name)
 {
 	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = &name, .cnt = 1,
 		    .session = true);
 
-	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+	return bpf_program__attach_kprobe_multi_opts(c->prog, NULL, &opts);
 }
 #define KPROBE_SESSION_LACKS	NULL
 #else
@@ -161,15 +139,12 @@ static struct bpf_link *kprobe_session_attach(const struct attach_kind *kind,
 #define KPROBE_SESSION_LACKS	LIBBPF_LACKS("kprobe.session (bpf_kprobe_multi_opts.session)")
 #endif
 
-static const char *kprobe_session_prepare(const struct attach_kind *kind,
-					  struct bpf_program *prog,
-					  const struct attach_target *t,
-					  struct attach_refusals *refused,
-					  struct outcome *out)
+static const char *kprobe_session_prepare(const struct attach_call *c)
 {
-	if (!has_attach_type("BPF_TRACE_KPROBE_SESSION", "kprobe.session", out))
+	if (!has_attach_type("BPF_TRACE_KPROBE_SESSION", "kprobe.session",
+			     c->out))
 		return NULL;
-	return kprobe_multi_prepare(kind, prog, t, refused, out);
+	return kprobe_multi_prepare(c);
 }
 
 const struct attach_kind kind_kprobe_session = {
@@ -188,22 +163,16 @@ static bool has_syscall(const struct attach_target *t)
 	return t->syscall;
 }
 
-static const char *ksyscall_prepare(const struct attach_kind *kind,
-				    struct bpf_program *prog,
-				    const struct attach_target *t,
-				    struct attach_refusals *refused,
-				    struct outcome *out)
+static const char *ksyscall_prepare(const struct attach_call *c)
 {
-	return probes_available(refused, kind, "kprobe", "CONFIG_KPROBES", out) ?
-	       t->syscall : NULL;
+	return probes_available(c, "kprobe", "CONFIG_KPROBES") ?
+	       c->t->syscall : NULL;
 }
 
-static struct bpf_link *ksyscall_attach(const struct attach_kind *kind,
-					struct bpf_program *prog,
-					const struct attach_target *t,
+static struct bpf_link *ksyscall_attach(const struct attach_call *c,
 					const char *name)
 {
-	return bpf_program__attach_ksyscall(prog, name, NULL);
+	return bpf_program__attach_ksyscall(c->prog, name, NULL);
 }
 
 const struct attach_kind kind_ksyscall = {
@@ -221,41 +190,40 @@ static bool has_ufunc(const struct attach_target *t)
 	return t->ufunc;
 }
 
-/* whether the file can be read at all: not an executable without read */
-static bool self_readable(struct outcome *out)
+/*
+ * Whether uprobes can be placed on this program: the kernel has them,
+ * and its file can be read (not an executable without read)
+ */
+static bool uprobes_on_self(const struct attach_call *c)
 {
-	int fd = open(SELF_EXE, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	if (!probes_available(c, "uprobe", "CONFIG_UPROBES"))
+		return false;
+	fd = open(SELF_EXE, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
 		return true;
 	}
-	outcome_set(out, ST_SKIPPED,
+	outcome_set(c->out, ST_SKIPPED,
 		    "this program's own file cannot be read (%s: %s): libbpf reads it to place a uprobe",
 		    SELF_EXE, strerror(errno));
 	return false;
 }
 
-static const char *uprobe_prepare(const struct attach_kind *kind,
-				  struct bpf_program *prog,
-				  const struct attach_target *t,
-				  struct attach_refusals *refused,
-				  struct outcome *out)
+static const char *uprobe_prepare(const struct attach_call *c)
 {
-	return probes_available(refused, kind, "uprobe", "CONFIG_UPROBES", out) &&
-	       self_readable(out) ? t->ufunc : NULL;
+	return uprobes_on_self(c) ? c->t->ufunc : NULL;
 }
 
 /* every process running this executable, so forked workers too */
-static struct bpf_link *uprobe_attach(const struct attach_kind *kind,
-				      struct bpf_program *prog,
-				      const struct attach_target *t,
+static struct bpf_link *uprobe_attach(const struct attach_call *c,
 				      const char *name)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = name,
-		    .retprobe = kind->retprobe);
+		    .retprobe = c->kind->retprobe);
 
-	return bpf_program__attach_uprobe_opts(prog, -1, SELF_EXE, 0, &opts);
+	return bpf_program__attach_uprobe_opts(c->prog, -1, SELF_EXE, 0, &opts);
 }
 
 #define UPROBE_DENIED	"the kernel requires CAP_SYS_ADMIN for uprobes (EACCES)"
@@ -271,24 +239,19 @@ const struct attach_kind kind_uretprobe = UPROBE_KIND("uretprobe", true, false);
 const struct attach_kind kind_uprobe_s = UPROBE_KIND("uprobe.s", false, true);
 
 /* uprobe.multi: one link for many user functions (libbpf 1.3) */
-static const char *uprobe_multi_prepare(const struct attach_kind *kind,
-					struct bpf_program *prog,
-					const struct attach_target *t,
-					struct attach_refusals *refused,
-					struct outcome *out)
+static const char *uprobe_multi_prepare(const struct attach_call *c)
 {
-	if (!has_attach_type("BPF_TRACE_UPROBE_MULTI", "uprobe.multi", out))
+	if (!has_attach_type("BPF_TRACE_UPROBE_MULTI", "uprobe.multi", c->out))
 		return NULL;
-	return uprobe_prepare(kind, prog, t, refused, out);
+	return uprobe_prepare(c);
 }
 
 #if LIBBPF_AT_LEAST(1, 3)
-static struct bpf_link *uprobe_multi_attach(const struct attach_kind *kind,
-					    struct bpf_program *prog,
-					    const struct attach_target *t,
+static struct bpf_link *uprobe_multi_attach(const struct attach_call *c,
 					    const char *name)
 {
-	return bpf_program__attach_uprobe_multi(prog, -1, SELF_EXE, name, NULL);
+	return bpf_program__attach_uprobe_multi(c->prog, -1, SELF_EXE, name,
+						NULL);
 }
 #define UPROBE_MULTI_LACKS	NULL
 #else
@@ -314,24 +277,17 @@ static bool has_usdt(const struct attach_target *t)
 	return t->usdt_provider && t->usdt_name;
 }
 
-static const char *usdt_prepare(const struct attach_kind *kind,
-				struct bpf_program *prog,
-				const struct attach_target *t,
-				struct attach_refusals *refused,
-				struct outcome *out)
+static const char *usdt_prepare(const struct attach_call *c)
 {
-	return probes_available(refused, kind, "uprobe", "CONFIG_UPROBES", out) &&
-	       self_readable(out) ? t->usdt_name : NULL;
+	return uprobes_on_self(c) ? c->t->usdt_name : NULL;
 }
 
 /* every process running this executable: libbpf finds the sites */
-static struct bpf_link *usdt_attach(const struct attach_kind *kind,
-				    struct bpf_program *prog,
-				    const struct attach_target *t,
+static struct bpf_link *usdt_attach(const struct attach_call *c,
 				    const char *name)
 {
-	return bpf_program__attach_usdt(prog, -1, SELF_EXE, t->usdt_provider,
-					name, NULL);
+	return bpf_program__attach_usdt(c->prog, -1, SELF_EXE,
+					c->t->usdt_provider, name, NULL);
 }
 
 const struct attach_kind kind_usdt = {

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kinds that hook a tracepoint (tracepoint, raw_tp, tp_btf) or a BPF
- * trampoline: on a kernel function (fentry, fexit, fentry.s, fmod_ret) or
- * on an LSM hook (lsm, lsm.s, with the probe of whether bpf is an active
- * LSM: a child that may mount securityfs privately).
+ * The kinds on a tracepoint (tracepoint, raw_tp, tp_btf) or a BPF
+ * trampoline (fentry, fexit, fentry.s, fmod_ret, lsm, lsm.s).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,38 +25,33 @@ static bool has_tracepoint(const struct attach_target *t)
 	return t->tp_category && t->tp_name;
 }
 
-static const char *tracepoint_prepare(const struct attach_kind *kind,
-				      struct bpf_program *prog,
-				      const struct attach_target *t,
-				      struct attach_refusals *refused,
-				      struct outcome *out)
+static const char *tracepoint_prepare(const struct attach_call *c)
 {
 	char rel[128], path[256];
 
 	if (!tracefs_mounted()) {
-		outcome_set(out, ST_SKIPPED, "tracefs is not mounted");
+		outcome_set(c->out, ST_SKIPPED, "tracefs is not mounted");
 		return NULL;
 	}
-	snprintf(rel, sizeof(rel), "events/%s/%s", t->tp_category, t->tp_name);
+	snprintf(rel, sizeof(rel), "events/%s/%s", c->t->tp_category,
+		 c->t->tp_name);
 	if (tracefs_path(rel, path, sizeof(path)))
-		return t->tp_name;
+		return c->t->tp_name;
 	/* tracefs is mode 0700: without DAC override it looks empty */
 	if (errno == EACCES)
-		outcome_set(out, ST_SKIPPED,
+		outcome_set(c->out, ST_SKIPPED,
 			    "tracefs is root's: tracepoints need CAP_DAC_READ_SEARCH too");
 	else
-		outcome_set(out, ST_SKIPPED,
+		outcome_set(c->out, ST_SKIPPED,
 			    "no tracepoint %s:%s in this kernel",
-			    t->tp_category, t->tp_name);
+			    c->t->tp_category, c->t->tp_name);
 	return NULL;
 }
 
-static struct bpf_link *tracepoint_attach(const struct attach_kind *kind,
-					  struct bpf_program *prog,
-					  const struct attach_target *t,
+static struct bpf_link *tracepoint_attach(const struct attach_call *c,
 					  const char *name)
 {
-	return bpf_program__attach_tracepoint(prog, t->tp_category, name);
+	return bpf_program__attach_tracepoint(c->prog, c->t->tp_category, name);
 }
 
 const struct attach_kind kind_tracepoint = {
@@ -81,21 +74,15 @@ static const char *raw_tp_name(const struct attach_target *t)
 	return t->raw_tp_name ? t->raw_tp_name : t->tp_name;
 }
 
-static const char *raw_tp_prepare(const struct attach_kind *kind,
-				  struct bpf_program *prog,
-				  const struct attach_target *t,
-				  struct attach_refusals *refused,
-				  struct outcome *out)
+static const char *raw_tp_prepare(const struct attach_call *c)
 {
-	return raw_tp_name(t);
+	return raw_tp_name(c->t);
 }
 
-static struct bpf_link *raw_tp_attach(const struct attach_kind *kind,
-				      struct bpf_program *prog,
-				      const struct attach_target *t,
+static struct bpf_link *raw_tp_attach(const struct attach_call *c,
 				      const char *name)
 {
-	return bpf_program__attach_raw_tracepoint(prog, name);
+	return bpf_program__attach_raw_tracepoint(c->prog, name);
 }
 
 const struct attach_kind kind_raw_tp = {
@@ -108,36 +95,30 @@ const struct attach_kind kind_raw_tp = {
 	.tracepoint = true,
 };
 
-static const char *tp_btf_prepare(const struct attach_kind *kind,
-				  struct bpf_program *prog,
-				  const struct attach_target *t,
-				  struct attach_refusals *refused,
-				  struct outcome *out)
+static const char *tp_btf_prepare(const struct attach_call *c)
 {
-	const char *name = raw_tp_name(t);
+	const char *name = raw_tp_name(c->t);
 	char type[128];
 
 	if (!kernel_btf()) {
-		outcome_set(out, ST_SKIPPED,
+		outcome_set(c->out, ST_SKIPPED,
 			    "kernel has no BTF (/sys/kernel/btf/vmlinux)");
 		return NULL;
 	}
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
 	if (!btf_has_typedef(type)) {
-		outcome_set(out, ST_SKIPPED,
+		outcome_set(c->out, ST_SKIPPED,
 			    "no tracepoint %s in the kernel's BTF", name);
 		return NULL;
 	}
-	return target_set(prog, name, out) ? name : NULL;
+	return target_set(c->prog, name, c->out) ? name : NULL;
 }
 
 /* tp_btf, fentry, fexit, fmod_ret: the target was set before load */
-static struct bpf_link *trace_attach(const struct attach_kind *kind,
-				     struct bpf_program *prog,
-				     const struct attach_target *t,
+static struct bpf_link *trace_attach(const struct attach_call *c,
 				     const char *name)
 {
-	return bpf_program__attach_trace(prog);
+	return bpf_program__attach_trace(c->prog);
 }
 
 const struct attach_kind kind_tp_btf = {
@@ -149,15 +130,11 @@ const struct attach_kind kind_tp_btf = {
 	.tracepoint = true,
 };
 
-static const char *fentry_prepare(const struct attach_kind *kind,
-				  struct bpf_program *prog,
-				  const struct attach_target *t,
-				  struct attach_refusals *refused,
-				  struct outcome *out)
+static const char *fentry_prepare(const struct attach_call *c)
 {
-	const char *name = resolve_kfunc(t, true, out);
+	const char *name = resolve_kfunc(c->t, true, c->out);
 
-	return name && target_set(prog, name, out) ? name : NULL;
+	return name && target_set(c->prog, name, c->out) ? name : NULL;
 }
 
 /* what a BPF trampoline needs of the kernel's config, and then @more */
@@ -170,10 +147,7 @@ static const char *fentry_prepare(const struct attach_kind *kind,
 }
 const struct attach_kind kind_fentry = FENTRY_KIND("fentry", false);
 const struct attach_kind kind_fexit = FENTRY_KIND("fexit", false);
-/*
- * Sleepable fentry: the verifier allows it only on functions that may
- * fault, the error-injectable ones; its log says so where not.
- */
+/* sleepable fentry: the verifier takes only error-injectable functions */
 const struct attach_kind kind_fentry_s =
 	FENTRY_KIND("fentry.s", true, "FUNCTION_ERROR_INJECTION");
 
@@ -221,11 +195,7 @@ static bool error_injectable(const char *func, struct outcome *out)
 	return found;
 }
 
-/*
- * The kernel BTF's own copy of function @name, or NULL when it has none:
- * a name that lives as long as the BTF kernel_btf() keeps, so a row may
- * keep it as the name it hooked.
- */
+/* the kernel BTF's copy of function @name, kept as the name hooked; NULL */
 static const char *btf_func_name(const char *name)
 {
 	struct btf *btf = kernel_btf();
@@ -241,35 +211,28 @@ static bool fmod_ret_applies(const struct attach_target *t)
 	return t->lsm_hook || (t->kfunc[0] && t->error_injection);
 }
 
-/*
- * fmod_ret may change only what the verifier lets it: any LSM hook
- * (security_*), or a function on the error-injection list.
- */
-static const char *fmod_ret_prepare(const struct attach_kind *kind,
-				    struct bpf_program *prog,
-				    const struct attach_target *t,
-				    struct attach_refusals *refused,
-				    struct outcome *out)
+/* fmod_ret may change an LSM hook (security_*) or an error-injectable one */
+static const char *fmod_ret_prepare(const struct attach_call *c)
 {
 	char hook[128];
 	const char *name;
 
-	if (!t->lsm_hook) {
-		name = resolve_kfunc(t, true, out);
-		if (!name || !error_injectable(name, out))
+	if (!c->t->lsm_hook) {
+		name = resolve_kfunc(c->t, true, c->out);
+		if (!name || !error_injectable(name, c->out))
 			return NULL;
-		return target_set(prog, name, out) ? name : NULL;
+		return target_set(c->prog, name, c->out) ? name : NULL;
 	}
-	snprintf(hook, sizeof(hook), "security_%s", t->lsm_hook);
+	snprintf(hook, sizeof(hook), "security_%s", c->t->lsm_hook);
 	name = btf_func_name(hook);
 	if (name)
-		return target_set(prog, name, out) ? name : NULL;
+		return target_set(c->prog, name, c->out) ? name : NULL;
 	if (kernel_config("CONFIG_SECURITY") == 0)
-		outcome_set(out, ST_SKIPPED,
+		outcome_set(c->out, ST_SKIPPED,
 			    "kernel built without CONFIG_SECURITY: no LSM hook %s",
 			    hook);
 	else
-		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
+		outcome_set(c->out, ST_SKIPPED, "%s not in the kernel's BTF",
 			    hook);
 	return NULL;
 }
@@ -290,11 +253,7 @@ static bool has_lsm_hook(const struct attach_target *t)
 	return t->lsm_hook;
 }
 
-/*
- * The active LSMs, from securityfs. Where it is not mounted, a child
- * mounts it in a mount namespace of its own, so nothing changes for
- * anyone else. 0, or -errno.
- */
+/* the active LSMs from securityfs, written to @fd: 0, or -errno */
 static int read_lsm_file(int fd)
 {
 	char buf[512];
@@ -374,10 +333,8 @@ read:
 }
 
 /*
- * A BPF LSM program runs only where "bpf" is among the active LSMs. The
- * answer is the kernel's, set at boot, and asking forks a child that may
- * mount securityfs: asked once a run, kept in probe_cache with the
- * kernel's other answers.
+ * A BPF LSM program runs only where "bpf" is an active LSM: set at boot,
+ * asked once a run (a child may mount securityfs), kept in probe_cache
  */
 static bool bpf_lsm_active(struct outcome *out)
 {
@@ -417,31 +374,26 @@ out:
 }
 
 /* BPF LSM programs attach to the kernel's bpf_lsm_<hook> by hook name */
-static const char *lsm_prepare(const struct attach_kind *kind,
-			       struct bpf_program *prog,
-			       const struct attach_target *t,
-			       struct attach_refusals *refused,
-			       struct outcome *out)
+static const char *lsm_prepare(const struct attach_call *c)
 {
+	const char *name = c->t->lsm_hook;
 	char hook[128];
 
-	if (!bpf_lsm_active(out))
+	if (!bpf_lsm_active(c->out))
 		return NULL;
-	snprintf(hook, sizeof(hook), "bpf_lsm_%s", t->lsm_hook);
+	snprintf(hook, sizeof(hook), "bpf_lsm_%s", name);
 	if (!btf_has_func(hook)) {
-		outcome_set(out, ST_SKIPPED, "%s not in the kernel's BTF",
+		outcome_set(c->out, ST_SKIPPED, "%s not in the kernel's BTF",
 			    hook);
 		return NULL;
 	}
-	return target_set(prog, t->lsm_hook, out) ? t->lsm_hook : NULL;
+	return target_set(c->prog, name, c->out) ? name : NULL;
 }
 
-static struct bpf_link *lsm_attach(const struct attach_kind *kind,
-				   struct bpf_program *prog,
-				   const struct attach_target *t,
+static struct bpf_link *lsm_attach(const struct attach_call *c,
 				   const char *name)
 {
-	return bpf_program__attach_lsm(prog);
+	return bpf_program__attach_lsm(c->prog);
 }
 
 /* a BPF trampoline too: arm64 has them from 6.0's direct calls on */
@@ -454,9 +406,7 @@ static struct bpf_link *lsm_attach(const struct attach_kind *kind,
 }
 const struct attach_kind kind_lsm = LSM_KIND("lsm", false);
 /*
- * Sleepable BPF LSM: the verifier takes it on the hooks the kernel lists
- * as sleepable (bpf_lsm_is_sleepable_hook()), task_prctl among them, and
- * says "... is not sleepable" elsewhere. Unlike fentry.s it needs no
- * error injection, so stock kernels run it where the BPF LSM is active.
+ * Sleepable BPF LSM, on the hooks bpf_lsm_is_sleepable_hook() lists
+ * (task_prctl among them): no error injection needed, unlike fentry.s
  */
 const struct attach_kind kind_lsm_s = LSM_KIND("lsm.s", true);

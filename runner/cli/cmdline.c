@@ -2,11 +2,6 @@
 /*
  * The command line: the runner's options, the ways of running each
  * applies to, the parsing, and --list.
- *
- * The options: the table of those every family takes, --help (the
- * family's options, then these, then the family's tables) and getopt's
- * tables of both: what an option is called and says of itself, nothing
- * of what it does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -240,13 +235,7 @@ static bool is_common_option(const struct bench_option *o)
 	       o < common_options + ARRAY_SIZE(common_options);
 }
 
-/*
- * ---- the ways of running ----
- *
- * A run, the family's own, --list, --compare, and the options each
- * takes: an option or positional argument given where it means nothing
- * is refused, naming where it applies; and --list --json's "options".
- */
+/* ---- the ways of running ---- */
 
 static bool own_way_takes(const struct bench_family *fam, const char *name)
 {
@@ -269,34 +258,19 @@ static unsigned int given_ways(const struct bench_family *fam,
 	return ways;
 }
 
-/*
- * A way's name: "a run" ("run" in JSON), "--memory" (the family's own
- * way's option), "--list", "--list --memory", "--compare"
- */
+/* "a run" ("run" in JSON), "--memory" (the own way's), "--list", ... */
 static const char *way_name(const struct bench_family *fam,
 			    enum bench_way way, bool json, char *buf,
 			    size_t len)
 {
 	const struct bench_option *own = find_option(fam, fam->own_way);
-	const char *own_name = own ? own->name : "?";
 
-	switch (way) {
-	case WAY_RUN:
-		snprintf(buf, len, "%s", json ? "run" : "a run");
-		break;
-	case WAY_OWN:
-		snprintf(buf, len, "--%s", own_name);
-		break;
-	case WAY_LIST:
-		snprintf(buf, len, "--list");
-		break;
-	case WAY_LIST_OWN:
-		snprintf(buf, len, "--list --%s", own_name);
-		break;
-	default:
-		snprintf(buf, len, "--compare");
-		break;
-	}
+	if (way == WAY_RUN)
+		return json ? "run" : "a run";
+	if (way == WAY_LIST || way == WAY_COMPARE)
+		return way == WAY_LIST ? "--list" : "--compare";
+	snprintf(buf, len, "%s--%s", way == WAY_LIST_OWN ? "--list " : "",
+		 own ? own->name : "?");
 	return buf;
 }
 
@@ -323,11 +297,7 @@ static void ways_text(const struct bench_family *fam, unsigned int ways,
 	}
 }
 
-/*
- * The options and positional arguments of @given that mean nothing in
- * @way, the way the command line selects, are refused: one line naming
- * it.
- */
+/* the first of @given that means nothing in @way refused, in one line */
 static int check_ways(const struct bench_family *fam, enum bench_way way,
 		      const struct given *given, int nr)
 {
@@ -350,11 +320,7 @@ static int check_ways(const struct bench_family *fam, enum bench_way way,
 	return 0;
 }
 
-/*
- * The options of @fam's and the runner's, each with the ways of running
- * it applies to (--list --json's "options"): [ { "name": "repeat",
- * "short": "r", "ways": [ "run", "--attach-time" ] }, ... ]
- */
+/* --list --json's "options": [ { "name", "short", "ways": [...] }, ... ] */
 static json_t *options_json(const struct bench_family *fam)
 {
 	const struct bench_option *o;
@@ -385,31 +351,16 @@ static json_t *options_json(const struct bench_family *fam)
 	return a;
 }
 
-/*
- * ---- the command line parsed ----
- *
- * The runner's options and the family's into the run's settings and the
- * state main passes on (struct cmdline), the checks of what they ask
- * together, and the CPUs. The parsing of what users type (numbers, CPU
- * lists, name lists) is core/util.c's.
- */
+/* ---- the command line parsed ---- */
 
-/*
- * A row is measured in units until the 95% interval of its figure is
- * within 3% of it (1 ns at least), after 4 units (fewer leave Student's t
- * too wide to say much), or until it has taken 16 units or half a
- * second: see passes/sampler.c.
- */
+/* 4 units at least: fewer leave Student's t too wide to say much */
 #define DEFAULT_MIN_UNITS	4
 #define DEFAULT_MAX_UNITS	16
 #define DEFAULT_PRECISION	0.03
 #define DEFAULT_ROW_BUDGET	0.5
 #define DEFAULT_LOCK_WAIT	600
 
-/*
- * getopt leaves a bad short option in optopt, a long one in argv: "-x"
- * is written in @shortopt
- */
+/* getopt leaves a bad short option in optopt, a long one in argv */
 static const char *offending_option(char **argv, char shortopt[3])
 {
 	if (!optopt || !strncmp(argv[optind - 1], "--", 2))
@@ -457,19 +408,14 @@ int bench_count_arg(struct cmdline *cl, const char *s, __u64 max,
 	return 0;
 }
 
-static void add_given(struct cmdline *cl, int key, const char *as)
+void bench_positional_as(struct cmdline *cl, int key, const char *what)
 {
 	const struct bench_option *o = find_option(cl->fam, key);
 
 	if (!o || cl->nr_given == cl->max_given)
 		return;
 	cl->given[cl->nr_given++] = (struct given){ o, is_common_option(o),
-						    as };
-}
-
-void bench_positional_as(struct cmdline *cl, int key, const char *what)
-{
-	add_given(cl, key, what);
+						    what };
 }
 
 static int parse_common(struct cmdline *cl, int c, const char *arg,
@@ -601,8 +547,13 @@ int parse_options(const struct bench_family *fam, void *ctx,
 	    getopt_tables(fam, &longopts, shortopts, sizeof(shortopts)))
 		return -1;
 	opterr = 0;	/* one line of ours instead of getopt's */
-	while (!ret && (c = getopt_long(argc, argv, shortopts, longopts,
-					NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		/* past the first error only --ktap: it says the error */
+		if (ret) {
+			if (c == OPT_KTAP)
+				rs->ktap = true;
+			continue;
+		}
 		if (c == 'h') {
 			usage(fam, stdout);
 			cl->help = true;
@@ -613,10 +564,10 @@ int parse_options(const struct bench_family *fam, void *ctx,
 			       "missing value for option" : "unknown option",
 			       offending_option(argv, name));
 			ret = -1;
-			break;
+			continue;
 		}
 		/* checked against the way of running once all are read */
-		add_given(cl, c, NULL);
+		bench_positional_as(cl, c, NULL);
 		ret = parse_common(cl, c, optarg, argc, argv);
 		if (ret == 1)
 			ret = fam->parse_option(ctx, c, optarg);
@@ -626,6 +577,9 @@ int parse_options(const struct bench_family *fam, void *ctx,
 			       option_name(fam, c, name, sizeof(name)));
 			ret = -1;
 		}
+		/* a value refused that looks like an option: "--json --ktap" */
+		if (ret && optarg == argv[optind - 1] && optarg[0] == '-')
+			optind--;
 	}
 	rs->verbosity = verbosity;
 	free(longopts);
@@ -738,14 +692,7 @@ int select_cpus(struct cmdline *cl)
 	return err ? EXIT_USAGE : 0;
 }
 
-/*
- * ---- --list ----
- *
- * Every row a family could run, with what it needs of the kernel and of
- * libbpf and what the family says of it, as JSON (--list --json) or one
- * line a row, and the options' ways of running: it runs nothing and has
- * no figure, only rows' definitions.
- */
+/* ---- --list: the rows' definitions, runs nothing ---- */
 
 static json_t *needs_json(const char *const *needs, int nr, const char *extra)
 {
@@ -809,10 +756,7 @@ static json_t *list_json(const struct bench_family *fam,
 	return o;
 }
 
-/*
- * --list's last line: the free bits' numbers, in runs, each with its
- * value: "free test_flags bits: 38-63 (0x4000000000-0x8000000000000000)"
- */
+/* "free test_flags bits: 38-63 (0x4000000000-0x8000000000000000)" */
 static void print_free_bits(json_t *bits)
 {
 	size_t i, n = json_array_size(bits);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The runner: the command line, then each selected row's samples, back to
- * back, until it is known well enough, each sample verified per CPU and
- * judged undisturbed, then the family's lines and summary, the JSON file
- * and the exit status. A family gives rows and callbacks; nothing here
- * knows what a mode or a map is.
+ * The runner: the command line, the rows' samples, the family's summary,
+ * the JSON file and the exit status. Nothing here knows what a mode or a
+ * map is.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,10 +35,7 @@ static int exit_interrupted(void)
 	return 128 + sig;
 }
 
-/*
- * The sampler's or a pass's error @err: 128+N when a signal cut it
- * short, else the error itself, said (an ENOMEM is no signal): 1
- */
+/* the sampler's error @err: 128+N when a signal cut it short, else 1 */
 static int exit_run_failed(int err)
 {
 	if (bench_interrupted())
@@ -74,10 +69,8 @@ static int exit_status(const struct bench_rows *rows)
 }
 
 /*
- * --ktap's status, as kselftest's runner reads it: 1 when a row failed;
- * 4 (KSFT_SKIP) when nothing was measured: every row skipped or
- * disturbed, or only bases measured for rows that all were; else 0. A
- * disturbed row is a SKIP there: the machine's doing, not the kernel's.
+ * --ktap's, as kselftest reads it: 1 when a row failed, 4 (KSFT_SKIP)
+ * when nothing was measured (a disturbed row is the machine's doing), 0
  */
 static int ktap_exit_status(const struct bench_rows *rows)
 {
@@ -95,9 +88,8 @@ static int ktap_exit_status(const struct bench_rows *rows)
 }
 
 /*
- * A closed fd 1 or 2 would be taken by the next open(), and the summary
- * written into a BPF object or the lock file: hold them with /dev/null.
- * true when stdout was one of them.
+ * A closed fd 1 or 2 would be taken by the next open(), the summary
+ * written into the lock file: /dev/null holds them. True for stdout.
  */
 static bool hold_std_fds(void)
 {
@@ -120,17 +112,11 @@ struct run_output {
 	struct output_file json;	/* --json's */
 	bool ktap;			/* --ktap: KTAP on stdout, every path */
 	bool ktap_said;
-	/* when the run got the lock: the context's run_ns counts from there */
-	__u64 started_ns;
-	/* stdout was closed when we started: /dev/null stands in its place */
-	bool stdout_closed;
+	__u64 started_ns;		/* the lock got: run_ns from there */
+	bool stdout_closed;		/* /dev/null stands in its place */
 };
 
-/*
- * stdout, whatever went there (the summary, KTAP, --json -, --list, a
- * compare): everything written, or 1 after saying why. @used: something
- * was meant for it (a closed one is no loss otherwise)
- */
+/* stdout all written, or 1 said; @used: something was meant for it */
 static int flush_stdout(const struct run_output *out, bool used)
 {
 	if (out->stdout_closed && used) {
@@ -146,10 +132,8 @@ static int flush_stdout(const struct run_output *out, bool used)
 }
 
 /*
- * The results in place, or the last ones kept: the run's @status
- * decides. @complete: everything was written. A signal that comes while
- * this is decided waits, then ends the run with what was decided, so
- * that the status always tells which.
+ * The results in place when @complete, or the last ones kept. A signal
+ * meanwhile waits, then exits with what was decided: the status tells.
  */
 static int finish(struct run_output *out, int status, bool complete)
 {
@@ -170,12 +154,10 @@ static int finish(struct run_output *out, int status, bool complete)
 }
 
 /*
- * A run that ends before its results: the last results file kept, and
- * with --ktap the KTAP that says why, as kselftest.h ends a test early:
- * skipped as a whole, status 4 (KSFT_SKIP), when this machine cannot
- * run it now (@cannot_run: the lock held too long by another run, no
- * privileges); else bailed out, with @status, except that a usage
- * error is 1 (KSFT_FAIL): 2 is KSFT_XFAIL to kselftest.
+ * A run that ends before its results, the last results file kept; with
+ * --ktap, as kselftest.h ends a test early: skipped, 4, when this machine
+ * cannot run it now (@cannot_run: the lock busy, no privileges), else
+ * bailed out with @status, a usage error 1 (2 is KSFT_XFAIL there).
  */
 static int end_early(struct run_output *out, int status, bool cannot_run)
 {
@@ -192,21 +174,7 @@ static int end_early(struct run_output *out, int status, bool cannot_run)
 	return finish(out, status, false);
 }
 
-/* the ways --ktap may be spelled: getopt takes any prefix it names alone */
-static bool ktap_asked(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (strlen(argv[i]) >= 4 && !strncmp(argv[i], "--ktap", strlen(argv[i])))
-			return true;
-	return false;
-}
-
-/*
- * Every row setup() made follows a policy the runner can follow: 0, or
- * -1 with a line naming the first that does not (the family's bug)
- */
+/* 0, or -1 naming the first row whose policy is wrong (the family's bug) */
 static int rows_check(const struct bench_rows *rows)
 {
 	char name[256];
@@ -330,11 +298,8 @@ out:
 int bench_main(const struct bench_family *fam, void *ctx, int argc,
 	       char **argv)
 {
-	struct run_output out = { .ktap = ktap_asked(argc, argv) };
-	/*
-	 * What the command line parses into, passed down from here: the
-	 * forked workers read the test build's fault in their copy of it
-	 */
+	struct run_output out = {};
+	/* the forked workers read the test build's fault in their copy */
 	struct run_settings settings;
 	const struct run_settings *rs = &settings;
 	struct cmdline cl;
@@ -349,7 +314,7 @@ int bench_main(const struct bench_family *fam, void *ctx, int argc,
 	if (!err && cl.help)
 		return flush_stdout(&out, true);
 	err = err || check_options(fam, &cl, argc, argv);
-	out.ktap |= rs->ktap;
+	out.ktap = rs->ktap;
 	if (err)
 		return end_early(&out, EXIT_USAGE, false);
 	if (cmp->nr_files[SIDE_A] || rs->list) {

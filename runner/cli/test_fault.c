@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * BENCH_TEST_FAULT, the test build's way to make programs miss events:
- * its names (core/faults.h's table) read into the run's settings. What
- * make builds reads nothing of it. Apart from the command line
- * (cli/cmdline.c): the environment, and only in the test build.
- */
+/* BENCH_TEST_FAULT read into the run's settings, in the test build alone */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +7,6 @@
 #include "core/core.h"
 
 #ifdef BENCH_TESTING
-/* BENCH_TEST_FAULT's names: core/faults.h's table */
 #define FAULT_NAME(kind, nr, name)	{ name, BENCH_FAULT_##kind },
 static const struct {
 	const char *name;	/* ending in '=': a CPU follows */
@@ -47,7 +41,6 @@ static void fault_list(char *buf, size_t len)
 	}
 }
 
-/* BENCH_TEST_FAULT: the tests' way to make programs miss events */
 int read_fault(struct run_settings *rs)
 {
 	struct test_fault *fault = &rs->fault;

@@ -5,30 +5,15 @@
 #include <signal.h>
 #include "bench.h"
 
-/*
- * Small helpers of the runner's own (core/util.c): /proc's texts, sysctls,
- * kallsyms' lines, a task's cgroup. Those a family calls too (files,
- * cgroups, time) are in bench.h.
- */
+/* ---- core/util.c; what a family calls too is in bench.h ---- */
 
-/*
- * The steal time of CPU @cpu in /proc/stat's text @text: its line's 8th
- * field, in USER_HZ ticks, into *@ticks. 0, or -ENOENT when the text has
- * no such line (or it is cut short before its steal).
- */
+/* CPU @cpu's steal in /proc/stat's @text, USER_HZ ticks: 0 or -ENOENT */
 int proc_stat_steal(const char *text, int cpu, unsigned long long *ticks);
 
-/*
- * The times a thread moved between CPUs, in the text @text of its
- * /proc/<pid>/task/<tid>/sched (se.nr_migrations), into *@n. 0, or
- * -ENOENT when the text has no such line.
- */
+/* se.nr_migrations of a thread's sched @text: 0 or -ENOENT */
 int sched_nr_migrations(const char *text, unsigned long long *n);
 
-/*
- * A sysctl's number at @path (those read are never negative), -1 when it
- * cannot be read (many are root's)
- */
+/* a sysctl's number at @path (never negative), -1 when unreadable */
 int read_sysctl_int(const char *path);
 
 /* self_cgroup()'s of the task @pid (0: ourselves), from /proc/<pid>/cgroup */
@@ -40,26 +25,16 @@ const char *text_symbol(const char *line, char *sym);
 /* "a FIFO", "a directory": what a file of @mode is, for a message */
 const char *file_kind(mode_t mode);
 
-/*
- * a character of a name: a mode's, a CPU's number (where a reason
- * names one, for the report and the skip groups)
- */
+/* a character of a name, a mode's or a CPU's number in a reason */
 static inline bool word_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
 
-/*
- * The runner's side of messages and signals: core/msg.c. What a family
- * prints with (pr_err(), pr_note(), outcome_set()) and asks of a signal
- * (bench_interrupted()) is in bench.h.
- */
+/* ---- core/msg.c ---- */
 
-/*
- * 0: -q, 1: default, 2: -v (libbpf's messages too): the runner's; a
- * family reads run_settings' copy
- */
+/* 0: -q, 1: default, 2: -v (libbpf's messages too); a family reads @rs's */
 extern int verbosity;
 
 void bench_init(const char *prog_name);
@@ -67,11 +42,9 @@ void bench_init(const char *prog_name);
 const char *status_json(enum status st);
 
 /*
- * The signals that end a run (core/msg.c's table: those of signal(7)
- * whose default ends a process, but for its own faults) end us by their
- * default, even where they came ignored (a script's background job
- * ignores SIGINT): what runs nothing ends on them so. SIGPIPE and
- * SIGXFSZ raised by a failed write of ours fail that write instead.
+ * The signals that end a run to their default, even where they came
+ * ignored (a script's background job ignores SIGINT); SIGPIPE and SIGXFSZ
+ * of a failed write of ours fail that write instead.
  */
 void default_signal_actions(void);
 /* a forked child's: every one of them to its default */
@@ -91,21 +64,10 @@ void bench_exit_with(int status);
 /* the last line pr_err() said, without the program's name; "" */
 const char *bench_last_error(void);
 
-/*
- * The parsers of numbers and lists, and lists of CPUs: core/util.c. Those
- * a family calls (parse_u64(), parse_name_list(), parse_u64_list(), ...,
- * struct cpu_list and format_cpus()) are in bench.h.
- */
-
 /* a decimal fraction in [min, max] */
 int parse_double(const char *s, double min, double max, double *out);
 
-/*
- * The files results are written to (--json FILE, for a run, --list and
- * --compare): core/output.c. Written whole or not at all: into a
- * temporary file beside the target, renamed over it once complete.
- */
-
+/* ---- core/output.c: a results file, written whole or not at all ---- */
 struct output_file {
 	const char *path;	/* as given; "-": stdout */
 	char *target;		/* what the rename replaces */
@@ -115,22 +77,13 @@ struct output_file {
 };
 
 /*
- * Opens @path for writing: "-" is stdout; a regular file, or none yet,
- * gets a temporary file ".NAME.tmp.PID" beside it (the same mode and
- * owner as the file it replaces), so that a bad path costs no run and a
- * run that does not complete leaves the last results as they were; a
- * link's target is what is replaced (a dangling one's made); a character
- * device or a FIFO with a reader is written in place; a directory, a
- * FIFO nobody reads, anything else is refused. Removes the temporary
- * files of runs that were killed before they could. 0, or -errno after
- * one line.
+ * Opens @path: "-" is stdout; a regular file, or none yet, gets a
+ * temporary file ".NAME.tmp.PID" beside it; a character device or a FIFO
+ * with a reader is written in place; anything else is refused. 0, or
+ * -errno after one line.
  */
 int output_open(struct output_file *o, const char *path);
-/*
- * Everything written to @o is in place: flushed, closed (each checked)
- * and renamed over the target. 0, or -errno after one line naming the
- * file; the temporary file is gone either way.
- */
+/* flushed, closed and renamed over the target: 0, or -errno said */
 int output_commit(struct output_file *o);
 /* @o closed, its temporary file removed: the target stays as it was */
 void output_discard(struct output_file *o);
@@ -145,18 +98,12 @@ int parse_cpus(const char *s, const struct cpu_list *allowed,
 bool cpu_list_has(const struct cpu_list *cpus, int cpu);
 void cpu_list_free(struct cpu_list *cpus);
 
-/*
- * The progress line (core/msg.c), its state the sampler's: whether
- * stderr's last line is one, to be erased before anything else is printed
- */
+/* the progress line on a terminal's stderr (core/msg.c), the sampler's */
 struct progress_line {
-	bool shown;
+	bool shown;		/* erased before anything else is printed */
 };
 
-/*
- * One updating line on stderr when it is a terminal: row @done of @total
- * in @round (-1: loading it), its unit @unit
- */
+/* row @done of @total in @round (-1: loading it), its unit @unit */
 void progress(struct progress_line *line, int done, int total,
 	      const struct bench_row *row, int round, int unit);
 /* @line erased, when it is shown */

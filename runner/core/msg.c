@@ -1,27 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Messages, outcomes and signals: how the runner speaks and is stopped.
- * And the progress line: on a terminal's stderr, one line saying which
- * row of how many runs and how far it is, rewritten in place and erased
- * before anything else is printed; the sampler keeps its state (struct
- * progress_line) for the run.
- */
+/* Messages, outcomes and signals: how the runner speaks and is stopped. */
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "core/core.h"
 
-/*
- * Process-wide on purpose: libbpf's print callback (libbpf_print()) and
- * every pr_*() take no context. The run's own copy is @rs->verbosity.
- */
+/* process-wide: libbpf's print callback and every pr_*() take no context */
 int verbosity = 1;
 
-/*
- * Process-wide for the same reason: pr_*() and printable() take no
- * context, and the signal handler says the program's name too.
- */
+/* so are printable()'s, and the signal handler says the program's name */
 static struct {
 	const char *name;
 	/* the last error said, for what --ktap says of a run that ends early */
@@ -112,33 +100,27 @@ void outcome_set(struct outcome *o, enum status st, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const char *const status_names[][2] = {
-	[ST_OK] = { "ok", "ok" },
-	[ST_SKIPPED] = { "skipped", "skipped" },
-	[ST_FAILED] = { "FAILED", "failed" },
-	[ST_DISTURBED] = { "disturbed", "disturbed" },
-};
-
 const char *status_name(enum status st)
 {
-	return status_names[st][0];
+	static const char *const names[] = {
+		[ST_OK] = "ok", [ST_SKIPPED] = "skipped",
+		[ST_FAILED] = "FAILED", [ST_DISTURBED] = "disturbed",
+	};
+
+	return names[st];
 }
 
 const char *status_json(enum status st)
 {
-	return status_names[st][1];
+	return st == ST_FAILED ? "failed" : status_name(st);
 }
 
 /* ---- signals ---- */
 
 /*
- * The signals whose default action ends a process and that come from
- * outside it (signal(7)): a user, a terminal, a timer, a limit. Each
- * ends a run as SIGTERM does, with 128+N; so do the real-time ones. The
- * program's own faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS,
- * SIGABRT) keep their default action and its core dump. SIGPIPE and
- * SIGXFSZ that the kernel raises for a write of ours fail that write
- * instead (EPIPE, EFBIG): an output error, said as one. Named here, as
+ * The signals whose default ends a process and that come from outside it
+ * (signal(7)); they, and the real-time ones, end a run with 128+N. The
+ * program's own faults keep their default and its core dump. Named as
  * glibc names them: strsignal() is not async-signal-safe.
  */
 static const struct {
@@ -210,10 +192,7 @@ const char *signal_name(int sig, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * Global because a signal handler has no other way in: what on_signal()
- * reads and sets, and the run's path reads and sets around it.
- */
+/* global: a signal handler has no other way in */
 static struct {
 	/* the signal that came, for bench_interrupted(); 0: none */
 	volatile sig_atomic_t got;
@@ -249,11 +228,7 @@ void bench_exit_with(int status)
 	sig_state.final_status = status;
 }
 
-/*
- * What the kernel raises for a write of ours, that write failing with
- * EPIPE or EFBIG: sent to us (SI_USER) by us. A kill(1) of another
- * process names that one.
- */
+/* raised by the kernel for a write of ours, which fails with EPIPE, EFBIG */
 static bool own_write_failed(int sig, const siginfo_t *si)
 {
 	return (sig == SIGPIPE || sig == SIGXFSZ) && si &&
@@ -281,9 +256,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	if (!sig_state.writing_results)
 		return;
 	/*
-	 * stdio retries a write a signal cut short: on a pipe nobody
-	 * reads, for ever. Nothing is attached by now, and the kernel
-	 * frees what is loaded: end here, saying so, the last results
+	 * stdio retries a write a signal cut short, on a pipe nobody reads
+	 * for ever. Nothing is attached by now: end here, the last results
 	 * file as it was.
 	 */
 	if (sig_state.unlink_path)

@@ -1,19 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The files results are written to. A results file is what the next
- * --compare reads as "before": a run that is refused (the lock busy, no
- * privileges), interrupted or cannot write must leave it as it was. So
- * the results go to a temporary file in the target's directory (the same
- * file system: rename(2) replaces the target in one step), created when
- * the run starts, so that a path that cannot be written is said before
- * anything runs, and renamed over the target once everything was written
- * and closed. Every exit path removes the temporary file, a signal's
- * too (core/msg.c); one SIGKILL left behind is named after its run's pid,
- * ".NAME.tmp.PID", and the next run writing NAME removes it.
- *
- * And the JSON values every writer needs: a number that may be no
- * number, and text that may be no UTF-8: the run's results, --list, the
- * profile, the compare and the families' rows all write through them.
+ * The files results are written to. A results file is the next
+ * --compare's "before": a run refused, interrupted or that cannot write
+ * leaves it as it was. So the results go to a temporary file beside the
+ * target (rename(2) replaces it in one step), made when the run starts
+ * so that a bad path is said before anything runs. Every exit removes
+ * it, a signal's too; one a SIGKILL left, ".NAME.tmp.PID", the next run
+ * writing NAME removes. And the JSON values every writer shares.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -53,10 +46,8 @@ static pid_t tmp_pid(const char *name, const char *prefix)
 }
 
 /*
- * The temporary files of earlier runs writing @base in @dir that were
- * killed before they could remove them: their pid is gone. One of a run
- * still alive (or of a pid namespace of its own, whose pid is another
- * process here) is left alone; its run removes it.
+ * The temporary files of killed runs writing @base in @dir: their pid is
+ * gone. One of a run alive (or of another pid namespace) is left alone.
  */
 static void remove_stale(const char *dir, const char *base)
 {
@@ -95,11 +86,9 @@ static char *link_join(const char *link, const char *to)
 }
 
 /*
- * @o's target: @path, or the file the symbolic link(s) @path names, as
- * open() would follow them, a dangling link's target included (the file
- * it names is then made). Only the last component is resolved here: the
- * directories on the way are the kernel's to follow. *@exists: the
- * target is there, *@st its stat.
+ * @o's target: @path, or the file its links name as open() follows them
+ * (a dangling one's made); only the last component is resolved here.
+ * *@exists: it is there, *@st its stat.
  */
 static int find_target(struct output_file *o, const char *path,
 		       struct stat *st, bool *exists)
@@ -191,8 +180,7 @@ out:
 
 /*
  * A character device or a FIFO (a pipe at /dev/stdout): written in
- * place, as it comes. Opened without waiting: a FIFO nobody reads is
- * refused at once (ENXIO), not waited on before anything runs.
+ * place; opened without waiting, a FIFO nobody reads refused (ENXIO).
  */
 static int open_in_place(struct output_file *o)
 {

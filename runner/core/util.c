@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Small helpers the runner, both programs and the tests share: /proc's
- * texts, sysctls, cgroups, kallsyms' lines, the time. The parsing of
- * what users type: numbers, fractions and lists of names or values, pure
- * functions (but parse_name_list()'s one line on a name it does not
- * know), apart from the option parser so that the kernel probes, the
- * families and the unit tests call them without linking the command
- * line. And lists of CPUs: "0,2-3" parsed, checked against the CPUs
- * allowed, and written back.
+ * Small helpers: /proc's texts, sysctls, cgroups, kallsyms' lines, the
+ * time; the parsing of numbers and lists, apart from the command line so
+ * that the probes, the families and the unit tests call it; CPU lists.
  */
 #define _GNU_SOURCE
 #include <ctype.h>

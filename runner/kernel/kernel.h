@@ -4,15 +4,6 @@
 
 #include "bench.h"
 
-/*
- * The machine, before a run, as the runner's own files ask it: the CPUs
- * and privileges (kernel/machine.c), tracefs (kernel/probes.c), the
- * cgroup's CPU quota and the run lock (workers/machine.c); the kernel's
- * config, BTF and JIT, as the attach kinds' probes ask them. What a
- * family's probes ask of the kernel (btf_struct_has(), other_links_on(),
- * probe_map(), ...) is in bench.h.
- */
-
 /* CONFIG_x: 1 =y/=m, 0 not set, -1 unknown */
 int kernel_config(const char *option);
 struct btf;
@@ -23,16 +14,12 @@ bool btf_has_typedef(const char *name);
 int btf_enum_has(const char *type, const char *value);
 bool tracefs_mounted(void);
 
-/*
- * What changes a program's cost besides its code: the JIT's sysctls
- * (-1 unreadable) and whether the kernel keeps the JIT on whatever they
- * say (CONFIG_BPF_JIT_ALWAYS_ON: 1, 0, -1 unknown)
- */
+/* what changes a program's cost besides its code; -1: unknown */
 struct bpf_jit_state {
 	int enable;		/* net.core.bpf_jit_enable */
 	int harden;		/* net.core.bpf_jit_harden */
 	int kallsyms;		/* net.core.bpf_jit_kallsyms */
-	int always_on;
+	int always_on;		/* CONFIG_BPF_JIT_ALWAYS_ON */
 };
 
 void bpf_jit_read(struct bpf_jit_state *j);
@@ -62,18 +49,14 @@ int ensure_tracefs(void);
 /* notes a cgroup CPU quota smaller than @nr_cpus CPUs */
 void warn_cpu_quota(int nr_cpus);
 /*
- * One run of these tools at a time per machine: waits up to @wait_s for
- * the one that holds the lock, naming it. 0; -EBUSY when it is still
- * held (said), -EINTR on a signal, another -errno said.
+ * One run at a time: waits up to @wait_s for the holder, naming it. 0;
+ * -EBUSY still held, -EINTR on a signal, another -errno (all said)
  */
 int bench_lock(const char *tool, double wait_s);
 
 /* stat(), not access(): access() drops the capabilities of a non-root uid */
 bool exists(const char *path);
-/*
- * @rel in the first tracefs mount that has it, into @buf; false with
- * errno EACCES when any place was refused, else ENOENT
- */
+/* @rel in the first tracefs mount that has it; false, errno EACCES or ENOENT */
 bool tracefs_path(const char *rel, char *buf, size_t len);
 
 #endif /* __RUNNER_KERNEL_H */

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The machine a run is on, as a run's start asks it: the JIT's settings
- * (its sysctls and CONFIG_BPF_JIT_ALWAYS_ON, which change a program's
- * cost besides its code), the CPUs (how many the kernel may have: per-CPU
- * data is sized by it; which this process may run its workers on, online
- * and in its affinity), and whether it may load and attach BPF (root, or
- * CAP_BPF and CAP_PERFMON, in the initial user namespace) and in which
- * pid namespace it runs, which the programs' own-task test needs: asked
- * of the kernel, never assumed from the uid. tests/stats_test stubs
- * bpf_jit_read() and usable_cpus() instead of linking this file.
+ * The machine a run starts on: the JIT's settings, the CPUs, the
+ * privileges and namespaces, asked of the kernel, never assumed from the
+ * uid. tests/stats_test stubs bpf_jit_read() and usable_cpus() instead.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,8 +19,7 @@
 
 /*
  * Read once, first from bench_main(): the JIT's sysctls are the initial
- * network namespace's alone, and fib_table_lookup's rows move the run
- * into one of its own, where /proc/sys/net/core has none of them
+ * network namespace's, and fib_table_lookup's rows move into their own
  */
 void bpf_jit_read(struct bpf_jit_state *j)
 {

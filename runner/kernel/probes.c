@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the running kernel has, for the families' probes (declared in
- * bench.h) and the runner's, so that a mode is skipped for what this
- * kernel lacks, not for its version: its BTF (a function, a typedef, an
- * enum's value, a struct's member), its config (/proc/config.gz, or the
- * one its package installed in /boot), tracefs (where its files are,
- * mounting it), many kernel functions at once for the modes that hook
- * them, whether it creates a map as defined, other BPF links on a row's
- * hook, the ELF notes of USDT probes. Each answer that stands for the
- * run is asked once, into probe_cache. Linked into tests/stats_test (the
- * report reads probe_cache), unlike kernel/machine.c.
+ * What the running kernel has, so that a mode is skipped for what it
+ * lacks, not for its version: BTF, config, tracefs, its functions, maps
+ * as defined, other links on a hook, USDT notes. Each answer that stands
+ * for the run is asked once, into probe_cache.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,14 +26,8 @@
 #include "core/core.h"
 
 /*
- * Global on purpose, and the runner's only cache of the kernel's
- * answers: the families' probes ask kernel_config(), btf_has_func(),
- * nr_cpus_possible() through bench.h from callbacks that take no run
- * context, and each answer stands for the whole run (libbpf's version
- * too: the families print libbpf_version_text() as it is, with no
- * buffer of theirs). The JIT's sysctls
- * must be read before a row moves the run into a network namespace of
- * its own (fib_table_lookup), so a later reader must find them here.
+ * Global: the families' probes ask from callbacks that take no run
+ * context, and each answer stands for the whole run
  */
 struct probe_cache probe_cache;
 
@@ -121,10 +109,7 @@ static gzFile open_kernel_config(void)
 /* what one gzread() of the config asks for at least */
 #define CONFIG_CHUNK	65536
 
-/*
- * The config's text, read once: "\n" first, so that every line, the first
- * too, starts after a newline. NULL when there is none to read.
- */
+/* the config's text, read once, "\n" first so that every line follows one */
 static const char *kernel_config_text(void)
 {
 	struct probe_cache *c = &probe_cache;
@@ -285,10 +270,7 @@ static int blacklist_line(char *line, void *fl)
 	return sscanf(line, "%*s %255s", sym) == 1 ? func_list_add(fl, sym) : 0;
 }
 
-/*
- * Text symbols of the kernel (no module's): a name listed twice is two
- * functions, which kprobes refuse to choose between (EADDRNOTAVAIL).
- */
+/* the kernel's text symbols, no module's: a name twice is two functions */
 static int kernel_text_line(char *line, void *fl)
 {
 	char sym[256];
@@ -316,10 +298,7 @@ static void free_funcs(struct func_entry *l, int n)
 	free(l);
 }
 
-/*
- * The names @parse takes from the lines of @path, sorted, each with its
- * line's order. -errno, and an empty list, when @path cannot be read.
- */
+/* the names @parse takes from @path's lines, sorted, with their order */
 static int read_funcs(const char *path, line_fn parse,
 		      struct func_entry **list, int *nr)
 {
@@ -481,10 +460,9 @@ int probe_map(struct bpf_map *map, struct outcome *out)
 }
 
 /*
- * struct bpf_link_info as kernels since 6.6 have it, as far as it is read
- * here: Debian's uapi header (6.1) lacks the perf_event member. A kernel
- * that does not know a member refuses a non-zero tail (E2BIG), so the
- * buffers are asked for only once the link's type says they are there.
+ * struct bpf_link_info as since 6.6, as far as read here: Debian's uapi
+ * header (6.1) lacks perf_event. The buffers are asked for once the type
+ * says they are there: an older kernel refuses a non-zero tail (E2BIG).
  */
 struct link_info {
 	__u32 type;

@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rows: added to a run's table, given their parameters, and named as
- * every output names them ("raw_tp task_rename [progs=4]"); and a row's
- * figures from its samples: its summary (mean ± stddev, noise, outliers,
- * its units' mean and interval, its overhead against its base with its
- * uncertainty), the medians of its workers' rates and of its attach and
- * detach times, why it stopped, and how its hits and a missing figure
- * are written: what the summary table, the notes and the JSON all read.
+ * Rows: added, given their parameters and named; a row's figures from its
+ * samples, what the summary, the notes and the JSON all read.
  */
 #include <math.h>
 #include <stdio.h>

@@ -4,11 +4,7 @@
 
 #include "bench.h"
 
-/*
- * What the runner keeps of a row: its samples, units, retries, times and
- * counts. A row reaches it through its @state (bench.h), which no family
- * dereferences: the sampler writes it, the report and the checks read it.
- */
+/* what the runner keeps of a row, through its @state, which no family reads */
 
 /* samples a row keeps at most: its own, and a base row its rows' too */
 #define MAX_SAMPLES	512
@@ -37,11 +33,7 @@ enum attached_for {
 	ATTACHED_RUN,		/* from its first session to the run's end */
 };
 
-/*
- * What the runner did in a row's sessions, each timed on its own (the
- * JSON's time_ns): all but the loops is time the row pays for its
- * figure besides measuring it.
- */
+/* what the runner did in a row's sessions, each timed (the JSON's time_ns) */
 enum row_phase {
 	PHASE_FORK,		/* the sessions' workers forked, waiting */
 	PHASE_ATTACH,		/* attach() */
@@ -58,14 +50,10 @@ enum row_phase {
 struct row_pool;
 struct attach_kind;
 /*
- * Kinds this kernel refuses whatever the target: no kprobe PMU, a link
- * type its config leaves out, trampolines refused at load. The first row
- * of such a kind finds it by probing; the later ones say the same without
- * loading anything or starting workers. The run's, one for all its rows:
- * bench_add_row() makes it, struct bench_rows owns it, and each row's
- * state points at it, so that a family's open() and attach(), which get
- * the row, pass it on through attach_load(), attach_link() and the
- * kinds' prepare() and attach_syms().
+ * Kinds this kernel refuses whatever the target: the first row of one
+ * finds it by probing, the later ones say the same without loading
+ * anything. The run's: struct bench_rows owns it, each row's state
+ * points at it.
  */
 #define MAX_REFUSED	32
 struct attach_refusals {
@@ -147,25 +135,14 @@ struct row_state {
 	__u64 prog_runs, prog_hits;	/* in that pass */
 	struct outcome prog_out;	/* why prog_ns is missing */
 	struct row_profile *profile;	/* --profile's; NULL: not profiled */
-	/*
-	 * The kinds the kernel refuses whatever the target: the run's
-	 * record, one for all its rows (struct bench_rows' @refused), for
-	 * the attach calls a family makes for the row (attach/attach.c)
-	 */
-	struct attach_refusals *refused;
+	struct attach_refusals *refused;	/* the run's, bench_rows' */
 };
 
-/*
- * "raw_tp task_rename [progs=4]": a row as KTAP and --profile name it
- * (rows/row.c, with bench_add_row() and the row's parameters)
- */
+/* "raw_tp task_rename [progs=4]": a row as KTAP and --profile name it */
 void format_row_name(const struct bench_row *row, char *buf, size_t len);
 /*
- * Why the policy setup() gave @row is no policy the runner can follow
- * (@links against @reload, @measured_in_open without @runs_prog), or
- * NULL when it is one: checked once, for every row, before anything
- * runs. @links alone cannot contradict itself, as the booleans it
- * replaced could.
+ * Why the policy setup() gave @row is none the runner can follow, or
+ * NULL: checked for every row before anything runs
  */
 const char *row_policy_wrong(const struct bench_row *row);
 

@@ -21,11 +21,7 @@ static double sorted_median(const double *sorted, int n)
 	return (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
-/*
- * Median and MAD through one scratch copy. Both stay NAN if the copy
- * cannot be allocated: the caller then flags no outliers rather than
- * failing a whole run over a figure that is only advisory.
- */
+/* median and MAD, both NAN without memory: outliers are only advisory */
 static void median_mad(const double *x, int n, double *median, double *mad)
 {
 	double *tmp;
@@ -106,27 +102,7 @@ int stats_outliers(const double *x, int n, bool *is_outlier)
 	return nr;
 }
 
-int stats_ns_per_event(const double *rate, int n, double *ns)
-{
-	int i, err = 0;
-
-	for (i = 0; i < n; i++) {
-		if (rate[i] > 0 && isfinite(rate[i])) {
-			ns[i] = 1e9 / rate[i];
-		} else {
-			ns[i] = NAN;
-			err = -EINVAL;
-		}
-	}
-	return err;
-}
-
-/*
- * Each unit's overhead is the row's ns per event less its base's around
- * it, in one short stretch of the run; units share nothing, so the mean's
- * interval is Student's t over them. It leaves out nothing the run saw:
- * the machine's drift between units is in their spread.
- */
+/* units share nothing: the mean's interval is Student's t over them */
 void stats_overhead(const double *unit, int n, double base_ns,
 		    struct overhead *o)
 {
@@ -217,10 +193,8 @@ static double not_tiny(double v)
 }
 
 /*
- * The continued fraction of I_x(a, b), evaluated by the modified Lentz
- * method (Numerical Recipes 6.4). It converges fast for
- * x < (a + 1) / (a + b + 2); incbeta() uses the symmetry
- * I_x(a, b) = 1 - I_(1-x)(b, a) for the rest.
+ * I_x(a, b)'s continued fraction by the modified Lentz method (Numerical
+ * Recipes 6.4): fast for x < (a + 1) / (a + b + 2), the symmetry beyond
  */
 static double betacf(double x, double a, double b)
 {
@@ -263,11 +237,7 @@ double incbeta(double x, double a, double b)
 	return 1 - front * betacf(1 - x, b, a) / b;
 }
 
-/*
- * Past this many degrees of freedom Student's t is the normal
- * distribution to within 1e-6, and the continued fraction would need
- * O(sqrt(df)) steps.
- */
+/* past this Student's t is normal to 1e-6, and betacf() slow */
 #define T_NORMAL_DF	1e6
 
 double student_t_p2(double t, double df)

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a run asks of the machine around its workers: one run of these
- * tools at a time on it (the lock), a word when its cgroup's CPU quota
- * would throttle them, and, before each sample's go, the wait for the
- * kernel's threads on the workers' CPUs to go quiet (settle(), which the
- * sampler calls between a row's runs). Apart from the pool: it watches
- * the kernel's threads and the machine, never the workers.
+ * What a run asks of the machine around its workers: one run at a time
+ * (the lock), a word on a CPU quota, and the wait for quiet before a go.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -26,21 +22,13 @@
 /* ---- the wait for quiet ---- */
 
 /*
- * What the previous sample left behind runs in kernel threads on the
- * workers' CPUs: RCU callbacks of detached links and freed programs,
- * kworkers, ksoftirqd with deferred receive work. Released into it, a
- * worker loses its CPU and the sample is disturbed. Before the go, wait
- * until the kernel threads that run on the workers' CPUs have been quiet
- * for SETTLE_QUIET_NS, or give up after SETTLE_MAX_NS (said in the JSON
- * and the notes): the disturbance rule still judges the sample.
- *
- * Only those threads matter: one bound to another CPU, however busy,
- * must not hold the go. A thread bound to the workers' CPUs counts
- * whenever it runs; one that may run anywhere (an unbound kworker,
- * rcu_preempt, kdamond) when it last ran on one of them. New kernel
- * threads (kworkers come and go) are looked for at each wait, and every
- * thread's time is taken apart, so that one that exits or is new within
- * a window adds nothing.
+ * What the previous sample left (RCU callbacks of freed programs,
+ * kworkers, ksoftirqd) runs in kernel threads on the workers' CPUs: a
+ * worker released into it loses its CPU. Before the go, wait until they
+ * have been quiet for SETTLE_QUIET_NS, or SETTLE_MAX_NS. A thread bound
+ * to the workers' CPUs counts whenever it runs, one that may run anywhere
+ * when it last ran on one of them, one bound elsewhere never; each
+ * thread's time apart, so that one gone or new adds nothing.
  */
 #define SETTLE_QUIET_NS		500000ull
 /* their CPU time in that window, at most this share of one CPU */
@@ -174,11 +162,7 @@ skip:
 	kthread_close(&k);
 }
 
-/*
- * The kernel threads that may run on @cpus: all of them looked at afresh
- * when @cpus changed or every SETTLE_RESCAN_NS, else only the pids not
- * seen yet.
- */
+/* the kernel threads that may run on @cpus: the pids not seen yet */
 static void kthreads_update(struct kthread_set *ks, const cpu_set_t *cpus,
 			    __u64 now)
 {
@@ -228,10 +212,7 @@ __u64 settle_delta(__u64 before, __u64 after)
 	return before == ~0ull || after < before ? 0 : after - before;
 }
 
-/*
- * The CPU time the kernel threads had on the workers' CPUs since the
- * last call, ns; each thread's own, so that one gone or new adds nothing
- */
+/* the kernel threads' CPU time on the workers' CPUs since the last call */
 static __u64 kthreads_busy(struct kthread_set *ks)
 {
 	unsigned long long ns;
@@ -289,12 +270,7 @@ void settle_release(struct kthread_set *ks)
 	memset(ks, 0, sizeof(*ks));
 }
 
-/*
- * ---- one run at a time ----
- *
- * A lock file, held until exit, that names its holder; a second run waits
- * for it, saying so, up to --lock-wait. Two runs would measure each other.
- */
+/* ---- one run at a time: two runs would measure each other ---- */
 
 static const char *lock_path(void)
 {
@@ -305,10 +281,7 @@ static const char *lock_path(void)
 	       "/tmp/bpf-overhead-bench.lock";
 }
 
-/*
- * "test_overhead (pid 123)" from the lock file, when it says: whoever
- * wrote it, its controls shown escaped, never sent to the terminal
- */
+/* "test_overhead (pid 123)" from the lock file, whoever wrote it, escaped */
 static void lock_holder(int fd, char *buf, size_t len)
 {
 	char text[64] = "";
@@ -335,11 +308,9 @@ static void lock_claim(int fd, const char *tool)
 }
 
 /*
- * The lock file, where it is and as what it is: a regular file. Never
- * opened through a link planted at its place (O_NOFOLLOW: whatever it
- * names would be written), nor waiting on a FIFO there (O_NONBLOCK: an
- * open for reading waits for a writer, before --lock-wait applies).
- * The fd, or -errno after one line naming what is there.
+ * The lock file, a regular file: never opened through a link planted
+ * there (O_NOFOLLOW), nor waiting on a FIFO (O_NONBLOCK). The fd, or
+ * -errno said.
  */
 static int lock_open(const char *path)
 {
@@ -348,12 +319,7 @@ static int lock_open(const char *path)
 	int fd, err;
 
 	fd = open(path, O_RDWR | O_CREAT | how, 0644);
-	/*
-	 * Made by root: a run with CAP_BPF and CAP_PERFMON only may not
-	 * write it, but flock() needs no write access; only the holder's
-	 * label is then left unwritten. (A FIFO or a file of another user's
-	 * in a sticky directory, with fs.protected_fifos or _regular, too.)
-	 */
+	/* made by root: flock() needs no write access, only the label does */
 	if (fd < 0 && errno == EACCES)
 		fd = open(path, O_RDONLY | how);
 	if (fd < 0) {
@@ -423,13 +389,7 @@ fail:
 	return err;
 }
 
-/*
- * ---- the cgroup's CPU quota ----
- *
- * A cpu.max on this process's cgroup or any above it that allows less CPU
- * time than the run has workers throttles them; said before the run, as
- * the samples it disturbs are marked.
- */
+/* ---- a cgroup's cpu.max that allows less than the run's workers ---- */
 
 #define CGROUP_PATH_LEN	4096
 

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The workers: one process per CPU, pinned, set up, and released together
- * on an explicit go, once per run of the pool: a row's samples reuse its
- * workers. Each times its own loop and reports how undisturbed it ran:
- * its CPU time against its wall time, and where it ended up. The parent
- * watches them while it waits, so no run waits forever, and watches the
- * attach kinds' and the families' own children as it does the workers.
+ * The workers: one process per CPU, pinned, released together on a go
+ * for each of a row's samples; each times its own loop and reports how
+ * undisturbed it ran. The parent watches them, and other children, while
+ * it waits, so that no run waits for ever.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,20 +26,9 @@
 #include "workers/workers.h"
 #include "core/core.h"
 
-/*
- * ---- how a task runs ----
- *
- * A worker reads itself around its loop, never inside: its CPU time,
- * context switches, run-queue delay, the host's steal on its CPU and its
- * migrations. The watchdog and the kept pool's check read another task:
- * /proc/<pid>/stat's state, schedstat's CPU time, any /proc/<pid> file's
- * text.
- */
+/* ---- how a task runs: a worker reads itself around its loop ---- */
 
-/*
- * A /proc file the worker reads around each loop: opened once, read from
- * its start into a buffer of its own, as much of it as is needed
- */
+/* a /proc file a worker reads around each loop, opened once */
 struct proc_text {
 	int fd;
 	char *buf;
@@ -119,10 +106,7 @@ static const char *proc_text_read(struct proc_text *t)
 	return t->buf;
 }
 
-/*
- * /proc/stat: only the lines up to the worker's CPU's are needed. USER_HZ
- * ticks: 10 ms as a rule.
- */
+/* /proc/stat: only the lines up to the worker's CPU's are needed */
 static void worker_texts_open(struct worker_texts *t, int cpu)
 {
 	long hz = sysconf(_SC_CLK_TCK);
@@ -143,10 +127,7 @@ static __u64 steal_ns(struct worker_texts *t, int cpu)
 	return ticks * t->ns_per_tick;
 }
 
-/*
- * -1 when the kernel does not say: /proc/<pid>/sched needed
- * CONFIG_SCHED_DEBUG until it became unconditional
- */
+/* -1 when the kernel does not say (CONFIG_SCHED_DEBUG, once) */
 static long long migrations(struct worker_texts *t)
 {
 	const char *text = proc_text_read(&t->sched);
@@ -196,16 +177,7 @@ static int read_proc_state(pid_t pid, struct proc_state *ps)
 	return 0;
 }
 
-/*
- * ---- the watch over children ----
- *
- * So that no wait is for ever: whether a task is stopped, frozen by its
- * cgroup, given next to no CPU or past its deadline (task_stuck(); for a
- * pool's workers workers_stuck(), and the reaping of those that died),
- * whether a kept pool's workers are still as they were forked
- * (pool_well()), and the wait for a child's end and its kill, a frozen
- * one's too.
- */
+/* ---- the watch over children ---- */
 
 /* a pool's workers watched while the parent waits for their messages */
 struct watch {
@@ -216,10 +188,8 @@ struct watch {
 /* a worker stopped this long fails the sample */
 #define STOPPED_LIMIT_NS	(2 * 1000000000ull)
 /*
- * and one that gets next to no CPU time for this long: less than this
- * share of it, by the scheduler's own ns (a clock tick's utime lands in
- * a task that runs 1 ms a second only now and then, and reset a check
- * of ticks at random: it took 5 to over 30 s)
+ * and one that gets less than this share of a CPU for this long, by the
+ * scheduler's ns: ticks land in a task that runs 1 ms a second at random
  */
 #define STALLED_LIMIT_NS	(5 * 1000000000ull)
 #define STALLED_SHARE		0.005
@@ -243,9 +213,8 @@ static const char *state_name(char st)
 }
 
 /*
- * What keeps a task from running, when it makes no progress: stopped
- * (T, t), or a cgroup's freezer (v1: D; v2's cgroup.freeze: S, a sleep
- * like any other); NULL when nothing does.
+ * What keeps a task without progress from running: stopped (T, t) or a
+ * cgroup's freezer (v1: D; v2: S, a sleep like any other); NULL: nothing
  */
 static const char *held_by(pid_t pid, char state, bool progress)
 {
@@ -305,10 +274,8 @@ int task_stuck(struct task_watch *t, pid_t pid, __u64 deadline_ns,
 }
 
 /*
- * True, with @out saying why, when a worker whose message is due is
- * stuck (task_stuck()). Only those are looked at: one that has sent its
- * message sleeps until the next go, and one whose message is due has
- * nothing to wait for: it runs, or something holds it.
+ * True, @out saying why, when a worker whose message is due is stuck: one
+ * that sent its message sleeps until the next go
  */
 static bool workers_stuck(struct worker_pool *pool, struct watch *w,
 			  __u64 deadline_ns, struct outcome *out)
@@ -329,9 +296,8 @@ static bool workers_stuck(struct worker_pool *pool, struct watch *w,
 }
 
 /*
- * Reaps workers that exited; true, with @out naming it, when one died
- * before its result came: workers exit 0 only after sending it. With
- * @block, waits for each: they are known to be gone or going.
+ * Reaps workers that exited; true, @out naming it, when one died before
+ * its result (they exit 0 only after it). @block: they are going.
  */
 static bool reap_dead_workers(struct worker_pool *pool, bool block,
 			      struct outcome *out)
@@ -407,10 +373,7 @@ static bool worker_well(struct worker_pool *pool, int i)
 		pool->pid[i] = 0;
 		return false;
 	}
-	/*
-	 * waiting for the go it sleeps (S), or is on its way there (R)
-	 * right after its last result; stopped (T, t) or frozen it is not
-	 */
+	/* waiting for the go: S, or R right after its last result */
 	if (read_proc_state(pid, &ps) || (ps.state != 'S' && ps.state != 'R') ||
 	    task_frozen(pid))
 		return false;
@@ -506,20 +469,14 @@ int child_kill(pid_t pid)
 /* how often the parent looks at its waiting workers */
 #define WATCH_MS		200
 /*
- * A run's deadline before any sample has said how long one takes: this
- * plus RUN_NS_PER_EVENT per event (or ten times -d's duration), far
- * beyond any event's cost, emulated ones too: a worker that runs yet
- * never ends. One frozen or stalled is caught long before (see
- * workers_stuck()). A worker's set-up has SETUP_LIMIT_NS.
+ * A run's deadline before any sample said how long one takes: this plus
+ * RUN_NS_PER_EVENT an event (or ten times -d's), far beyond any event's
+ * cost; one frozen or stalled is caught long before.
  */
 #define RUN_DEADLINE_NS		(5 * 1000000000ull)
 #define RUN_NS_PER_EVENT	100000ull
 #define SETUP_LIMIT_NS		(60 * 1000000000ull)
-/*
- * With a duration the worker runs the loop in chunks and reads the clock
- * between them: often enough to stop on time, rarely enough (a vDSO call
- * per DURATION_CHUNK calls) not to disturb what is measured.
- */
+/* with -d, calls between two reads of the clock: a vDSO call is cheap */
 #define DURATION_CHUNK		1000
 
 enum { MSG_READY, MSG_DONE };
@@ -576,9 +533,8 @@ static void close_other_fds(int keep)
 }
 
 /*
- * The go: the parent sets the run's count, then bumps @gen and wakes
- * every worker waiting on it at once. Shared memory, not a pipe, so that
- * one pool can be released again for each of a row's samples.
+ * The go: the parent sets the run's count, bumps @gen and wakes every
+ * worker at once; shared memory, released again for each sample
  */
 struct pool_go {
 	__u32 gen;		/* bumped once per run; the futex word */
@@ -616,14 +572,11 @@ static void release(struct pool_go *go)
 #endif
 
 /*
- * fork() copies no page tables of file mappings: a worker's first calls
- * fault in libc's text and data and the vDSO, and two workers faulting
- * the same page at the go wait on its lock, a sleep that makes the sample
- * look disturbed (seen with perf: folio_lock under __vdso_clock_gettime).
- * Fault in everything readable now, outside the measured loop, but
- * private anonymous memory, whose page tables fork() copied: a read would
- * only map the zero page where the parent never wrote (33 MB of a full
- * map_perf_test's: half a session's fork time); with @writable, all.
+ * fork() copies no page tables of file mappings: two workers faulting the
+ * same page of libc or the vDSO at the go wait on its lock (perf:
+ * folio_lock under __vdso_clock_gettime). Fault in everything readable
+ * now but private anonymous memory, whose page tables fork() copied (a
+ * read maps only the zero page: 33 MB of map_perf_test's); @writable: all.
  */
 static bool private_anon(const char *line)
 {
@@ -672,9 +625,8 @@ static void prefault(struct worker_texts *texts)
 }
 
 /*
- * The programs' hits on this CPU, into the pool's shared window: @at 0
- * right before the loop, 1 right after. Plain loads of the skeletons'
- * mapped counters: nothing the measured program notices.
+ * The programs' hits on this CPU into the pool's window, @at 0 before the
+ * loop, 1 after: plain loads of the mapped counters, unnoticed
  */
 static void read_hits(const struct worker_args *a, int at)
 {
@@ -814,10 +766,7 @@ static int worker_index(const struct worker_pool *pool, int cpu)
 	return -1;
 }
 
-/*
- * Reads one message, watching the workers meanwhile: the others keep the
- * pipe open, so a dead or stuck worker shows only there.
- */
+/* one message, the workers watched meanwhile: the others keep the pipe open */
 static int pool_recv(struct worker_pool *pool, struct worker_msg *msg,
 		     struct watch *w, __u64 deadline_ns, struct outcome *out)
 {
@@ -1038,10 +987,7 @@ void pool_stop(struct worker_pool *pool)
 {
 	int i;
 
-	/*
-	 * every worker killed first: they die side by side, and the waits
-	 * below overlap, one wait for the pool rather than one a worker
-	 */
+	/* every worker killed first: one wait for the pool, not one each */
 	for (i = 0; i < pool->nr; i++)
 		if (pool->pid[i] > 0)
 			kill(pool->pid[i], SIGKILL);
