@@ -421,8 +421,12 @@ builder() {
 }
 builder &
 BUILDER=$!
-# (a build in progress ends before the builder does: its TERM waits)
+# (a build in progress ends before the builder does: its TERM waits);
+# ended by a signal, the script still ends its builder and removes its
+# copies
 trap 'kill "$BUILDER" 2>/dev/null; wait "$BUILDER"; rm -rf "$SCRATCH"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 # taken I: waits for mutant I's preparation; prints its verdict
 taken() {
