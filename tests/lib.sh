@@ -438,6 +438,22 @@ gone_ids() {
 	return 1
 }
 
+# gone_all KIND IDS... [KIND IDS...]...: gone_ids of each KIND, in one
+# tests/gone.py (a Python's start, a tenth of a second, once a run, not
+# once a kind); "# still loaded: KIND ID..." for each kind with some left
+gone_all() {
+	local a left
+	for a; do
+		[[ $a == [0-9]* ]] && break
+	done
+	[[ ${a:-} == [0-9]* ]] || return 0
+	left=$(python3 "$TESTS/gone.py" "$@") && return 0
+	while read -r a; do
+		echo "# still loaded: $a"
+	done <<<"$left"
+	return 1
+}
+
 # workers_alive NAME: the processes the run NAME started that live (a
 # zombie is dead; a pid with another start time is someone else)
 workers_alive() {
@@ -488,8 +504,7 @@ cleanup_checked() {
 	[ -s "$T_TMP/$name.json" ] &&
 		checks_from python3 "$TESTS/runs.py" "$name" "$T_TMP/$name.json" "$T_TMP/$name.ids"
 	# shellcheck disable=SC2086
-	if gone_ids prog $progs && gone_ids link $links && gone_ids map $maps &&
-	   workers_gone "$name"; then
+	if gone_all prog $progs link $links map $maps && workers_gone "$name"; then
 		pass "$name: its $(wc -w <<<"$progs") programs, $(wc -w <<<"$links") links, $(wc -w <<<"$maps") maps, $nw workers are gone"
 	else
 		fail "$name: programs ($(echo $progs)), links, maps ($(echo $maps)) or workers left behind"

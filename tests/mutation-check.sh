@@ -15,7 +15,8 @@
 #   tests/mutation-check.sh --apply      only whether each still applies
 #
 # CI runs it after make check (.ci/run). A test file's section runs in a
-# session of its own, bounded to MUTANT_TIMEOUT seconds (180).
+# session of its own, bounded to MUTANT_TIMEOUT seconds (180). The
+# mutants are built ahead, a few at a time, while the tests run.
 cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
 # python3 itself, not a shim in PATH (pyenv's costs 0.1 s a call)
@@ -369,17 +370,85 @@ for f in build/*; do
 done
 make -C "$base" -s -j2 all testing >/dev/null 2>&1 || { echo "the tree does not build"; exit 1; }
 
-# the tree as it is: each test (and section) once, until all the checks
-# its mutants name have reported
-declare -A checks baseline
+# the mutants to try, in the table's order: N (name), F (function),
+# O (old), W (new), T (test[:section]), C (check)
+N=() F=() O=() W=() T=() C=()
 while IFS='|' read name func old new test check; do
 	[ -n "$name" ] || continue
 	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
 		continue
 	fi
 	[ -z "${bad[$name]}" ] || continue
-	checks[$test]+="$check"$'\n'
+	N+=("$name") F+=("$func") O+=("$old") W+=("$new") T+=("$test") C+=("$check")
 done <<<"$MUTATIONS"
+
+# prepare I: mutant I made in a copy of the built tree, $SCRATCH/NAME,
+# and built there (make rebuilds only what its change touches: the copy
+# keeps the objects and their times); then $SCRATCH/NAME.ready says
+# "ok" or why it cannot be tried
+prepare() {
+	local dir=$SCRATCH/${N[$1]} why=ok err
+
+	cp -a "$base" "$dir"
+	if ! err=$(mutate "$dir" "${F[$1]}" "${O[$1]}" "${W[$1]}" 2>&1); then
+		why="does not apply: $err"
+	elif ! make -C "$dir" -s -j2 all testing >/dev/null 2>&1; then
+		why="the mutant does not build"
+	fi
+	[ "$why" = ok ] || rm -rf "$dir"
+	echo "$why" >"$dir.why" && mv "$dir.why" "$dir.ready"
+}
+
+# builder: prepares each mutant in turn, at most AHEAD of them ready and
+# not yet taken, while the tests run: the builds take the CPU time the
+# tests leave idle (SCHED_IDLE: a build never takes a CPU a test's run
+# wants, which would disturb its rows), instead of a build's seconds
+# between one mutant's test and the next
+AHEAD=3
+builder() {
+	local i ready
+
+	trap 'exit 0' TERM
+	chrt -i -p 0 "$BASHPID" >/dev/null 2>&1
+	for i in "${!N[@]}"; do
+		while :; do
+			ready=("$SCRATCH"/*.ready)
+			[ -e "${ready[0]}" ] && [ "${#ready[@]}" -ge "$AHEAD" ] || break
+			sleep 0.2
+		done
+		prepare "$i"
+	done
+}
+builder &
+BUILDER=$!
+# (a build in progress ends before the builder does: its TERM waits);
+# ended by a signal, the script still ends its builder and removes its
+# copies
+trap 'kill "$BUILDER" 2>/dev/null; wait "$BUILDER"; rm -rf "$SCRATCH"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# taken I: waits for mutant I's preparation; prints its verdict
+taken() {
+	local f=$SCRATCH/${N[$1]}.ready
+
+	while [ ! -e "$f" ]; do
+		if ! kill -0 "$BUILDER" 2>/dev/null; then
+			[ -e "$f" ] || { echo "never prepared"; return; }
+			break
+		fi
+		sleep 0.1
+	done
+	cat "$f"
+	rm -f "$f"
+}
+
+# the tree as it is: each test (and section) once, until all the checks
+# its mutants name have reported
+declare -A checks baseline
+for i in "${!N[@]}"; do
+	checks[${T[i]}]+="${C[i]}"$'\n'
+done
 for test in "${!checks[@]}"; do
 	mapfile -t cs <<<"${checks[$test]%$'\n'}"
 	mapfile -t lines < <(run_until "$base" "$test" "${cs[@]}")
@@ -389,40 +458,30 @@ for test in "${!checks[@]}"; do
 done
 echo "baselines: $(($(date +%s) - start)) s"
 
-while IFS='|' read name func old new test check; do
-	[ -n "$name" ] || continue
-	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
-		continue
-	fi
-	[ -z "${bad[$name]}" ] || continue
+for i in "${!N[@]}"; do
+	name=${N[i]} test=${T[i]} check=${C[i]}
 	t0=$(date +%s)
+	why=$(taken "$i")
+	dir=$SCRATCH/$name
 	case ${baseline["$test|$check"]} in
 	"ok - # SKIP"*)
 		echo "INVALID  $name: '$check' skips on the tree as it is: ${baseline["$test|$check"]}"
 		missed="$missed $name"
 		invalid=$((invalid + 1))
+		rm -rf "$dir"
 		continue ;;
 	"ok - "*) ;;
 	*)
 		echo "INVALID  $name: '$check' does not pass on the tree as it is: ${baseline["$test|$check"]:-never reported}"
 		missed="$missed $name"
 		invalid=$((invalid + 1))
+		rm -rf "$dir"
 		continue ;;
 	esac
-	dir=$SCRATCH/$name
-	cp -a "$base" "$dir"
-	if ! err=$(mutate "$dir" "$func" "$old" "$new" 2>&1); then
-		echo "INVALID  $name: does not apply: $err"
+	if [ "$why" != ok ]; then
+		echo "INVALID  $name: $why"
 		missed="$missed $name"
 		invalid=$((invalid + 1))
-		rm -rf "$dir"
-		continue
-	fi
-	if ! make -C "$dir" -s -j2 all testing >/dev/null 2>&1; then
-		echo "INVALID  $name: the mutant does not build"
-		missed="$missed $name"
-		invalid=$((invalid + 1))
-		rm -rf "$dir"
 		continue
 	fi
 	line=$(run_until "$dir" "$test" "$check")
@@ -436,7 +495,7 @@ while IFS='|' read name func old new test check; do
 		missed="$missed $name"
 		survived=$((survived + 1)) ;;
 	esac
-done <<<"$MUTATIONS"
+done
 msg="mutation check: $killed of $total mutants killed, in $(($(date +%s) - start)) s"
 [ "$killed" -eq "$total" ] || msg="$msg ($survived survived, $invalid invalid:$missed)"
 echo "$msg"

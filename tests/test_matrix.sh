@@ -42,12 +42,16 @@ remove_stale_cgroups bpf-bench-matrix
 sig_num() { kill -l "$1"; }
 
 # alive PID: a process with a task that is not a zombie (a leader that
-# exited waits for its other threads)
+# exited waits for its other threads). Read by the shell itself: the
+# waits poll it every 50 ms, and a process a look (an awk a task) took
+# CPU time from the run it watched
 alive() {
 	local t st
 	for t in /proc/"$1"/task/*/stat; do
-		st=$(awk '{ sub(/^.*\) /, ""); print $1 }' "$t" 2>/dev/null)
-		[ -n "$st" ] && [ "$st" != Z ] && return 0
+		st=
+		read -r st 2>/dev/null <"$t"
+		st=${st##*) }
+		[ -n "$st" ] && [ "${st%% *}" != Z ] && return 0
 	done
 	return 1
 }
@@ -82,18 +86,20 @@ run_pids() { echo "$PID"; awk '$1 == "worker" { print $2 }' "$T_TMP/$1.ids" 2>/d
 # m_leftovers NAME: what the run NAME left (nothing: empty); by its
 # watcher's record, its pid and /proc/locks
 m_leftovers() {
-	local name=$1 left='' p progs links maps
+	local name=$1 left='' p progs links maps kind
 	if ! grep -qsx end "$T_TMP/$name.ids"; then
 		echo "its watcher's record is incomplete"
 		return
 	fi
 	progs=$(ids "$name" prog) links=$(ids "$name" link) maps=$(ids "$name" map)
 	# shellcheck disable=SC2086
-	gone_ids prog $progs >/dev/null || left="$left programs"
-	# shellcheck disable=SC2086
-	gone_ids link $links >/dev/null || left="$left links"
-	# shellcheck disable=SC2086
-	gone_ids map $maps >/dev/null || left="$left maps"
+	while read -r _ _ _ kind _; do
+		case $kind in
+		prog) left="$left programs" ;;
+		link) left="$left links" ;;
+		map) left="$left maps" ;;
+		esac
+	done < <(gone_all prog $progs link $links map $maps)
 	workers_gone "$name" >/dev/null || left="$left processes($(workers_alive "$name" | tr '\n' ' '))"
 	p=$(pid_things "$PID")
 	[ -z "$p" ] || left="$left $(echo $p)"
@@ -240,7 +246,11 @@ middle() {
 }
 
 # blocked: the run waits to write to a full pipe
-blocked() { grep -qs pipe_write /proc/"$PID"/wchan; }
+blocked() {
+	local w=
+	read -r w 2>/dev/null </proc/"$PID"/wchan
+	[[ $w == *pipe_write* ]]
+}
 
 # a pipe nobody reads, full but for a few bytes: stdout that blocks at
 # the first line. $FULL is its FIFO, held open here.
@@ -601,9 +611,13 @@ sec_stalls() {
 # signals alone).
 HS_SIGS=${HS_SIGS:-"HUP INT QUIT TERM USR1 USR2 PIPE ALRM STKFLT XCPU XFSZ VTALRM PROF IO PWR RTMIN RTMAX"}
 
-# hs_name SIG: its name, as the runner says it (glibc's strsignal)
+# hs_name SIG: its name, as the runner says it (glibc's strsignal), in
+# $HS_NAME; asked of Python once a signal, not once a case
+declare -A HS_NAMES
 hs_name() {
-	python3 -c 'import signal, sys; print(signal.strsignal(int(sys.argv[1])))' "$(sig_num "$1")"
+	[ -n "${HS_NAMES[$1]:-}" ] ||
+		HS_NAMES[$1]=$(python3 -c 'import signal, sys; print(signal.strsignal(int(sys.argv[1])))' "$(sig_num "$1")")
+	HS_NAME=${HS_NAMES[$1]}
 }
 
 # hs_case NAME SIG MOMENT MODE PROG ARGS...: SIG at MOMENT (early,
@@ -612,7 +626,8 @@ hs_name() {
 hs_case() {
 	local name=$1 sig=$2 moment=$3 mode=$4 prog=$5 re
 	shift 5
-	re="interrupted by $(hs_name "$sig")"
+	hs_name "$sig"
+	re="interrupted by $HS_NAME"
 	case $moment in
 	early | middle)
 		prev_json "$T_TMP/$name.prev"
