@@ -68,7 +68,8 @@ jexpect "-r 3: the run's run_ns holds its rows' sessions and loads" "$T_TMP/r3.j
 
 # --- pacing: without -n, a row's first session starts with an uncounted
 # unit of a 64th of its own count (--list's); then each sample runs
-# what takes about 3 ms here, never more than the row's own count,
+# what takes about 3 ms here (or more, by its unit's fixed cost), never
+# more than the row's own count,
 # never less than a 64th; -n is never paced (rows_checked --count
 # above: events are exactly -r x -n x workers)
 jexpect "--list --json: test_overhead paces, each row has its own count" "$L" \

@@ -50,7 +50,8 @@ static const struct bench_option common_options[] = {
 	  "(default: every CPU this process may use), one worker each",
 	  IN_RUN },
 	{ "count", 'n', "N", "events per worker and sample (default: the row's\n"
-	  "own, paced to about 3 ms)", IN_RUN },
+	  "own, paced to 3 ms, or more where its unit's\n"
+	  "attach, detach and waits cost more)", IN_RUN },
 	{ "repeat", 'r', "N", "exactly N units per row: a row's sample between\n"
 	  "two of its base's (default: 4 to --max-units,\n"
 	  "until --precision is met)", IN_RUN },

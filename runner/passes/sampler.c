@@ -189,10 +189,15 @@ static int row_session(const struct bench_family *fam,
 	}
 	in_units = now_ns() - in_units;
 	session_end(fam, &sess);
-	/* the session's wall time besides its units, for session_units() */
+	/*
+	 * the session's wall time besides its units, for session_units(),
+	 * and the share of it each of its @n units bore, for their samples
+	 */
 	fixed = now_ns() - t0 - in_units;
 	st->session_ns = st->sessions > 1 ?
 			 (st->session_ns + fixed) / 2 : fixed;
+	if (n > 0)
+		st->session_share_ns = st->session_ns / n;
 	return err;
 }
 

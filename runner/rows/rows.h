@@ -106,6 +106,15 @@ struct row_state {
 	__u64 detach_end_ns;		/* detach() at the run's end, so */
 	double session_ns;		/* a session's cost besides its units */
 	double unit_ns_spent;		/* what a unit takes, retries aside */
+	/*
+	 * what a unit costs besides its samples' loops (attach, detach,
+	 * waits for quiet, the go and results), and its share of its
+	 * session's cost besides its units (forking or looking the workers
+	 * over, a reload): the fixed cost its samples are sized by
+	 * (sample/unit.c)
+	 */
+	double unit_fixed_ns;
+	double session_share_ns;
 	__u64 disturbed_unit_ns;	/* the shortest disturbed unit's time */
 	double attach_ns[MAX_SAMPLES];	/* each attach(), the first 100 */
 	double detach_ns[MAX_SAMPLES];

@@ -32,6 +32,13 @@
  * and shorter ones give a unit's mean more for its time (statistics.rst)
  */
 #define SAMPLE_TARGET_NS	3000000ull
+/*
+ * A unit's samples take this share of its fixed cost, and a sample no
+ * more than SAMPLE_MAX_NS: the longer a sample, the likelier a host's
+ * interruption lands in it (see unit_sample_target_ns())
+ */
+#define FIXED_SHARE		0.9
+#define SAMPLE_MAX_NS		40000000ull
 /* a row's count is paced down to no less than this share of its own */
 #define PACE_MIN_SHARE		64
 /* a disturbed sample's tries in its unit: see sample_again() */
@@ -50,8 +57,8 @@
  * A row's own count is sized for a fast machine; on a slower one its
  * samples would run far longer than a figure needs. Its first unit runs a
  * PACE_MIN_SHARE-th of its count; after it and each undisturbed unit, the
- * count is set to take about SAMPLE_TARGET_NS (or more, where attaching
- * and detaching cost more: unit_sample_target_ns()) at the row's pace
+ * count is set to take about SAMPLE_TARGET_NS (or more, where the unit
+ * costs more besides: unit_sample_target_ns()) at the row's pace
  * just seen: never more than the row's own count, never less than a
  * PACE_MIN_SHARE-th of it. A count or a duration the user gave is never
  * paced. A unit's base samples make the same count of events as its row
@@ -237,24 +244,53 @@ static int unit_row_samples(const struct run_settings *rs,
 }
 
 /*
- * What each of a unit's samples should take: SAMPLE_TARGET_NS, or where
- * the toggle costs more than the unit's samples would take at that, as
- * much as makes their time about the toggle's. A unit then spends about
- * half its time measuring, not a seventh (a tracepoint row's: 4 row
- * samples and 2 base samples of 3 ms beside a 100-ms detach). There, a
- * longer sample is a quieter one: tracepoint getpgid's units (-r 24, -n
- * fixed, 2 runs each) varied 14-19% with row samples of 2-4 ms, 9% with
- * 14 ms and 4-7% with 40 ms. A map row's noise comes with its load, not
- * its sample (hash_prealloc's units 5-8% at 3 ms, 4-12% at 15 ms): its
- * 4-ms toggle leaves it at SAMPLE_TARGET_NS.
+ * What a unit's fixed cost is, as seen so far: its own besides its
+ * samples' loops, and its share of its session's (0 before the first).
+ * Not the session's for a row loaded afresh each session: there the
+ * load is what varies (a map's memory: its units 943-1317 ns apart in
+ * one run, their samples 3-5%), and what a session costs buys a new
+ * one; a longer sample would buy nothing and spend loads.
  */
-static double unit_sample_target_ns(const struct run_settings *rs,
-				    const struct bench_row *row)
+static double row_fixed_ns(const struct bench_row *row)
 {
-	double target = unit_toggle_ns(rs, row) /
-			(unit_row_samples(rs, row) + 2);
+	const struct row_state *st = row->state;
 
-	return target > SAMPLE_TARGET_NS ? target : SAMPLE_TARGET_NS;
+	return st->unit_fixed_ns + (row->reload ? 0 : st->session_share_ns);
+}
+
+/*
+ * What each of a unit's samples should take: FIXED_SHARE of the unit's
+ * fixed cost F over its samples, SAMPLE_TARGET_NS at the least and
+ * SAMPLE_MAX_NS at the most. A unit of k samples of T costs F + kT, and
+ * its noise falls about as T^-0.48 where F is large (a tracepoint row's
+ * units, 4 row samples between two base samples: 14-19% with samples of
+ * 2-4 ms, 9% with 14 ms, 4-7% with 40 ms); so a unit spends about as
+ * much time measuring as it costs besides (T about 0.3 F in B R B),
+ * not a seventh of it, as samples of SAMPLE_TARGET_NS beside a 100-ms
+ * detach did. Where F is small (a raw_tp row kept attached: 5 ms, a
+ * map row's without its reload) this is SAMPLE_TARGET_NS.
+ */
+static double unit_sample_target_ns(const struct bench_row *row,
+				    int samples)
+{
+	double target = FIXED_SHARE * row_fixed_ns(row) / samples;
+
+	if (target < SAMPLE_TARGET_NS)
+		return SAMPLE_TARGET_NS;
+	return target > SAMPLE_MAX_NS ? SAMPLE_MAX_NS : target;
+}
+
+/* the time in the unit's samples' loops, its base samples' too */
+static __u64 unit_loops_ns(const struct unit *u, bool base)
+{
+	__u64 ns = 0;
+	int i;
+
+	for (i = 0; i < u->nr_row; i++)
+		ns += sample_wall(&u->row[i]);
+	if (base)
+		ns += sample_wall(&u->base[0]) + sample_wall(&u->base[1]);
+	return ns;
 }
 
 /* the mean of the unit's row samples' ns per event */
@@ -345,7 +381,7 @@ static void unit_run(const struct bench_family *fam, struct session *sess,
 	/* a disturbed unit's wall time is not the machine's pace */
 	if (u->out.status != ST_OK)
 		return;
-	target = unit_sample_target_ns(sess->rs, sess->row);
+	target = unit_sample_target_ns(sess->row, m + 2);
 	row_pace(fam, sess->rs, sess->row, count, sample_wall(last), target);
 	row_pace(fam, sess->rs, sess->base, base_count,
 		 sample_wall(&u->base[1]), SAMPLE_TARGET_NS);
@@ -367,7 +403,8 @@ static void plain_unit_run(const struct bench_family *fam,
 	u->out = u->row[0].out;
 	if (u->out.status == ST_OK)
 		row_pace(fam, sess->rs, sess->row, count,
-			 sample_wall(&u->row[0]), SAMPLE_TARGET_NS);
+			 sample_wall(&u->row[0]),
+			 unit_sample_target_ns(sess->row, 1));
 }
 
 /* ---- what a unit leaves in the rows ---- */
@@ -473,6 +510,15 @@ static void unit_record(struct session *sess, const struct unit *u,
 
 /* ---- a session's unit ---- */
 
+/* what the unit that @took ns cost besides its @loops, for its samples */
+static void note_unit_fixed(struct row_state *st, __u64 took, __u64 loops)
+{
+	double fixed = took > loops ? took - loops : 0;
+
+	st->unit_fixed_ns = st->unit_fixed_ns ?
+			    (st->unit_fixed_ns + fixed) / 2 : fixed;
+}
+
 /*
  * One unit of the session, run again while disturbed within the row's
  * budget. A unit that failed, or stayed disturbed, ends the row with its
@@ -525,6 +571,7 @@ int session_unit(const struct bench_family *fam, struct session *sess,
 	took -= u.retry_ns;
 	row->state->unit_ns_spent = row->state->unit_ns_spent ?
 			     (row->state->unit_ns_spent + took) / 2 : took;
+	note_unit_fixed(row->state, took, unit_loops_ns(&u, sess->base));
 	if (counted) {
 		struct unit_info info = {
 			round, u.row[0].res[0].events, tries > 0
